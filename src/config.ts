@@ -1,0 +1,110 @@
+/** One typed, validated configuration, from argv and the environment. Bad values stop start-up with a message. */
+
+export const PROFILES = ['libtmux', 'python', 'julia'] as const;
+export type ProfileName = (typeof PROFILES)[number];
+
+/** Where tmux lives when nothing says otherwise: a private socket, never the user's server by accident. */
+export const DEFAULT_SOCKET_NAME = 'libtmux-mcp';
+
+export interface Config {
+  readonly profile: ProfileName;
+  readonly tmuxBin: string;
+  readonly socketName?: string;
+  readonly socketPath?: string;
+  /** Which variable chose the socket, for the banner and error messages. */
+  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET_PATH' | 'default';
+  /** Raw selection lists; the profile checks the names. Undefined means "not set". */
+  readonly toolsets?: readonly string[];
+  readonly tools?: readonly string[];
+  readonly excludeTools?: readonly string[];
+  /** Ceiling for any single wait, in milliseconds. */
+  readonly waitMaxMs: number;
+  /** Deadline for one tmux command. */
+  readonly commandTimeoutMs: number;
+  /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
+  readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+}
+
+export class ConfigError extends Error {}
+
+export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'serve'; readonly config: Config };
+
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
+  let profile: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--version' || arg === '-V') return { kind: 'version' };
+    if (arg === '--profile') {
+      profile = argv[++i];
+      if (profile === undefined) throw new ConfigError('--profile needs a value: one of ' + PROFILES.join(', '));
+    } else if (arg.startsWith('--profile=')) {
+      profile = arg.slice('--profile='.length);
+    } else {
+      throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
+    }
+  }
+  return { kind: 'serve', config: loadConfig(env, profile) };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
+  const profile = profileArg ?? nonEmpty(env.TMUX_MCP_PROFILE) ?? 'libtmux';
+  if (!(PROFILES as readonly string[]).includes(profile)) {
+    throw new ConfigError(`unknown profile "${profile}"; choose one of ${PROFILES.join(', ')}`);
+  }
+  const socketName = nonEmpty(env.LIBTMUX_SOCKET_NAME);
+  const socketPath = nonEmpty(env.LIBTMUX_SOCKET_PATH);
+  if (socketName !== undefined && socketPath !== undefined) {
+    throw new ConfigError('LIBTMUX_SOCKET_NAME and LIBTMUX_SOCKET_PATH are both set; set only one of them');
+  }
+  if (socketName !== undefined && socketName.includes('/')) {
+    throw new ConfigError('LIBTMUX_SOCKET_NAME is a name, not a path; use LIBTMUX_SOCKET_PATH for a path');
+  }
+  return {
+    profile: profile as ProfileName,
+    tmuxBin: nonEmpty(env.LIBTMUX_TMUX_BIN) ?? 'tmux',
+    ...(socketPath !== undefined
+      ? { socketPath, socketSource: 'LIBTMUX_SOCKET_PATH' as const }
+      : { socketName: socketName ?? DEFAULT_SOCKET_NAME, socketSource: socketName ? ('LIBTMUX_SOCKET_NAME' as const) : ('default' as const) }),
+    toolsets: list(env.LIBTMUX_TOOLSETS),
+    tools: list(env.LIBTMUX_TOOLS),
+    excludeTools: list(env.LIBTMUX_EXCLUDE_TOOLS),
+    waitMaxMs: seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
+    commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
+    caller: callerFrom(env),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/** A comma list; set-but-empty means the empty list (for LIBTMUX_TOOLSETS: no toolsets). */
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((item) => item.trim());
+  if (items.length === 1 && items[0] === '') return [];
+  if (items.some((item) => item === '')) throw new ConfigError(`empty name in list "${value}"`);
+  return items;
+}
+
+function seconds(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number of seconds from ${min} to ${max}`);
+  return n;
+}
+
+/** `TMUX` is `socket_path,server_pid,session_index`; the path may hold commas, so read from the right. */
+function callerFrom(env: NodeJS.ProcessEnv): Config['caller'] {
+  const paneId = nonEmpty(env.TMUX_PANE);
+  if (paneId === undefined || !/^%\d+$/.test(paneId)) return undefined;
+  const parts = (env.TMUX ?? '').split(',');
+  if (parts.length < 3) return { paneId };
+  const pid = Number(parts[parts.length - 2]);
+  return {
+    paneId,
+    ...(Number.isInteger(pid) ? { serverPid: pid } : {}),
+    socketPath: parts.slice(0, -2).join(','),
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The profile-neutral engine: one tmux server plus what every profile needs to act on it safely.
+ * Listing, resolving targets and refs, and the caller guard live here; profiles only translate.
+ */
+import { TmuxCommandError, TmuxNoServerError } from '../tmux/errors.js';
+import { rowFormat, toInt } from '../tmux/formats.js';
+import type { TmuxServer } from '../tmux/server.js';
+import { invalidArgument, notFound, refused, ToolFailure } from '../mcp/tool.js';
+import {
+  PANE_FORMAT,
+  SESSION_FORMAT,
+  WINDOW_FORMAT,
+  toPane,
+  toSession,
+  toWindow,
+  type Incarnation,
+  type PaneRecord,
+  type SessionRecord,
+  type WindowRecord,
+} from './records.js';
+import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
+
+export interface EngineOptions {
+  /** Ceiling for any single wait, in milliseconds. */
+  readonly waitMaxMs: number;
+  /** The pane this process runs in, when it runs inside tmux. */
+  readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+}
+
+export interface ServerIdentity extends Incarnation {
+  readonly version: string;
+}
+
+const IDENTITY_FORMAT = rowFormat({ socketPath: 'socket_path', pid: 'pid', startTime: 'start_time', version: 'version' });
+const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id', control: 'client_control_mode' });
+
+const PANE_ID = /^%\d+$/;
+const WINDOW_ID = /^@\d+$/;
+const SESSION_ID = /^\$\d+$/;
+
+export class Engine {
+  readonly tmux: TmuxServer;
+  readonly options: EngineOptions;
+  #identity: { epoch: number; value: ServerIdentity } | undefined;
+
+  constructor(tmux: TmuxServer, options: EngineOptions) {
+    this.tmux = tmux;
+    this.options = options;
+  }
+
+  /** The running server's identity, or undefined when no server is running on the socket. */
+  async identity(): Promise<ServerIdentity | undefined> {
+    const cached = this.#identity;
+    if (cached && cached.epoch !== 0 && cached.epoch === this.tmux.connectionEpoch) return cached.value;
+    const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format]);
+    const row = lines && IDENTITY_FORMAT.parse(lines)[0];
+    if (!row) return undefined;
+    const value = { socketPath: row.socketPath, pid: toInt(row.pid), startTime: toInt(row.startTime), version: row.version };
+    this.#identity = { epoch: this.tmux.connectionEpoch, value };
+    return value;
+  }
+
+  async requireIdentity(): Promise<ServerIdentity> {
+    const identity = await this.identity();
+    if (!identity) throw new TmuxNoServerError(this.tmux.socketLabel);
+    return identity;
+  }
+
+  // ---- listings -------------------------------------------------------------------------------
+
+  async listSessions(): Promise<SessionRecord[]> {
+    const lines = await this.tmux.runIfServer(['list-sessions', '-F', SESSION_FORMAT.format]);
+    return lines ? SESSION_FORMAT.parse(lines).map(toSession) : [];
+  }
+
+  /** Clients per session that are people (or other programs), not this server's own control clients. */
+  async foreignClientsBySession(): Promise<Map<string, number>> {
+    const lines = await this.tmux.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]);
+    const own = this.tmux.ownClientPids();
+    const counts = new Map<string, number>();
+    for (const row of lines ? CLIENT_FORMAT.parse(lines) : []) {
+      if (own.has(toInt(row.pid))) continue;
+      counts.set(row.sessionId, (counts.get(row.sessionId) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** Window links, in every session or in one (`sessionId` must be resolved first). */
+  async listWindows(sessionId?: string): Promise<WindowRecord[]> {
+    const command = sessionId === undefined ? ['list-windows', '-a'] : ['list-windows', '-t', sessionId];
+    const lines = await this.tmux.runIfServer([...command, '-F', WINDOW_FORMAT.format]);
+    return lines ? WINDOW_FORMAT.parse(lines).map(toWindow) : [];
+  }
+
+  /**
+   * Panes of the whole server, of one session, or of one window. A pane whose window is linked into
+   * several sessions appears once, as seen from the first session tmux lists.
+   */
+  async listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
+    const command =
+      scope.windowId !== undefined
+        ? ['list-panes', '-t', scope.windowId]
+        : scope.sessionId !== undefined
+          ? ['list-panes', '-s', '-t', scope.sessionId]
+          : ['list-panes', '-a'];
+    const lines = await this.tmux.runIfServer([...command, '-F', PANE_FORMAT.format]);
+    if (!lines) return [];
+    const seen = new Set<string>();
+    const panes: PaneRecord[] = [];
+    for (const row of PANE_FORMAT.parse(lines)) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      panes.push(toPane(row));
+    }
+    return panes;
+  }
+
+  // ---- single objects -------------------------------------------------------------------------
+
+  async getPane(paneId: string): Promise<PaneRecord> {
+    const row = PANE_FORMAT.parse(await this.#display(paneId, PANE_FORMAT.format, 'pane'))[0];
+    return toPane(row?.id === paneId ? row : missing('pane', paneId));
+  }
+
+  async getWindow(windowId: string): Promise<WindowRecord> {
+    const row = WINDOW_FORMAT.parse(await this.#display(windowId, WINDOW_FORMAT.format, 'window'))[0];
+    return toWindow(row?.id === windowId ? row : missing('window', windowId));
+  }
+
+  async getSession(sessionId: string): Promise<SessionRecord> {
+    const row = SESSION_FORMAT.parse(await this.#display(sessionId, SESSION_FORMAT.format, 'session'))[0];
+    return toSession(row?.id === sessionId ? row : missing('session', sessionId));
+  }
+
+  /** One row about `target`; tmux answers an unknown target with an error or with empty fields. */
+  async #display(target: string, format: string, kind: RefKind): Promise<string[]> {
+    try {
+      const lines = await this.tmux.runIfServer(['display-message', '-p', '-t', target, format]);
+      if (!lines) throw new TmuxNoServerError(this.tmux.socketLabel);
+      return lines;
+    } catch (error) {
+      if (error instanceof TmuxCommandError && /can't find|no such|not found/i.test(error.message)) missing(kind, target);
+      throw error;
+    }
+  }
+
+  // ---- targets --------------------------------------------------------------------------------
+
+  /** A pane id (`%3`) or pane ref, as the id of a pane that exists now. */
+  async resolvePane(input: string, field = 'paneId'): Promise<PaneRecord> {
+    return this.getPane(await this.#resolveId(input, 'pane', PANE_ID, field, 'a pane id like %3'));
+  }
+
+  /** A window id (`@1`), window ref or window-link ref, as the window record. */
+  async resolveWindow(input: string, field = 'windowId'): Promise<WindowRecord> {
+    if (isRef(input)) {
+      const ref = await this.#checkRef(input, field);
+      if (ref.kind === 'link') {
+        const [sessionId, windowId] = ref.subject.split(':');
+        const windows = await this.listWindows(sessionId);
+        const link = windows.find((w) => w.id === windowId);
+        if (!link) missing('window', ref.subject);
+        return link!;
+      }
+      if (ref.kind !== 'window') throw wrongRef(field, ref.kind, 'window');
+      return this.getWindow(ref.subject);
+    }
+    if (!WINDOW_ID.test(input)) throw invalidArgument(`${field} must be a window id like @1 or a window ref, got ${JSON.stringify(input)}`);
+    return this.getWindow(input);
+  }
+
+  /** A session id (`$0`), session ref, or exact session name. */
+  async resolveSession(input: string, field = 'session'): Promise<SessionRecord> {
+    if (isRef(input)) {
+      const ref = await this.#checkRef(input, field);
+      if (ref.kind !== 'session') throw wrongRef(field, ref.kind, 'session');
+      return this.getSession(ref.subject);
+    }
+    if (SESSION_ID.test(input)) return this.getSession(input);
+    if (input === '') throw invalidArgument(`${field} must not be empty`);
+    const sessions = await this.listSessions();
+    const byName = sessions.find((s) => s.name === input);
+    if (!byName) {
+      throw notFound(
+        `no session named ${JSON.stringify(input)}`,
+        sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${JSON.stringify(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
+      );
+    }
+    return byName;
+  }
+
+  async #resolveId(input: string, kind: RefKind, idPattern: RegExp, field: string, example: string): Promise<string> {
+    if (isRef(input)) {
+      const ref = await this.#checkRef(input, field);
+      if (ref.kind !== kind) throw wrongRef(field, ref.kind, kind);
+      return ref.subject;
+    }
+    if (!idPattern.test(input)) throw invalidArgument(`${field} must be ${example} or a ${kind} ref, got ${JSON.stringify(input)}`);
+    return input;
+  }
+
+  async #checkRef(input: string, field: string) {
+    const ref = decodeRef(input);
+    if (!ref) throw invalidArgument(`${field} is not a ref this server issued: ${JSON.stringify(input)}`);
+    const identity = await this.requireIdentity();
+    if (ref.fingerprint !== fingerprint(identity)) {
+      throw refused(
+        `the ${ref.kind} reference is stale: it belongs to an earlier tmux server on this socket`,
+        `Call ${ref.kind === 'session' ? 'list_sessions' : ref.kind === 'pane' ? 'list_panes' : 'list_windows'} again for current refs.`,
+      );
+    }
+    return ref;
+  }
+
+  ref(kind: RefKind, subject: string, incarnation: Incarnation): string {
+    return encodeRef(kind, subject, incarnation);
+  }
+
+  // ---- the caller guard -----------------------------------------------------------------------
+
+  /** True when `paneId` is the pane this server runs in, on this very tmux server. */
+  async isCallerPane(paneId: string): Promise<boolean> {
+    const caller = this.options.caller;
+    if (!caller || caller.paneId !== paneId) return false;
+    if (caller.serverPid === undefined) return true; // unsure which server: err on the safe side
+    const identity = await this.identity();
+    return identity !== undefined && identity.pid === caller.serverPid;
+  }
+
+  /** Refuses to act on the caller's own pane unless `force`. */
+  async guardCaller(paneIds: readonly string[], action: string, force: boolean | undefined): Promise<void> {
+    if (force) return;
+    for (const paneId of paneIds) {
+      if (await this.isCallerPane(paneId)) {
+        throw refused(
+          `refusing to ${action}: ${paneId} is the pane this MCP server runs in`,
+          'Pass force: true if that is really meant.',
+        );
+      }
+    }
+  }
+}
+
+function missing(kind: RefKind, target: string): never {
+  const list = kind === 'session' ? 'list_sessions' : kind === 'pane' ? 'list_panes' : 'list_windows';
+  throw notFound(`no ${kind === 'link' ? 'window' : kind} ${target} on this tmux server`, `Call ${list} to see what exists now.`);
+}
+
+function wrongRef(field: string, got: RefKind, want: RefKind): ToolFailure {
+  return invalidArgument(`${field} needs a ${want} ref, but this is a ${got} ref`);
+}

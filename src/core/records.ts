@@ -1,0 +1,224 @@
+/**
+ * Profile-neutral records of tmux objects, read with nonce-delimited row formats. Every row also
+ * carries the server's incarnation (socket path, pid, start time), so a reference built from it can
+ * later be told apart from an object that merely reuses the id on a restarted server.
+ */
+import { rowFormat, toBool, toInt } from '../tmux/formats.js';
+
+export interface Incarnation {
+  readonly socketPath: string;
+  readonly pid: number;
+  readonly startTime: number;
+}
+
+const INCARNATION = { socketPath: 'socket_path', serverPid: 'pid', startTime: 'start_time' } as const;
+
+export interface SessionRecord {
+  readonly incarnation: Incarnation;
+  readonly id: string;
+  readonly name: string;
+  readonly windowCount: number;
+  /** Clients attached, as tmux counts them (this server's own control clients included). */
+  readonly attachedClients: number;
+  /** Seconds since the epoch. */
+  readonly created: number;
+  readonly activePaneId: string;
+  readonly activeWindowId: string;
+}
+
+export const SESSION_FORMAT = rowFormat({
+  ...INCARNATION,
+  id: 'session_id',
+  name: 'session_name',
+  windows: 'session_windows',
+  attached: 'session_attached',
+  created: 'session_created',
+  activePane: 'pane_id',
+  activeWindow: 'window_id',
+});
+
+export function toSession(row: Record<string, string>): SessionRecord {
+  return {
+    incarnation: incarnationOf(row),
+    id: row.id!,
+    name: row.name!,
+    windowCount: toInt(row.windows!),
+    attachedClients: toInt(row.attached!),
+    created: toInt(row.created!),
+    activePaneId: row.activePane!,
+    activeWindowId: row.activeWindow!,
+  };
+}
+
+/** A window as linked into one session at one index (a window linked twice has two). */
+export interface WindowRecord {
+  readonly incarnation: Incarnation;
+  readonly id: string;
+  readonly index: number;
+  readonly name: string;
+  readonly sessionId: string;
+  readonly sessionName: string;
+  readonly isActive: boolean;
+  readonly paneCount: number;
+  readonly width: number;
+  readonly height: number;
+  readonly layout: string;
+  readonly zoomed: boolean;
+  readonly activePaneId: string;
+  readonly synchronized: boolean;
+}
+
+export const WINDOW_FORMAT = rowFormat({
+  ...INCARNATION,
+  id: 'window_id',
+  index: 'window_index',
+  name: 'window_name',
+  sessionId: 'session_id',
+  sessionName: 'session_name',
+  active: 'window_active',
+  panes: 'window_panes',
+  width: 'window_width',
+  height: 'window_height',
+  layout: 'window_layout',
+  zoomed: 'window_zoomed_flag',
+  activePane: 'pane_id',
+  synchronized: '#{?synchronize-panes,1,0}',
+});
+
+export function toWindow(row: Record<string, string>): WindowRecord {
+  return {
+    incarnation: incarnationOf(row),
+    id: row.id!,
+    index: toInt(row.index!),
+    name: row.name!,
+    sessionId: row.sessionId!,
+    sessionName: row.sessionName!,
+    isActive: toBool(row.active!),
+    paneCount: toInt(row.panes!),
+    width: toInt(row.width!),
+    height: toInt(row.height!),
+    layout: row.layout!,
+    zoomed: toBool(row.zoomed!),
+    activePaneId: row.activePane!,
+    synchronized: toBool(row.synchronized!),
+  };
+}
+
+export interface PaneRecord {
+  readonly incarnation: Incarnation;
+  readonly id: string;
+  readonly index: number;
+  readonly sessionId: string;
+  readonly sessionName: string;
+  readonly windowId: string;
+  readonly windowIndex: number;
+  readonly windowName: string;
+  readonly isActive: boolean;
+  readonly width: number;
+  readonly height: number;
+  readonly top: number;
+  readonly left: number;
+  readonly bottom: number;
+  readonly right: number;
+  readonly isAtTop: boolean;
+  readonly isAtBottom: boolean;
+  readonly isAtLeft: boolean;
+  readonly isAtRight: boolean;
+  readonly currentCommand: string;
+  readonly currentPath: string;
+  readonly startCommand: string;
+  /** The pane's process id, 0 when tmux does not know it. */
+  readonly pid: number;
+  readonly tty: string;
+  readonly title: string;
+  readonly isDead: boolean;
+  readonly deadStatus: number | null;
+  /** How many modes (copy mode and the like) are stacked on the pane; 0 when it shows its program. */
+  readonly modeCount: number;
+  readonly isSynchronized: boolean;
+  readonly historySize: number;
+  readonly historyLimit: number;
+  readonly cursorX: number;
+  readonly cursorY: number;
+  readonly alternateOn: boolean;
+}
+
+export const PANE_FORMAT = rowFormat({
+  ...INCARNATION,
+  id: 'pane_id',
+  index: 'pane_index',
+  sessionId: 'session_id',
+  sessionName: 'session_name',
+  windowId: 'window_id',
+  windowIndex: 'window_index',
+  windowName: 'window_name',
+  active: 'pane_active',
+  width: 'pane_width',
+  height: 'pane_height',
+  top: 'pane_top',
+  left: 'pane_left',
+  bottom: 'pane_bottom',
+  right: 'pane_right',
+  atTop: 'pane_at_top',
+  atBottom: 'pane_at_bottom',
+  atLeft: 'pane_at_left',
+  atRight: 'pane_at_right',
+  command: 'pane_current_command',
+  path: 'pane_current_path',
+  startCommand: 'pane_start_command',
+  pid: 'pane_pid',
+  tty: 'pane_tty',
+  title: 'pane_title',
+  dead: 'pane_dead',
+  deadStatus: 'pane_dead_status',
+  inMode: 'pane_in_mode',
+  synchronized: 'pane_synchronized',
+  historySize: 'history_size',
+  historyLimit: 'history_limit',
+  cursorX: 'cursor_x',
+  cursorY: 'cursor_y',
+  alternate: 'alternate_on',
+});
+
+export function toPane(row: Record<string, string>): PaneRecord {
+  return {
+    incarnation: incarnationOf(row),
+    id: row.id!,
+    index: toInt(row.index!),
+    sessionId: row.sessionId!,
+    sessionName: row.sessionName!,
+    windowId: row.windowId!,
+    windowIndex: toInt(row.windowIndex!),
+    windowName: row.windowName!,
+    isActive: toBool(row.active!),
+    width: toInt(row.width!),
+    height: toInt(row.height!),
+    top: toInt(row.top!),
+    left: toInt(row.left!),
+    bottom: toInt(row.bottom!),
+    right: toInt(row.right!),
+    isAtTop: toBool(row.atTop!),
+    isAtBottom: toBool(row.atBottom!),
+    isAtLeft: toBool(row.atLeft!),
+    isAtRight: toBool(row.atRight!),
+    currentCommand: row.command!,
+    currentPath: row.path!,
+    startCommand: row.startCommand!,
+    pid: toInt(row.pid!),
+    tty: row.tty!,
+    title: row.title!,
+    isDead: toBool(row.dead!),
+    deadStatus: row.deadStatus === '' ? null : toInt(row.deadStatus!),
+    modeCount: toInt(row.inMode!),
+    isSynchronized: toBool(row.synchronized!),
+    historySize: toInt(row.historySize!),
+    historyLimit: toInt(row.historyLimit!),
+    cursorX: toInt(row.cursorX!),
+    cursorY: toInt(row.cursorY!),
+    alternateOn: toBool(row.alternate!),
+  };
+}
+
+function incarnationOf(row: Record<string, string>): Incarnation {
+  return { socketPath: row.socketPath!, pid: toInt(row.serverPid!), startTime: toInt(row.startTime!) };
+}

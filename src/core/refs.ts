@@ -1,0 +1,46 @@
+/**
+ * Opaque references to tmux objects, tied to one incarnation of the tmux server. tmux reuses ids
+ * (`%3`, `@1`, `$0`) after a restart, so a ref records which server it came from, and one from
+ * another server is refused as stale instead of acting on a different object.
+ *
+ * Shape: `tmux1_` + base64url(kind, id, fingerprint of the incarnation), at most 64 bytes.
+ */
+import { createHash } from 'node:crypto';
+import type { Incarnation } from './records.js';
+
+export type RefKind = 'session' | 'window' | 'link' | 'pane';
+
+const PREFIX = 'tmux1_';
+const KIND_CODE: Record<RefKind, string> = { session: 's', window: 'w', link: 'l', pane: 'p' };
+const CODE_KIND = Object.fromEntries(Object.entries(KIND_CODE).map(([k, v]) => [v, k])) as Record<string, RefKind>;
+
+export function fingerprint(incarnation: Incarnation): string {
+  return createHash('sha256')
+    .update(`${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`)
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+/** `subject` is the tmux id (`%3`), or for a window link `$1:@2`. */
+export function encodeRef(kind: RefKind, subject: string, incarnation: Incarnation): string {
+  return PREFIX + Buffer.from(`${KIND_CODE[kind]}${fingerprint(incarnation)}${subject}`, 'utf8').toString('base64url');
+}
+
+export interface DecodedRef {
+  readonly kind: RefKind;
+  readonly subject: string;
+  readonly fingerprint: string;
+}
+
+/** Undefined when the text is not a ref at all. */
+export function decodeRef(text: string): DecodedRef | undefined {
+  if (!text.startsWith(PREFIX) || text.length > 64) return undefined;
+  const body = Buffer.from(text.slice(PREFIX.length), 'base64url').toString('utf8');
+  const kind = CODE_KIND[body[0] ?? ''];
+  if (!kind || body.length < 14) return undefined;
+  return { kind, fingerprint: body.slice(1, 13), subject: body.slice(13) };
+}
+
+export function isRef(text: string): boolean {
+  return text.startsWith(PREFIX);
+}

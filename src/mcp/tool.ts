@@ -1,0 +1,59 @@
+/**
+ * What a profile declares for each tool, in one place: wire name, title, our description, the
+ * contract's schemas, annotations and `_meta`, the selection group, and the handler.
+ */
+import type { JsonSchema } from './schema.js';
+
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** A successful tool answer: the structured value and, optionally, the text shown beside it. */
+export interface ToolOutcome {
+  readonly structured: Record<string, unknown>;
+  /** Defaults to the JSON of `structured`. */
+  readonly text?: string;
+}
+
+/** What a handler gets besides its validated arguments. */
+export interface ToolCall<Ctx> {
+  readonly ctx: Ctx;
+  /** Aborted when the client cancels the request or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface ToolDeclaration<Ctx, Args = any> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly _meta?: Record<string, unknown>;
+  /** The selection group the profile sorts it into (libtmux: inspect, manage, execute, teardown). */
+  readonly group: string;
+  readonly handler: (args: Args, call: ToolCall<Ctx>) => Promise<ToolOutcome>;
+}
+
+/** A failure the handler means to report as a tool error (`isError: true`), not a crash. */
+export class ToolFailure extends Error {
+  readonly hint: string | undefined;
+  /** A stable machine-readable kind, for profiles whose error envelope carries one. */
+  readonly code: string;
+  constructor(code: string, message: string, hint?: string) {
+    super(message);
+    this.name = 'ToolFailure';
+    this.code = code;
+    this.hint = hint;
+  }
+}
+
+export const invalidArgument = (message: string, hint?: string) => new ToolFailure('invalid_argument', message, hint);
+export const notFound = (message: string, hint?: string) => new ToolFailure('not_found', message, hint);
+export const refused = (message: string, hint?: string) => new ToolFailure('refused', message, hint);

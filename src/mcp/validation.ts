@@ -1,0 +1,40 @@
+/** JSON Schema validation of tool arguments and results, with messages an agent can act on. */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from './schema.js';
+
+const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false });
+
+// Contracts bound some strings in UTF-8 bytes rather than characters.
+ajv.addKeyword({
+  keyword: 'x-libtmux-max-utf8-bytes',
+  type: 'string',
+  schemaType: 'number',
+  errors: false,
+  validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+});
+
+export type Validator = (value: unknown) => string | undefined;
+
+/** Compiles a schema into a function that answers undefined when valid, or what is wrong. */
+export function compileValidator(schema: JsonSchema, what: string): Validator {
+  const validate: ValidateFunction = ajv.compile(schema as object);
+  return (value) => (validate(value) ? undefined : describe(validate.errors ?? [], what));
+}
+
+function describe(errors: ErrorObject[], what: string): string {
+  const error = errors[0];
+  if (!error) return `${what} is invalid`;
+  const at = error.instancePath ? `${what}${error.instancePath.replaceAll('/', '.')}` : what;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${at} has an unknown field "${String(error.params.additionalProperty)}"`;
+    case 'required':
+      return `${at} is missing the required field "${String(error.params.missingProperty)}"`;
+    case 'enum':
+      return `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'x-libtmux-max-utf8-bytes':
+      return `${at} is longer than ${String(error.schema)} UTF-8 bytes`;
+    default:
+      return `${at} ${error.message ?? 'is invalid'}`;
+  }
+}

@@ -1,0 +1,27 @@
+/** Profile lookup: one engine, one contract per profile. */
+import { ConfigError, type Config } from '../config.js';
+import type { Engine } from '../core/engine.js';
+import type { Profile } from '../mcp/server.js';
+import { createLibtmuxProfile } from './libtmux/index.js';
+
+export interface ProfileBuild {
+  readonly profile: Profile<unknown>;
+  /** One line for the banner: which tools are in force. */
+  readonly selectionSummary: string;
+}
+
+export function buildProfile(config: Config, engine: Engine, launchesDaemon: boolean): ProfileBuild {
+  switch (config.profile) {
+    case 'libtmux': {
+      const profile = createLibtmuxProfile({ config, engine, launchesDaemon });
+      return {
+        profile: profile as Profile<unknown>,
+        selectionSummary: `${profile.tools.length} tools (toolsets ${profile.selection.toolsets.join(',') || 'none'}${
+          profile.selection.excluded.size ? `; excluded ${[...profile.selection.excluded].join(',')}` : ''
+        })`,
+      };
+    }
+    default:
+      throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux`);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * How a libtmux tool is declared. The contract gives every tool the same conservative annotations
+ * and a `_meta` capability row that repeats the schemas; both are derived here from the few facts
+ * each tool states, so a tool file holds nothing twice.
+ */
+import type { JsonSchema } from '../../mcp/schema.js';
+import type { ToolCall, ToolDeclaration, ToolOutcome } from '../../mcp/tool.js';
+import type { LibtmuxContext } from './context.js';
+
+export type Toolset = 'inspect' | 'manage' | 'execute' | 'teardown';
+export type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';
+export type TmuxEffect = 'observe' | 'change' | 'delete';
+export type OutputClass = 'tmux-metadata' | 'terminal-content' | 'process-environment' | 'configured-command';
+export type Literalization = 'double-hash-once' | 'validated-variable-name';
+
+export const CAPABILITY_KEY = 'com.git-pull.libtmux-mcp/capability';
+
+/** Every tool of this contract carries these hints, the published server's conservative default. */
+const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
+
+export interface LibtmuxToolSpec<Args> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly toolset: Toolset;
+  readonly processReach?: ProcessReach;
+  readonly tmuxEffects: readonly TmuxEffect[];
+  readonly outputClasses: readonly OutputClass[];
+  readonly mayExposeSecrets?: boolean;
+  readonly mayReturnUntrustedContent?: boolean;
+  readonly inputLiteralization?: Readonly<Record<string, Literalization>>;
+  readonly nestedAuthority?: readonly string[];
+  readonly amplifiesFutureInput?: boolean;
+  readonly input: JsonSchema;
+  readonly output: JsonSchema;
+  readonly handler: (args: Args, call: ToolCall<LibtmuxContext>) => Promise<ToolOutcome>;
+}
+
+export type LibtmuxTool = ToolDeclaration<LibtmuxContext> & { readonly spec: LibtmuxToolSpec<any> };
+
+export function libtmuxTool<Args>(spec: LibtmuxToolSpec<Args>): LibtmuxTool {
+  return {
+    spec,
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.input,
+    outputSchema: spec.output,
+    annotations: { ...ANNOTATIONS, title: spec.title },
+    _meta: { [CAPABILITY_KEY]: capabilityRow(spec, spec.input) },
+    group: spec.toolset,
+    handler: spec.handler as LibtmuxTool['handler'],
+  };
+}
+
+/** The `_meta` capability row; `input` may differ from the spec's when selection narrows a batch. */
+export function capabilityRow(spec: LibtmuxToolSpec<any>, input: JsonSchema, nestedAuthority = spec.nestedAuthority ?? []): Record<string, unknown> {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    toolset: spec.toolset,
+    processReach: spec.processReach ?? 'none',
+    tmuxEffects: [...spec.tmuxEffects],
+    outputClasses: [...spec.outputClasses],
+    mayExposeSecrets: spec.mayExposeSecrets ?? true,
+    mayReturnUntrustedContent: spec.mayReturnUntrustedContent ?? true,
+    annotations: { ...ANNOTATIONS },
+    inputSchema: input,
+    outputSchema: spec.output,
+    inputLiteralization: { ...(spec.inputLiteralization ?? {}) },
+    nestedAuthority: [...nestedAuthority],
+    amplifiesFutureInput: spec.amplifiesFutureInput ?? false,
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * One `tmux -C attach-session` process: commands go in as lines, replies come back in FIFO order,
+ * notifications and pane output are handed to listeners.
+ *
+ * The client attaches with `ignore-size` so it never resizes a window. It never creates a session
+ * (`-N`, and attach only), and tmux detaches it when its session is destroyed, so it cannot keep a
+ * killed session alive. Closing stdin ends it; a kill timer makes sure the process is gone.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { ControlParser, type ControlEvent, type ControlReply } from './control-parser.js';
+import { commandLine } from './command-line.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+
+export interface ControlClientOptions {
+  readonly bin: string;
+  readonly globalArgs: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** Session to attach to (`$N`); omitted means tmux's choice. */
+  readonly target?: string;
+  readonly connectTimeoutMs: number;
+}
+
+export type NotificationListener = (name: string, args: string) => void;
+export type OutputListener = (text: string) => void;
+
+interface Pending {
+  readonly command: readonly string[];
+  readonly resolve: (lines: Buffer[]) => void;
+  readonly reject: (error: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+  settled: boolean;
+}
+
+interface PaneWatch {
+  readonly decoder: StringDecoder;
+  readonly listeners: Set<OutputListener>;
+}
+
+export class ControlClient {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #parser: ControlParser;
+  readonly #queue: Pending[] = [];
+  readonly #notificationListeners = new Set<NotificationListener>();
+  readonly #closeListeners = new Set<(reason: string) => void>();
+  readonly #watches = new Map<string, PaneWatch>();
+  #closed: string | undefined;
+  #attached = false;
+  #onAttached: ((error?: Error) => void) | undefined;
+
+  private constructor(options: ControlClientOptions) {
+    const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', 'ignore-size'];
+    if (options.target !== undefined) argv.push('-t', options.target);
+    this.#child = spawn(options.bin, argv, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#parser = new ControlParser((event) => this.#dispatch(event), {
+      wantsOutput: (paneId) => this.#watches.has(paneId),
+    });
+    this.#child.stdout.on('data', (chunk: Buffer) => this.#parser.push(chunk));
+    this.#child.stderr.on('data', () => {}); // "no sessions" and the like; the exit tells us enough
+    this.#child.stdin.on('error', () => {});
+    this.#child.on('error', (error) => this.#shutdown(`cannot run tmux: ${error.message}`, new TmuxUnavailableError(options.bin, error)));
+    this.#child.on('close', (code, signal) => this.#shutdown(`tmux control client exited (${signal ?? `code ${code}`})`));
+  }
+
+  /** Starts a control client and resolves once tmux has accepted the attach; rejects if it cannot. */
+  static async connect(options: ControlClientOptions): Promise<ControlClient> {
+    const client = new ControlClient(options);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        client.close();
+        reject(new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`));
+      }, options.connectTimeoutMs);
+      client.#onAttached = (error) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+    });
+    return client;
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get closed(): boolean {
+    return this.#closed !== undefined;
+  }
+
+  /** Sends one command; resolves with its reply lines or rejects with tmux's error text. */
+  run(command: readonly string[], timeoutMs: number): Promise<Buffer[]> {
+    if (this.#closed !== undefined) return Promise.reject(new TmuxConnectionLostError(this.#closed));
+    let line: string;
+    try {
+      line = commandLine(command);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { command, resolve, reject, timer: undefined, settled: false };
+      pending.timer = setTimeout(() => {
+        // The FIFO can no longer be trusted once a reply is missing: end this connection.
+        this.#settle(pending, new TmuxTimeoutError(command, timeoutMs));
+        this.#shutdown(`tmux ${command[0]} timed out`);
+        this.#child.kill('SIGKILL');
+      }, timeoutMs);
+      this.#queue.push(pending);
+      this.#child.stdin.write(line + '\n');
+    });
+  }
+
+  onNotification(listener: NotificationListener): () => void {
+    this.#notificationListeners.add(listener);
+    return () => this.#notificationListeners.delete(listener);
+  }
+
+  onClose(listener: (reason: string) => void): () => void {
+    if (this.#closed !== undefined) {
+      queueMicrotask(() => listener(this.#closed!));
+      return () => {};
+    }
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Streams a pane's output, decoded as UTF-8 across chunk boundaries, until the returned function is called. */
+  watchPane(paneId: string, listener: OutputListener): () => void {
+    let watch = this.#watches.get(paneId);
+    if (!watch) {
+      watch = { decoder: new StringDecoder('utf8'), listeners: new Set() };
+      this.#watches.set(paneId, watch);
+    }
+    watch.listeners.add(listener);
+    return () => {
+      const current = this.#watches.get(paneId);
+      if (!current) return;
+      current.listeners.delete(listener);
+      if (current.listeners.size === 0) this.#watches.delete(paneId);
+    };
+  }
+
+  get watchCount(): number {
+    return this.#watches.size;
+  }
+
+  /** Ends the client: stdin EOF detaches it, a kill follows if it lingers. */
+  close(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const kill = setTimeout(() => this.#child.kill('SIGKILL'), 1000);
+      this.#child.once('close', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      this.#child.stdin.end();
+      this.#child.kill('SIGTERM');
+    });
+  }
+
+  #dispatch(event: ControlEvent): void {
+    switch (event.type) {
+      case 'reply':
+        this.#reply(event.reply);
+        return;
+      case 'output': {
+        const watch = this.#watches.get(event.paneId);
+        if (!watch) return;
+        const text = watch.decoder.write(event.data);
+        if (text) for (const listener of watch.listeners) listener(text);
+        return;
+      }
+      case 'exit':
+        this.#shutdown(event.reason ? `tmux detached the client: ${event.reason}` : 'tmux detached the client');
+        return;
+      case 'notification':
+        for (const listener of this.#notificationListeners) listener(event.name, event.args);
+    }
+  }
+
+  #reply(reply: ControlReply): void {
+    if (reply.flags === 0) {
+      // The attach command's own block: the connection is ready.
+      if (!this.#attached) {
+        this.#attached = true;
+        this.#onAttached?.();
+      }
+      return;
+    }
+    const pending = this.#queue.shift();
+    if (!pending) return;
+    if (reply.ok) this.#settle(pending, undefined, reply.lines);
+    else this.#settle(pending, new TmuxCommandError(pending.command, Buffer.concat(joinLines(reply.lines)).toString('utf8').trim()));
+  }
+
+  #settle(pending: Pending, error: Error | undefined, lines?: Buffer[]): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    clearTimeout(pending.timer);
+    if (error) pending.reject(error);
+    else pending.resolve(lines ?? []);
+  }
+
+  #shutdown(reason: string, error?: Error): void {
+    if (this.#closed !== undefined) return;
+    this.#closed = reason;
+    const failure = error ?? new TmuxConnectionLostError(reason);
+    if (!this.#attached) this.#onAttached?.(failure);
+    for (const pending of this.#queue.splice(0)) this.#settle(pending, failure);
+    this.#watches.clear();
+    for (const listener of this.#closeListeners) listener(reason);
+    this.#closeListeners.clear();
+    if (this.#child.exitCode === null && this.#child.signalCode === null) {
+      this.#child.stdin.end();
+      setTimeout(() => this.#child.kill('SIGKILL'), 1000).unref();
+    }
+  }
+}
+
+function joinLines(lines: Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  lines.forEach((line, i) => {
+    if (i > 0) out.push(Buffer.from('\n'));
+    out.push(line);
+  });
+  return out;
+}

@@ -1,0 +1,63 @@
+/** Typed failures of talking to tmux. Each carries a hint that says what to do next. */
+
+export class TmuxError extends Error {
+  readonly hint: string;
+  constructor(message: string, hint: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.hint = hint;
+  }
+}
+
+/** tmux ran the command and refused it (`%error`, or a non-zero exit); `message` is tmux's own words. */
+export class TmuxCommandError extends TmuxError {
+  readonly command: readonly string[];
+  constructor(command: readonly string[], tmuxMessage: string) {
+    super(
+      tmuxMessage || `tmux ${command[0] ?? ''} failed`,
+      'Check the target with list_sessions / list_panes; ids change when objects are recreated.',
+    );
+    this.command = command;
+  }
+}
+
+/** No tmux server is listening on the configured socket. */
+export class TmuxNoServerError extends TmuxError {
+  constructor(socket: string) {
+    super(
+      `no tmux server is running on ${socket}`,
+      'Create a session first (create_session starts the tmux server), or point LIBTMUX_SOCKET_NAME / LIBTMUX_SOCKET_PATH at a running one.',
+    );
+  }
+}
+
+/** The tmux binary could not be started at all. */
+export class TmuxUnavailableError extends TmuxError {
+  constructor(bin: string, cause: unknown) {
+    super(
+      `cannot run tmux (${bin}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      'Install tmux or set LIBTMUX_TMUX_BIN to its path.',
+      { cause },
+    );
+  }
+}
+
+/** A command got no answer in time; the connection or process was ended. */
+export class TmuxTimeoutError extends TmuxError {
+  constructor(command: readonly string[], timeoutMs: number) {
+    super(
+      `tmux ${command[0] ?? ''} did not answer within ${timeoutMs} ms`,
+      'The tmux server may be overloaded or stopped; retry once, then check it with get_server_info.',
+    );
+  }
+}
+
+/** The control-mode connection went away while a command was in flight. */
+export class TmuxConnectionLostError extends TmuxError {
+  constructor(reason: string) {
+    super(
+      `the tmux control connection closed: ${reason}`,
+      'The tmux server or the session may have gone away; call list_sessions to see what is left.',
+    );
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Row formats for `list-*` and `display-message`. Fields are joined and rows ended by markers that
+ * carry a per-process random nonce, so no byte a program can put in a name, title or path (tabs,
+ * `;`, newlines, invalid UTF-8) can forge a field or a row.
+ */
+import { randomBytes } from 'node:crypto';
+
+const NONCE = randomBytes(6).toString('hex');
+const FIELD = `\u001fF${NONCE}`;
+const ROW = `R${NONCE}\u001e`;
+
+export interface RowFormat<K extends string> {
+  /** The `-F` argument. */
+  readonly format: string;
+  /** Decodes the command's output lines into one record per row. */
+  parse(lines: readonly string[]): Array<Record<K, string>>;
+}
+
+/** `fields` maps our key to a tmux format variable (`pane_id`) or a full format (`#{?pane_dead,1,0}`). */
+export function rowFormat<K extends string>(fields: Readonly<Record<K, string>>): RowFormat<K> {
+  const keys = Object.keys(fields) as K[];
+  const format = keys.map((key) => variable(fields[key])).join(FIELD) + ROW;
+  return {
+    format,
+    parse(lines) {
+      const rows: Array<Record<K, string>> = [];
+      const text = lines.join('\n');
+      let start = 0;
+      for (;;) {
+        const end = text.indexOf(ROW, start);
+        if (end === -1) break;
+        const values = text.slice(start, end).split(FIELD);
+        const row = {} as Record<K, string>;
+        keys.forEach((key, i) => (row[key] = values[i] ?? ''));
+        rows.push(row);
+        start = end + ROW.length + 1; // the newline tmux puts after each row
+      }
+      return rows;
+    },
+  };
+}
+
+function variable(spec: string): string {
+  return spec.startsWith('#') ? spec : `#{${spec}}`;
+}
+
+/** Makes text safe where tmux expands formats (names, titles, directories): `#` becomes `##`, once. */
+export function literalFormat(text: string): string {
+  return text.replaceAll('#', '##');
+}
+
+export const toInt = (value: string): number => {
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) ? n : 0;
+};
+
+export const toBool = (value: string): boolean => value === '1';

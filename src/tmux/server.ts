@@ -1,0 +1,223 @@
+/**
+ * One tmux server, addressed by socket. Commands go over a persistent control-mode client when a
+ * session exists to attach to, and through a spawned `tmux` otherwise (or when they need stdin).
+ * Pane output for waits comes from a control client attached to the pane's session, since tmux only
+ * sends `%output` for panes of the client's own session.
+ */
+import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxNoServerError } from './errors.js';
+import { spawnTmux } from './spawn.js';
+
+export interface TmuxServerOptions {
+  readonly bin: string;
+  /** Exactly one of these; neither means tmux's own default socket. */
+  readonly socketName?: string;
+  readonly socketPath?: string;
+  readonly commandTimeoutMs: number;
+  /** Environment for tmux processes; TMUX and TMUX_PANE are removed so we never talk to the caller's server by accident. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Prefer spawning every command (used by tests of the fallback path). */
+  readonly spawnOnly?: boolean;
+}
+
+export interface RunOptions {
+  readonly timeoutMs?: number;
+  /** Bytes for the command's stdin; forces the spawn path. */
+  readonly stdin?: Buffer;
+}
+
+const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
+// How long to wait before trying to attach again after tmux said there is nothing to attach to.
+const ATTACH_RETRY_MS = 250;
+
+export class TmuxServer {
+  readonly bin: string;
+  readonly globalArgs: readonly string[];
+  /** Human-readable socket, for messages and the banner. */
+  readonly socketLabel: string;
+  readonly commandTimeoutMs: number;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #spawnOnly: boolean;
+  /** Control clients by the session they were attached to; any live one carries commands. */
+  readonly #clients = new Map<string, ControlClient>();
+  #commandClient: ControlClient | undefined;
+  #epoch = 0;
+  #connecting: Promise<ControlClient | undefined> | undefined;
+  #lastAttachFailure = 0;
+  #closed = false;
+
+  constructor(options: TmuxServerOptions) {
+    if (options.socketName !== undefined && options.socketPath !== undefined) {
+      throw new TypeError('socketName and socketPath are mutually exclusive');
+    }
+    this.bin = options.bin;
+    this.globalArgs =
+      options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
+    this.socketLabel =
+      options.socketPath !== undefined ? options.socketPath : options.socketName !== undefined ? `-L ${options.socketName}` : 'the default socket';
+    this.commandTimeoutMs = options.commandTimeoutMs;
+    const env = { ...(options.env ?? process.env) };
+    delete env.TMUX;
+    delete env.TMUX_PANE;
+    this.#env = env;
+    this.#spawnOnly = options.spawnOnly ?? false;
+  }
+
+  /** Runs one tmux command and returns its output lines (UTF-8, invalid bytes replaced). */
+  async run(command: readonly string[], options: RunOptions = {}): Promise<string[]> {
+    const lines = await this.runRaw(command, options);
+    return lines.map((line) => line.toString('utf8'));
+  }
+
+  /** Like `run`, with the raw bytes of each output line. */
+  async runRaw(command: readonly string[], options: RunOptions = {}): Promise<Buffer[]> {
+    if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
+    if (options.stdin === undefined && !this.#spawnOnly) {
+      const client = await this.#client();
+      if (client) return client.run(command, timeoutMs);
+    }
+    return this.#spawn(command, timeoutMs, options.stdin);
+  }
+
+  /** Runs a command, answering `undefined` instead of throwing when no tmux server is running. */
+  async runIfServer(command: readonly string[], options: RunOptions = {}): Promise<string[] | undefined> {
+    try {
+      return await this.run(command, options);
+    } catch (error) {
+      if (error instanceof TmuxNoServerError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Changes whenever commands start going to a different control client (or to none). While it
+   * stays the same and is not 0, the tmux server cannot have restarted in between.
+   */
+  get connectionEpoch(): number {
+    return this.#commandClient && !this.#commandClient.closed ? this.#epoch : 0;
+  }
+
+  /** Pids of this process's own tmux clients, so they are not counted as a person watching. */
+  ownClientPids(): Set<number> {
+    const pids = new Set<number>();
+    for (const client of this.#clients.values()) if (!client.closed && client.pid !== undefined) pids.add(client.pid);
+    return pids;
+  }
+
+  /**
+   * Streams a pane's output through a control client attached to `sessionId`. Resolves once tmux
+   * is sending, so output printed after it resolves is never missed.
+   */
+  async watchPane(
+    sessionId: string,
+    paneId: string,
+    handlers: { output: OutputListener; notification?: NotificationListener; close: (reason: string) => void },
+  ): Promise<() => void> {
+    const client = await this.#clientFor(sessionId);
+    const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
+    if (handlers.notification) stops.push(client.onNotification(handlers.notification));
+    return () => {
+      for (const stop of stops) stop();
+      if (client.watchCount === 0 && client !== this.#commandClient) {
+        this.#clients.delete(sessionId);
+        void client.close();
+      }
+    };
+  }
+
+  /** Closes every control client and waits for their processes to end. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const clients = [...this.#clients.values()];
+    this.#clients.clear();
+    this.#commandClient = undefined;
+    await Promise.all(clients.map((client) => client.close()));
+  }
+
+  async #client(): Promise<ControlClient | undefined> {
+    if (this.#commandClient && !this.#commandClient.closed) return this.#commandClient;
+    this.#commandClient = [...this.#clients.values()].find((client) => !client.closed);
+    if (this.#commandClient) {
+      this.#epoch++;
+      return this.#commandClient;
+    }
+    if (Date.now() - this.#lastAttachFailure < ATTACH_RETRY_MS) return undefined;
+    this.#connecting ??= this.#attach(undefined)
+      .then((client) => {
+        this.#epoch++;
+        return (this.#commandClient = client);
+      })
+      .catch(() => {
+        this.#lastAttachFailure = Date.now();
+        return undefined;
+      })
+      .finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  async #clientFor(sessionId: string): Promise<ControlClient> {
+    const existing = this.#clients.get(sessionId);
+    if (existing && !existing.closed) return existing;
+    return this.#attach(sessionId);
+  }
+
+  async #attach(sessionId: string | undefined): Promise<ControlClient> {
+    const client = await ControlClient.connect({
+      bin: this.bin,
+      globalArgs: this.globalArgs,
+      env: this.#env,
+      target: sessionId,
+      connectTimeoutMs: this.commandTimeoutMs,
+    });
+    if (this.#closed) {
+      await client.close();
+      throw new TmuxConnectionLostError('the server is shutting down');
+    }
+    // Key by the session tmux actually attached us to; it may differ when no target was given.
+    const [attached] = await client.run(['display-message', '-p', '#{session_id}'], this.commandTimeoutMs);
+    const key = attached?.toString('utf8') ?? sessionId ?? '';
+    const previous = this.#clients.get(key);
+    if (previous && !previous.closed) {
+      void client.close();
+      return previous;
+    }
+    this.#clients.set(key, client);
+    client.onClose(() => {
+      if (this.#clients.get(key) === client) this.#clients.delete(key);
+      if (this.#commandClient === client) this.#commandClient = undefined;
+    });
+    return client;
+  }
+
+  async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined): Promise<Buffer[]> {
+    const result = await spawnTmux(this.bin, this.globalArgs, command, { timeoutMs, env: this.#env, stdin });
+    if (result.code !== 0) {
+      if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
+      throw new TmuxCommandError(command, result.stderr);
+    }
+    // A spawned command may have created the first session: let the next call attach.
+    this.#lastAttachFailure = 0;
+    if (result.stdout.length === 0) return [];
+    const lines = splitLines(result.stdout);
+    return lines;
+  }
+}
+
+function splitLines(data: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let start = 0;
+  for (;;) {
+    const nl = data.indexOf(0x0a, start);
+    if (nl === -1) {
+      if (start < data.length) lines.push(data.subarray(start));
+      return lines;
+    }
+    lines.push(data.subarray(start, nl));
+    start = nl + 1;
+  }
+}
+
+export function isTmuxError(error: unknown): error is TmuxError {
+  return error instanceof TmuxError;
+}

@@ -1,0 +1,62 @@
+/**
+ * The fallback path: one `tmux` process per command, with a deadline. Used before a control
+ * connection exists (no session yet), for commands that read stdin, and when control mode fails.
+ */
+import { spawn } from 'node:child_process';
+import { TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+
+export interface SpawnResult {
+  readonly code: number | null;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+export interface SpawnOptions {
+  readonly timeoutMs: number;
+  readonly stdin?: Buffer;
+  readonly env: NodeJS.ProcessEnv;
+  /** Time between SIGTERM and SIGKILL when the deadline passes. */
+  readonly killGraceMs?: number;
+}
+
+/** Runs `bin ...globalArgs ...command`; `command` alone names the command in errors. */
+export function spawnTmux(
+  bin: string,
+  globalArgs: readonly string[],
+  command: readonly string[],
+  options: SpawnOptions,
+): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn(bin, [...globalArgs, ...command], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (error) {
+      reject(new TmuxUnavailableError(bin, error));
+      return;
+    }
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), options.killGraceMs ?? 1000);
+    }, options.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdin.on('error', () => {}); // tmux may exit before reading its input
+    child.on('error', (error) => {
+      clearTimeout(deadline);
+      clearTimeout(killTimer);
+      reject(new TmuxUnavailableError(bin, error));
+    });
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      clearTimeout(killTimer);
+      if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
+      else resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8').trim() });
+    });
+    child.stdin.end(options.stdin);
+  });
+}
