@@ -1,0 +1,4 @@
+/** The batch tools of this profile; each lives in its own file in this folder. */
+import type { LibtmuxTool } from '../declare.js';
+
+export const BATCH_TOOLS: readonly LibtmuxTool[] = [];

@@ -1,0 +1,4 @@
+/** The input tools of this profile; each lives in its own file in this folder. */
+import type { LibtmuxTool } from '../declare.js';
+
+export const INPUT_TOOLS: readonly LibtmuxTool[] = [];

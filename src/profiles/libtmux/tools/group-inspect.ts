@@ -1,0 +1,4 @@
+/** The inspect tools of this profile; each lives in its own file in this folder. */
+import type { LibtmuxTool } from '../declare.js';
+
+export const INSPECT_TOOLS: readonly LibtmuxTool[] = [];
