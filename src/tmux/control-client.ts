@@ -170,7 +170,7 @@ export class ControlClient {
         return;
       }
       case 'exit':
-        this.#shutdown(event.reason ? `tmux detached the client: ${event.reason}` : 'tmux detached the client');
+        this.#shutdown(event.reason ? `tmux detached the client: ${event.reason}` : 'tmux detached the client', undefined, true);
         return;
       case 'notification':
         for (const listener of this.#notificationListeners) listener(event.name, event.args);
@@ -200,12 +200,19 @@ export class ControlClient {
     else pending.resolve(lines ?? []);
   }
 
-  #shutdown(reason: string, error?: Error): void {
+  /**
+   * `detached`: tmux said %exit, so every command it ran was answered before that line, and the
+   * ones still queued never ran. Without %exit (the process died) nothing can be said of them.
+   */
+  #shutdown(reason: string, error?: Error, detached = false): void {
     if (this.#closed !== undefined) return;
     this.#closed = reason;
     const failure = error ?? new TmuxConnectionLostError(reason);
     if (!this.#attached) this.#onAttached?.(failure);
-    for (const pending of this.#queue.splice(0)) this.#settle(pending, failure);
+    this.#queue.splice(0).forEach((pending, i) => {
+      const neverRan = detached && !(i === 0 && this.#parser.inReply);
+      this.#settle(pending, neverRan ? new TmuxConnectionLostError(reason, true) : failure);
+    });
     this.#watches.clear();
     for (const listener of this.#closeListeners) listener(reason);
     this.#closeListeners.clear();

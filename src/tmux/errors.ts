@@ -54,10 +54,13 @@ export class TmuxTimeoutError extends TmuxError {
 
 /** The control-mode connection went away while a command was in flight. */
 export class TmuxConnectionLostError extends TmuxError {
-  constructor(reason: string) {
+  /** True when tmux never began the command (no `%begin`), so sending it again cannot run it twice. */
+  readonly notStarted: boolean;
+  constructor(reason: string, notStarted = false) {
     super(
       `the tmux control connection closed: ${reason}`,
       'The tmux server or the session may have gone away; call list_sessions to see what is left.',
     );
+    this.notStarted = notStarted;
   }
 }

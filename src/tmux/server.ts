@@ -75,7 +75,16 @@ export class TmuxServer {
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     if (options.stdin === undefined && !this.#spawnOnly) {
       const client = await this.#client();
-      if (client) return client.run(command, timeoutMs);
+      if (client) {
+        try {
+          return await client.run(command, timeoutMs);
+        } catch (error) {
+          // The client was detached (its session killed) before tmux began this command: safe to send again.
+          if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
+          const next = await this.#client();
+          if (next) return next.run(command, timeoutMs);
+        }
+      }
     }
     return this.#spawn(command, timeoutMs, options.stdin);
   }

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Engine } from '../../src/core/engine.js';
+import { TmuxServer } from '../../src/tmux/server.js';
+import { spawnTmux } from '../../src/tmux/spawn.js';
+import { TmuxConnectionLostError, TmuxTimeoutError } from '../../src/tmux/errors.js';
+import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+
+function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
+  const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
+  t.after(() => server.close());
+  return new Engine(server, { waitMaxMs: 10_000 });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('with no tmux server: empty listings, no identity, no error', async (t) => {
+  const tmux = privateTmux(t);
+  const engine = engineFor(t, tmux);
+  assert.deepEqual(await engine.listSessions(), []);
+  assert.deepEqual(await engine.listPanes(), []);
+  assert.equal(await engine.identity(), undefined);
+});
+
+test('arguments with every special character reach tmux intact over control mode', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const engine = engineFor(t, tmux);
+  const nasty = 'a;b ; $HOME ~ ~/x #{pane_id} #comment "dq" \'sq\' \\ \\n {x} %if -l \u00e9\u6f22\ud83d\ude00 \x01\x7f end;';
+  await engine.tmux.run(['set-option', '-g', '@nasty', nasty]);
+  const viaControl = await engine.tmux.run(['show-options', '-gv', '@nasty']);
+  const viaSpawn = await tmux.tmux('show-options', '-gv', '@nasty');
+  assert.equal(viaControl.join('\n'), viaSpawn.replace(/\n$/, ''));
+  assert.equal(viaControl.join('\n'), nasty);
+  // a lone leading dash is an argument, not a flag, after `--`
+  await engine.tmux.run(['set-option', '-g', '@dash', '-n']);
+  assert.deepEqual(await engine.tmux.run(['show-options', '-gv', '@dash']), ['-n']);
+});
+
+test('listings survive any byte in names, titles and paths', async (t) => {
+  const tmux = privateTmux(t);
+  const weirdDir = join(tmux.dir, 'dir with\nnewline;\ttab\u00ff');
+  mkdirSync(weirdDir);
+  await tmux.start({ session: 'semi;colon' });
+  await tmux.tmux('new-window', '-c', weirdDir, '-n', 'win\tdow;x');
+  await tmux.tmux('select-pane', '-T', 'title\nwith newline');
+  const engine = engineFor(t, tmux);
+  const panes = await engine.listPanes();
+  assert.equal(panes.length, 2);
+  const inWeird = panes.find((pane) => pane.currentPath === weirdDir);
+  assert.ok(inWeird, `a pane reports the directory exactly: ${JSON.stringify(panes.map((p) => p.currentPath))}`);
+  assert.ok(panes.every((pane) => /^%\d+$/.test(pane.id) && /^@\d+$/.test(pane.windowId)));
+  const sessions = await engine.listSessions();
+  assert.equal(sessions.length, 1);
+  assert.equal(sessions[0]!.name, 'semi;colon');
+  const windows = await engine.listWindows();
+  assert.equal(windows.length, 2);
+});
+
+test('the control client neither resizes windows nor counts as a person watching', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ width: 100, height: 30 });
+  const engine = engineFor(t, tmux);
+  await engine.listPanes(); // attaches the control client
+  assert.equal(await tmux.tmux('display', '-p', '-t', 'test:', '#{window_width}x#{window_height} #{session_attached}'), '100x30 1\n');
+  assert.equal((await engine.foreignClientsBySession()).size, 0);
+});
+
+test('a killed session is not kept alive; the engine moves to another session', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'first' });
+  const engine = engineFor(t, tmux);
+  assert.equal((await engine.listSessions()).length, 1);
+  await tmux.newSession('second');
+  await tmux.tmux('kill-session', '-t', 'first');
+  assert.deepEqual((await engine.listSessions()).map((s) => s.name), ['second']);
+  await tmux.tmux('kill-session', '-t', 'second');
+  assert.deepEqual(await engine.listSessions(), []);
+});
+
+test('a control connection lost mid-command gives a clear error, then the engine reconnects', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const engine = engineFor(t, tmux);
+  await engine.listSessions();
+  const [pid] = [...engine.tmux.ownClientPids()];
+  // The command is queued on the client whose process dies before tmux can answer it.
+  const pending = engine.tmux.run(['list-sessions']);
+  process.kill(pid!, 'SIGKILL');
+  const started = Date.now();
+  await assert.rejects(pending, TmuxConnectionLostError);
+  assert.ok(Date.now() - started < 2000);
+  assert.equal((await engine.listSessions()).length, 1, 'the next call attaches a new control client');
+  assert.notEqual([...engine.tmux.ownClientPids()][0], pid);
+});
+
+test('a tmux server killed under the engine: empty listings, then a new server is picked up', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const engine = engineFor(t, tmux);
+  const identity = await engine.requireIdentity();
+  await tmux.tmux('kill-server');
+  assert.deepEqual(await engine.listSessions(), []);
+  assert.equal(await engine.identity(), undefined);
+  await tmux.start();
+  const fresh = await engine.requireIdentity();
+  assert.notEqual(fresh.pid, identity.pid, 'identity follows the new server');
+});
+
+test('closing leaves no tmux client process behind', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
+  await server.run(['list-sessions']);
+  const pids = [...server.ownClientPids()];
+  assert.equal(pids.length, 1);
+  assert.ok(alive(pids[0]!));
+  await server.close();
+  assert.ok(!alive(pids[0]!), 'control client exited');
+  assert.equal(await tmux.tmux('list-clients'), '', 'no client left attached');
+});
+
+test('the spawn fallback runs commands and ends a stuck tmux with SIGTERM then SIGKILL', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const engine = engineFor(t, tmux, true);
+  assert.equal((await engine.listSessions()).length, 1);
+  assert.equal(engine.tmux.ownClientPids().size, 0, 'spawn-only never attaches');
+
+  const stuck = join(tmux.dir, 'stuck-tmux');
+  const pidFile = join(tmux.dir, 'stuck.pid');
+  writeFileSync(stuck, `#!/bin/sh\necho $$ > '${pidFile}'\ntrap '' TERM\nwhile :; do sleep 0.05; done\n`);
+  chmodSync(stuck, 0o755);
+  const started = Date.now();
+  await assert.rejects(spawnTmux(stuck, [], ['list-sessions'], { timeoutMs: 200, killGraceMs: 200, env: scrubbedEnv() }), TmuxTimeoutError);
+  assert.ok(Date.now() - started < 3000);
+  const { readFileSync } = await import('node:fs');
+  assert.ok(!alive(Number(readFileSync(pidFile, 'utf8'))), 'the stuck process was killed');
+});
