@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
+import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 
 test('serves initialize and tools/list with no tmux server on its socket', async (t) => {
@@ -42,3 +42,35 @@ test('list_sessions, list_panes and capture_pane end to end', async (t) => {
   const extra = await mcp.fails('capture_pane', { paneId: pane, bogus: 1 });
   assert.match(extra, /unknown field "bogus"/);
 });
+
+test('closing the MCP client ends the server and its tmux clients', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const mcp = await startMcp(t, { env: tmux.env });
+  await mcp.ok('list_sessions');
+  assert.notEqual(await tmux.tmux('list-clients', '-F', '#{client_pid}'), '', 'the control client is attached while serving');
+  await mcp.close();
+  assert.equal(await clientsAfterExit(tmux), '', 'no tmux client left behind');
+});
+
+test('a process killed with SIGKILL leaves no tmux client behind either', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const mcp = await startMcp(t, { env: tmux.env });
+  await mcp.ok('list_sessions');
+  const pid = (mcp.client.transport as unknown as { pid: number | null }).pid;
+  assert.ok(pid);
+  process.kill(pid, 'SIGKILL');
+  assert.equal(await clientsAfterExit(tmux), '', 'the control client saw EOF on stdin and exited');
+});
+
+/** tmux drops a client a moment after its process exits: wait for that, bounded, and return what is left. */
+async function clientsAfterExit(tmux: PrivateTmux): Promise<string> {
+  const deadline = Date.now() + 5000;
+  let clients = await tmux.tmux('list-clients', '-F', '#{client_pid}');
+  while (clients !== '' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clients = await tmux.tmux('list-clients', '-F', '#{client_pid}');
+  }
+  return clients;
+}
