@@ -24,6 +24,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Bytes for the command's stdin; forces the spawn path. */
   readonly stdin?: Buffer;
+  /** Kills the command's process when aborted (rejecting with the signal's reason); forces the spawn path. */
+  readonly signal?: AbortSignal;
 }
 
 const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
@@ -199,8 +201,8 @@ export class TmuxServer {
     return client;
   }
 
-  async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined): Promise<Buffer[]> {
-    const result = await spawnTmux(this.bin, this.globalArgs, command, { timeoutMs, env: this.#env, stdin });
+  async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer[]> {
+    const result = await spawnTmux(this.bin, this.globalArgs, command, { timeoutMs, env: this.#env, stdin, signal });
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
       throw new TmuxCommandError(command, result.stderr);

@@ -17,6 +17,8 @@ export interface SpawnOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Time between SIGTERM and SIGKILL when the deadline passes. */
   readonly killGraceMs?: number;
+  /** Ends the process like a deadline does; the promise then rejects with the signal's reason, once the process is gone. */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs `bin ...globalArgs ...command`; `command` alone names the command in errors. */
@@ -37,24 +39,37 @@ export function spawnTmux(
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let timedOut = false;
+    let aborted = false;
     let killTimer: NodeJS.Timeout | undefined;
+    const end = () => {
+      child.kill('SIGTERM');
+      killTimer ??= setTimeout(() => child.kill('SIGKILL'), options.killGraceMs ?? 1000);
+    };
     const deadline = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGTERM');
-      killTimer = setTimeout(() => child.kill('SIGKILL'), options.killGraceMs ?? 1000);
+      end();
     }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      end();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.stdin.on('error', () => {}); // tmux may exit before reading its input
     child.on('error', (error) => {
       clearTimeout(deadline);
       clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
       reject(new TmuxUnavailableError(bin, error));
     });
     child.on('close', (code) => {
       clearTimeout(deadline);
       clearTimeout(killTimer);
-      if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
+      options.signal?.removeEventListener('abort', onAbort);
+      if (aborted) reject(options.signal?.reason ?? new Error('aborted'));
+      else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
       else resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8').trim() });
     });
     child.stdin.end(options.stdin);
