@@ -75,7 +75,7 @@ export class TmuxServer {
   async runRaw(command: readonly string[], options: RunOptions = {}): Promise<Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
-    if (options.stdin === undefined && !this.#spawnOnly) {
+    if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
       const client = await this.#client();
       if (client) {
         try {
@@ -88,7 +88,7 @@ export class TmuxServer {
         }
       }
     }
-    return this.#spawn(command, timeoutMs, options.stdin);
+    return this.#spawn(command, timeoutMs, options.stdin, options.signal);
   }
 
   /** Runs a command, answering `undefined` instead of throwing when no tmux server is running. */
