@@ -66,9 +66,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
     ...(socketPath !== undefined
       ? { socketPath, socketSource: 'LIBTMUX_SOCKET_PATH' as const }
       : { socketName: socketName ?? DEFAULT_SOCKET_NAME, socketSource: socketName ? ('LIBTMUX_SOCKET_NAME' as const) : ('default' as const) }),
-    toolsets: list(env.LIBTMUX_TOOLSETS),
-    tools: list(env.LIBTMUX_TOOLS),
-    excludeTools: list(env.LIBTMUX_EXCLUDE_TOOLS),
+    toolsets: list(env.LIBTMUX_TOOLSETS, 'LIBTMUX_TOOLSETS'),
+    tools: list(env.LIBTMUX_TOOLS, 'LIBTMUX_TOOLS'),
+    excludeTools: list(env.LIBTMUX_EXCLUDE_TOOLS, 'LIBTMUX_EXCLUDE_TOOLS'),
     waitMaxMs: seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
     caller: callerFrom(env),
@@ -80,11 +80,13 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** A comma list; set-but-empty means the empty list (for LIBTMUX_TOOLSETS: no toolsets). */
-function list(value: string | undefined): string[] | undefined {
+function list(value: string | undefined, variable: string): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value.split(',').map((item) => item.trim());
   if (items.length === 1 && items[0] === '') return [];
-  if (items.some((item) => item === '')) throw new ConfigError(`empty name in list "${value}"`);
+  if (items.some((item) => item === '')) {
+    throw new ConfigError(`${variable} has an empty entry in "${value}"; separate names with single commas`);
+  }
   return items;
 }
 
