@@ -1,0 +1,100 @@
+/**
+ * Drives an MCP server over stdio with the official SDK Client, as a real agent host does, and
+ * times each tools/call from just before the request is written to just after the result is parsed.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
+
+export interface CallOutcome {
+  readonly ms: number;
+  readonly isError: boolean;
+  readonly text: string;
+  readonly structured: any;
+}
+
+export class McpDriver {
+  readonly client: Client;
+  readonly transport: StdioClientTransport;
+  readonly tools: Set<string>;
+  readonly #stderr: () => string;
+
+  private constructor(client: Client, transport: StdioClientTransport, tools: Set<string>, stderr: () => string) {
+    this.client = client;
+    this.transport = transport;
+    this.tools = tools;
+    this.#stderr = stderr;
+  }
+
+  /** Our server: the built dist/cli.js, with the given environment (the private socket). */
+  static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [...nodeArgs, CLI], env);
+  }
+
+  /** The floor: a no-op SDK server on the same transport. */
+  static noop(env: NodeJS.ProcessEnv): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, ['--import', 'tsx', NOOP_SERVER], env);
+  }
+
+  static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
+    const transport = new StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'tmux-mcp-bench', version: '0' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    return new McpDriver(client, transport, new Set(tools.map((t) => t.name)), () => stderr);
+  }
+
+  get stderr(): string {
+    return this.#stderr();
+  }
+
+  has(tool: string): boolean {
+    return this.tools.has(tool);
+  }
+
+  get pid(): number {
+    const pid = this.transport.pid;
+    if (pid === null) throw new Error('server process has no pid');
+    return pid;
+  }
+
+  async call(name: string, args: Record<string, unknown> = {}, timeoutMs = 120_000): Promise<CallOutcome> {
+    const start = performance.now();
+    const result = (await this.client.callTool({ name, arguments: args }, { timeout: timeoutMs })) as {
+      isError?: boolean;
+      content: Array<{ type: string; text?: string }>;
+      structuredContent?: unknown;
+    };
+    const ms = performance.now() - start;
+    return {
+      ms,
+      isError: result.isError === true,
+      text: result.content.map((c) => c.text ?? '').join('\n'),
+      structured: result.structuredContent,
+    };
+  }
+
+  /** Resident set size of the server process, in MiB (VmRSS, or VmHWM for the peak so far). */
+  memory(field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    if (!match) throw new Error(`no ${field} in /proc/${this.pid}/status`);
+    return Number(match[1]) / 1024;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => {});
+  }
+}
+
+/** Wall-clock now in milliseconds with sub-millisecond resolution (the same clock bash's $EPOCHREALTIME reads). */
+export function wallNowMs(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -1,0 +1,583 @@
+/**
+ * `npm run bench`: latency and memory of the built server (dist/cli.js) against private tmux
+ * servers, driven through the official SDK Client over stdio, side by side with a no-op SDK server
+ * on the same transport (the floor). Prints each table as it goes and writes bench/RESULTS.md.
+ *
+ * Sizes are flags (or BENCH_* env): see `--help`. Tools that the server does not list yet get a
+ * "not available" row, so the bench runs at any stage of the project.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { BenchTmux, buildPaneFarm, TMUX_BIN, scrubbedEnv } from './tmux.js';
+import { McpDriver, wallNowMs } from './mcp.js';
+import { fitLine, ms, summarize, type Summary } from './stats.js';
+
+// ---- parameters -----------------------------------------------------------------------------------
+
+const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAME> from the environment)
+  --iterations N     measured calls per fast tool (default 200)
+  --warmup N         unmeasured calls first (default 20)
+  --budget-ms N      stop a measurement early once it took this long, keeping >= 5 samples (default 4000)
+  --panes LIST       pane counts for the growth farms (default 10,100,200,1000)
+  --history N        history lines per farm pane (default 100)
+  --lines LIST       history sizes for capture_pane growth (default 100,10000,100000)
+  --wait-iterations N  wait_for_text latency samples (default 30)
+  --flood-mb N       megabytes printed in the memory test (default 100)
+  --only LIST        scenarios to run: fast,wait,memory,capture,growth (default all)
+  --out FILE         report path (default bench/RESULTS.md; "-" for none)
+  --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR`;
+
+function options() {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const get = (name: string, fallback: string): string => {
+    const i = argv.indexOf(`--${name}`);
+    if (i !== -1 && argv[i + 1] !== undefined) return argv[i + 1]!;
+    return process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`] ?? fallback;
+  };
+  const list = (name: string, fallback: string) => get(name, fallback).split(',').map((s) => s.trim()).filter(Boolean);
+  const int = (name: string, fallback: number) => {
+    const value = Number(get(name, String(fallback)));
+    if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer`);
+    return value;
+  };
+  return {
+    iterations: int('iterations', 200),
+    warmup: int('warmup', 20),
+    budgetMs: int('budget-ms', 4000),
+    panes: list('panes', '10,100,200,1000').map(Number),
+    history: int('history', 100),
+    lines: list('lines', '100,10000,100000').map(Number),
+    waitIterations: int('wait-iterations', 30),
+    floodMb: int('flood-mb', 100),
+    only: new Set(list('only', 'fast,wait,memory,capture,growth')),
+    out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
+    cpuProf: get('cpu-prof', ''),
+  };
+}
+
+const opts = options();
+const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf] : [];
+if (opts.cpuProf) mkdirSync(opts.cpuProf, { recursive: true });
+
+// ---- results --------------------------------------------------------------------------------------
+
+interface Row {
+  readonly name: string;
+  readonly summary?: Summary;
+  readonly ratio?: number;
+  /** Target in ms for p50 (or the unit of `value`). */
+  readonly target?: number;
+  /** A single measured value when the row is not a latency distribution (MiB, ms...). */
+  readonly value?: number;
+  readonly unit?: string;
+  readonly note?: string;
+  readonly unavailable?: boolean;
+  readonly error?: string;
+}
+
+interface Table {
+  readonly title: string;
+  readonly intro?: string;
+  readonly rows: Row[];
+  readonly after: string[];
+}
+
+const tables: Table[] = [];
+const targets: Array<{ what: string; target: string; measured: string; met: boolean | undefined }> = [];
+
+function table(title: string, intro?: string): Table {
+  const t: Table = { title, intro, rows: [], after: [] };
+  tables.push(t);
+  console.log(`\n## ${title}`);
+  return t;
+}
+
+function addRow(t: Table, row: Row): Row {
+  t.rows.push(row);
+  console.log('  ' + renderRow(row).replaceAll(' | ', '  ').replace(/^\| /, '').replace(/ \|$/, ''));
+  if (row.target !== undefined) {
+    const measured = row.summary?.p50 ?? row.value;
+    const unit = row.unit ?? 'ms';
+    targets.push({
+      what: `${t.title}: ${row.name}`,
+      target: `${row.summary ? 'p50 ' : ''}<= ${row.target} ${unit}`,
+      measured: row.unavailable ? 'not available' : row.error ? `error` : measured === undefined ? '-' : `${ms(measured)} ${unit}`,
+      met: row.unavailable || row.error || measured === undefined ? undefined : measured <= row.target,
+    });
+  }
+  return row;
+}
+
+function status(row: Row): string {
+  if (row.target === undefined) return '';
+  if (row.unavailable) return 'not available';
+  if (row.error) return 'MISSED (error)';
+  const measured = row.summary?.p50 ?? row.value;
+  if (measured === undefined) return '';
+  return measured <= row.target ? 'MET' : 'MISSED';
+}
+
+function renderRow(row: Row): string {
+  if (row.unavailable) return `| ${row.name} | not available | | | | | ${row.target ?? ''} | not available | ${row.note ?? 'tool not listed by the server yet'} |`;
+  if (row.error) return `| ${row.name} | error | | | | | ${row.target ?? ''} | ${status(row)} | ${row.error.replaceAll('|', '/').slice(0, 160)} |`;
+  const s = row.summary;
+  const unit = row.unit ?? 'ms';
+  if (!s) return `| ${row.name} | ${row.value === undefined ? '' : `${ms(row.value)} ${unit}`} | | | | | ${row.target ?? ''} | ${status(row)} | ${row.note ?? ''} |`;
+  return `| ${row.name} | ${s.n} | ${ms(s.p50)} | ${ms(s.p90)} | ${ms(s.p99)} | ${row.ratio === undefined ? '' : row.ratio.toFixed(1) + 'x'} | ${row.target ?? ''} | ${status(row)} | ${row.note ?? ''} |`;
+}
+
+// ---- measuring ------------------------------------------------------------------------------------
+
+class ToolError extends Error {}
+
+/** Warm-up, then up to `iterations` timed calls (stopping early past the time budget, >= 5 kept). */
+async function measure(
+  driver: McpDriver,
+  tool: string,
+  args: () => Record<string, unknown>,
+  config: { iterations?: number; warmup?: number; budgetMs?: number } = {},
+): Promise<Summary> {
+  const iterations = config.iterations ?? opts.iterations;
+  const warmup = config.warmup ?? opts.warmup;
+  const budget = config.budgetMs ?? opts.budgetMs;
+  const once = async () => {
+    const outcome = await driver.call(tool, args());
+    if (outcome.isError) throw new ToolError(outcome.text);
+    return outcome.ms;
+  };
+  const warmStart = performance.now();
+  for (let i = 0; i < warmup; i++) {
+    await once();
+    if (performance.now() - warmStart > budget / 2 && i >= 1) break;
+  }
+  const samples: number[] = [];
+  const start = performance.now();
+  while (samples.length < iterations) {
+    samples.push(await once());
+    if (samples.length >= 5 && performance.now() - start > budget) break;
+  }
+  return summarize(samples);
+}
+
+async function toolRow(
+  t: Table,
+  driver: McpDriver,
+  name: string,
+  tool: string,
+  args: () => Record<string, unknown>,
+  extra: { target?: number; floor?: number; note?: string; iterations?: number; warmup?: number; budgetMs?: number } = {},
+): Promise<Row> {
+  if (!driver.has(tool)) return addRow(t, { name, unavailable: true, target: extra.target });
+  try {
+    const summary = await measure(driver, tool, args, extra);
+    return addRow(t, {
+      name,
+      summary,
+      target: extra.target,
+      ratio: extra.floor ? summary.p50 / extra.floor : undefined,
+      note: extra.note,
+    });
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return addRow(t, { name, error: error.message, target: extra.target, note: extra.note });
+  }
+}
+
+const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
+
+// ---- scenario: base server --------------------------------------------------------------------------
+
+/** Lines of `width`-safe text, so history rows are one line each. */
+const fillCommand = (count: number) => `seq -f "%07g the quick brown fox jumps over the lazy dog 0123456789" 1 ${count}; exec cat`;
+
+interface Base {
+  tmux: BenchTmux;
+  shell: string;
+  sink: string;
+  marker: string;
+  flood: string;
+  others: string[];
+}
+
+async function baseServer(): Promise<Base> {
+  const tmux = new BenchTmux();
+  // tmux drops the oldest 10% once history reaches the limit: leave room for the biggest capture.
+  const shell = await tmux.start({ width: 160, height: 50, historyLimit: Math.max(...opts.lines, 1000) * 2 });
+  const sink = await tmux.newWindow('bench', 'stty -echo; exec cat >/dev/null');
+  // Prints "MARK-<line> <wall clock>" for each line it reads; the clock is read in the same
+  // process right before the write (bash's $EPOCHREALTIME, no fork in between).
+  const marker = await tmux.newWindow(
+    'bench',
+    `exec bash --norc --noprofile -c 'while IFS= read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'`,
+  );
+  const flood = await tmux.newWindow('bench', 'sh');
+  const others = [];
+  for (let i = 0; i < 4; i++) others.push(await tmux.newWindow('bench', fillCommand(30)));
+  return { tmux, shell, sink, marker, flood, others };
+}
+
+async function floorSummary(env: NodeJS.ProcessEnv): Promise<Summary> {
+  const noop = await McpDriver.noop(env);
+  try {
+    return await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
+  } finally {
+    await noop.close();
+  }
+}
+
+async function fastScenario(base: Base, floor: Summary): Promise<{ idleRss?: number }> {
+  const t = table('Fast tools (one session, 8 panes)', 'Each row: warm-up, then timed calls; ratio = p50 / floor p50.');
+  addRow(t, { name: 'floor: no-op SDK server, tool returning {}', summary: floor, ratio: 1, note: 'same SDK, same stdio transport' });
+  const driver = await McpDriver.ours(base.tmux.env, nodeArgs);
+  let idleRss: number | undefined;
+  try {
+    // A few calls of each tool, then idle RSS, before the timed loops grow the heap.
+    for (const tool of ['list_sessions', 'list_panes']) if (driver.has(tool)) for (let i = 0; i < 3; i++) await driver.call(tool, {});
+    if (driver.has('capture_pane')) for (let i = 0; i < 3; i++) await driver.call('capture_pane', { paneId: base.shell });
+    await sleep(200);
+    idleRss = driver.memory('VmRSS');
+
+    const f = floor.p50;
+    await toolRow(t, driver, 'list_sessions', 'list_sessions', () => ({}), { target: 1.0, floor: f });
+    await toolRow(t, driver, 'list_panes (8 panes)', 'list_panes', () => ({}), { target: 1.0, floor: f });
+    await toolRow(t, driver, 'get_pane_info', 'get_pane_info', () => ({ paneId: base.shell }), { target: 1.0, floor: f });
+    await toolRow(t, driver, 'capture_pane (visible screen)', 'capture_pane', () => ({ paneId: base.others[0] }), { target: 1.0, floor: f });
+    await toolRow(t, driver, 'send_keys (one key + Enter)', 'send_keys', () => ({ paneId: base.sink, keys: ['x'], literal: true, enter: true }), {
+      target: 1.0,
+      floor: f,
+    });
+    const reads = batchOperations(driver, base);
+    if (!driver.has('call_read_tools_batch')) addRow(t, { name: 'call_read_tools_batch (16 reads)', unavailable: true, target: 3 });
+    else
+      await toolRow(t, driver, `call_read_tools_batch (16 reads: ${reads.summary})`, 'call_read_tools_batch', () => ({ operations: reads.operations }), {
+        target: 3,
+        floor: f,
+      });
+    await toolRow(t, driver, 'run_shell_command `true`', 'run_shell_command', () => ({ paneId: base.shell, command: 'true' }), {
+      target: 8,
+      floor: f,
+      iterations: Math.min(opts.iterations, 100),
+      warmup: Math.min(opts.warmup, 5),
+    });
+    const after = driver.memory('VmRSS');
+    const m = table('Memory at rest', 'VmRSS of the server process from /proc/<pid>/status.');
+    addRow(m, { name: 'idle RSS (after start-up and a few calls)', value: idleRss, unit: 'MiB', target: 70 });
+    addRow(m, { name: 'RSS after the fast-tool loops', value: after, unit: 'MiB', note: 'informational (heap not collected)' });
+  } finally {
+    await driver.close();
+  }
+  return { idleRss };
+}
+
+function batchOperations(driver: McpDriver, base: Base) {
+  const panes = [base.shell, ...base.others];
+  const candidates: Array<{ tool: string; arguments: Record<string, unknown> }> = [];
+  for (let i = 0; candidates.length < 16 && i < 64; i++) {
+    const pane = panes[i % panes.length]!;
+    if (i % 2 === 0 && driver.has('capture_pane')) candidates.push({ tool: 'capture_pane', arguments: { paneId: pane } });
+    if (i % 2 === 1 && driver.has('get_pane_info')) candidates.push({ tool: 'get_pane_info', arguments: { paneId: pane } });
+  }
+  const counts = new Map<string, number>();
+  for (const op of candidates) counts.set(op.tool, (counts.get(op.tool) ?? 0) + 1);
+  return { operations: candidates, summary: [...counts].map(([tool, n]) => `${n} ${tool}`).join(' + ') };
+}
+
+// ---- scenario: wait_for_text latency -------------------------------------------------------------------
+
+const WAIT_METHOD = `The pane runs \`bash -c 'while read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'\`.
+For each sample the bench calls wait_for_text for \`MARK-<i>-END\` (a text the pane has never shown; the
+typed input echoes only \`<i>\`), waits ${'`armMs`'} for the wait to be armed, then makes the pane print the marker
+with one separate \`tmux send-keys\`. bash reads the wall clock ($EPOCHREALTIME, a builtin: no fork) immediately
+before it writes the line, and the line carries that time; the client takes the wall clock (performance.timeOrigin +
+performance.now(), the same CLOCK_REALTIME) when the tools/call result is parsed. Latency = receive time - print
+time: tmux reading the pty, %output to our control client, matching, the response and the client's parse. The
+trigger's own cost (spawning tmux) is outside the interval. A sample whose wait was not armed in time (outcome not
+"matched", or matchedAtEntry) is discarded and counted.`;
+
+async function waitScenario(base: Base, floor: Summary): Promise<void> {
+  const t = table('wait_for_text: time from print to result', WAIT_METHOD);
+  const driver = await McpDriver.ours(base.tmux.env, nodeArgs);
+  try {
+    if (!driver.has('wait_for_text')) {
+      addRow(t, { name: 'wait_for_text latency after print', unavailable: true, target: 5 });
+      return;
+    }
+    const armMs = 40;
+    const samples: number[] = [];
+    const calls: number[] = [];
+    let discarded = 0;
+    let lastError = '';
+    const total = opts.waitIterations + 3;
+    for (let i = 0; i < total; i++) {
+      const token = `${process.pid}x${i}`;
+      const pending = driver.call('wait_for_text', { paneId: base.marker, patterns: [`MARK-${token}-END`], timeoutMs: 10_000 });
+      await sleep(armMs);
+      await base.tmux.tmux('send-keys', '-t', base.marker, '-l', token, ';', 'send-keys', '-t', base.marker, 'Enter');
+      const outcome = await pending;
+      const received = wallNowMs();
+      const s = outcome.structured as { outcome?: string; matchedAtEntry?: boolean } | undefined;
+      if (outcome.isError || s?.outcome !== 'matched' || s.matchedAtEntry) {
+        discarded++;
+        lastError = outcome.isError ? outcome.text : JSON.stringify(s).slice(0, 200);
+        continue;
+      }
+      let stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(outcome.text)?.[1];
+      if (!stamp) {
+        const screen = await base.tmux.tmux('capture-pane', '-p', '-t', base.marker, '-S', '-50');
+        stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(screen)?.[1];
+      }
+      if (!stamp) {
+        discarded++;
+        continue;
+      }
+      if (i < 3) continue; // warm-up
+      samples.push(received - Number(stamp) * 1000);
+      calls.push(outcome.ms);
+    }
+    if (samples.length === 0) {
+      addRow(t, { name: 'wait_for_text latency after print', error: `no valid sample (${discarded} discarded): ${lastError}`, target: 5 });
+      return;
+    }
+    addRow(t, {
+      name: 'wait_for_text: print -> result received',
+      summary: summarize(samples),
+      target: 5,
+      note: `${discarded} discarded; arm delay ${armMs} ms`,
+    });
+    addRow(t, {
+      name: 'wait_for_text: whole call (includes the arm delay and trigger)',
+      summary: summarize(calls),
+      ratio: summarize(calls).p50 / floor.p50,
+      note: 'informational',
+    });
+  } finally {
+    await driver.close();
+  }
+}
+
+// ---- scenario: memory while a pane floods -----------------------------------------------------------
+
+async function memoryScenario(base: Base): Promise<void> {
+  const bytes = opts.floodMb * 1_000_000;
+  const raw = Math.floor((bytes * 3) / 4 / (77 / 76)); // base64 -w 76: 4/3 growth plus a newline per 76 chars
+  const t = table(
+    `Memory while a pane prints ${opts.floodMb} MB`,
+    `A pane of the attached session runs \`head -c ${raw} /dev/urandom | base64\` (~${opts.floodMb} MB of text) while a ` +
+      'wait_for_text on that pane waits for the line printed after it. VmRSS of the server is sampled every 20 ms. ' +
+      'Bounded means the peak stays under 2x the idle target (140 MiB), i.e. it does not grow with the output.',
+  );
+  const driver = await McpDriver.ours(base.tmux.env, nodeArgs);
+  try {
+    if (!driver.has('wait_for_text')) {
+      addRow(t, { name: 'peak RSS during the flood', unavailable: true, target: 140, unit: 'MiB' });
+      return;
+    }
+    await driver.call('list_panes', {});
+    const before = driver.memory('VmRSS');
+    let peak = before;
+    const sampler = setInterval(() => {
+      try {
+        peak = Math.max(peak, driver.memory('VmRSS'));
+      } catch {
+        // the process may be gone; the call result will say why
+      }
+    }, 20);
+    const started = performance.now();
+    const pending = driver.call('wait_for_text', { paneId: base.flood, patterns: ['FLOOD-2-DONE'], timeoutMs: 180_000 }, 200_000);
+    await sleep(100);
+    await base.tmux.tmux('send-keys', '-t', base.flood, '-l', `head -c ${raw} /dev/urandom | base64; echo FLOOD-$((1+1))-DONE`, ';', 'send-keys', '-t', base.flood, 'Enter');
+    const outcome = await pending;
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, driver.memory('VmRSS'));
+    const hwm = driver.memory('VmHWM');
+    const s = outcome.structured as { outcome?: string } | undefined;
+    const note = outcome.isError ? `wait failed: ${outcome.text.slice(0, 120)}` : `wait outcome ${s?.outcome}; ${seconds.toFixed(1)} s, ~${(opts.floodMb / seconds).toFixed(0)} MB/s`;
+    addRow(t, { name: 'RSS before', value: before, unit: 'MiB' });
+    addRow(t, { name: 'peak RSS during the flood (sampled)', value: peak, unit: 'MiB', target: 140, note });
+    addRow(t, { name: 'VmHWM after (peak over the process life)', value: hwm, unit: 'MiB' });
+    await base.tmux.tmux('send-keys', '-t', base.flood, 'clear', 'Enter');
+    await base.tmux.tmux('clear-history', '-t', base.flood);
+  } finally {
+    await driver.close();
+  }
+}
+
+// ---- scenario: capture_pane growth -----------------------------------------------------------------
+
+async function captureScenario(base: Base, floor: Summary): Promise<void> {
+  const t = table(
+    'capture_pane growth with history size',
+    'capture_pane with start=-N (tmux captures the whole range; the answer keeps the newest 200 rows). Rows are 70 characters.',
+  );
+  const height = 50;
+  const panes: Array<[number, string]> = [];
+  for (const lines of opts.lines) panes.push([lines, await base.tmux.newWindow('bench', fillCommand(lines + height))]);
+  for (const [lines, pane] of panes) {
+    await base.tmux.until(`history of ${pane} to reach ${lines}`, async () => Number(await base.tmux.paneValue(pane, '#{history_size}')) >= lines);
+  }
+  const driver = await McpDriver.ours(base.tmux.env, nodeArgs);
+  const points: Array<[number, number]> = [];
+  try {
+    for (const [lines, pane] of panes) {
+      const row = await toolRow(t, driver, `capture_pane start=-${lines}`, 'capture_pane', () => ({ paneId: pane, start: -lines }), {
+        floor: floor.p50,
+        iterations: lines >= 100_000 ? 30 : lines >= 10_000 ? 100 : opts.iterations,
+        warmup: 3,
+      });
+      if (row.summary) points.push([lines, row.summary.p50]);
+    }
+  } finally {
+    await driver.close();
+  }
+  if (points.length >= 2) {
+    const { slope, intercept } = fitLine(points);
+    t.after.push(`Growth: about ${ms(intercept)} ms + ${(slope * 1000).toFixed(3)} ms per 1,000 captured lines (least-squares line).`);
+    console.log('  ' + t.after.at(-1));
+  }
+}
+
+// ---- scenario: list_panes and search_panes growth with pane count -------------------------------------
+
+function farmPaneCommand(history: number) {
+  // history + the tallest pane (200 rows / 10 panes + borders) so each pane keeps >= history rows of scrollback.
+  const total = history + 25;
+  const half = Math.floor(total / 2);
+  return (i: number) =>
+    `seq -f "row %g: the quick brown fox jumps over the lazy dog" 1 ${half}; ` +
+    (i % 10 === 0 ? `echo needle in pane ${i}; ` : '') +
+    `seq -f "row %g: the quick brown fox jumps over the lazy dog" ${half + 1} ${total}; exec cat`;
+}
+
+async function growthScenario(floor: Summary): Promise<void> {
+  const t = table(
+    'Growth with pane count',
+    `Servers of N panes (10 per 400x200 window, each pane \`cat\` after printing ~${opts.history + 25} rows, so >= ${opts.history} rows of ` +
+      `scrollback). list_panes lists the whole server; search_panes looks for a literal found in every 10th pane with ` +
+      `scrollbackLines=${opts.history}.`,
+  );
+  const listPoints: Array<[number, number]> = [];
+  const searchPoints: Array<[number, number]> = [];
+  for (const panes of opts.panes) {
+    const built = performance.now();
+    const { tmux } = await buildPaneFarm({ panes, paneCommand: farmPaneCommand(opts.history) });
+    try {
+      await tmux.until(`history of ${panes} panes`, async () =>
+        (await tmux.tmux('list-panes', '-a', '-F', '#{history_size}')).trim().split('\n').every((h) => Number(h) >= opts.history),
+      );
+      console.log(`  (built ${panes} panes in ${((performance.now() - built) / 1000).toFixed(1)} s)`);
+      const driver = await McpDriver.ours(tmux.env, nodeArgs);
+      try {
+        const list = await toolRow(t, driver, `list_panes, ${panes} panes`, 'list_panes', () => ({}), {
+          floor: floor.p50,
+          target: panes === 1000 ? 15 : undefined,
+          iterations: panes >= 1000 ? 60 : opts.iterations,
+          warmup: 3,
+        });
+        if (list.summary) listPoints.push([panes, list.summary.p50]);
+        const search = await toolRow(
+          t,
+          driver,
+          `search_panes, ${panes} panes x ${opts.history} lines`,
+          'search_panes',
+          () => ({ pattern: 'needle in pane', scrollbackLines: opts.history }),
+          {
+            floor: floor.p50,
+            target: panes === 200 ? 100 : undefined,
+            iterations: panes >= 1000 ? 10 : panes >= 200 ? 30 : 60,
+            warmup: 2,
+          },
+        );
+        if (search.summary) searchPoints.push([panes, search.summary.p50]);
+      } finally {
+        await driver.close();
+      }
+    } finally {
+      tmux.dispose();
+    }
+  }
+  for (const [tool, points] of [['list_panes', listPoints], ['search_panes', searchPoints]] as const) {
+    if (points.length < 2) continue;
+    const { slope, intercept } = fitLine(points);
+    t.after.push(`${tool}: about ${ms(intercept)} ms + ${(slope * 1000).toFixed(1)} us per pane (least-squares line over ${points.map(([n]) => n).join(', ')} panes).`);
+    console.log('  ' + t.after.at(-1));
+  }
+}
+
+// ---- report ---------------------------------------------------------------------------------------
+
+function machine(): string[] {
+  const cpu = /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  const tmuxVersion = execFileSync(TMUX_BIN, ['-V'], { env: scrubbedEnv(), encoding: 'utf8' }).trim();
+  return [
+    `- CPU: ${cpu}, ${os.cpus().length} cores`,
+    `- Memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- Node ${process.version}, ${tmuxVersion}, ${os.type()} ${os.release()}`,
+    `- Date: ${new Date().toISOString()}; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `- Parameters: iterations ${opts.iterations}, warm-up ${opts.warmup}, budget ${opts.budgetMs} ms per row, ` +
+      `panes ${opts.panes.join('/')}, history ${opts.history}, lines ${opts.lines.join('/')}, flood ${opts.floodMb} MB`,
+  ];
+}
+
+function report(machineLines: string[], seconds: number): string {
+  const out: string[] = [];
+  out.push('# Benchmark results', '');
+  out.push('Generated by `npm run bench` (bench/run.ts). Latencies are milliseconds per tools/call as the SDK client sees it,');
+  out.push('from just before the request is written to the parsed result. The floor is a no-op SDK server on the same');
+  out.push('stdio transport; ratio = p50 / floor p50, so it isolates our own cost.', '');
+  out.push('## Machine', '', ...machineLines, `- Whole run: ${seconds.toFixed(0)} s`, '');
+  out.push('## Targets', '', '| Target | Goal | Measured | Status |', '|---|---|---|---|');
+  for (const t of targets) out.push(`| ${t.what} | ${t.target} | ${t.measured} | ${t.met === undefined ? (t.measured === 'not available' ? 'not available' : 'MISSED') : t.met ? 'MET' : 'MISSED'} |`);
+  out.push('');
+  for (const t of tables) {
+    out.push(`## ${t.title}`, '');
+    if (t.intro) out.push(t.intro, '');
+    out.push('| Measure | n | p50 | p90 | p99 | ratio | target | status | note |', '|---|---|---|---|---|---|---|---|---|');
+    for (const row of t.rows) out.push(renderRow(row));
+    out.push('');
+    for (const line of t.after) out.push(line, '');
+  }
+  const notes = fileURLToPath(new URL('./notes.md', import.meta.url));
+  if (existsSync(notes)) out.push(readFileSync(notes, 'utf8').trim(), '');
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const machineLines = machine();
+  console.log(machineLines.join('\n'));
+  const base = await baseServer();
+  try {
+    const floor = await floorSummary(base.tmux.env);
+    console.log(`floor p50 ${ms(floor.p50)} ms`);
+    if (opts.only.has('fast')) await fastScenario(base, floor);
+    if (opts.only.has('wait')) await waitScenario(base, floor);
+    if (opts.only.has('capture')) await captureScenario(base, floor);
+    if (opts.only.has('memory')) await memoryScenario(base);
+    base.tmux.dispose();
+    if (opts.only.has('growth')) await growthScenario(floor);
+  } finally {
+    base.tmux.dispose();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\ndone in ${seconds.toFixed(0)} s`);
+  if (opts.out !== '-') {
+    writeFileSync(opts.out, report(machineLines, seconds));
+    console.log(`wrote ${opts.out}`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.stack : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,38 @@
+/** Percentiles, a least-squares line for growth, and number formatting for the report. */
+
+export interface Summary {
+  readonly n: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Nearest-rank percentiles of the samples (milliseconds). */
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return { n: sorted.length, p50: at(50), p90: at(90), p99: at(99), min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
+
+/** y = intercept + slope * x, fitted by least squares. */
+export function fitLine(points: ReadonlyArray<readonly [number, number]>): { slope: number; intercept: number } {
+  const n = points.length;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  const slope = den === 0 ? 0 : num / den;
+  return { slope, intercept: my - slope * mx };
+}
+
+export function ms(value: number): string {
+  if (value >= 100) return value.toFixed(0);
+  if (value >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}

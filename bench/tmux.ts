@@ -1,0 +1,174 @@
+/**
+ * Private tmux servers for the benchmark: the same idea as test/fixture/tmux.ts (socket in a fresh
+ * temp dir, `-f /dev/null`, TMUX/TMUX_PANE scrubbed), plus bulk pane building. Every server started
+ * here is killed when the process exits, on success, on a thrown error and on SIGINT/SIGTERM.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const TMUX_BIN = process.env.LIBTMUX_TMUX_BIN || 'tmux';
+
+const live = new Set<BenchTmux>();
+let reaperInstalled = false;
+
+function installReaper(): void {
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  process.on('exit', () => {
+    for (const server of [...live]) server.dispose();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      for (const server of [...live]) server.dispose();
+      process.exit(130);
+    });
+  }
+}
+
+/** No way back to the user's own tmux server, and no LIBTMUX_* setting leaking into the server under test. */
+export function scrubbedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  for (const key of Object.keys(env)) if (key.startsWith('LIBTMUX_') && !(key in extra)) delete env[key];
+  return env;
+}
+
+/** Quotes one word for sh. */
+export function sh(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+export class BenchTmux {
+  readonly dir: string;
+  readonly socketPath: string;
+  #started = false;
+
+  constructor() {
+    installReaper();
+    this.dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-bench-'));
+    this.socketPath = join(this.dir, 'tmux.sock');
+    live.add(this);
+  }
+
+  async tmux(...args: string[]): Promise<string> {
+    const { stdout } = await run(TMUX_BIN, ['-S', this.socketPath, ...args], {
+      env: scrubbedEnv(),
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  }
+
+  /**
+   * Starts the server with one detached session and returns its first pane. history-limit and
+   * default-size are set in the same tmux invocation, before any pane exists, so every pane
+   * (the first one included) gets them.
+   */
+  async start(options: { session?: string; width?: number; height?: number; historyLimit?: number; command?: string } = {}): Promise<string> {
+    this.#started = true;
+    const width = options.width ?? 160;
+    const height = options.height ?? 50;
+    const out = await this.tmux(
+      '-f', '/dev/null',
+      'start-server', ';',
+      'set-option', '-g', 'history-limit', String(options.historyLimit ?? 100_000), ';',
+      'set-option', '-g', 'default-size', `${width}x${height}`, ';',
+      'set-option', '-g', 'remain-on-exit', 'off', ';',
+      'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', options.session ?? 'bench',
+      '-x', String(width), '-y', String(height),
+      '-e', 'PS1=$ ', '-e', 'ENV=', options.command ?? 'sh',
+    );
+    return out.trim();
+  }
+
+  /** Adds a window running `command` to `session` and returns its pane id. */
+  async newWindow(session: string, command: string): Promise<string> {
+    return (await this.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', `${session}:`, '-e', 'PS1=$ ', command)).trim();
+  }
+
+  /** Runs many tmux commands in one go through `source-file` (one client round trip). */
+  async source(commands: readonly string[]): Promise<void> {
+    const file = join(this.dir, `batch-${Math.random().toString(36).slice(2)}.tmux`);
+    writeFileSync(file, commands.join('\n') + '\n');
+    await this.tmux('source-file', file);
+    rmSync(file, { force: true });
+  }
+
+  /** Polls a condition with a bounded deadline: the bench's setup has no event to wait on for history filling. */
+  async until(what: string, check: () => Promise<boolean>, deadlineMs = 60_000): Promise<void> {
+    const end = Date.now() + deadlineMs;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async paneValue(paneId: string, format: string): Promise<string> {
+    return (await this.tmux('display-message', '-p', '-t', paneId, format)).trim();
+  }
+
+  async serverPid(): Promise<number> {
+    return Number((await this.tmux('display-message', '-p', '#{pid}')).trim());
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return scrubbedEnv({ LIBTMUX_SOCKET_PATH: this.socketPath });
+  }
+
+  dispose(): void {
+    if (!live.delete(this)) return;
+    if (this.#started) {
+      try {
+        execFileSync(TMUX_BIN, ['-S', this.socketPath, 'kill-server'], { env: scrubbedEnv(), stdio: 'ignore' });
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A server with `panes` panes, `perWindow` to a window (windows of 400x200 cells laid out evenly),
+ * each running `paneCommand(i)`. Returns the server and the pane ids in creation order.
+ */
+export async function buildPaneFarm(options: {
+  panes: number;
+  perWindow?: number;
+  paneCommand: (index: number) => string;
+}): Promise<{ tmux: BenchTmux; paneIds: string[] }> {
+  const perWindow = options.perWindow ?? 10;
+  const tmux = new BenchTmux();
+  await tmux.start({ width: 400, height: 200, command: options.paneCommand(0) });
+  const commands: string[] = [];
+  let index = 1;
+  for (let w = 0; index < options.panes; w++) {
+    const first = w === 0;
+    const inWindow = first ? perWindow - 1 : perWindow;
+    const target = first ? 'bench:0' : `bench:${w}`;
+    if (!first && index < options.panes) {
+      commands.push(`new-window -d -t bench:${w} ${tmuxQuote(options.paneCommand(index++))}`);
+    }
+    for (let p = first ? 0 : 1; p < inWindow && index < options.panes; p++) {
+      commands.push(`split-window -d -v -t ${target} ${tmuxQuote(options.paneCommand(index++))}`);
+      commands.push(`select-layout -t ${target} even-vertical`);
+    }
+  }
+  // Chunks keep each source-file short enough to finish well inside tmux's client timeouts.
+  for (let i = 0; i < commands.length; i += 400) await tmux.source(commands.slice(i, i + 400));
+  const ids = (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n');
+  if (ids.length !== options.panes) throw new Error(`built ${ids.length} panes, wanted ${options.panes}`);
+  return { tmux, paneIds: ids };
+}
+
+/** Quotes one argument for tmux's command language (single quotes: nothing is special inside). */
+export function tmuxQuote(text: string): string {
+  if (text.includes("'")) return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('$', '\\$')}"`;
+  return `'${text}'`;
+}
