@@ -3,9 +3,16 @@
  * every call's arguments before the handler runs and every result against its output schema, turns
  * failures into tool errors, and keeps every response under the wire cap.
  */
-import { Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type CallToolResult,
+  type RequestId,
+} from '@modelcontextprotocol/server';
 import { compileValidator, type Validator } from './validation.js';
-import { ToolFailure, type ToolDeclaration, type ToolOutcome } from './tool.js';
+import { refused, ToolFailure, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { isTmuxError } from '../tmux/server.js';
 
 /** The most bytes one JSON-RPC response may take on the wire. */
@@ -24,10 +31,17 @@ export interface Profile<Ctx> {
   readonly name: string;
   readonly serverInfo: { readonly name: string; readonly title?: string; readonly version: string };
   readonly instructions?: string;
-  /** The tools this process serves, already narrowed by the selection in force. */
+  /** The tools this process lists and serves, already narrowed by the selection in force. */
   readonly tools: readonly ToolDeclaration<Ctx>[];
+  /**
+   * Tools that are not listed and cannot be called directly, but that a listed tool may call
+   * through its `nestedAuthority` (a batch keeps its reach when its nested tools are not selected).
+   */
+  readonly nestedOnlyTools?: readonly ToolDeclaration<Ctx>[];
   readonly resources?: readonly ResourceDeclaration[];
   readonly context: Ctx;
+  /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
+  describeUnavailable?(name: string): string;
   /** Turns a thrown failure into the tool result this contract prescribes. */
   renderError?(error: unknown, tool: string): CallToolResult;
   /** Renders a success; the default is `structuredContent` plus its JSON as text. */
@@ -40,15 +54,17 @@ interface Registered<Ctx> {
   readonly validateOutput: Validator | undefined;
 }
 
+/** What one invocation runs under: the client's request, whether direct or nested in a batch. */
+interface Invocation {
+  readonly requestId: RequestId;
+  readonly signal: AbortSignal;
+  readonly progress: ToolCall<unknown>['progress'];
+  /** False inside a nested call: nesting is one level deep. */
+  readonly mayNest: boolean;
+}
+
 export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
-  const registered = new Map<string, Registered<Ctx>>();
-  for (const declaration of profile.tools) {
-    registered.set(declaration.name, {
-      declaration,
-      validateInput: compileValidator(declaration.inputSchema, 'arguments'),
-      validateOutput: declaration.outputSchema ? compileValidator(declaration.outputSchema, 'result') : undefined,
-    });
-  }
+  const invoker = createInvoker(profile);
   const listing = profile.tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -72,12 +88,28 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
-    const tool = registered.get(name);
-    if (!tool) {
-      return errorResult(`unknown tool "${name}"; call tools/list for the tools this server offers`);
+    if (!invoker.listed.has(name)) {
+      // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        profile.describeUnavailable?.(name) ?? `unknown tool "${name}"; call tools/list for the tools this server offers`,
+      );
     }
-    const result = await callTool(profile, tool, args, ctx);
-    return capResponse(result, name);
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    return invoker.invoke(name, args, {
+      requestId: ctx.mcpReq.id,
+      signal: ctx.mcpReq.signal,
+      mayNest: true,
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined) return;
+        await ctx.mcpReq
+          .notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+          })
+          .catch(() => {});
+      },
+    });
   });
 
   if (resources.length > 0) {
@@ -93,45 +125,70 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
     server.setRequestHandler('resources/read', async (request) => {
       const resource = resources.find((r) => r.uri === request.params.uri);
-      if (!resource) throw new Error(`unknown resource ${request.params.uri}`);
+      if (!resource) throw new ResourceNotFoundError(request.params.uri, `no resource at ${request.params.uri}; resources/list names the ones this server has`);
       return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: await resource.read() }] };
     });
   }
   return server;
 }
 
-async function callTool<Ctx>(
-  profile: Profile<Ctx>,
-  tool: Registered<Ctx>,
-  args: unknown,
-  ctx: ServerContext,
-): Promise<CallToolResult> {
-  const name = tool.declaration.name;
-  const problem = tool.validateInput(args);
-  if (problem) return renderFailure(profile, new ToolFailure('invalid_argument', `${name}: ${problem}`), name);
-  const progressToken = ctx.mcpReq._meta?.progressToken;
-  try {
-    const outcome = await tool.declaration.handler(args, {
-      ctx: profile.context,
-      signal: ctx.mcpReq.signal,
-      progress: async (progress, total, message) => {
-        if (progressToken === undefined) return;
-        await ctx.mcpReq
-          .notify({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
-          })
-          .catch(() => {});
-      },
+/**
+ * The one code path every tool call takes, direct or nested: validate the arguments, run the
+ * handler, validate its result, render it, keep it under the wire cap. A batch calls its nested
+ * tools through here too, so they are checked exactly as if the client had called them.
+ */
+function createInvoker<Ctx>(profile: Profile<Ctx>) {
+  const registered = new Map<string, Registered<Ctx>>();
+  for (const declaration of [...profile.tools, ...(profile.nestedOnlyTools ?? [])]) {
+    registered.set(declaration.name, {
+      declaration,
+      validateInput: compileValidator(declaration.argumentSchema ?? declaration.inputSchema, 'arguments'),
+      validateOutput: declaration.outputSchema ? compileValidator(declaration.outputSchema, 'result') : undefined,
     });
+  }
+  const listed = new Set(profile.tools.map((tool) => tool.name));
+
+  const nestedCaller = (declaration: ToolDeclaration<Ctx>, parent: Invocation): NestedCaller => {
+    const names = (declaration.nestedAuthority ?? []).filter((name) => registered.has(name) && name !== declaration.name);
+    return {
+      names,
+      async call(name, args) {
+        if (!names.includes(name)) {
+          return renderFailure(profile, refused(`${declaration.name} may not call "${name}"`, `it may call: ${names.join(', ') || 'nothing'}`), name);
+        }
+        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {} });
+      },
+    };
+  };
+
+  async function invoke(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+    const tool = registered.get(name)!;
+    const { declaration } = tool;
+    const problem = tool.validateInput(args);
+    if (problem) return renderFailure(profile, new ToolFailure('invalid_argument', `${name}: ${problem}`), name);
+    let outcome: ToolOutcome;
+    try {
+      outcome = await declaration.handler(args, {
+        ctx: profile.context,
+        signal: invocation.signal,
+        progress: invocation.progress,
+        ...(declaration.nestedAuthority && invocation.mayNest ? { nested: nestedCaller(declaration, invocation) } : {}),
+      });
+    } catch (error) {
+      return renderFailure(profile, error, name);
+    }
     const mismatch = tool.validateOutput?.(outcome.structured);
     if (mismatch) {
       return renderFailure(profile, new ToolFailure('internal', `${name} produced a result outside its output schema: ${mismatch}`), name);
     }
-    return profile.renderSuccess ? profile.renderSuccess(outcome, name) : successResult(outcome);
-  } catch (error) {
-    return renderFailure(profile, error, name);
+    return fitResponse(profile, declaration, outcome, invocation.requestId);
   }
+
+  return { listed, invoke };
+}
+
+function renderSuccess<Ctx>(profile: Profile<Ctx>, outcome: ToolOutcome, tool: string): CallToolResult {
+  return profile.renderSuccess ? profile.renderSuccess(outcome, tool) : successResult(outcome);
 }
 
 export function successResult(outcome: ToolOutcome): CallToolResult {
@@ -159,13 +216,40 @@ export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-// Room for the JSON-RPC envelope (`{"jsonrpc":"2.0","id":...,"result":...}`) around the result.
-const ENVELOPE_BYTES = 512;
+/** Bytes the JSON-RPC envelope and the line break add around a result, with room for SDK-added fields. */
+function envelopeBytes(requestId: RequestId): number {
+  return Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: requestId, result: null }), 'utf8') - 4 + 1 + ENVELOPE_SLACK;
+}
+const ENVELOPE_SLACK = 1024;
 
-function capResponse(result: CallToolResult, tool: string): CallToolResult {
-  const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
-  if (bytes + ENVELOPE_BYTES < MAX_RESPONSE_BYTES) return result;
-  return errorResult(
-    `${tool}: the result would take ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte response limit; ask for less (a smaller maxLines or a narrower target)`,
+/** The whole response's size when `result` answers request `requestId`. */
+export function responseBytes(result: CallToolResult, requestId: RequestId): number {
+  return Buffer.byteLength(JSON.stringify(result), 'utf8') + envelopeBytes(requestId);
+}
+
+/**
+ * Keeps the response strictly under MAX_RESPONSE_BYTES: a tool that can shrink its answer (a
+ * batch dropping nested results) is asked to, piece by piece; anything else over the cap
+ * becomes an error that says to ask for less.
+ */
+function fitResponse<Ctx>(profile: Profile<Ctx>, declaration: ToolDeclaration<Ctx>, outcome: ToolOutcome, requestId: RequestId): CallToolResult {
+  let current: ToolOutcome | undefined = outcome;
+  let result = renderSuccess(profile, current, declaration.name);
+  let bytes = responseBytes(result, requestId);
+  while (bytes >= MAX_RESPONSE_BYTES && declaration.shrinkOutcome && current) {
+    current = declaration.shrinkOutcome(current);
+    if (!current) break;
+    result = renderSuccess(profile, current, declaration.name);
+    bytes = responseBytes(result, requestId);
+  }
+  if (bytes < MAX_RESPONSE_BYTES) return result;
+  return renderFailure(
+    profile,
+    new ToolFailure(
+      'too_large',
+      `${declaration.name}: the result would take ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte response limit`,
+      'ask for less (a smaller maxLines or a narrower target)',
+    ),
+    declaration.name,
   );
 }

@@ -2,6 +2,7 @@
  * What a profile declares for each tool, in one place: wire name, title, our description, the
  * contract's schemas, annotations and `_meta`, the selection group, and the handler.
  */
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from './schema.js';
 
 export interface ToolAnnotations {
@@ -26,6 +27,18 @@ export interface ToolCall<Ctx> {
   readonly signal: AbortSignal;
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Present when the tool declares `nestedAuthority`: calls one of those tools through exactly
+   * the path a direct `tools/call` takes (argument validation, handler, output validation,
+   * rendering, response cap) and returns the result that call would have answered.
+   */
+  readonly nested?: NestedCaller;
+}
+
+export interface NestedCaller {
+  /** The tools this call may invoke, already narrowed to those that exist and are not excluded. */
+  readonly names: readonly string[];
+  call(name: string, args: unknown): Promise<CallToolResult>;
 }
 
 export interface ToolDeclaration<Ctx, Args = any> {
@@ -39,6 +52,19 @@ export interface ToolDeclaration<Ctx, Args = any> {
   /** The selection group the profile sorts it into (libtmux: inspect, manage, execute, teardown). */
   readonly group: string;
   readonly handler: (args: Args, call: ToolCall<Ctx>) => Promise<ToolOutcome>;
+  /** Tools this one may call through `call.nested` (a batch); others are refused. */
+  readonly nestedAuthority?: readonly string[];
+  /**
+   * The schema arguments are checked against before the handler, when it must differ from the
+   * advertised `inputSchema`: a batch checks its envelope here and lets each nested call check
+   * its own arguments, so one bad operation is a failed row rather than a rejected batch.
+   */
+  readonly argumentSchema?: JsonSchema;
+  /**
+   * A smaller answer for the wire cap: called while a rendered result is over the response limit,
+   * it drops one more piece (and says so in the outcome); undefined when nothing more can go.
+   */
+  readonly shrinkOutcome?: (outcome: ToolOutcome) => ToolOutcome | undefined;
 }
 
 /** A failure the handler means to report as a tool error (`isError: true`), not a crash. */

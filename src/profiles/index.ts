@@ -14,14 +14,17 @@ export function buildProfile(config: Config, engine: Engine, launchesDaemon: boo
   switch (config.profile) {
     case 'libtmux': {
       const profile = createLibtmuxProfile({ config, engine, launchesDaemon });
+      const { toolsets, included, excluded } = profile.selection;
       return {
         profile: profile as Profile<unknown>,
-        selectionSummary: `${profile.tools.length} tools (toolsets ${profile.selection.toolsets.join(',') || 'none'}${
-          profile.selection.excluded.size ? `; excluded ${[...profile.selection.excluded].join(',')}` : ''
-        })`,
+        selectionSummary:
+          `${profile.tools.length} tools (toolsets ${toolsets.join(',') || 'none'}` +
+          (included.size ? `; added ${[...included].join(',')}` : '') +
+          (excluded.size ? `; excluded ${[...excluded].join(',')}` : '') +
+          ')',
       };
     }
     default:
-      throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux`);
+      throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux (the default)`);
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * The tmux://capabilities resource: what this process exposes (the effective tools and their
+ * capability rows, identical to the `_meta` rows in tools/list), how they were selected, which
+ * tmux socket it drives and where its boundaries are. Read it before trusting a tool list to
+ * mean anything: filtering shapes the interface, it does not authorize.
+ */
+import type { Config } from '../../config.js';
+import type { Engine } from '../../core/engine.js';
+import type { ResourceDeclaration } from '../../mcp/server.js';
+import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
+import type { Selection } from './selection.js';
+
+export const CAPABILITIES_URI = 'tmux://capabilities';
+
+export interface CapabilitiesInput {
+  readonly config: Config;
+  readonly engine: Engine;
+  readonly tools: readonly LibtmuxTool[];
+  readonly selection: Selection;
+  /** No tmux server ran on the socket at start-up. */
+  readonly launchesDaemon: boolean;
+}
+
+export function capabilitiesResource(input: CapabilitiesInput): ResourceDeclaration {
+  return {
+    uri: CAPABILITIES_URI,
+    name: 'capabilities',
+    title: 'Effective tmux MCP capabilities',
+    description:
+      'The tool surface this process exposes (names, capability rows, how they were selected), the tmux socket it ' +
+      'drives and how that was chosen, and its boundaries. JSON.',
+    mimeType: 'application/json',
+    async read() {
+      return sortedJson(await capabilitiesReport(input));
+    },
+  };
+}
+
+export async function capabilitiesReport({ config, engine, tools, selection, launchesDaemon }: CapabilitiesInput): Promise<Record<string, unknown>> {
+  const identity = await engine.identity().catch(() => undefined);
+  const selector = config.socketPath !== undefined ? `-S ${config.socketPath}` : `-L ${config.socketName}`;
+  // Decided at start-up: a server we found is "existing"; one that appeared since came from us.
+  const serverState = launchesDaemon ? (identity ? 'created' : 'not-started') : identity ? 'existing' : 'gone';
+  const configurationProvenance = launchesDaemon ? 'launched-by-this-process' : 'pre-existing';
+  const socketPath = identity?.socketPath ?? config.socketPath ?? defaultSocketPath(config.socketName ?? 'default');
+  return {
+    schemaVersion: 1,
+    frozen: true,
+    hostCommandTools: 0,
+    toolFilteringBoundary: 'interface-shaping-not-authorization',
+    executionAuthority: 'tmux-user',
+    operatingSystemBoundary: 'none',
+    boundary: { oneSocketPerProcess: true, perCallSocketSelection: false, hostCommandExecution: false, dynamicResources: false },
+    toolCount: tools.length,
+    effectiveTools: tools.map((tool) => tool.name),
+    tools: tools.map((tool) => tool._meta?.[CAPABILITY_KEY] ?? capabilityRow(tool.spec, tool.inputSchema)),
+    selection: {
+      toolsets: [...selection.toolsets].sort(),
+      toolsetsSource: selection.explicitToolsets ? 'LIBTMUX_TOOLSETS' : launchesDaemon ? 'default-with-teardown' : 'default',
+      includedTools: [...selection.included].sort(),
+      excludedTools: [...selection.excluded].sort(),
+    },
+    socket: {
+      selector,
+      selectionProvenance: config.socketSource,
+      serverState,
+      configurationProvenance,
+      namespaceBoundary: 'tmux-objects-only',
+    },
+    connection: {
+      socketSelector: selector,
+      socketProvenance: config.socketSource,
+      resolvedSocketPath: socketPath,
+      serverState,
+      configurationProvenance,
+      attachCommand: `${shellQuote(config.tmuxBin)} -N -S ${shellQuote(socketPath)} attach`,
+      transport: 'control-mode',
+      tmuxVersion: identity?.version ?? null,
+      serverPid: identity?.pid ?? null,
+    },
+  };
+}
+
+/** Where tmux puts a named socket: $TMUX_TMPDIR (or /tmp)/tmux-<uid>/<name>. */
+function defaultSocketPath(name: string): string {
+  const uid = process.getuid?.() ?? 'unknown';
+  return `${(process.env.TMUX_TMPDIR || '/tmp').replace(/\/+$/, '')}/tmux-${uid}/${name}`;
+}
+
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** Pretty JSON with keys sorted at every level, so the report reads and diffs the same each time. */
+function sortedJson(value: unknown): string {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sort)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+        : v;
+  return JSON.stringify(sort(value), null, 2);
+}
