@@ -1,0 +1,241 @@
+/**
+ * Incremental reads of a pane: each call returns the rows that appeared or changed since the
+ * cursor the previous call handed out, and a new cursor.
+ *
+ * A cursor records where the pane's cursor was, as an absolute row (history size + cursor row),
+ * which stays put while output scrolls rows into history. It also keeps short hashes of that row
+ * and of the rows below it, so a row that merely stayed the same (a prompt, a status line) is not
+ * reported again, while a row rewritten in place (a prompt that got a command typed on it) is.
+ * The pane, its process and the tmux server are recorded too: a cursor from anything else starts
+ * afresh with `restarted` instead of reading the wrong rows.
+ *
+ * Known limit: when history reaches `history-limit`, tmux drops old rows and absolute rows shift;
+ * that is noticed (and reported as `linesMissed`) when history shrank, not when it grew back since.
+ */
+import { createHash } from 'node:crypto';
+import { rowFormat, toBool, toInt } from '../tmux/formats.js';
+import { invalidArgument } from '../mcp/tool.js';
+import { PANE_OUTPUT_BYTES, tailBudget, trimTrailingBlank } from './capture.js';
+import type { Engine } from './engine.js';
+import type { PaneRecord } from './records.js';
+import { fingerprint } from './refs.js';
+
+export const CURSOR_MAX_CHARS = 16_384;
+const PREFIX = 'cs1.';
+// Rows below the cursor remembered (so a static status line is not reported each time).
+const MAX_BELOW = 400;
+
+interface Cursor {
+  /** Fingerprint of the tmux server incarnation. */
+  readonly f: string;
+  /** Pane id. */
+  readonly p: string;
+  /** Pane process id. */
+  readonly i: number;
+  /** Absolute row of the pane's cursor: history size + cursor_y. */
+  readonly a: number;
+  /** History size and pane height when the cursor was made. */
+  readonly h: number;
+  readonly H: number;
+  /** Alternate screen on. */
+  readonly x: boolean;
+  /** Hash of the cursor row, and of the rows below it (trailing blank rows left out). */
+  readonly t: string;
+  readonly b: readonly string[];
+}
+
+export interface CaptureSinceOptions {
+  readonly cursor?: string;
+  readonly maxLines?: number;
+  /** When nothing is new, wait up to this long for output before answering. */
+  readonly waitMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface CaptureSinceResult {
+  readonly lines: string[];
+  readonly droppedLines: number;
+  /** Rows may have been missed: history was trimmed or cleared, or the screen switched. */
+  readonly linesMissed: boolean;
+  /** The cursor belonged to another pane, process or server: reading starts afresh. */
+  readonly restarted: boolean;
+  readonly cursor: string;
+}
+
+const STATE = rowFormat({ hsize: 'history_size', cy: 'cursor_y', height: 'pane_height', pid: 'pane_pid', alt: 'alternate_on' });
+
+interface PaneState {
+  readonly hsize: number;
+  readonly cy: number;
+  readonly height: number;
+  readonly pid: number;
+  readonly alt: boolean;
+}
+
+/** Checks a cursor's shape; call before touching tmux so a garbled one changes nothing. */
+export function decodeCursor(text: string): Cursor {
+  const bad = () =>
+    invalidArgument('cursor is not a cursor capture_since returned', 'Omit cursor to start reading from now, then pass back the cursor each call returns.');
+  if (text.length > CURSOR_MAX_CHARS || !text.startsWith(PREFIX)) throw bad();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text.slice(PREFIX.length), 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  const c = value as Partial<Cursor> | null;
+  const nat = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  if (
+    typeof c !== 'object' || c === null || Array.isArray(c) ||
+    typeof c.f !== 'string' || typeof c.p !== 'string' || !/^%\d+$/.test(c.p) ||
+    !nat(c.i) || !nat(c.a) || !nat(c.h) || !nat(c.H) || typeof c.x !== 'boolean' || typeof c.t !== 'string' ||
+    !Array.isArray(c.b) || !c.b.every((h) => typeof h === 'string')
+  ) {
+    throw bad();
+  }
+  return c as Cursor;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return PREFIX + Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+const hash = (row: string) => createHash('sha256').update(row).digest('base64url').slice(0, 10);
+
+async function readState(engine: Engine, paneId: string): Promise<PaneState> {
+  const row = STATE.parse(await engine.tmux.run(['display-message', '-p', '-t', paneId, STATE.format]))[0];
+  if (!row) throw new Error(`tmux gave no state for ${paneId}`);
+  return { hsize: toInt(row.hsize), cy: toInt(row.cy), height: toInt(row.height), pid: toInt(row.pid), alt: toBool(row.alt) };
+}
+
+/**
+ * Rows from `start` (screen numbering: negative is history) to the bottom, with the state they
+ * belong to. Re-read until the state before and after the capture agree, so the rows and the
+ * numbering match even while the pane is printing.
+ */
+async function stableCapture(engine: Engine, paneId: string, startOf: (state: PaneState) => number) {
+  let state = await readState(engine, paneId);
+  for (let attempt = 0; ; attempt++) {
+    const start = startOf(state);
+    const [rows, after] = await Promise.all([
+      engine.tmux.run(['capture-pane', '-p', '-t', paneId, '-S', String(start)]),
+      readState(engine, paneId),
+    ]);
+    const settled = after.hsize === state.hsize && after.cy === state.cy && after.height === state.height && after.alt === state.alt;
+    if (settled || attempt === 2) return { state: after, start, rows, settled };
+    state = after;
+  }
+}
+
+function cursorFrom(pane: PaneRecord, state: PaneState, start: number, rows: readonly string[]): string {
+  const at = state.cy - start;
+  const below = trimTrailingBlank(rows.slice(at + 1)).slice(0, MAX_BELOW);
+  return encodeCursor({
+    f: fingerprint(pane.incarnation),
+    p: pane.id,
+    i: state.pid,
+    a: state.hsize + state.cy,
+    h: state.hsize,
+    H: state.height,
+    x: state.alt,
+    t: hash(rows[at] ?? ''),
+    b: below.map(hash),
+  });
+}
+
+/** A cursor for "from now on": only rows that appear or change after this are reported. */
+async function freshCursor(engine: Engine, pane: PaneRecord): Promise<string> {
+  const { state, start, rows } = await stableCapture(engine, pane.id, (s) => s.cy);
+  return cursorFrom(pane, state, start, rows);
+}
+
+/** One read against `cursor`; no waiting. */
+async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
+  let lost = false;
+  const { state, start, rows, settled } = await stableCapture(engine, pane.id, (s) => {
+    const grew = Math.max(0, s.height - cursor.H);
+    lost =
+      s.alt !== cursor.x || // the screen was switched (a full-screen program started or ended)
+      cursor.h - s.hsize > grew || // history shrank by more than a taller pane pulls back: trimmed or cleared
+      cursor.a > s.hsize + s.height - 1; // the anchor lies below the screen: cleared
+    // From the anchor, or from the cursor when it moved above the anchor (the screen was redrawn).
+    return lost ? 0 : Math.min(cursor.a - s.hsize, s.cy);
+  });
+  let fresh = [...rows];
+  if (!lost && start === cursor.a - state.hsize) {
+    // Rows that are still what they were when the cursor was made are not new.
+    if (fresh.length > 0 && hash(fresh[0]!) === cursor.t) {
+      fresh.shift();
+      let k = 0;
+      while (k < cursor.b.length && fresh.length > 0 && hash(fresh[0]!) === cursor.b[k]) {
+        fresh.shift();
+        k++;
+      }
+    }
+  }
+  fresh = trimTrailingBlank(fresh);
+  const kept = tailBudget(fresh, maxLines, PANE_OUTPUT_BYTES);
+  return {
+    lines: kept.lines,
+    droppedLines: kept.droppedLines,
+    linesMissed: lost || !settled,
+    restarted: false,
+    cursor: cursorFrom(pane, state, start, rows),
+  };
+}
+
+/**
+ * Rows new since `options.cursor` (none and a cursor for "from now on" on the first call).
+ * `pane` must be resolved; decode the cursor first (decodeCursor) to fail before touching tmux.
+ */
+export async function captureSince(engine: Engine, pane: PaneRecord, options: CaptureSinceOptions): Promise<CaptureSinceResult> {
+  const maxLines = options.maxLines ?? 200;
+  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (!cursor) return { lines: [], droppedLines: 0, linesMissed: false, restarted: false, cursor: await freshCursor(engine, pane) };
+  if (cursor.p !== pane.id || cursor.f !== fingerprint(pane.incarnation) || cursor.i !== pane.pid) {
+    return { lines: [], droppedLines: 0, linesMissed: false, restarted: true, cursor: await freshCursor(engine, pane) };
+  }
+  const waitMs = Math.min(options.waitMs ?? 0, engine.options.waitMaxMs);
+  if (waitMs <= 0) return readSince(engine, pane, cursor, maxLines);
+
+  // Subscribe before the first read, so output printed between the read and the wait wakes us.
+  const deadline = performance.now() + waitMs;
+  let dirty = false;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const stop = await engine.tmux.watchPane(pane.sessionId, pane.id, {
+    output: () => {
+      dirty = true;
+      wake?.();
+    },
+    close: () => {
+      closed = true;
+      wake?.();
+    },
+  });
+  try {
+    for (;;) {
+      dirty = false;
+      const result = await readSince(engine, pane, cursor, maxLines);
+      const remaining = deadline - performance.now();
+      if (result.lines.length > 0 || result.linesMissed || closed || remaining <= 0 || options.signal?.aborted) return result;
+      if (!dirty) await sleepUntilWoken(remaining, options.signal, (fn) => (wake = fn));
+      wake = undefined;
+    }
+  } finally {
+    stop();
+  }
+}
+
+function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (fn: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    setWake(done);
+  });
+}
