@@ -1,0 +1,261 @@
+/**
+ * A live watch on one pane's output (`%output` over a control client attached to its session),
+ * kept as plain text lines with absolute numbers, so waits can match new output the moment it
+ * arrives and a later call can resume where an earlier one stopped.
+ *
+ * Streams are shared: every wait and run on a pane reads the same one. After its last user lets go
+ * a stream lingers for a while (so a cursor handed out stays resumable), then detaches. Memory is
+ * bounded per stream and in the number of streams.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Engine } from './engine.js';
+import { EscapeFilter } from './terminal-text.js';
+
+/** A place in a stream: absolute line number and column (UTF-16 units) within that line. */
+export interface StreamPosition {
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Most complete lines a stream keeps; older ones are dropped and counted. */
+const MAX_LINES = 10_000;
+/** Most characters a stream keeps over all its lines. */
+const MAX_CHARS = 2_000_000;
+/** A line longer than this (a program that never prints a newline) is cut into pieces. */
+const MAX_LINE_CHARS = 64 * 1024;
+/** How long an unused stream stays attached so its cursors remain resumable. */
+const LINGER_MS = 30 * 60_000;
+/** Most streams open at once; idle ones are closed first when a new one is needed. */
+const MAX_STREAMS = 64;
+
+/** Notifications after which a watched pane may be gone: worth a liveness check. */
+const STRUCTURAL = new Set([
+  'layout-change',
+  'window-close',
+  'unlinked-window-close',
+  'window-pane-changed',
+  'session-window-changed',
+  'sessions-changed',
+  'pane-mode-changed',
+]);
+
+export type StreamEvent = 'output' | 'structure' | 'closed';
+
+export class PaneStream {
+  /** Identifies this stream's numbering; a cursor from another stream cannot be resumed here. */
+  readonly key = randomBytes(6).toString('base64url');
+  readonly paneId: string;
+  readonly sessionId: string;
+  readonly #filter = new EscapeFilter();
+  readonly #listeners = new Set<(event: StreamEvent) => void>();
+  #lines: string[] = [];
+  #head = 0; // index into #lines of the oldest kept line (dropping shifts lazily)
+  #first = 0; // absolute number of #lines[#head]
+  #partial = '';
+  #chars = 0;
+  #closed: string | undefined;
+
+  constructor(paneId: string, sessionId: string) {
+    this.paneId = paneId;
+    this.sessionId = sessionId;
+  }
+
+  /** Why the stream ended (pane gone, client detached), or undefined while it runs. */
+  get closed(): string | undefined {
+    return this.#closed;
+  }
+
+  /** The position just after everything received so far. */
+  get end(): StreamPosition {
+    return { line: this.#first + this.#lines.length - this.#head, col: this.#partial.length };
+  }
+
+  /** The oldest line still kept. */
+  get firstLine(): number {
+    return this.#first;
+  }
+
+  /** Line `n` as stored (escape sequences removed; `\r` and `\b` kept), the unfinished last line included; undefined once dropped. */
+  line(n: number): string | undefined {
+    if (n < this.#first) return undefined;
+    const index = this.#head + (n - this.#first);
+    if (index < this.#lines.length) return this.#lines[index];
+    return index === this.#lines.length ? this.#partial : undefined;
+  }
+
+  /** Calls `listener` synchronously on new output, on structural changes and when the stream ends. */
+  listen(listener: (event: StreamEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  push(raw: string): void {
+    if (this.#closed !== undefined) return;
+    const text = this.#filter.write(raw);
+    if (text.length === 0) return;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl === -1) {
+        this.#partial += text.slice(start);
+        while (this.#partial.length > MAX_LINE_CHARS) {
+          this.#commit(this.#partial.slice(0, MAX_LINE_CHARS));
+          this.#partial = this.#partial.slice(MAX_LINE_CHARS);
+        }
+        break;
+      }
+      let line = this.#partial + text.slice(start, nl);
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      this.#partial = '';
+      this.#commit(line);
+      start = nl + 1;
+    }
+    this.#emit('output');
+  }
+
+  /** A notification from the control client. */
+  notify(name: string): void {
+    if (STRUCTURAL.has(name)) this.#emit('structure');
+  }
+
+  close(reason: string): void {
+    if (this.#closed !== undefined) return;
+    this.#closed = reason;
+    this.#emit('closed');
+    this.#listeners.clear();
+  }
+
+  #commit(line: string): void {
+    this.#lines.push(line);
+    this.#chars += line.length;
+    while (this.#lines.length - this.#head > MAX_LINES || (this.#chars > MAX_CHARS && this.#lines.length - this.#head > 1)) {
+      this.#chars -= this.#lines[this.#head]!.length;
+      this.#head++;
+      this.#first++;
+    }
+    // Compact now and then instead of shifting on every drop.
+    if (this.#head > 4096 && this.#head * 2 > this.#lines.length) {
+      this.#lines = this.#lines.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #emit(event: StreamEvent): void {
+    for (const listener of [...this.#listeners]) listener(event);
+  }
+}
+
+/** A stream in use; `release` when done (the stream lingers, see LINGER_MS). */
+export interface StreamLease {
+  readonly stream: PaneStream;
+  release(): void;
+}
+
+interface Entry {
+  readonly opening: Promise<PaneStream>;
+  stream?: PaneStream;
+  stop?: () => void;
+  users: number;
+  lastUsed: number;
+  linger?: NodeJS.Timeout;
+}
+
+const registries = new WeakMap<Engine, Map<string, Entry>>();
+
+/**
+ * The shared stream of `paneId` (in session `sessionId`), watching from now on if none is open.
+ * Output the pane prints after this resolves is never missed.
+ */
+export async function openPaneStream(engine: Engine, pane: { readonly id: string; readonly sessionId: string }): Promise<StreamLease> {
+  let registry = registries.get(engine);
+  if (!registry) registries.set(engine, (registry = new Map()));
+  let entry = registry.get(pane.id);
+  if (entry?.stream && (entry.stream.closed !== undefined || entry.stream.sessionId !== pane.sessionId)) {
+    // Ended, or the pane moved to another session whose output this client does not see.
+    closeEntry(registry, pane.id, entry, 'replaced');
+    entry = undefined;
+  }
+  if (!entry) {
+    entry = createEntry(engine, registry, pane.id, pane.sessionId);
+    registry.set(pane.id, entry);
+  }
+  entry.users++;
+  clearTimeout(entry.linger);
+  entry.linger = undefined;
+  let stream: PaneStream;
+  try {
+    stream = await entry.opening;
+  } catch (error) {
+    entry.users--;
+    throw error;
+  }
+  const held = entry;
+  let released = false;
+  return {
+    stream,
+    release() {
+      if (released) return;
+      released = true;
+      held.users--;
+      held.lastUsed = Date.now();
+      if (held.users > 0 || registry.get(pane.id) !== held) return;
+      held.linger = setTimeout(() => closeEntry(registry, pane.id, held, 'idle'), LINGER_MS);
+      held.linger.unref();
+    },
+  };
+}
+
+function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: string, sessionId: string): Entry {
+  evictIdle(registry);
+  const stream = new PaneStream(paneId, sessionId);
+  const entry: Entry = {
+    users: 0,
+    lastUsed: Date.now(),
+    opening: engine.tmux
+      .watchPane(sessionId, paneId, {
+        output: (text) => stream.push(text),
+        notification: (name) => stream.notify(name),
+        close: (reason) => {
+          stream.close(reason);
+          if (registry.get(paneId) === entry) registry.delete(paneId);
+          clearTimeout(entry.linger);
+        },
+      })
+      .then(
+        (stop) => {
+          entry.stop = stop;
+          entry.stream = stream;
+          if (stream.closed !== undefined) stop();
+          return stream;
+        },
+        (error: unknown) => {
+          if (registry.get(paneId) === entry) registry.delete(paneId);
+          throw error;
+        },
+      ),
+  };
+  return entry;
+}
+
+function closeEntry(registry: Map<string, Entry>, paneId: string, entry: Entry, reason: string): void {
+  if (registry.get(paneId) === entry) registry.delete(paneId);
+  clearTimeout(entry.linger);
+  entry.stream?.close(reason);
+  entry.stop?.();
+}
+
+function evictIdle(registry: Map<string, Entry>): void {
+  if (registry.size < MAX_STREAMS) return;
+  const idle = [...registry.entries()].filter(([, e]) => e.users === 0 && e.stream).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+  for (const [paneId, entry] of idle) {
+    if (registry.size < MAX_STREAMS) break;
+    closeEntry(registry, paneId, entry, 'evicted');
+  }
+}
+
+/** Closes every stream of `engine` (server shutdown, tests). */
+export function closePaneStreams(engine: Engine): void {
+  const registry = registries.get(engine);
+  if (!registry) return;
+  for (const [paneId, entry] of [...registry.entries()]) closeEntry(registry, paneId, entry, 'shutdown');
+}

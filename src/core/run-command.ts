@@ -1,0 +1,242 @@
+/**
+ * Running a shell command in a pane and getting its output and exit status.
+ *
+ * The command is typed framed by two markers the shell prints:
+ *
+ *    command printf '%s%s\n' ID _S; (
+ *   <command>
+ *   ); command printf '%s%s %s\n' ID _E "$?"
+ *
+ * The printed markers read `ID_S` and `ID_E <status>`, while the echo of what was typed reads
+ * `ID _S` (with a space): only the shell's real output can match, never the echo. The leading space
+ * keeps the line out of history under HISTCONTROL=ignorespace; `command` bypasses a user's printf
+ * function or alias; the subshell keeps `cd`, `exit` and `set -e` from touching the interactive
+ * shell; the command sits on lines of its own so a trailing `# comment` cannot swallow the frame.
+ *
+ * Output is read from the pane's `%output` stream, not from capture-pane: the stream has each line
+ * whole however the terminal wrapped it, is not lost when the screen scrolls or is cleared, and
+ * arrives the instant it is printed, so completion is seen without polling. Subscribing before
+ * typing means nothing the command prints can be missed.
+ */
+import { randomBytes } from 'node:crypto';
+import { tailBudget } from './capture.js';
+import type { Engine } from './engine.js';
+import { openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
+import type { PaneRecord } from './records.js';
+import { renderLine } from './terminal-text.js';
+import { withPaneInput } from './input.js';
+import { paneState } from './wait.js';
+import { invalidArgument, refused } from '../mcp/tool.js';
+
+/** Shells the frame is written for. */
+export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh']);
+/** Shells whose syntax the frame is not valid in: refused even with force. */
+export const NON_POSIX_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
+
+/** A terminal in canonical mode (dash, sh) takes at most 4095 bytes per line; stay below it. */
+const MAX_LINE_BYTES = 4000;
+const MAX_COMMAND_BYTES = 64 * 1024;
+
+export interface RunRequest {
+  readonly pane: PaneRecord;
+  readonly command: string;
+  readonly timeoutMs: number;
+  readonly maxLines: number;
+  readonly signal: AbortSignal;
+}
+
+export interface RunResult {
+  readonly outcome: 'exited' | 'timedOut' | 'paneClosed' | 'cancelled';
+  readonly exitStatus: number | null;
+  readonly output: string[];
+  readonly droppedLines: number;
+  /** Part of the output could not be seen at all (the watch fell behind), so more than droppedLines may be missing. */
+  readonly linesMissed: boolean;
+  readonly seconds: number;
+}
+
+/** Panes being run in right now: a second frame typed into the same pane would interleave with the first. */
+const busy = new WeakMap<Engine, Set<string>>();
+
+/** Checks the command text; returns it normalised (CRLF to LF, trailing blank lines and spaces removed). */
+export function checkCommand(command: string): string {
+  const text = command.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+  if (text.trim().length === 0) throw invalidArgument('command is empty');
+  // eslint-disable-next-line no-control-regex
+  const control = /[\x00-\x09\x0b-\x1f\x7f]/.exec(text);
+  if (control) {
+    const code = control[0].charCodeAt(0);
+    const what = code === 0x09 ? 'a tab (an interactive shell would try to complete it)' : code === 0x0d ? 'a carriage return' : `the control character 0x${code.toString(16).padStart(2, '0')}`;
+    throw invalidArgument(`command contains ${what}; it would be read as a keystroke, not as text`, "Write it with printf escapes instead (printf '\\t'), or use send_keys for keystrokes.");
+  }
+  if (text.endsWith('\\')) throw invalidArgument('command ends with a backslash, which would continue the line into the frame around it');
+  if (Buffer.byteLength(text, 'utf8') > MAX_COMMAND_BYTES) {
+    throw invalidArgument(`command is longer than ${MAX_COMMAND_BYTES} bytes`, 'Write it to a script file and run that.');
+  }
+  for (const line of text.split('\n')) {
+    if (Buffer.byteLength(line, 'utf8') > MAX_LINE_BYTES) {
+      throw invalidArgument(`a line of the command is longer than ${MAX_LINE_BYTES} bytes, more than a terminal line can take`, 'Split it over several lines, or write it to a script file and run that.');
+    }
+  }
+  return text;
+}
+
+/** Refuses panes the frame cannot be typed into safely. Nothing is typed when this throws. */
+export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean): Promise<void> {
+  if (pane.isDead) throw refused(`pane ${pane.id} is dead (its program exited)`, 'Restart it with respawn_pane, or pick another pane.');
+  if (pane.modeCount > 0) {
+    throw refused(`pane ${pane.id} is in copy mode (or another mode); typed text would go to that mode, not to the shell`, 'Leave the mode first (send_keys ["q"] or ["-X", "cancel"]), then run again.');
+  }
+  if (pane.isSynchronized) {
+    throw refused(`pane ${pane.id} has synchronize-panes on; the command would be typed into every pane of its window`, 'Turn it off with set_synchronize_panes, or use send_keys if that is intended.');
+  }
+  await engine.guardCaller([pane.id], 'run a command in it', force);
+  const program = shellName(pane.currentCommand);
+  if (NON_POSIX_SHELLS.has(program)) {
+    throw refused(`pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`, 'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.');
+  }
+  if (!POSIX_SHELLS.has(program) && !force) {
+    throw refused(
+      `pane ${pane.id} is running ${JSON.stringify(pane.currentCommand)}, not a shell at its prompt; the typed command would go to that program`,
+      'Wait for it to finish (wait_for_text), stop it (send_keys ["C-c"]), or pass force: true if a POSIX shell will read the input.',
+    );
+  }
+}
+
+function shellName(command: string): string {
+  return (command.split('/').pop() ?? command).replace(/^-/, '');
+}
+
+/** Types the framed command and waits for its end marker, the deadline, the pane's end, or cancellation. */
+export async function runCommand(engine: Engine, request: RunRequest): Promise<RunResult> {
+  const started = performance.now();
+  const { pane } = request;
+  let panes = busy.get(engine);
+  if (!panes) busy.set(engine, (panes = new Set()));
+  if (panes.has(pane.id)) {
+    throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for it to finish (wait_for_text), or stop it with send_keys ["C-c"].');
+  }
+  panes.add(pane.id);
+  const lease = await openPaneStream(engine, pane).catch((error: unknown) => {
+    panes.delete(pane.id);
+    throw error;
+  });
+  const stream = lease.stream;
+  try {
+    const id = 'tm' + randomBytes(6).toString('hex');
+    const frame = ` command printf '%s%s\\n' ${id} _S; (\n${request.command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
+    const from = stream.end;
+    const reader = new FrameReader(stream, from, id);
+    const ended = new Promise<RunResult['outcome']>((resolve) => {
+      let done = false;
+      const cleanups: Array<() => void> = [];
+      const end = (outcome: RunResult['outcome']) => {
+        if (done) return;
+        done = true;
+        for (const cleanup of cleanups) cleanup();
+        resolve(outcome);
+      };
+      cleanups.push(
+        stream.listen((event) => {
+          if (event === 'output') {
+            if (reader.scan()) end('exited');
+          } else if (event === 'closed') {
+            if (!reader.scan()) end('paneClosed');
+          } else {
+            paneState(engine, pane.id).then((state) => state !== 'alive' && !reader.scan() && end('paneClosed'), () => {});
+          }
+        }),
+      );
+      const deadline = setTimeout(() => end('timedOut'), request.timeoutMs);
+      cleanups.push(() => clearTimeout(deadline));
+      const onAbort = () => end('cancelled');
+      if (request.signal.aborted) onAbort();
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
+    });
+    // One literal send: the trailing newline is the Enter. -l keeps tmux from reading any of it as key names.
+    // Queued behind other input to this pane from this process, so keystrokes never interleave.
+    await withPaneInput(engine, pane.id, () => engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', frame]));
+    const outcome = await ended;
+    const body = reader.output();
+    const kept = tailBudget(body.lines, request.maxLines);
+    return {
+      outcome,
+      exitStatus: outcome === 'exited' ? reader.status : null,
+      output: kept.lines,
+      droppedLines: kept.droppedLines + body.dropped,
+      linesMissed: body.missed,
+      seconds: Math.round(performance.now() - started) / 1000,
+    };
+  } finally {
+    lease.release();
+    panes.delete(pane.id);
+  }
+}
+
+/** Finds the markers of one frame in a stream and the output between them. */
+class FrameReader {
+  readonly #stream: PaneStream;
+  readonly #start: string;
+  readonly #end: RegExp;
+  #scanned: number;
+  #body: StreamPosition | undefined;
+  #endLine: number | undefined;
+  #endCol = 0;
+  #missed = false;
+  status: number | null = null;
+
+  constructor(stream: PaneStream, from: StreamPosition, id: string) {
+    this.#stream = stream;
+    this.#start = `${id}_S`;
+    this.#end = new RegExp(`${id}_E (\\d+)$`);
+    this.#scanned = from.line;
+  }
+
+  /** Looks at complete lines not yet seen; true once the end marker has been read. */
+  scan(): boolean {
+    if (this.#endLine !== undefined) return true;
+    const stream = this.#stream;
+    const complete = stream.end.line; // lines before this one are finished
+    if (this.#scanned < stream.firstLine) {
+      this.#missed = true;
+      this.#scanned = stream.firstLine;
+    }
+    for (; this.#scanned < complete; this.#scanned++) {
+      const raw = stream.line(this.#scanned) ?? '';
+      if (this.#body === undefined) {
+        // Preceded by PS2 prompts or a carriage return, so only the end of the line counts.
+        if (renderLine(raw).endsWith(this.#start)) this.#body = { line: this.#scanned + 1, col: 0 };
+        continue;
+      }
+      const m = this.#end.exec(raw);
+      if (m) {
+        this.#endLine = this.#scanned;
+        this.#endCol = m.index;
+        this.status = Number(m[1]);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The command's output lines: between the markers, or from the start marker to now while it still runs. */
+  output(): { lines: string[]; dropped: number; missed: boolean } {
+    const stream = this.#stream;
+    if (this.#body === undefined) return { lines: [], dropped: 0, missed: this.#missed };
+    const lines: string[] = [];
+    const first = Math.max(this.#body.line, stream.firstLine);
+    const dropped = first - this.#body.line;
+    const last = this.#endLine ?? stream.end.line;
+    for (let n = first; n <= last; n++) {
+      let raw = stream.line(n) ?? '';
+      if (n === this.#endLine) {
+        // Output without a final newline ends on the marker's line.
+        raw = raw.slice(0, this.#endCol);
+        if (raw.length === 0) break;
+      } else if (n === stream.end.line && raw.length === 0) break;
+      lines.push(renderLine(raw));
+    }
+    return { lines, dropped, missed: this.#missed };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Plain text out of a terminal byte stream (pane `%output`): escape sequences removed, as a program
+ * wrote it, so patterns can be matched and output read. Not a terminal emulator: only what changes
+ * how text reads is kept (newline, carriage return, backspace, tab).
+ */
+
+const ESC = 0x1b;
+
+const enum State {
+  Text,
+  Escape,
+  /** ESC followed by intermediate bytes (charset designation and the like), until a final byte. */
+  EscapeIntermediate,
+  Csi,
+  /** OSC, DCS, APC, PM, SOS: a string ended by BEL (OSC only) or ESC \. */
+  String,
+  StringEscape,
+}
+
+/** CSI finals that move the cursor to another row: text after them belongs to another line. */
+const ROW_MOVES = new Set(['A', 'B', 'E', 'F', 'H', 'f', 'd']);
+
+/**
+ * Removes escape sequences from a stream, keeping state across chunks so a sequence cut in two is
+ * still removed. Cursor moves to another row become a newline (when the current line has text), so
+ * text a full-screen program draws at different places is not glued into one false line.
+ */
+export class EscapeFilter {
+  #state = State.Text;
+  #oscLike = false;
+  #atLineStart = true;
+
+  write(chunk: string): string {
+    // Fast path: nothing to remove.
+    if (this.#state === State.Text && !hasSpecial(chunk)) {
+      if (chunk.length > 0) this.#atLineStart = chunk.charCodeAt(chunk.length - 1) === 0x0a;
+      return chunk;
+    }
+    let out = '';
+    let runStart = -1;
+    const flush = (end: number) => {
+      if (runStart !== -1) {
+        out += chunk.slice(runStart, end);
+        runStart = -1;
+      }
+    };
+    for (let i = 0; i < chunk.length; i++) {
+      const code = chunk.charCodeAt(i);
+      switch (this.#state) {
+        case State.Text:
+          if (code >= 0x20 && code !== 0x7f) {
+            if (runStart === -1) runStart = i;
+            this.#atLineStart = false;
+            continue;
+          }
+          flush(i);
+          if (code === ESC) this.#state = State.Escape;
+          else if (code === 0x0a) {
+            out += '\n';
+            this.#atLineStart = true;
+          } else if (code === 0x0d || code === 0x08 || code === 0x09) out += chunk[i];
+          else if (code === 0x9b) this.#state = State.Csi; // 8-bit CSI
+          // Other C0 controls (BEL, SO, SI, NUL, DEL) print nothing.
+          continue;
+        case State.Escape:
+          if (code === 0x5b /* [ */) this.#state = State.Csi;
+          else if (code === 0x5d /* ] */ || code === 0x50 /* P */ || code === 0x5f /* _ */ || code === 0x5e /* ^ */ || code === 0x58 /* X */) {
+            this.#state = State.String;
+            this.#oscLike = code === 0x5d;
+          } else if (code >= 0x20 && code <= 0x2f) this.#state = State.EscapeIntermediate;
+          else {
+            // A two-byte sequence (ESC 7, ESC =, ESC M ...). ESC E is "next line".
+            if (code === 0x45) out += this.#rowBreak();
+            this.#state = State.Text;
+          }
+          continue;
+        case State.EscapeIntermediate:
+          if (code >= 0x30 && code <= 0x7e) this.#state = State.Text;
+          continue;
+        case State.Csi:
+          if (code >= 0x40 && code <= 0x7e) {
+            this.#state = State.Text;
+            const final = chunk[i]!;
+            if (ROW_MOVES.has(final)) out += this.#rowBreak();
+            else if (final === 'C' && !this.#atLineStart) out += ' ';
+          }
+          continue;
+        case State.String:
+          if (code === 0x07 && this.#oscLike) this.#state = State.Text;
+          else if (code === ESC) this.#state = State.StringEscape;
+          continue;
+        case State.StringEscape:
+          // ESC \ ends the string; any other ESC inside it starts a new sequence.
+          this.#state = code === 0x5c ? State.Text : code === 0x5b ? State.Csi : State.String;
+          continue;
+      }
+    }
+    flush(chunk.length);
+    return out;
+  }
+
+  /** A newline for a move to another row, unless the line is still empty. */
+  #rowBreak(): string {
+    if (this.#atLineStart) return '';
+    this.#atLineStart = true;
+    return '\n';
+  }
+}
+
+function hasSpecial(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x0a) || code === 0x7f || code === 0x9b) return true;
+  }
+  return false;
+}
+
+/**
+ * One stored line as a person would read it: a carriage return goes back to the start of the line
+ * and later text overwrites earlier text (progress bars), a backspace steps back one cell.
+ */
+export function renderLine(raw: string): string {
+  if (raw.indexOf('\r') === -1 && raw.indexOf('\b') === -1) return raw;
+  const cells: string[] = [];
+  let col = 0;
+  for (const ch of raw) {
+    if (ch === '\r') col = 0;
+    else if (ch === '\b') col = Math.max(0, col - 1);
+    else cells[col++] = ch;
+  }
+  return cells.join('');
+}

@@ -1,0 +1,288 @@
+/**
+ * Waiting for text in a pane: woken by the pane's `%output`, never by a polling timer. Only output
+ * that arrives after the wait starts can match (or, with a cursor, after where an earlier wait
+ * stopped); what was already on screen is reported as `matchedAtEntry`, never as a match. Every
+ * ending is an answer with what was printed meanwhile.
+ */
+import { captureLines, tailBudget } from './capture.js';
+import type { Engine } from './engine.js';
+import { openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
+import type { PaneRecord } from './records.js';
+import { fingerprint } from './refs.js';
+import { renderLine } from './terminal-text.js';
+import { invalidArgument } from '../mcp/tool.js';
+import { TmuxCommandError } from '../tmux/errors.js';
+
+export type WaitOutcome = 'matched' | 'stopped' | 'timedOut' | 'paneDead' | 'paneClosed' | 'cancelled';
+
+/** A compiled pattern: finds the end of its first match in `text`, or -1. */
+export interface Matcher {
+  readonly source: string;
+  find(text: string): number;
+}
+
+export interface WaitRequest {
+  readonly pane: PaneRecord;
+  readonly patterns: readonly Matcher[];
+  readonly stops: readonly Matcher[];
+  /** Decoded cursor of an earlier wait on this pane, or undefined to start from now. */
+  readonly cursor?: WaitCursor;
+  readonly timeoutMs: number;
+  readonly maxLines: number;
+  readonly signal: AbortSignal;
+}
+
+export interface WaitResult {
+  readonly outcome: WaitOutcome;
+  readonly matched: string | null;
+  readonly matchedIndex: number | null;
+  readonly sawNewOutput: boolean;
+  readonly matchedAtEntry: boolean;
+  readonly tail: string[];
+  /** Older lines of the tail left out to stay within maxLines and the byte budget. */
+  readonly droppedLines: number;
+  readonly seconds: number;
+  readonly cursor: string | null;
+  /** Something the caller should know about how the wait began (a cursor that could not be honoured). */
+  readonly note?: string;
+}
+
+/** How often a quiet wait checks that its pane still exists. Output wakes a wait at once; this only notices death. */
+const LIVENESS_MS = 1000;
+
+// ---- patterns -------------------------------------------------------------------------------
+
+/** Compiles patterns (literal unless `regex`); a bad one is an invalid argument, before anything waits. */
+export function compileMatchers(patterns: readonly string[], regex: boolean, field: string): Matcher[] {
+  return patterns.map((source, index) => {
+    if (source.length === 0) throw invalidArgument(`${field}[${index}] is empty; an empty pattern would match anything`);
+    if (!regex) {
+      return {
+        source,
+        find: (text) => {
+          const at = text.indexOf(source);
+          return at === -1 ? -1 : at + source.length;
+        },
+      };
+    }
+    let re: RegExp;
+    try {
+      re = new RegExp(source);
+    } catch (error) {
+      throw invalidArgument(`${field}[${index}] is not a valid regular expression: ${(error as Error).message}`, 'Escape special characters, or pass regex: false to match the text literally.');
+    }
+    return {
+      source,
+      find: (text) => {
+        const m = re.exec(text);
+        return m ? m.index + Math.max(m[0].length, 1) : -1;
+      },
+    };
+  });
+}
+
+// ---- cursors --------------------------------------------------------------------------------
+
+export interface WaitCursor {
+  readonly fingerprint: string;
+  readonly paneId: string;
+  readonly streamKey: string;
+  readonly position: StreamPosition;
+}
+
+const CURSOR_PREFIX = 'tmuxw1_';
+
+export function encodeCursor(cursor: WaitCursor): string {
+  const body = JSON.stringify([cursor.fingerprint, cursor.paneId, cursor.streamKey, cursor.position.line, cursor.position.col]);
+  return CURSOR_PREFIX + Buffer.from(body, 'utf8').toString('base64url');
+}
+
+/** Parses a cursor; anything malformed is an invalid argument. */
+export function decodeCursor(text: string): WaitCursor {
+  const bad = () => invalidArgument('cursor is not one a previous wait_for_text returned', 'Pass the `cursor` field of an earlier wait_for_text result unchanged, or omit it to wait for output from now on.');
+  if (!text.startsWith(CURSOR_PREFIX)) throw bad();
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(text.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parts) || parts.length !== 5) throw bad();
+  const [fp, paneId, streamKey, line, col] = parts as unknown[];
+  if (typeof fp !== 'string' || typeof paneId !== 'string' || !/^%\d+$/.test(paneId) || typeof streamKey !== 'string') throw bad();
+  if (!Number.isSafeInteger(line) || !Number.isSafeInteger(col) || (line as number) < 0 || (col as number) < 0) throw bad();
+  return { fingerprint: fp, paneId, streamKey, position: { line: line as number, col: col as number } };
+}
+
+// ---- the wait -------------------------------------------------------------------------------
+
+export async function waitForText(engine: Engine, request: WaitRequest): Promise<WaitResult> {
+  const started = performance.now();
+  const { pane } = request;
+  const fp = fingerprint(pane.incarnation);
+  const finish = (
+    stream: PaneStream | undefined,
+    from: StreamPosition,
+    outcome: WaitOutcome,
+    extra: { matched?: Matcher; matchedIndex?: number; at?: StreamPosition; sawNewOutput: boolean; matchedAtEntry: boolean; note?: string },
+  ): WaitResult => {
+    const end = extra.at ?? stream?.end ?? from;
+    const tail = stream ? tailBudget(linesBetween(stream, from, stream.end), request.maxLines) : { lines: [], droppedLines: 0 };
+    const resumable = stream && outcome !== 'paneClosed';
+    return {
+      outcome,
+      matched: extra.matched?.source ?? null,
+      matchedIndex: extra.matchedIndex ?? null,
+      sawNewOutput: extra.sawNewOutput,
+      matchedAtEntry: extra.matchedAtEntry,
+      tail: tail.lines,
+      droppedLines: tail.droppedLines,
+      seconds: round3((performance.now() - started) / 1000),
+      cursor: resumable ? encodeCursor({ fingerprint: fp, paneId: pane.id, streamKey: stream.key, position: end }) : null,
+      ...(extra.note ? { note: extra.note } : {}),
+    };
+  };
+
+  const entryCheck = (lines: string[]) => {
+    const screen = lines.join('\n');
+    return [...request.patterns, ...request.stops].some((m) => lines.some((line) => m.find(line) !== -1) || m.find(screen) !== -1);
+  };
+
+  if (pane.isDead) {
+    const screen = await captureLines(engine, pane.id).catch(() => []);
+    return finish(undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: entryCheck(screen) });
+  }
+
+  const lease = await openPaneStream(engine, pane);
+  const stream = lease.stream;
+  try {
+    // Subscribed first, then looked: whatever the screen showed is "at entry"; the stream has the rest.
+    const entry = captureLines(engine, pane.id).then(entryCheck, () => false);
+    let from = stream.end;
+    let note: string | undefined;
+    const cursor = request.cursor;
+    if (cursor) {
+      if (cursor.streamKey !== stream.key) {
+        note = 'The cursor belongs to a watch that has ended (idle for a long time, or the server restarted); waiting from now on, so output printed between the two calls may be missed.';
+      } else {
+        const end = stream.end;
+        from = before(cursor.position, end) ? cursor.position : end;
+        if (from.line < stream.firstLine) {
+          note = `Output older than the buffer (${stream.firstLine - from.line} lines) was dropped since the cursor; matching resumes from the oldest line kept.`;
+          from = { line: stream.firstLine, col: 0 };
+        }
+      }
+    }
+
+    const outcome = await new Promise<{ outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition }>((resolve) => {
+      let done = false;
+      let scanned = from;
+      const cleanups: Array<() => void> = [];
+      const end = (value: Parameters<typeof resolve>[0]) => {
+        if (done) return;
+        done = true;
+        for (const cleanup of cleanups) cleanup();
+        resolve(value);
+      };
+
+      // Scans what arrived since the last scan; complete lines are scanned once, the unfinished last line again as it grows.
+      const scan = (): boolean => {
+        const last = stream.end;
+        for (let n = Math.max(scanned.line, stream.firstLine); n <= last.line; n++) {
+          const col = n === scanned.line ? scanned.col : 0;
+          const text = stream.line(n) ?? '';
+          const segment = col > 0 ? text.slice(col) : text;
+          if (segment.length > 0) {
+            for (const [list, kind] of [[request.stops, 'stopped'], [request.patterns, 'matched']] as const) {
+              for (let i = 0; i < list.length; i++) {
+                const at = list[i]!.find(segment);
+                if (at !== -1) {
+                  end({ outcome: kind, matched: list[i], matchedIndex: i, at: { line: n, col: col + at } });
+                  return true;
+                }
+              }
+            }
+            if (request.patterns.length === 0 && segment.trim().length > 0) {
+              end({ outcome: 'matched', at: stream.end });
+              return true;
+            }
+          }
+          if (n < last.line) scanned = { line: n + 1, col: 0 };
+        }
+        return false;
+      };
+
+      let checking = false;
+      const checkLiveness = () => {
+        if (checking || done) return;
+        checking = true;
+        paneState(engine, pane.id)
+          .then((state) => {
+            if (state === 'gone') end({ outcome: 'paneClosed' });
+            else if (state === 'dead') end({ outcome: 'paneDead' });
+          })
+          .catch(() => {})
+          .finally(() => (checking = false));
+      };
+
+      if (scan()) return;
+      cleanups.push(
+        stream.listen((event) => {
+          if (event === 'output') scan();
+          else if (event === 'structure') checkLiveness();
+          else {
+            scan();
+            // The client left: the session (and the pane) ended, or the connection broke.
+            paneState(engine, pane.id)
+              .then((state) => end({ outcome: state === 'dead' ? 'paneDead' : 'paneClosed' }))
+              .catch(() => end({ outcome: 'paneClosed' }));
+          }
+        }),
+      );
+      const deadline = setTimeout(() => end({ outcome: 'timedOut' }), request.timeoutMs);
+      const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
+      cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
+      if (request.signal.aborted) end({ outcome: 'cancelled' });
+      const onAbort = () => end({ outcome: 'cancelled' });
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
+    });
+
+    return finish(stream, from, outcome.outcome, { ...outcome, sawNewOutput: before(from, stream.end), matchedAtEntry: await entry, ...(note ? { note } : {}) });
+  } finally {
+    lease.release();
+  }
+}
+
+/** Whether a pane still exists and runs, in one small round trip. */
+export async function paneState(engine: Engine, paneId: string): Promise<'alive' | 'dead' | 'gone'> {
+  try {
+    const [line] = await engine.tmux.run(['display-message', '-p', '-t', paneId, '#{pane_id} #{pane_dead}']);
+    if (!line || !line.startsWith(paneId + ' ')) return 'gone';
+    return line.endsWith(' 1') ? 'dead' : 'alive';
+  } catch (error) {
+    if (error instanceof TmuxCommandError) return 'gone';
+    throw error;
+  }
+}
+
+/** The lines of a stream from `from` to `to`, rendered for reading (overwrites applied); the unfinished last line only when it has text. */
+export function linesBetween(stream: PaneStream, from: StreamPosition, to: StreamPosition): string[] {
+  const lines: string[] = [];
+  for (let n = Math.max(from.line, stream.firstLine); n <= to.line; n++) {
+    let text = stream.line(n) ?? '';
+    if (n === to.line) text = text.slice(0, to.col);
+    if (n === from.line) text = text.slice(from.col);
+    if (n === to.line && text.length === 0) break;
+    lines.push(renderLine(text));
+  }
+  return lines;
+}
+
+function before(a: StreamPosition, b: StreamPosition): boolean {
+  return a.line < b.line || (a.line === b.line && a.col < b.col);
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

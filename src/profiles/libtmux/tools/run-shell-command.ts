@@ -1,0 +1,101 @@
+import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
+import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/run-command.js';
+import { libtmuxTool } from '../declare.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_LINES = 200;
+
+interface Args {
+  paneId: string;
+  command: string;
+  force?: boolean;
+  maxLines?: number;
+  timeoutMs?: number;
+}
+
+export const runShellCommandTool = libtmuxTool({
+  name: 'run_shell_command',
+  title: 'Run shell command',
+  description:
+    'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment ' +
+    'it finishes. `output` holds only what the command printed (no prompt, no echo of the command), escape ' +
+    'sequences removed, long lines whole however the terminal wrapped them; the newest `maxLines` lines are kept ' +
+    '(default 200, at most 2000) and `droppedLines` counts older ones left out. It runs in a subshell: `cd`, ' +
+    '`export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents work. The pane must ' +
+    'show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, busybox); fish, csh, tcsh, nu, pwsh, xonsh and ' +
+    'elvish are refused, as are dead panes, panes in copy mode or with synchronize-panes on, and panes running ' +
+    'another program (pass `force: true` only if a POSIX shell will read the input, e.g. after the program ends). ' +
+    'After `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds) the call ' +
+    'answers `timedOut: true`, `exitStatus: null` with the output so far, and the command KEEPS RUNNING: follow it ' +
+    'with wait_for_text or stop it with send_keys ["C-c"]. For interactive programs (editors, REPLs, TUIs) use ' +
+    'send_keys and wait_for_text instead.',
+  toolset: 'execute',
+  processReach: 'pane-command',
+  tmuxEffects: ['change', 'observe'],
+  outputClasses: ['terminal-content', 'tmux-metadata'],
+  input: object(
+    {
+      paneId: string({ description: 'Pane id (%3) or pane ref whose shell runs the command.' }),
+      command: string({ description: 'Shell command line(s), as you would type them at the prompt. No tabs or control characters; lines up to 4000 bytes.' }),
+      force: boolean({ description: 'Type the command even though the pane runs another program than a shell, or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.' }),
+      maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most output lines returned, newest kept. Default 200.' }),
+      timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait for the command to finish. Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
+    },
+    ['command', 'paneId'],
+  ),
+  output: object(
+    {
+      paneRef: string({ description: 'Ref of the pane the command ran in.' }),
+      pane: string({ description: 'Pane id the command ran in.' }),
+      exitStatus: nullable('integer', { description: 'The command\'s exit status (0 = success); null when it had not finished (timedOut) or the pane went away.' }),
+      timedOut: boolean({ description: 'True when the deadline passed first. The command is still running in the pane.' }),
+      output: array(string(), { description: 'Lines the command printed, oldest first, without prompt or echo.' }),
+      linesMissed: boolean({ description: 'True when part of the output could not be observed at all, so more may be missing than droppedLines says.' }),
+      droppedLines: integer({ description: 'Older output lines left out to stay within maxLines and the byte budget.' }),
+      seconds: number({ description: 'How long the call took, in seconds.' }),
+      effectiveTimeout: number({ description: 'The timeout that applied, in seconds, after the server ceiling.' }),
+    },
+    ['droppedLines', 'effectiveTimeout', 'exitStatus', 'linesMissed', 'output', 'pane', 'paneRef', 'seconds', 'timedOut'],
+  ),
+  async handler(args: Args, { ctx, signal }) {
+    const { engine } = ctx;
+    const command = checkCommand(args.command); // before any tmux call
+    const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
+    const pane = await engine.resolvePane(args.paneId);
+    await checkPane(engine, pane, args.force ?? false);
+    const result = await runCommand(engine, { pane, command, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal });
+    const structured = {
+      paneRef: engine.ref('pane', pane.id, pane.incarnation),
+      pane: pane.id,
+      exitStatus: result.exitStatus,
+      timedOut: result.outcome === 'timedOut',
+      output: result.output,
+      linesMissed: result.linesMissed,
+      droppedLines: result.droppedLines,
+      seconds: result.seconds,
+      effectiveTimeout: timeoutMs / 1000,
+    };
+    return { structured, text: summary(pane.id, result, timeoutMs) };
+  },
+});
+
+function summary(paneId: string, r: RunResult, timeoutMs: number): string {
+  let head: string;
+  switch (r.outcome) {
+    case 'exited':
+      head = `Exit status ${r.exitStatus} after ${r.seconds} s in ${paneId}.`;
+      break;
+    case 'timedOut':
+      head = `Still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: follow it with wait_for_text, or stop it with send_keys ["C-c"].`;
+      break;
+    case 'paneClosed':
+      head = `Pane ${paneId} went away before the command finished; no exit status.`;
+      break;
+    case 'cancelled':
+      head = `Cancelled; the command may still be running in ${paneId}.`;
+      break;
+  }
+  const notes = [r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '', r.linesMissed ? '[some output could not be observed]' : ''].filter(Boolean);
+  return [head, ...notes, ...r.output].join('\n');
+}

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { symlinkSync } from 'node:fs';
+import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { startMcp } from '../fixture/mcp.js';
+
+/** Polls (each poll is one tmux process, no sleeping) until the pane's foreground program is `name`; 10 s at most. */
+async function untilRunning(tmux: PrivateTmux, pane: string, name: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== name) {
+    assert.ok(Date.now() < deadline, `${pane} never ran ${name}`);
+  }
+}
+
+async function setup(t: Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void }, shell?: string) {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start(shell ? { shell } : {});
+  const mcp = await startMcp(t, { env: tmux.env });
+  return { tmux, pane, mcp };
+}
+
+test('run_shell_command: exit status, exact output, no echo or prompt', async (t) => {
+  const { pane, mcp } = await setup(t);
+  const ok = await mcp.ok('run_shell_command', { paneId: pane, command: "printf 'one\\ntwo\\n  three  \\n'; echo four" });
+  assert.deepEqual(ok.output, ['one', 'two', '  three  ', 'four']);
+  assert.equal(ok.exitStatus, 0);
+  assert.equal(ok.timedOut, false);
+  assert.equal(ok.linesMissed, false);
+  assert.equal(ok.droppedLines, 0);
+  assert.equal(ok.pane, pane);
+  assert.match(ok.paneRef, /^tmux1_/);
+  assert.equal(ok.effectiveTimeout, 30);
+
+  const failed = await mcp.ok('run_shell_command', { paneId: pane, command: 'false' });
+  assert.equal(failed.exitStatus, 1);
+  assert.deepEqual(failed.output, []);
+
+  // `exit` leaves the subshell, not the pane's shell: the pane keeps working.
+  const exited = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo bye; exit 3', timeoutMs: 5000 });
+  assert.equal(exited.exitStatus, 3);
+  assert.deepEqual(exited.output, ['bye']);
+  assert.equal(exited.effectiveTimeout, 5);
+  const after = await mcp.ok('run_shell_command', { paneId: pane, command: 'cd /; export LEAK=1; pwd' });
+  assert.deepEqual(after.output, ['/']);
+  const state = await mcp.ok('run_shell_command', { paneId: pane, command: 'test -z "${LEAK+x}" && test "$PWD" != /' });
+  assert.equal(state.exitStatus, 0, 'cd and export stay inside the subshell');
+});
+
+test('run_shell_command: echo of the marker text never counts as output', async (t) => {
+  const { pane, mcp } = await setup(t);
+  // Commands that mention the markers and the frame's own words.
+  const r = await mcp.ok('run_shell_command', { paneId: pane, command: "echo '_S _E 0'; echo \"tm_E 0\"; printf '%s%s\\n' x _S # a comment" });
+  assert.deepEqual(r.output, ['_S _E 0', 'tm_E 0', 'x_S']);
+  assert.equal(r.exitStatus, 0);
+  const partial = await mcp.ok('run_shell_command', { paneId: pane, command: 'printf no-newline' });
+  assert.deepEqual(partial.output, ['no-newline'], 'output without a final newline ends on the marker line');
+});
+
+test('run_shell_command: unicode, long wrapped lines, multi-line commands and here-documents', async (t) => {
+  const { pane, mcp } = await setup(t);
+  const uni = await mcp.ok('run_shell_command', { paneId: pane, command: "echo 'héllo wörld 日本語 中文 🎉👍🏽'" });
+  assert.deepEqual(uni.output, ['héllo wörld 日本語 中文 🎉👍🏽']);
+  const long = 'x'.repeat(300) + 'END';
+  const wrapped = await mcp.ok('run_shell_command', { paneId: pane, command: `printf '%s\\n' ${long}` });
+  assert.deepEqual(wrapped.output, [long], 'a line the 120-column terminal wraps comes back whole');
+  const multi = await mcp.ok('run_shell_command', {
+    paneId: pane,
+    command: 'for i in 1 2 3; do\n  echo "n=$i"\ndone\ncat <<EOF\nhere $((6*7))\nEOF\nfalse',
+  });
+  assert.deepEqual(multi.output, ['n=1', 'n=2', 'n=3', 'here 42']);
+  assert.equal(multi.exitStatus, 1);
+});
+
+test('run_shell_command: maxLines keeps the newest lines and counts the rest', async (t) => {
+  const { pane, mcp } = await setup(t);
+  const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'i=1; while [ $i -le 500 ]; do echo line$i; i=$((i+1)); done', maxLines: 10 });
+  assert.equal(r.output.length, 10);
+  assert.equal(r.output[9], 'line500');
+  assert.equal(r.output[0], 'line491');
+  assert.equal(r.droppedLines, 490);
+});
+
+test('run_shell_command: a timeout answers, the command keeps running, C-c makes the pane usable again', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo started; sleep 30', timeoutMs: 300 });
+  assert.equal(r.timedOut, true);
+  assert.equal(r.exitStatus, null);
+  assert.deepEqual(r.output, ['started']);
+  assert.equal(r.effectiveTimeout, 0.3);
+  assert.ok(r.seconds >= 0.3 && r.seconds < 5, `took ${r.seconds} s`);
+  // Still running: the pane shows sleep, and run_shell_command refuses it.
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'true' });
+  assert.match(refusal, /running "sleep"/);
+  // A short wait hands out a cursor; the next wait resumes from it, so the prompt that C-c brings back cannot be missed.
+  const mark = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['never printed'], timeoutMs: 100 });
+  assert.equal(mark.outcome, 'timedOut');
+  await tmux.tmux('send-keys', '-t', pane, 'C-c');
+  const prompt = await mcp.ok('wait_for_text', { paneId: pane, patterns: [], cursor: mark.cursor, timeoutMs: 5000 });
+  assert.equal(prompt.outcome, 'matched');
+  const again = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo usable' });
+  assert.deepEqual(again.output, ['usable']);
+  assert.equal(again.exitStatus, 0);
+});
+
+test('run_shell_command: refusals type nothing', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  await tmux.tmux('send-keys', '-t', pane, '-l', 'sleep 100\n');
+  await untilRunning(tmux, pane, 'sleep');
+  const busy = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo MUST-NOT-APPEAR' });
+  assert.match(busy, /running "sleep", not a shell/);
+  assert.match(busy, /force/);
+  await tmux.tmux('send-keys', '-t', pane, 'C-c');
+
+  assert.match(await mcp.fails('run_shell_command', { paneId: pane, command: '   ' }), /command is empty/);
+  assert.match(await mcp.fails('run_shell_command', { paneId: pane, command: 'echo a\tb' }), /tab/);
+  assert.match(await mcp.fails('run_shell_command', { paneId: pane, command: 'echo \x03' }), /control character 0x03/);
+  assert.match(await mcp.fails('run_shell_command', { paneId: pane, command: 'echo a \\' }), /backslash/);
+  assert.match(await mcp.fails('run_shell_command', { paneId: '%999', command: 'true' }), /no pane %999/);
+
+  // Copy mode swallows keys.
+  await tmux.tmux('copy-mode', '-t', pane);
+  assert.match(await mcp.fails('run_shell_command', { paneId: pane, command: 'echo MUST-NOT-APPEAR' }), /copy mode/);
+  await tmux.tmux('send-keys', '-t', pane, '-X', 'cancel');
+
+  // A fish-like shell is refused even with force (the binary is a renamed sh: tmux only sees its name).
+  const fish = `${tmux.dir}/fish`;
+  symlinkSync('/bin/sh', fish);
+  const fishPane = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}', fish)).trim();
+  await untilRunning(tmux, fishPane, 'fish');
+  assert.match(await mcp.fails('run_shell_command', { paneId: fishPane, command: 'echo MUST-NOT-APPEAR', force: true }), /runs fish/);
+
+  const screens = (await tmux.tmux('capture-pane', '-p', '-t', pane)) + (await tmux.tmux('capture-pane', '-p', '-t', fishPane));
+  assert.ok(!screens.includes('MUST-NOT-APPEAR'), screens);
+});
+
+test('run_shell_command: works in bash too', async (t) => {
+  const { tmux, pane, mcp } = await setup(t, 'bash --norc --noprofile');
+  await tmux.typeAndWait(pane, 'true');
+  const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo "$((2+3))"; (exit 7)' });
+  assert.deepEqual(r.output, ['5']);
+  assert.equal(r.exitStatus, 7);
+});
+
+test('run_shell_command: `true` is fast (p50 over 30 runs)', async (t) => {
+  const { pane, mcp } = await setup(t);
+  await mcp.ok('run_shell_command', { paneId: pane, command: 'true' }); // warm up the stream
+  const times: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'true' });
+    times.push(performance.now() - t0);
+    assert.equal(r.exitStatus, 0);
+  }
+  times.sort((a, b) => a - b);
+  const p50 = times[15]!;
+  t.diagnostic(`run_shell_command true: p50 ${p50.toFixed(2)} ms, p90 ${times[27]!.toFixed(2)} ms`);
+  assert.ok(p50 < 50, `p50 ${p50} ms`); // the budget is 8 ms; a loose bound keeps a loaded CI machine from failing
+});
