@@ -1,0 +1,70 @@
+import { array, boolean, object, string } from '../../../mcp/schema.js';
+import { sendKeys as send } from '../../../core/input.js';
+import { libtmuxTool } from '../declare.js';
+
+/** The arguments of one send, shared with send_keys_batch's operations. */
+export const SEND_KEYS_FIELDS = {
+  paneId: string({ description: 'Pane to type into: id (%3) or pane ref from list_panes.' }),
+  keys: array(string(), {
+    description:
+      'What to send, in order. With literal true (the default) each string is typed exactly as written; a newline ' +
+      'inside a string presses Enter there, so "a\\nb" arrives as two typed lines. With literal false each string ' +
+      'is one tmux key: Enter, Escape, Tab, BSpace, Space, Up/Down/Left/Right, Home, End, PageUp, PageDown, F1-F12, ' +
+      'a single character, optionally with C- (Ctrl), M- (Alt) or S- (Shift), e.g. C-c, C-d, M-x.',
+  }),
+  literal: boolean({ description: 'true (default): type the strings as text. false: press them as tmux key names; anything that is not a key name is refused.' }),
+  enter: boolean({ description: 'Press Enter after the keys, e.g. to run a typed command. Default false.' }),
+  force: boolean({ description: 'Allow typing into the pane this MCP server itself runs in. Default false (refused).' }),
+};
+
+export interface SendKeysArgs {
+  paneId: string;
+  keys: string[];
+  literal?: boolean;
+  enter?: boolean;
+  force?: boolean;
+}
+
+export const sendKeys = libtmuxTool({
+  name: 'send_keys',
+  title: 'Send keys',
+  description:
+    'Type text or press keys in a pane, as if at its keyboard: answer a prompt, drive a TUI, interrupt a program ' +
+    '(keys ["C-c"] with literal false). By default (literal true) every string is typed exactly: ";", "$HOME", ' +
+    'quotes and a leading "-" arrive as written, and newlines become Enter presses between lines. Set enter true to ' +
+    'press Enter at the end. Nothing is typed into a dead pane, a pane in copy mode (or another tmux mode), or the ' +
+    'pane this server runs in (unless force). When the window has synchronize-panes on, tmux copies the input to ' +
+    'its other panes; resolvedPaneIds lists every pane that received it. Returns at once, without waiting for the ' +
+    'program: to run a shell command and get its output and exit status use run_shell_command; to wait for output ' +
+    'use wait_for_text; to insert a multi-line block without running it line by line use paste_text.',
+  toolset: 'execute',
+  processReach: 'pane-input',
+  tmuxEffects: ['change', 'observe'],
+  outputClasses: ['tmux-metadata'],
+  input: object(SEND_KEYS_FIELDS, ['keys', 'paneId']),
+  output: object(
+    {
+      paneRef: string({ description: 'Opaque reference to the pane typed into, accepted wherever a pane id is.' }),
+      pane: string({ description: 'The pane id typed into, like %3.' }),
+      keys: array(string(), { description: 'The strings sent, in order, with "Enter" appended when enter pressed it.' }),
+      resolvedPaneIds: array(string(), {
+        description: 'Every pane that received the input: the pane itself first, then any panes synchronize-panes copied it to.',
+      }),
+    },
+    ['keys', 'pane', 'paneRef', 'resolvedPaneIds'],
+  ),
+  async handler(args: SendKeysArgs, { ctx }) {
+    const { engine } = ctx;
+    const sent = await send(engine, {
+      pane: args.paneId,
+      keys: args.keys,
+      literal: args.literal ?? true,
+      enter: args.enter ?? false,
+      force: args.force,
+    });
+    const { pane, receivers } = sent.target;
+    return {
+      structured: { paneRef: engine.ref('pane', pane.id, pane.incarnation), pane: pane.id, keys: [...sent.keys], resolvedPaneIds: [...receivers] },
+    };
+  },
+});
