@@ -90,6 +90,7 @@ export async function runSerialBatch(
   };
   for (const [index, operation] of operations.entries()) {
     if (call.signal.aborted) throw new ToolFailure('cancelled', `the batch was cancelled before operations[${index}]`);
+    // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
     const row = toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}));
     report.results.push(row);
@@ -102,7 +103,6 @@ export async function runSerialBatch(
       break;
     }
   }
-  await call.progress(operations.length, operations.length, 'batch done');
   return batchOutcome(report, options.label);
 }
 
