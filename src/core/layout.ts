@@ -65,6 +65,7 @@ export function paneCount(cell: LayoutCell): number {
 
 /** tmux's own consistency rule: split children span their parent, and sizes plus borders add up. */
 export function sizeProblem(cell: LayoutCell): string | undefined {
+  if (cell.width < 1 || cell.height < 1) return `the cell at ${cell.x},${cell.y} is ${cell.width}x${cell.height}; every cell needs at least 1x1`;
   if (cell.kind === 'pane') return undefined;
   const across = cell.kind === 'columns';
   let total = 0;
@@ -138,29 +139,27 @@ class CellParser {
     const x = this.#number();
     this.#expect(',');
     const y = this.#number();
-    const next = this.#text[this.at];
-    if (next === '{' || next === '[') {
-      this.at++;
-      const close = next === '{' ? '}' : ']';
-      const children: LayoutCell[] = [this.cell()];
-      while (this.#text[this.at] === ',') {
-        this.at++;
-        children.push(this.cell());
-      }
-      this.#expect(close);
-      return { width, height, x, y, kind: next === '{' ? 'columns' : 'rows', children };
-    }
-    // A leaf may carry the pane id tmux printed (`,3`); tmux ignores it when applying.
-    if (next === ',' && /\d/.test(this.#text[this.at + 1] ?? '') && this.#leafIdFollows()) {
+    // A cell may carry the pane id tmux printed (`,3`), ignored when applying. A comma, digits and
+    // then `x` is not an id but the next cell.
+    if (this.#text[this.at] === ',' && this.#idFollows()) {
       this.at++;
       this.#number();
     }
-    return { width, height, x, y, kind: 'pane', children: [] };
+    const next = this.#text[this.at];
+    if (next !== '{' && next !== '[') return { width, height, x, y, kind: 'pane', children: [] };
+    this.at++;
+    const children: LayoutCell[] = [this.cell()];
+    while (this.#text[this.at] === ',') {
+      this.at++;
+      children.push(this.cell());
+    }
+    this.#expect(next === '{' ? '}' : ']');
+    return { width, height, x, y, kind: next === '{' ? 'columns' : 'rows', children };
   }
 
-  /** After `,digits` comes the end, a closer, or another cell's `,WxH` — never `x`. */
-  #leafIdFollows(): boolean {
+  #idFollows(): boolean {
     let i = this.at + 1;
+    if (!/\d/.test(this.#text[i] ?? '')) return false;
     while (/\d/.test(this.#text[i] ?? '')) i++;
     return this.#text[i] !== 'x';
   }
