@@ -116,6 +116,9 @@ test('resize_pane: border steps, absolute sizes and zoom, with conflicting or im
   await mcp.ok('resize_pane', { paneId: left, direction: 'left' });
   assert.equal(await width(left), start + 4, 'amount defaults to 1');
 
+  const clamped = await mcp.call('resize_pane', { paneId: right, width: 500 });
+  assert.ok(!clamped.isError);
+  assert.match(clamped.content[0]!.text!, /kept it within its window \(120x40\), so it is not exactly width 500/);
   await mcp.ok('resize_pane', { paneId: right, width: 30 });
   assert.equal(await width(right), 30);
   assert.equal(await width(left), 120 - 30 - 1);
@@ -296,6 +299,11 @@ test('select_window and move_window act on one placement and report session:inde
   assert.match(await mcp.fails('move_window', { windowId: GARBLED }), /not a ref/);
   assert.deepEqual(await placements(), before, 'refused moves change nothing');
 
+  // A window-link ref from list_windows names its session by itself.
+  const { windows } = await mcp.ok('list_windows', { session: 'side' });
+  const linkRef = windows.find((w: { id: string }) => w.id === first).linkRef;
+  assert.deepEqual(await mcp.ok('select_window', { windowId: linkRef }), { windowId: first, target: `${side}:5` });
+  assert.match(await mcp.fails('select_window', { windowId: linkRef, sourceSession: 'main' }), /window-link ref into session .* but sourceSession is/);
   assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: side }), { windowId: first, target: `${side}:5` });
   assert.equal(await current('side'), first);
   assert.deepEqual(await mcp.ok('move_window', { windowId: first, sourceSession: 'side', index: 6 }), { windowId: first, target: `${side}:6` });
