@@ -2,7 +2,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from './schema.js';
 
-const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false });
+// verbose: errors carry their schema value, so a message can name the limit that was crossed.
+const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false, verbose: true });
 
 // Contracts bound some strings in UTF-8 bytes rather than characters.
 ajv.addKeyword({
