@@ -6,7 +6,7 @@
  * `wait-for` blocks the client that sends it, so waits run in their own tmux process (never on the
  * shared control connection), which a timeout or a cancellation kills.
  */
-import { TmuxNoServerError, TmuxTimeoutError } from '../tmux/errors.js';
+import { TmuxError, TmuxTimeoutError } from '../tmux/errors.js';
 import { invalidArgument, ToolFailure } from '../mcp/tool.js';
 import type { Engine } from './engine.js';
 
@@ -86,7 +86,8 @@ async function requireSameServer(engine: Engine, pid: number, channel: string): 
     const [line] = await engine.tmux.run(['display-message', '-p', '#{pid}'], { stdin: Buffer.alloc(0) });
     now = Number.parseInt(line ?? '', 10);
   } catch (error) {
-    if (!(error instanceof TmuxNoServerError)) throw error;
+    // No server, or one that is going away ("server exited unexpectedly"): either way not the one we waited on.
+    if (!(error instanceof TmuxError)) throw error;
   }
   if (now === pid) return;
   throw new ToolFailure(

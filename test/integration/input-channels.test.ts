@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { Engine } from '../../src/core/engine.js';
+import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } from '../../src/core/channels.js';
+import { TmuxNoServerError } from '../../src/tmux/errors.js';
+import { TmuxServer } from '../../src/tmux/server.js';
+import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+
+function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, waitMaxMs = 10_000): Engine {
+  const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
+  t.after(() => server.close());
+  return new Engine(server, { waitMaxMs });
+}
+
+function waiters(channel: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('wait-for') && argv.includes(channel)) pids.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return pids;
+}
+
+async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+let serial = 0;
+const unique = (stem: string) => `${stem}-${process.pid}-${++serial}`;
+
+test('checkChannel takes shell-safe names only', () => {
+  for (const ok of ['a', 'tests_done', 'build-42', 'job.1:step', '_x', '9']) assert.doesNotThrow(() => checkChannel(ok), ok);
+  for (const bad of ['', '-S', '-', 'a b', 'a;b', ';', 'a$b', 'a\nb', "it's", 'x/y', 'ü', 'a'.repeat(1025)]) {
+    assert.throws(() => checkChannel(bad), /channel/, JSON.stringify(bad));
+  }
+  assert.doesNotThrow(() => checkChannel('a'.repeat(1024)));
+});
+
+test('the default wait is 30 s, and the server ceiling caps any request', async (t) => {
+  const tmux = privateTmux(t);
+  assert.equal(effectiveChannelTimeout(engineFor(t, tmux, 120_000), undefined), 30_000);
+  assert.equal(effectiveChannelTimeout(engineFor(t, tmux, 120_000), 500_000), 120_000);
+  assert.equal(effectiveChannelTimeout(engineFor(t, tmux, 10_000), undefined), 10_000);
+  assert.equal(effectiveChannelTimeout(engineFor(t, tmux, 10_000), 250), 250);
+});
+
+test('one signal releases every waiter; each wait is its own tmux process, gone afterwards', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const engine = engineFor(t, tmux);
+  const channel = unique('many');
+  const waits = [1, 2, 3].map(() => waitForChannel(engine, channel, { timeoutMs: 5000 }));
+  await until('three wait-for processes', () => waiters(channel).length === 3);
+  // Commands still flow over the control connection while the waits block.
+  assert.equal((await engine.listSessions()).length, 1);
+  await signalChannel(engine, channel);
+  for (const result of await Promise.all(waits)) assert.equal(result.released, true);
+  assert.deepEqual(waiters(channel), []);
+});
+
+test('an aborted wait stops its process and rejects; no server means a clear error', async (t) => {
+  const tmux = privateTmux(t);
+  const engine = engineFor(t, tmux);
+  await assert.rejects(waitForChannel(engine, 'nobody'), TmuxNoServerError);
+  await assert.rejects(signalChannel(engine, 'nobody'), TmuxNoServerError);
+
+  await tmux.start();
+  const channel = unique('abort');
+  const controller = new AbortController();
+  const wait = waitForChannel(engine, channel, { timeoutMs: 60_000, signal: controller.signal });
+  await until('the wait-for process', () => waiters(channel).length === 1);
+  controller.abort();
+  await assert.rejects(wait, /wait on channel .* was cancelled.*tmux client was stopped/);
+  assert.deepEqual(waiters(channel), [], 'the process is reaped before the call answers');
+
+  const already = new AbortController();
+  already.abort();
+  await assert.rejects(waitForChannel(engine, channel, { signal: already.signal }), /cancelled/);
+});
+
+test('a server replaced during the wait is reported, not taken for a signal', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const engine = engineFor(t, tmux);
+  const channel = unique('replaced');
+  // Settled into a value at once: it may fail while the new server is still starting.
+  const wait = waitForChannel(engine, channel, { timeoutMs: 20_000 }).then(
+    (value) => value,
+    (error: unknown) => error,
+  );
+  await until('the wait-for process', () => waiters(channel).length === 1);
+  await tmux.tmux('kill-server');
+  // The old server may still be shutting down on the socket; start the new one once it can.
+  for (const deadline = Date.now() + 5000; ; ) {
+    try {
+      await tmux.start();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  const outcome = await wait;
+  assert.ok(outcome instanceof Error, `expected an error, got ${JSON.stringify(outcome)}`);
+  assert.match(outcome.message, /ended because the tmux server (exited|was replaced by another one), not because the channel was signalled/);
+});
