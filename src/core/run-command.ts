@@ -19,6 +19,7 @@
  * typing means nothing the command prints can be missed.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { tailBudget } from './capture.js';
 import type { Engine } from './engine.js';
 import { openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
@@ -40,6 +41,8 @@ const MAX_COMMAND_BYTES = 64 * 1024;
 export interface RunRequest {
   readonly pane: PaneRecord;
   readonly command: string;
+  /** Type even though an earlier timed-out command has not finished. */
+  readonly force?: boolean;
   readonly timeoutMs: number;
   readonly maxLines: number;
   readonly signal: AbortSignal;
@@ -53,10 +56,34 @@ export interface RunResult {
   /** Part of the output could not be seen at all (the watch fell behind), so more than droppedLines may be missing. */
   readonly linesMissed: boolean;
   readonly seconds: number;
+  /** What the command prints when it ends: `<marker> <status>`, for a wait_for_text after a timeout. */
+  readonly endMarker: string;
 }
 
-/** Panes being run in right now: a second frame typed into the same pane would interleave with the first. */
-const busy = new WeakMap<Engine, Set<string>>();
+/** How long a timed-out command is remembered as still running, if its end never shows. */
+const UNFINISHED_MS = 60 * 60_000;
+
+interface ActiveRun {
+  /** The frame's id: its end prints `<id>_E <status>`. */
+  readonly id: string;
+  /** The pane's process when typed; a respawned pane cannot still be running it. */
+  readonly panePid: number;
+  readonly since: number;
+  /** True while a run_shell_command call waits for it; false once that call timed out or was cancelled. */
+  waiting: boolean;
+}
+
+/**
+ * Frames typed and not yet ended, per pane. Typing a second frame meanwhile would interleave with
+ * the first (while a call waits) or queue behind a command still running (after a timeout).
+ */
+const active = new WeakMap<Engine, Map<string, ActiveRun>>();
+
+/** The end marker a command typed by an earlier run_shell_command still has to print, if any. */
+export function unfinishedRun(engine: Engine, paneId: string): { marker: string; seconds: number } | undefined {
+  const run = active.get(engine)?.get(paneId);
+  return run && !run.waiting ? { marker: `${run.id}_E`, seconds: Math.round((Date.now() - run.since) / 1000) } : undefined;
+}
 
 /** Checks the command text; returns it normalised (CRLF to LF, trailing blank lines and spaces removed). */
 export function checkCommand(command: string): string {
@@ -111,19 +138,36 @@ function shellName(command: string): string {
 export async function runCommand(engine: Engine, request: RunRequest): Promise<RunResult> {
   const started = performance.now();
   const { pane } = request;
-  let panes = busy.get(engine);
-  if (!panes) busy.set(engine, (panes = new Set()));
-  if (panes.has(pane.id)) {
-    throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for it to finish (wait_for_text), or stop it with send_keys ["C-c"].');
+  let runs = active.get(engine);
+  if (!runs) active.set(engine, (runs = new Map()));
+  const previous = runs.get(pane.id);
+  // A shell back in the foreground of its terminal finished (or abandoned, after C-c) the earlier frame.
+  if (previous && !previous.waiting && (previous.panePid !== pane.pid || (await shellInForeground(pane.pid)))) {
+    if (runs.get(pane.id) === previous) runs.delete(pane.id);
+  } else if (previous) {
+    if (previous.waiting) {
+      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
+    }
+    if (!request.force) {
+      throw refused(
+        `the command an earlier run_shell_command typed into ${pane.id} ${Math.round((Date.now() - previous.since) / 1000)} s ago has not finished; a new one would only queue behind it`,
+        `Wait for it with wait_for_text (its end prints "${previous.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
+      );
+    }
   }
-  panes.add(pane.id);
+  const id = 'tm' + randomBytes(6).toString('hex');
+  const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), waiting: true };
+  runs.set(pane.id, run);
+  const forget = () => {
+    if (runs.get(pane.id) === run) runs.delete(pane.id);
+  };
   const lease = await openPaneStream(engine, pane).catch((error: unknown) => {
-    panes.delete(pane.id);
+    forget();
     throw error;
   });
   const stream = lease.stream;
+  let handedOver = false;
   try {
-    const id = 'tm' + randomBytes(6).toString('hex');
     const frame = ` command printf '%s%s\\n' ${id} _S; (\n${request.command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
     const from = stream.end;
     const reader = new FrameReader(stream, from, id);
@@ -154,10 +198,22 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       request.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
     });
-    // One literal send: the trailing newline is the Enter. -l keeps tmux from reading any of it as key names.
-    // Queued behind other input to this pane from this process, so keystrokes never interleave.
-    await withPaneInput(engine, pane.id, () => engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', frame]));
-    const outcome = await ended;
+    // Queued behind other input to this pane from this process, so keystrokes never interleave. C-u
+    // clears anything left half-typed on the prompt line; the frame goes literally (-l: never read as
+    // key names), its final newline being the Enter.
+    await withPaneInput(engine, pane.id, async () => {
+      await engine.tmux.run(['send-keys', '-t', pane.id, 'C-u']);
+      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', frame]);
+    });
+    let outcome = await ended;
+    if (outcome === 'timedOut' && reader.scan()) outcome = 'exited'; // ended in the same instant
+    if (outcome === 'timedOut' || outcome === 'cancelled') {
+      handedOver = true;
+      watchUnfinished(stream, reader, run, () => {
+        forget();
+        lease.release();
+      });
+    }
     const body = reader.output();
     const kept = tailBudget(body.lines, request.maxLines);
     return {
@@ -167,10 +223,44 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       droppedLines: kept.droppedLines + body.dropped,
       linesMissed: body.missed,
       seconds: Math.round(performance.now() - started) / 1000,
+      endMarker: `${id}_E`,
     };
   } finally {
-    lease.release();
-    panes.delete(pane.id);
+    if (!handedOver) {
+      lease.release();
+      forget();
+    }
+  }
+}
+
+/** Keeps watching a command the call stopped waiting for, until its end marker shows (or an hour passes). */
+function watchUnfinished(stream: PaneStream, reader: FrameReader, run: ActiveRun, done: () => void): void {
+  run.waiting = false;
+  const finish = () => {
+    stop();
+    clearTimeout(timer);
+    done();
+  };
+  const stop = stream.listen((event) => {
+    if (reader.scan() || event === 'closed') finish();
+  });
+  const timer = setTimeout(finish, UNFINISHED_MS);
+  timer.unref();
+}
+
+/**
+ * Whether the shell `pid` is the foreground process group of its terminal, i.e. at its prompt
+ * rather than waiting for a job (Linux /proc; false when that cannot be read, which errs on the
+ * side of not typing into a busy pane).
+ */
+async function shellInForeground(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // pid (comm) state ppid pgrp session tty_nr tpgid ...; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[2] !== undefined && fields[2] === fields[5];
+  } catch {
+    return false;
   }
 }
 

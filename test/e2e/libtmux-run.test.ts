@@ -102,6 +102,27 @@ test('run_shell_command: a timeout answers, the command keeps running, C-c makes
   assert.equal(again.exitStatus, 0);
 });
 
+test('run_shell_command: after a timeout, a command still running blocks the next run until it ends', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  // The subshell waits for tmux and then runs a builtin, so the pane's foreground program reads "sh":
+  // only the unfinished frame tells that it is busy.
+  const r = await mcp.call('run_shell_command', { paneId: pane, command: `tmux -S '${tmux.socketPath}' wait-for go; echo finished`, timeoutMs: 200 });
+  assert.equal(r.structuredContent?.timedOut, true);
+  const marker = /prints "(tm[0-9a-f]+_E) <status>"/.exec(r.content[0]!.text!)?.[1];
+  assert.ok(marker, r.content[0]!.text);
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo next' });
+  assert.match(refusal, /has not finished/);
+  assert.match(refusal, new RegExp(marker!));
+  // Follow it to its end with wait_for_text: a cursor taken first makes the order irrelevant.
+  const mark = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['\u0000'], timeoutMs: 100 });
+  await tmux.tmux('wait-for', '-S', 'go');
+  const end = await mcp.ok('wait_for_text', { paneId: pane, patterns: [`${marker} `], cursor: mark.cursor, timeoutMs: 10_000 });
+  assert.equal(end.outcome, 'matched');
+  assert.ok(end.tail.includes('finished'), JSON.stringify(end.tail));
+  const next = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo next' });
+  assert.deepEqual(next.output, ['next']);
+});
+
 test('run_shell_command: refusals type nothing', async (t) => {
   const { tmux, pane, mcp } = await setup(t);
   await tmux.tmux('send-keys', '-t', pane, '-l', 'sleep 100\n');

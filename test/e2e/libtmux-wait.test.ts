@@ -13,7 +13,7 @@ async function setup(t: T) {
   // A wait that times out at once hands out a cursor marking "now"; resuming from it makes the
   // tests below independent of when the server starts watching.
   const mark = async () => {
-    const r = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['\u0000never'], timeoutMs: 100 });
+    const r = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['no such text'], timeoutMs: 100 });
     assert.equal(r.outcome, 'timedOut');
     assert.equal(typeof r.cursor, 'string');
     return r.cursor as string;

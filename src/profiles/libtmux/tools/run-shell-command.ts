@@ -25,7 +25,8 @@ export const runShellCommandTool = libtmuxTool({
     '`export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents work. The pane must ' +
     'show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, busybox); fish, csh, tcsh, nu, pwsh, xonsh and ' +
     'elvish are refused, as are dead panes, panes in copy mode or with synchronize-panes on, and panes running ' +
-    'another program (pass `force: true` only if a POSIX shell will read the input, e.g. after the program ends). ' +
+    'another program, or still running a command an earlier call timed out on (pass `force: true` only if a POSIX ' +
+    'shell will read the input, e.g. once the program ends). ' +
     'After `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds) the call ' +
     'answers `timedOut: true`, `exitStatus: null` with the output so far, and the command KEEPS RUNNING: follow it ' +
     'with wait_for_text or stop it with send_keys ["C-c"]. For interactive programs (editors, REPLs, TUIs) use ' +
@@ -38,7 +39,7 @@ export const runShellCommandTool = libtmuxTool({
     {
       paneId: string({ description: 'Pane id (%3) or pane ref whose shell runs the command.' }),
       command: string({ description: 'Shell command line(s), as you would type them at the prompt. No tabs or control characters; lines up to 4000 bytes.' }),
-      force: boolean({ description: 'Type the command even though the pane runs another program than a shell, or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.' }),
+      force: boolean({ description: 'Type the command even though the pane runs another program than a shell, still runs a command an earlier call timed out on (the new one queues behind it), or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.' }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most output lines returned, newest kept. Default 200.' }),
       timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait for the command to finish. Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
     },
@@ -64,7 +65,7 @@ export const runShellCommandTool = libtmuxTool({
     const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
     const pane = await engine.resolvePane(args.paneId);
     await checkPane(engine, pane, args.force ?? false);
-    const result = await runCommand(engine, { pane, command, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal });
+    const result = await runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal });
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,
@@ -87,13 +88,13 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Exit status ${r.exitStatus} after ${r.seconds} s in ${paneId}.`;
       break;
     case 'timedOut':
-      head = `Still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: follow it with wait_for_text, or stop it with send_keys ["C-c"].`;
+      head = `Still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done), or stop it with send_keys ["C-c"].`;
       break;
     case 'paneClosed':
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
     case 'cancelled':
-      head = `Cancelled; the command may still be running in ${paneId}.`;
+      head = `Cancelled; the command may still be running in ${paneId} (it prints "${r.endMarker} <status>" when done).`;
       break;
   }
   const notes = [r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '', r.linesMissed ? '[some output could not be observed]' : ''].filter(Boolean);
