@@ -82,8 +82,8 @@ export async function waitForChannel(engine: Engine, channel: string, options: C
 async function requireSameServer(engine: Engine, pid: number, channel: string): Promise<void> {
   let now: number | undefined;
   try {
-    // A fresh process, not the control connection, which may not have noticed the loss yet.
-    const [line] = await engine.tmux.run(['display-message', '-p', '#{pid}'], { stdin: Buffer.alloc(0) });
+    // Only a live server can answer; a new one on the socket answers with another pid.
+    const [line] = await engine.tmux.run(['display-message', '-p', '#{pid}']);
     now = Number.parseInt(line ?? '', 10);
   } catch (error) {
     // No server, or one that is going away ("server exited unexpectedly"): either way not the one we waited on.
