@@ -114,7 +114,7 @@ test('run_shell_command: after a timeout, a command still running blocks the nex
   assert.match(refusal, /has not finished/);
   assert.match(refusal, new RegExp(marker!));
   // Follow it to its end with wait_for_text: a cursor taken first makes the order irrelevant.
-  const mark = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['\u0000'], timeoutMs: 100 });
+  const mark = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['no such text'], timeoutMs: 100 });
   await tmux.tmux('wait-for', '-S', 'go');
   const end = await mcp.ok('wait_for_text', { paneId: pane, patterns: [`${marker} `], cursor: mark.cursor, timeoutMs: 10_000 });
   assert.equal(end.outcome, 'matched');

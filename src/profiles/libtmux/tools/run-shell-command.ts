@@ -4,6 +4,8 @@ import { libtmuxTool } from '../declare.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_LINES = 200;
+/** Progress notifications (when the client asked for them) keep long runs visibly alive. */
+const PROGRESS_MS = 5000;
 
 interface Args {
   paneId: string;
@@ -59,13 +61,20 @@ export const runShellCommandTool = libtmuxTool({
     },
     ['droppedLines', 'effectiveTimeout', 'exitStatus', 'linesMissed', 'output', 'pane', 'paneRef', 'seconds', 'timedOut'],
   ),
-  async handler(args: Args, { ctx, signal }) {
+  async handler(args: Args, { ctx, signal, progress }) {
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
     const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
     const pane = await engine.resolvePane(args.paneId);
     await checkPane(engine, pane, args.force ?? false);
-    const result = await runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal });
+    const started = performance.now();
+    const ticker = setInterval(() => void progress(Math.round(performance.now() - started) / 1000, timeoutMs / 1000, `command running in ${pane.id}`), PROGRESS_MS);
+    let result: RunResult;
+    try {
+      result = await runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal });
+    } finally {
+      clearInterval(ticker);
+    }
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,

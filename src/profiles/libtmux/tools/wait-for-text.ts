@@ -6,6 +6,8 @@ import { libtmuxTool } from '../declare.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_TAIL_LINES = 20;
+/** Progress notifications (when the client asked for them) keep long waits visibly alive. */
+const PROGRESS_MS = 5000;
 const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 interface Args {
@@ -25,7 +27,9 @@ export const waitForTextTool = libtmuxTool({
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
     'pane writes (no polling). Only output that arrives after the call starts can match: text already on screen is ' +
     'never a match, it only sets `matchedAtEntry: true`. To not miss output printed between two calls, pass the ' +
-    '`cursor` of the previous result: matching then resumes where that call stopped. Patterns are literal text ' +
+    '`cursor` of the previous result: matching then resumes where that call stopped. The echo of typed input is ' +
+    'output too, so wait for text the command prints but your typed line does not contain (type `echo DO\'\'NE`, ' +
+    'wait for "DONE"). Patterns are literal text ' +
     'unless `regex: true` (JavaScript syntax), matched within one line of output with escape sequences removed ' +
     '(lines the terminal wraps count as one). `patterns: []` waits for any new output. `stop` patterns (e.g. "error", ' +
     '"FAILED") end the wait early with outcome "stopped". Every ending is an answer, not an error: `outcome` is ' +
@@ -69,7 +73,8 @@ export const waitForTextTool = libtmuxTool({
     },
     ['cursor', 'effectiveTimeout', 'matched', 'matchedAtEntry', 'matchedIndex', 'outcome', 'paneRef', 'sawNewOutput', 'seconds', 'tail'],
   ),
-  async handler(args: Args, { ctx, signal }) {
+  async handler(args: Args, { ctx, signal, progress }) {
+    const started = performance.now();
     const { engine } = ctx;
     // Bad patterns and garbled cursors fail before anything touches tmux.
     const patterns = compileMatchers(args.patterns, args.regex ?? false, 'patterns');
@@ -84,7 +89,13 @@ export const waitForTextTool = libtmuxTool({
         throw refused('the cursor is stale: it belongs to an earlier tmux server on this socket', 'Omit the cursor to wait for output from now on.');
       }
     }
-    const result = await waitForText(engine, { pane, patterns, stops, cursor, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal });
+    const ticker = setInterval(() => void progress(Math.round(performance.now() - started) / 1000, timeoutMs / 1000, `waiting for output in ${pane.id}`), PROGRESS_MS);
+    let result: WaitResult;
+    try {
+      result = await waitForText(engine, { pane, patterns, stops, cursor, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal });
+    } finally {
+      clearInterval(ticker);
+    }
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       outcome: result.outcome,
