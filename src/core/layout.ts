@@ -92,7 +92,7 @@ export function checkLayout(layout: string, panes: number, field = 'layout'): La
   if ((NAMED_LAYOUTS as readonly string[]).includes(layout)) return undefined;
   if (!/^[0-9a-fA-F]{4},/.test(layout)) {
     throw invalidArgument(
-      `${field} must be one of ${NAMED_LAYOUTS.join(', ')} or a layout string as tmux prints it (like "5d3e,120x40,0,0{60x40,0,0,1,59x40,61,0,2}"), got ${JSON.stringify(layout.slice(0, 80))}`,
+      `${field} must be one of ${NAMED_LAYOUTS.join(', ')} or a layout string as tmux prints it (like "7922,120x40,0,0{60x40,0,0,1,59x40,61,0,2}"), got ${JSON.stringify(layout.slice(0, 80))}`,
     );
   }
   let root: LayoutCell;

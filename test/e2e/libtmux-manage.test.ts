@@ -132,6 +132,7 @@ test('resize_pane: border steps, absolute sizes and zoom, with conflicting or im
   assert.match(await mcp.fails('resize_pane', { paneId: left, direction: 'up', height: 10 }), /one way/);
   assert.match(await mcp.fails('resize_pane', { paneId: left, amount: 2 }), /amount needs a direction/);
   assert.match(await mcp.fails('resize_pane', { paneId: left, width: 10001 }), /width must be 1 to 10000/);
+  assert.match(await mcp.fails('resize_pane', { paneId: left, direction: 'right', amount: 3_000_000_000 }), /amount must be 1 to 10000/);
   assert.match(await mcp.fails('resize_pane', { paneId: left, direction: 'sideways' }), /direction/);
   assert.match(await mcp.fails('resize_pane', { paneId: left, width: 0 }), /width/);
   assert.match(await mcp.fails('resize_pane', { paneId: '%99', width: 10 }), /no pane %99/);

@@ -31,7 +31,7 @@ export const resizePane = libtmuxTool({
   input: object(
     {
       paneId: string({ description: 'Pane to resize: pane id (%3) or pane ref.' }),
-      amount: integer({ minimum: 1, description: 'Cells to move the border by, with `direction`. Default 1.' }),
+      amount: integer({ minimum: 1, description: 'Cells to move the border by (1 to 10000), with `direction`. Default 1; tmux stops at the window edge.' }),
       direction: enumOf(['up', 'down', 'left', 'right'], { description: 'Which way to move the pane\'s border; required with `amount`.' }),
       width: integer({ minimum: 1, description: 'Absolute width in columns (at most 10000; tmux keeps it within the window).' }),
       height: integer({ minimum: 1, description: 'Absolute height in rows (at most 10000; tmux keeps it within the window).' }),
@@ -60,6 +60,7 @@ function resizeRequest(args: Args): PaneResize {
   if (zoom) return { kind: 'zoom', zoom: args.zoom! };
   if (step) {
     if (args.direction === undefined) throw invalidArgument('amount needs a direction (up, down, left or right)');
+    checkCells(args.amount, 'amount');
     return { kind: 'step', direction: args.direction, amount: args.amount ?? 1 };
   }
   checkCells(args.width, 'width');

@@ -9,7 +9,7 @@ export const selectLayout = libtmuxTool({
     'Arrange the panes of a window. `layout` is a tmux preset: even-horizontal (side by side, equal widths), ' +
     'even-vertical (stacked, equal heights), main-horizontal (one large pane on top, the rest below), ' +
     'main-vertical (one large pane on the left, the rest beside it) or tiled (a grid). Or it is a layout string ' +
-    'exactly as tmux prints it in #{window_layout}, such as "5d3e,120x40,0,0{60x40,0,0,1,59x40,61,0,2}", to restore ' +
+    'exactly as tmux prints it in #{window_layout}, such as "7922,120x40,0,0{60x40,0,0,1,59x40,61,0,2}", to restore ' +
     'an arrangement saved earlier: it is checked first (checksum, syntax, sizes that add up, and one cell per pane ' +
     'of this window) and panes fill its cells in pane-index order; its overall size becomes the window\'s size. ' +
     'Returns the layout string now in force, which can be passed back later to restore it. Programs in the panes ' +
