@@ -198,13 +198,10 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       request.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
     });
-    // Queued behind other input to this pane from this process, so keystrokes never interleave. C-u
-    // clears anything left half-typed on the prompt line; the frame goes literally (-l: never read as
-    // key names), its final newline being the Enter.
-    await withPaneInput(engine, pane.id, async () => {
-      await engine.tmux.run(['send-keys', '-t', pane.id, 'C-u']);
-      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', frame]);
-    });
+    // Queued behind other input to this pane from this process, so keystrokes never interleave. One
+    // literal send (-l: never read as key names): a leading C-u (0x15) clears anything left
+    // half-typed on the prompt line, and the final newline is the Enter.
+    await withPaneInput(engine, pane.id, () => engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + frame]));
     let outcome = await ended;
     if (outcome === 'timedOut' && reader.scan()) outcome = 'exited'; // ended in the same instant
     if (outcome === 'timedOut' || outcome === 'cancelled') {
