@@ -330,3 +330,14 @@ test('set_history_limit and set_mouse_enabled change the global options', async 
   assert.equal((await tmux.tmux('show-options', '-gv', 'mouse')).trim(), 'off');
   assert.match(await mcp.fails('set_mouse_enabled', { enabled: 'yes' }), /enabled/);
 });
+
+test('with no tmux server, manage tools fail clearly and start none', async (t) => {
+  const tmux = privateTmux(t);
+  const mcp = await startMcp(t, { env: tmux.env });
+  assert.match(await mcp.fails('set_mouse_enabled', { enabled: true }), /no tmux server is running/);
+  assert.match(await mcp.fails('set_history_limit', { lines: 10 }), /no tmux server is running/);
+  assert.match(await mcp.fails('select_pane', { paneId: '%0' }), /no tmux server is running/);
+  assert.match(await mcp.fails('move_window', { windowId: '@0' }), /no tmux server is running/);
+  assert.match(await mcp.fails('rename_session', { session: 'x', name: 'y' }), /no session named "x"/);
+  await assert.rejects(tmux.tmux('list-sessions'), /error connecting|no server/);
+});
