@@ -1,7 +1,8 @@
 /**
  * call_read_tools_batch: up to 16 read-only calls in one round trip. Its reach (which tools it may
  * call) and its advertised schema are derived from the nested tools this process actually has,
- * so exclusions narrow both; the profile rebinds it at start-up with `readToolsBatch(callable)`.
+ * so exclusions narrow both: group-batch.ts declares it over the read tools, and the profile
+ * rebinds it at start-up with `readToolsBatch(callable)`.
  */
 import { runSerialBatch, shrinkBatchOutcome, type BatchOperation, type OnError } from '../../../mcp/batch.js';
 import { array, boolean, enumOf, integer, nullable, object, string, type JsonSchema } from '../../../mcp/schema.js';
@@ -146,9 +147,3 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
   });
   return { ...tool, nestedAuthority: names, argumentSchema: envelope, shrinkOutcome: (outcome) => shrinkBatchOutcome(outcome, LABEL) };
 }
-
-/**
- * The declaration in the tool list before selection knows which nested tools exist; it can call
- * nothing. createLibtmuxProfile replaces it with readToolsBatch(callable tools).
- */
-export const callReadToolsBatch = readToolsBatch([]);
