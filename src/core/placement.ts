@@ -45,10 +45,9 @@ export async function findPlacement(engine: Engine, windowId: string, filter: Pl
   );
   const where = all.map((link) => `${placementTarget(link)} (${link.sessionName})`).join(', ');
   if (matching.length === 0) {
-    const wanted = [filter.index !== undefined ? `index ${filter.index}` : '', filter.sessionId !== undefined ? `session ${filter.sessionId}` : '']
-      .filter(Boolean)
-      .join(' of ');
-    throw notFound(`window ${windowId} is not at ${wanted || 'any index'}`, all.length ? `It is at ${where}` : 'Call list_windows to see what exists now');
+    const session = filter.sessionId !== undefined ? `session ${filter.sessionId}` : 'any session';
+    const wanted = filter.index !== undefined ? `at index ${filter.index} of ${session}` : `in ${session}`;
+    throw notFound(`window ${windowId} is not ${wanted}`, all.length ? `It is at ${where}` : 'Call list_windows to see what exists now');
   }
   if (matching.length > 1) {
     throw refused(
