@@ -24,7 +24,7 @@ const MAX_CHARS = 2_000_000;
 /** A line longer than this (a program that never prints a newline) is cut into pieces. */
 const MAX_LINE_CHARS = 64 * 1024;
 /** How long an unused stream stays attached so its cursors remain resumable. */
-const LINGER_MS = 30 * 60_000;
+const LINGER_MS = 10 * 60_000;
 /** Most streams open at once; idle ones are closed first when a new one is needed. */
 const MAX_STREAMS = 64;
 

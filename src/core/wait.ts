@@ -67,7 +67,8 @@ export function compileMatchers(patterns: readonly string[], regex: boolean, fie
     }
     let re: RegExp;
     try {
-      re = new RegExp(source);
+      // A leading (?i), common in other regex dialects, means case-insensitive (JavaScript has no inline flags).
+      re = source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
     } catch (error) {
       throw invalidArgument(`${field}[${index}] is not a valid regular expression: ${(error as Error).message}`, 'Escape special characters, or pass regex: false to match the text literally.');
     }

@@ -63,6 +63,8 @@ test('matchers: literal, regex, invalid regex, empty pattern', () => {
   assert.equal(literal!.find('xa.cx'), 4);
   const [rx] = compileMatchers(['a.c'], true, 'patterns');
   assert.equal(rx!.find('xxabc'), 5);
+  const [insensitive] = compileMatchers(['(?i)error'], true, 'patterns');
+  assert.equal(insensitive!.find('An ERROR here'), 8);
   assert.throws(() => compileMatchers(['ok', '(x'], true, 'stop'), (e: unknown) => e instanceof ToolFailure && /stop\[1\] is not a valid regular expression/.test(e.message));
   assert.throws(() => compileMatchers([''], false, 'patterns'), /empty/);
 });

@@ -30,7 +30,7 @@ export const waitForTextTool = libtmuxTool({
     '`cursor` of the previous result: matching then resumes where that call stopped. The echo of typed input is ' +
     'output too, so wait for text the command prints but your typed line does not contain (type `echo DO\'\'NE`, ' +
     'wait for "DONE"). Patterns are literal text ' +
-    'unless `regex: true` (JavaScript syntax), matched within one line of output with escape sequences removed ' +
+    'unless `regex: true` (JavaScript syntax; a leading (?i) makes one case-insensitive), matched within one line of output with escape sequences removed ' +
     '(lines the terminal wraps count as one). `patterns: []` waits for any new output. `stop` patterns (e.g. "error", ' +
     '"FAILED") end the wait early with outcome "stopped". Every ending is an answer, not an error: `outcome` is ' +
     'matched, stopped, timedOut, paneDead, paneClosed or cancelled, and `tail` holds the last lines printed during ' +
