@@ -49,7 +49,7 @@ export interface RunRequest {
 }
 
 export interface RunResult {
-  readonly outcome: 'exited' | 'timedOut' | 'paneClosed' | 'cancelled';
+  readonly outcome: 'exited' | 'timedOut' | 'paneDead' | 'paneClosed' | 'cancelled';
   readonly exitStatus: number | null;
   readonly output: string[];
   readonly droppedLines: number;
@@ -60,6 +60,8 @@ export interface RunResult {
   readonly endMarker: string;
 }
 
+/** How often a run checks that its pane still exists; the end marker itself wakes it at once. */
+const LIVENESS_MS = 1000;
 /** How long a timed-out command is remembered as still running, if its end never shows. */
 const UNFINISHED_MS = 60 * 60_000;
 
@@ -186,13 +188,24 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
             if (reader.scan()) end('exited');
           } else if (event === 'closed') {
             if (!reader.scan()) end('paneClosed');
-          } else {
-            paneState(engine, pane.id).then((state) => state !== 'alive' && !reader.scan() && end('paneClosed'), () => {});
-          }
+          } else checkLiveness();
         }),
       );
+      // The shell can die without any notification (remain-on-exit): a slow heartbeat notices.
+      let checking = false;
+      function checkLiveness() {
+        if (checking || done) return;
+        checking = true;
+        paneState(engine, pane.id)
+          .then((state) => {
+            if (state !== 'alive' && !reader.scan()) end(state === 'dead' ? 'paneDead' : 'paneClosed');
+          })
+          .catch(() => {})
+          .finally(() => (checking = false));
+      }
+      const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
       const deadline = setTimeout(() => end('timedOut'), request.timeoutMs);
-      cleanups.push(() => clearTimeout(deadline));
+      cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
       const onAbort = () => end('cancelled');
       if (request.signal.aborted) onAbort();
       request.signal.addEventListener('abort', onAbort, { once: true });

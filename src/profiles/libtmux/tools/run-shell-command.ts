@@ -99,6 +99,9 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
     case 'timedOut':
       head = `Still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done), or stop it with send_keys ["C-c"].`;
       break;
+    case 'paneDead':
+      head = `The shell in ${paneId} exited before the command finished (an \`exec\` or a kill?); no exit status. Restart the pane with respawn_pane.`;
+      break;
     case 'paneClosed':
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
