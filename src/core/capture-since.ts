@@ -161,19 +161,18 @@ async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLi
     // From the anchor, or from the cursor when it moved above the anchor (the screen was redrawn).
     return lost ? 0 : Math.min(cursor.a - s.hsize, s.cy);
   });
-  let fresh = [...rows];
+  let fresh = trimTrailingBlank(rows);
   if (!lost && start === cursor.a - state.hsize) {
-    // Rows that are still what they were when the cursor was made are not new.
-    if (fresh.length > 0 && hash(fresh[0]!) === cursor.t) {
-      fresh.shift();
-      let k = 0;
-      while (k < cursor.b.length && fresh.length > 0 && hash(fresh[0]!) === cursor.b[k]) {
-        fresh.shift();
-        k++;
-      }
-    }
+    // Rows still as they were when the cursor was made are not new: an unchanged run at the top
+    // (the cursor row and rows after it) and at the bottom (a status line). Unchanged rows between
+    // new ones stay, so output keeps its blank lines.
+    const same = (i: number) => hash(fresh[i]!) === (i === 0 ? cursor.t : cursor.b[i - 1]);
+    let end = fresh.length;
+    while (end > 0 && end - 1 <= cursor.b.length && same(end - 1)) end--;
+    let begin = 0;
+    while (begin < end && begin <= cursor.b.length && same(begin)) begin++;
+    fresh = fresh.slice(begin, end);
   }
-  fresh = trimTrailingBlank(fresh);
   const kept = tailBudget(fresh, maxLines, PANE_OUTPUT_BYTES);
   return {
     lines: kept.lines,

@@ -6,7 +6,9 @@
 import { invalidArgument } from '../mcp/tool.js';
 import { PANE_OUTPUT_BYTES, tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
-import type { PaneRecord } from './records.js';
+import type { Incarnation } from './records.js';
+import { rowFormat } from '../tmux/formats.js';
+import { matchLines, RegexTimeout } from './regex-worker.js';
 
 export const SEARCH_LIMITS = {
   panes: 200,
@@ -37,48 +39,80 @@ export interface SearchOptions {
 }
 
 export interface SearchMatch {
-  readonly pane: PaneRecord;
+  readonly paneId: string;
   /** 1-based row number in the pane's captured text (oldest captured row = 1). */
   readonly line: number;
   readonly text: string;
 }
 
 export interface SearchResult {
+  /** The tmux server searched (for pane refs); undefined when none is running. */
+  readonly incarnation: Incarnation | undefined;
   readonly matches: SearchMatch[];
   readonly panesSearched: number;
   readonly panesAvailable: number;
   readonly truncatedBy: SearchTruncation[];
 }
 
-// Captures in flight at once: enough to pipeline, few enough to bound memory and stop early.
-const WINDOW = 64;
-// How often (in rows) the clock is read while scanning.
+// Rows requested from tmux ahead of the matcher: captures go out in batches (tmux answers a batch
+// written at once far faster than one command at a time), while memory stays bounded.
+const ROWS_IN_FLIGHT = 40_000;
+// How often (in rows) the clock is read while scanning literally.
 const CLOCK_EVERY = 32;
 
+/** Finds matching rows; answers 'timeout' when the deadline (a `performance.now()` time) passes first. */
+export interface LineMatcher {
+  match(lines: readonly string[], limit: number, deadline: number): Promise<number[] | 'timeout'>;
+}
+
 /** Turns the pattern into a line matcher, or fails before anything reaches tmux. */
-export function compileMatcher(pattern: string, regex: boolean): (line: string) => boolean {
+export function compileMatcher(pattern: string, regex: boolean): LineMatcher {
   if (pattern === '') throw invalidArgument('pattern must not be empty');
   if (Buffer.byteLength(pattern, 'utf8') > SEARCH_LIMITS.patternBytes) {
     throw invalidArgument(`pattern is longer than ${SEARCH_LIMITS.patternBytes} UTF-8 bytes`);
   }
-  if (!regex) return (line) => line.includes(pattern);
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, 'u');
-  } catch (error) {
-    // Unicode mode rejects some escapes older syntax allows (`\-` outside a class); accept those too.
+  if (!regex) return literalMatcher(pattern);
+  // Unicode mode first; it rejects some escapes older syntax allows (`\-` outside a class), so fall back.
+  let reason = '';
+  for (const flags of ['u', '']) {
     try {
-      re = new RegExp(pattern);
-      return (line) => re.test(line);
-    } catch {
-      // report the Unicode-mode message below
+      new RegExp(pattern, flags);
+      return regexMatcher(pattern, flags);
+    } catch (error) {
+      reason ||= (error as Error).message;
     }
-    throw invalidArgument(
-      `pattern is not a valid regular expression: ${(error as Error).message}`,
-      'Patterns use JavaScript RegExp syntax; pass regex: false to search for the text literally.',
-    );
   }
-  return (line) => re.test(line);
+  throw invalidArgument(
+    `pattern is not a valid regular expression: ${reason}`,
+    'Patterns use JavaScript RegExp syntax; pass regex: false to search for the text literally.',
+  );
+}
+
+function literalMatcher(text: string): LineMatcher {
+  return {
+    async match(lines, limit, deadline) {
+      const found: number[] = [];
+      for (let i = 0; i < lines.length && found.length < limit; i++) {
+        if (i % CLOCK_EVERY === 0 && performance.now() > deadline) return 'timeout';
+        if (lines[i]!.includes(text)) found.push(i);
+      }
+      return found;
+    },
+  };
+}
+
+/** Regex matching runs in a worker thread that is terminated at the deadline (see regex-worker.ts). */
+function regexMatcher(source: string, flags: string): LineMatcher {
+  return {
+    async match(lines, limit, deadline) {
+      try {
+        return await matchLines(source, flags, lines, limit, deadline);
+      } catch (error) {
+        if (error instanceof RegexTimeout) return 'timeout';
+        throw error;
+      }
+    },
+  };
 }
 
 export async function searchPanes(engine: Engine, options: SearchOptions): Promise<SearchResult> {
@@ -88,7 +122,7 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
   const started = performance.now();
   const truncated = new Set<SearchTruncation>();
 
-  const all = await engine.listPanes(options.sessionId === undefined ? {} : { sessionId: options.sessionId });
+  const [identity, all] = await Promise.all([engine.identity(), listPaneIds(engine, options.sessionId)]);
   if (all.length > SEARCH_LIMITS.panes) truncated.add('panes');
   const panes = all.slice(0, SEARCH_LIMITS.panes);
 
@@ -100,14 +134,15 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
   let stop = false;
   const deadline = started + SEARCH_LIMITS.timeMs;
 
-  // Start WINDOW captures; each finished pane starts the next, so captures overlap with matching.
+  // Keep up to `window` captures in flight; refill in a batch once half of them are used.
+  const window = Math.min(SEARCH_LIMITS.panes, Math.max(16, Math.floor(ROWS_IN_FLIGHT / rows)));
   const captures: Array<Promise<string[] | undefined> | undefined> = new Array(panes.length);
   let issued = 0;
   const issue = () => {
-    while (issued < panes.length && issued < searched + WINDOW) {
-      const pane = panes[issued]!;
+    if (issued - searched > window / 2) return;
+    while (issued < panes.length && issued < searched + window) {
       // A pane that vanished mid-search is skipped, not an error for the whole call.
-      captures[issued] = engine.tmux.run(['capture-pane', '-p', '-J', '-t', pane.id, '-S', String(-rows)]).catch(() => undefined);
+      captures[issued] = engine.tmux.run(['capture-pane', '-p', '-J', '-t', panes[issued]!, '-S', String(-rows)]).catch(() => undefined);
       issued++;
     }
   };
@@ -120,39 +155,41 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
       truncated.add('time');
       break;
     }
-    const pane = panes[i]!;
+    const paneId = panes[i]!;
     if (captured !== undefined) {
       // Newest `rows` rows within the per-pane byte budget; `dropped` keeps line numbers true.
       const full = trimTrailingBlank(captured);
       const byRows = full.length > rows ? full.length - rows : 0;
       const kept = tailBudget(full, rows, PANE_OUTPUT_BYTES);
       if (kept.droppedLines > byRows) truncated.add('pane-output');
-      let found = 0;
-      for (let j = 0; j < kept.lines.length; j++) {
-        const text = kept.lines[j]!;
+      // The rows of this pane that still fit the call's row and byte budgets.
+      let take = 0;
+      for (; take < kept.lines.length; take++) {
+        const size = Buffer.byteLength(kept.lines[take]!, 'utf8') + 1;
         if (lines >= SEARCH_LIMITS.lines) {
           truncated.add('lines');
           stop = true;
           break;
         }
-        const size = Buffer.byteLength(text, 'utf8') + 1;
         if (bytes + size > SEARCH_LIMITS.bytes) {
           truncated.add('bytes');
           stop = true;
           break;
         }
-        if (j % CLOCK_EVERY === 0 && performance.now() > deadline) {
-          truncated.add('time');
-          stop = true;
-          break;
-        }
         lines++;
         bytes += size;
-        if (!matcher(text)) continue;
-        if (found >= maxPerPane) {
+      }
+      const found = await matcher.match(take === kept.lines.length ? kept.lines : kept.lines.slice(0, take), maxPerPane + 1, deadline);
+      if (found === 'timeout') {
+        truncated.add('time');
+        break;
+      }
+      for (const [n, j] of found.entries()) {
+        if (n === maxPerPane) {
           truncated.add('matches');
           break;
         }
+        const text = kept.lines[j]!;
         const textBytes = Buffer.byteLength(text, 'utf8');
         if (resultBytes + textBytes > SEARCH_LIMITS.resultBytes) {
           truncated.add('result-bytes');
@@ -160,8 +197,7 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
           break;
         }
         resultBytes += textBytes;
-        found++;
-        matches.push({ pane, line: kept.droppedLines + j + 1, text });
+        matches.push({ paneId, line: kept.droppedLines + j + 1, text });
       }
     }
     searched++;
@@ -172,11 +208,22 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
   for (const pending of captures) void pending?.catch(() => {});
 
   return {
+    incarnation: identity,
     matches,
     panesSearched: searched,
     panesAvailable: all.length,
     truncatedBy: [...truncated].sort(),
   };
+}
+
+// Only ids: the full pane record costs tmux a /proc lookup per pane for fields a search never uses.
+const PANE_IDS = rowFormat({ id: 'pane_id' });
+
+/** Pane ids in tmux order, each once (a window linked into two sessions lists its panes twice). */
+async function listPaneIds(engine: Engine, sessionId: string | undefined): Promise<string[]> {
+  const scope = sessionId === undefined ? ['-a'] : ['-s', '-t', sessionId];
+  const lines = await engine.tmux.runIfServer(['list-panes', ...scope, '-F', PANE_IDS.format]);
+  return [...new Set(PANE_IDS.parse(lines ?? []).map((row) => row.id))];
 }
 
 function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'timeout'> {

@@ -63,7 +63,7 @@ export const searchPanesTool = libtmuxTool({
     });
     return {
       structured: {
-        matches: result.matches.map((m) => ({ pane: m.pane.id, paneRef: engine.ref('pane', m.pane.id, m.pane.incarnation), line: m.line, text: m.text })),
+        matches: result.matches.map((m) => ({ pane: m.paneId, paneRef: engine.ref('pane', m.paneId, result.incarnation!), line: m.line, text: m.text })),
         panesSearched: result.panesSearched,
         panesAvailable: result.panesAvailable,
         truncated: result.truncatedBy.length > 0,
