@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { captureSince, decodeCursor } from '../../src/core/capture-since.js';
+import { Engine } from '../../src/core/engine.js';
+import { ToolFailure } from '../../src/mcp/tool.js';
+import { TmuxServer } from '../../src/tmux/server.js';
+import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+
+function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux) {
+  const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 10_000, env: scrubbedEnv() });
+  t.after(() => server.close());
+  return new Engine(server, { waitMaxMs: 10_000 });
+}
+
+/** A pane whose shell prints no prompt, so the screen is final once typeAndWait returns. */
+async function quietPane(t: Parameters<typeof privateTmux>[0]) {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  await tmux.typeAndWait(pane, "PS1=''");
+  const engine = engineFor(t as never, tmux);
+  const since = async (cursor?: string, extra: { maxLines?: number; waitMs?: number } = {}) =>
+    captureSince(engine, await engine.resolvePane(pane), { cursor, maxLines: 2000, ...extra });
+  return { tmux, pane, engine, since };
+}
+
+test('output that scrolls far past the screen is returned whole, in order', async (t) => {
+  const { tmux, pane, since } = await quietPane(t);
+  const start = await since();
+  await tmux.typeAndWait(pane, 'i=1; while [ $i -le 100 ]; do echo line-$i; i=$((i+1)); done');
+  const result = await since(start.cursor);
+  assert.equal(result.linesMissed, false);
+  // The typed command (wrapped over two rows: the wait-for socket path is long), then the output.
+  assert.match(result.lines[0]!, /^i=1; while/);
+  assert.ok(result.lines.length <= 103, String(result.lines.length));
+  assert.deepEqual(result.lines.slice(-100), Array.from({ length: 100 }, (_, i) => `line-${i + 1}`));
+  assert.deepEqual((await since(result.cursor)).lines, []);
+});
+
+test('a prompt rewritten in place is reported again, each time it changes', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const engine = engineFor(t, tmux);
+  const record = await engine.resolvePane(pane);
+  let cursor = (await captureSince(engine, record, {})).cursor;
+  await tmux.tmux('send-keys', '-t', pane, '-l', 'abc');
+  const seen: string[] = [];
+  // waitMs wakes on the pane's output; typing may arrive in more than one piece.
+  // The shell's prompt is "$ " (or "# " for root).
+  while (!seen.some((line) => /^[$#] abc$/.test(line))) {
+    const result = await captureSince(engine, record, { cursor, waitMs: 5000 });
+    assert.ok(result.lines.length > 0, 'the typed text arrives within the wait');
+    for (const line of result.lines) assert.match(line, /^[$#] a?b?c?$/);
+    seen.push(...result.lines);
+    cursor = result.cursor;
+  }
+  assert.deepEqual((await captureSince(engine, record, { cursor })).lines, []);
+});
+
+test('an unchanged status line below the cursor is not reported again', async (t) => {
+  const { tmux, pane, since } = await quietPane(t);
+  // Clear the screen, draw a status line on row 4 and leave the cursor on row 2.
+  await tmux.typeAndWait(pane, "printf '\\033[H\\033[2Jone\\n\\n\\nSTATUS\\033[2;1H'");
+  const start = await since();
+  await tmux.typeAndWait(pane, 'printf two');
+  const result = await since(start.cursor);
+  assert.equal(result.lines.includes('STATUS'), false, result.lines.join('\n'));
+  assert.equal(result.lines.at(-1), 'two');
+  assert.match(result.lines[0]!, /^printf two/);
+});
+
+test('cleared history and a switched screen are reported as linesMissed', async (t) => {
+  const { tmux, pane, since } = await quietPane(t);
+  await tmux.typeAndWait(pane, 'i=1; while [ $i -le 100 ]; do echo old-$i; i=$((i+1)); done');
+  const start = await since();
+  await tmux.tmux('clear-history', '-t', pane);
+  await tmux.typeAndWait(pane, 'echo after-clear');
+  const cleared = await since(start.cursor);
+  assert.equal(cleared.linesMissed, true);
+  assert.ok(cleared.lines.includes('after-clear'), cleared.lines.join('\n'));
+
+  await tmux.typeAndWait(pane, "printf '\\033[?1049hALT-SCREEN'");
+  const switched = await since(cleared.cursor);
+  assert.equal(switched.linesMissed, true);
+  assert.ok(switched.lines.some((line) => line.includes('ALT-SCREEN')), switched.lines.join('\n'));
+});
+
+test('a cursor from an earlier tmux server restarts instead of reading a reused pane id', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const engine = engineFor(t, tmux);
+  const old = await captureSince(engine, await engine.resolvePane(pane), {});
+  const serverPid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
+  await tmux.tmux('kill-server');
+  // kill-server returns before the server is gone, and tmux has no event for that: poll, bounded.
+  const deadline = Date.now() + 10_000;
+  while (alive(serverPid)) {
+    assert.ok(Date.now() < deadline, 'the old tmux server did not exit');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const again = await tmux.start();
+  assert.equal(again, pane, 'tmux reuses the pane id');
+  const result = await captureSince(engine, await engine.resolvePane(again), { cursor: old.cursor });
+  assert.equal(result.restarted, true);
+  assert.deepEqual(result.lines, []);
+  assert.notEqual(result.cursor, old.cursor);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('garbled cursors are refused', () => {
+  for (const bad of ['', 'cs1.', 'cs1.!!!', 'cs2.e30', 'cs1.' + Buffer.from('[]').toString('base64url'), 'cs1.' + Buffer.from('{"p":"%1"}').toString('base64url')]) {
+    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof ToolFailure && e.code === 'invalid_argument', bad);
+  }
+});
