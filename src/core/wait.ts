@@ -5,6 +5,7 @@
  * ending is an answer with what was printed meanwhile.
  */
 import { captureLines, tailBudget } from './capture.js';
+import { captureSince } from './capture-since.js';
 import type { Engine } from './engine.js';
 import { openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { PaneRecord } from './records.js';
@@ -27,6 +28,8 @@ export interface WaitRequest {
   readonly stops: readonly Matcher[];
   /** Decoded cursor of an earlier wait on this pane, or undefined to start from now. */
   readonly cursor?: WaitCursor;
+  /** Instead of `cursor`: a capture_since cursor; the rows new since it are matched first. */
+  readonly since?: string;
   readonly timeoutMs: number;
   readonly maxLines: number;
   readonly signal: AbortSignal;
@@ -175,7 +178,18 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
       }
     }
 
-    const outcome = await new Promise<{ outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition }>((resolve) => {
+    // A capture_since cursor: the rows that changed since it (read after subscribing, so nothing
+    // falls between them and the stream) are matched before any live output.
+    let backlog: string[] = [];
+    if (request.since !== undefined) {
+      const since = await captureSince(engine, pane, { cursor: request.since, maxLines: 2000 });
+      backlog = since.lines;
+      if (since.restarted) note = 'The capture_since cursor was for another pane incarnation; waiting from now on.';
+      else if (since.linesMissed) note = 'Rows may have been missed since the capture_since cursor (history trimmed or cleared).';
+    }
+    const early = matchBacklog(backlog, request);
+
+    const outcome = early ?? await new Promise<{ outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition }>((resolve) => {
       let done = false;
       let scanned = from;
       const cleanups: Array<() => void> = [];
@@ -249,10 +263,30 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
       cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
     });
 
-    return finish(stream, from, outcome.outcome, { ...outcome, sawNewOutput: before(from, stream.end), matchedAtEntry: await entry, ...(note ? { note } : {}) });
+    const result = finish(stream, from, outcome.outcome, {
+      ...outcome,
+      sawNewOutput: backlog.length > 0 || before(from, stream.end),
+      matchedAtEntry: await entry,
+      ...(note ? { note } : {}),
+    });
+    if (backlog.length === 0) return result;
+    const tail = tailBudget([...backlog, ...result.tail], request.maxLines);
+    return { ...result, tail: tail.lines, droppedLines: tail.droppedLines };
   } finally {
     lease.release();
   }
+}
+
+/** The first stop or pattern in rows read from the screen (a capture_since backlog); any row counts when there are no patterns. */
+function matchBacklog(rows: readonly string[], request: WaitRequest): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number } | undefined {
+  for (const row of rows) {
+    for (const [list, outcome] of [[request.stops, 'stopped'], [request.patterns, 'matched']] as const) {
+      const i = list.findIndex((m) => m.find(row) !== -1);
+      if (i !== -1) return { outcome, matched: list[i], matchedIndex: i };
+    }
+    if (request.patterns.length === 0 && row.trim().length > 0) return { outcome: 'matched' };
+  }
+  return undefined;
 }
 
 /** Whether a pane still exists and runs, in one small round trip. */

@@ -1,5 +1,6 @@
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
-import { compileMatchers, decodeCursor, waitForText, type WaitResult } from '../../../core/wait.js';
+import { compileMatchers, decodeCursor, waitForText, type WaitCursor, type WaitResult } from '../../../core/wait.js';
+import { decodeCursor as decodeSinceCursor } from '../../../core/capture-since.js';
 import { refused } from '../../../mcp/tool.js';
 import { fingerprint } from '../../../core/refs.js';
 import { libtmuxTool } from '../declare.js';
@@ -8,6 +9,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_TAIL_LINES = 20;
 /** Progress notifications (when the client asked for them) keep long waits visibly alive. */
 const PROGRESS_MS = 5000;
+/** capture_since cursors start so (core/capture-since.ts). */
+const CAPTURE_SINCE_PREFIX = 'cs1.';
 const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 interface Args {
@@ -27,7 +30,8 @@ export const waitForTextTool = libtmuxTool({
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
     'pane writes (no polling). Only output that arrives after the call starts can match: text already on screen is ' +
     'never a match, it only sets `matchedAtEntry: true`. To not miss output printed between two calls, pass the ' +
-    '`cursor` of the previous result: matching then resumes where that call stopped. The echo of typed input is ' +
+    '`cursor` of the previous result (or a capture_since cursor taken before you typed): matching then resumes ' +
+    'there. The echo of typed input is ' +
     'output too, so wait for text the command prints but your typed line does not contain (type `echo DO\'\'NE`, ' +
     'wait for "DONE"). Patterns are literal text ' +
     'unless `regex: true` (JavaScript syntax; a leading (?i) makes one case-insensitive), matched within one line of output with escape sequences removed ' +
@@ -52,7 +56,12 @@ export const waitForTextTool = libtmuxTool({
         description: 'Failure markers (up to 32): the first to appear ends the wait with outcome "stopped". Checked before `patterns` on the same line.',
       }),
       regex: boolean({ description: 'Treat patterns and stop as JavaScript regular expressions. Default false (literal text). An invalid one is an error before waiting.' }),
-      cursor: string({ maxLength: 16384, description: 'The `cursor` of an earlier wait_for_text on this pane: match output from where that call stopped, including what arrived in between. Omit to match only output from now on.' }),
+      cursor: string({
+        maxLength: 16384,
+        description:
+          'The `cursor` of an earlier wait_for_text on this pane: match output from where that call stopped, including what arrived in between. ' +
+          'A capture_since cursor works too (take one before you type, and nothing printed afterwards is missed). Omit to match only output from now on.',
+      }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most lines of `tail` returned, newest kept. Default 20.' }),
       timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait before answering with outcome "timedOut". Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
     },
@@ -79,7 +88,13 @@ export const waitForTextTool = libtmuxTool({
     // Bad patterns and garbled cursors fail before anything touches tmux.
     const patterns = compileMatchers(args.patterns, args.regex ?? false, 'patterns');
     const stops = compileMatchers(args.stop ?? [], args.regex ?? false, 'stop');
-    const cursor = args.cursor !== undefined ? decodeCursor(args.cursor) : undefined;
+    // Our own cursor, or a capture_since cursor (the rows new since it are matched first).
+    let cursor: WaitCursor | undefined;
+    let since: string | undefined;
+    if (args.cursor !== undefined && args.cursor.startsWith(CAPTURE_SINCE_PREFIX)) {
+      decodeSinceCursor(args.cursor);
+      since = args.cursor;
+    } else if (args.cursor !== undefined) cursor = decodeCursor(args.cursor);
     const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
 
     const pane = await engine.resolvePane(args.paneId);
@@ -92,7 +107,7 @@ export const waitForTextTool = libtmuxTool({
     const ticker = setInterval(() => void progress(Math.round(performance.now() - started) / 1000, timeoutMs / 1000, `waiting for output in ${pane.id}`), PROGRESS_MS);
     let result: WaitResult;
     try {
-      result = await waitForText(engine, { pane, patterns, stops, cursor, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal });
+      result = await waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal });
     } finally {
       clearInterval(ticker);
     }
