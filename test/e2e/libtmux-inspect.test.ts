@@ -90,13 +90,14 @@ test('get_tmux_variables reads named variables, null for unknown ones, and refus
   const mcp = await startMcp(t, { env: tmux.env });
   const version = (await tmux.tmux('display-message', '-p', '#{version}')).trim();
   const { values } = await mcp.ok('get_tmux_variables', {
-    names: ['version', 'pane_id', 'session_name', 'no_such_variable', 'pane_title'],
+    names: ['version', 'pane_id', 'session_name', 'no_such_variable', 'pane_title', 'pane_path'],
     paneId: pane,
   });
   assert.equal(values.version, version);
   assert.equal(values.pane_id, pane);
   assert.equal(values.session_name, 'vars');
-  assert.equal(values.no_such_variable, null);
+  assert.equal(values.no_such_variable, null, 'tmux has no such variable');
+  assert.equal(values.pane_path, '', 'defined by tmux, and empty (no OSC 7 from the shell)');
   assert.equal(typeof values.pane_title, 'string');
   assert.equal((await mcp.ok('get_tmux_variables', { names: ['version'] })).values.version, version);
 
