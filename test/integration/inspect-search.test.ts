@@ -19,8 +19,10 @@ function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: Privat
  */
 async function fill(tmux: PrivateTmux, sessions: number, panesEach: number, script: string) {
   const ready = (s: number, p: number) => `${script}; tmux wait-for -S ready-${s}-${p}; exec cat`;
+  // The first session through start(), so the fixture knows a server runs and kills it afterwards.
+  await tmux.start({ session: 's0', width: 100, height: 50, shell: ready(0, 0) });
   await Promise.all(
-    Array.from({ length: sessions }, (_, s) => tmux.tmux('new-session', '-d', '-s', `s${s}`, '-x', '100', '-y', '50', 'sh', '-c', ready(s, 0))),
+    Array.from({ length: sessions - 1 }, (_, s) => tmux.tmux('new-session', '-d', '-s', `s${s + 1}`, '-x', '100', '-y', '50', 'sh', '-c', ready(s + 1, 0))),
   );
   for (let s = 0; s < sessions; s++) {
     for (let p = 1; p < panesEach; p++) await tmux.tmux('split-window', '-d', '-t', `s${s}`, '-l', '1', 'sh', '-c', ready(s, p));
