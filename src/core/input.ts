@@ -65,20 +65,39 @@ export interface KeysRequest {
  * counts as one newline).
  */
 export function planKeys(request: KeysRequest, field = 'keys'): InputStep[] {
+  const bytes = request.keys.reduce((sum, key) => sum + Buffer.byteLength(key, 'utf8'), 0);
+  if (bytes > MAX_INPUT_BYTES) throw invalidArgument(`${field} holds ${bytes} bytes of text; at most ${MAX_INPUT_BYTES} can be sent in one call`);
+  const steps = request.literal ? textPlan(request.keys, field) : keyPlan(request.keys, field);
+  if (request.enter) pushKeys(steps, 'Enter');
+  return steps;
+}
+
+function textPlan(keys: readonly string[], field: string): InputStep[] {
   const steps: InputStep[] = [];
-  let bytes = 0;
-  request.keys.forEach((key, index) => {
-    bytes += Buffer.byteLength(key, 'utf8');
-    if (request.literal) {
-      if (key.includes('\0')) throw invalidArgument(`${field}[${index}] contains a NUL character, which a terminal cannot receive`);
-      key.split(/\r?\n/).forEach((line, lineIndex) => {
-        if (lineIndex > 0) pushKeys(steps, 'Enter');
+  // Strings typed one after another make one line of text until a newline: fewer tmux commands.
+  let line = '';
+  keys.forEach((key, index) => {
+    if (key.includes('\0')) throw invalidArgument(`${field}[${index}] contains a NUL character, which a terminal cannot receive`);
+    key.split(/\r?\n/).forEach((piece, pieceIndex) => {
+      if (pieceIndex > 0) {
         steps.push(...textSteps(line));
-      });
-    } else if (key.endsWith(';') && key !== ';') {
-      throw invalidArgument(`${field}[${index}] ${JSON.stringify(key)}: a modifier with ";" cannot be sent; send ";" as literal text instead`);
-    } else if (key === ';') {
+        pushKeys(steps, 'Enter');
+        line = '';
+      }
+      line += piece;
+    });
+  });
+  steps.push(...textSteps(line));
+  return steps;
+}
+
+function keyPlan(keys: readonly string[], field: string): InputStep[] {
+  const steps: InputStep[] = [];
+  keys.forEach((key, index) => {
+    if (key === ';') {
       steps.push({ kind: 'hex', bytes: [0x3b] });
+    } else if (key.endsWith(';')) {
+      throw invalidArgument(`${field}[${index}] ${JSON.stringify(key)}: a modifier with ";" cannot be sent; send ";" as literal text instead`);
     } else if (isKeyName(key)) {
       pushKeys(steps, key);
     } else {
@@ -88,8 +107,6 @@ export function planKeys(request: KeysRequest, field = 'keys'): InputStep[] {
       );
     }
   });
-  if (bytes > MAX_INPUT_BYTES) throw invalidArgument(`${field} holds ${bytes} bytes of text; at most ${MAX_INPUT_BYTES} can be sent in one call`);
-  if (request.enter) pushKeys(steps, 'Enter');
   return steps;
 }
 

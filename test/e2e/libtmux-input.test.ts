@@ -66,13 +66,10 @@ function waiters(channel: string): number[] {
 
 /** A pane whose program has exited but which stays, dead, because remain-on-exit is on. */
 async function deadPane(tmux: PrivateTmux): Promise<string> {
-  const died = unique('died');
   await tmux.tmux('set-option', '-g', 'remain-on-exit', 'on');
-  await tmux.tmux('set-hook', '-g', 'pane-died', `wait-for -S ${died}`);
   const pane = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'exit 3')).trim();
-  await tmux.tmux('wait-for', died);
-  await tmux.tmux('set-hook', '-gu', 'pane-died');
-  assert.equal(await display(tmux, pane, '#{pane_dead}'), '1');
+  // The pane-died hook does not fire when the program exits before tmux has set the pane up, so poll.
+  await until('the pane to die', async () => (await display(tmux, pane, '#{pane_dead}')) === '1');
   return pane;
 }
 

@@ -40,18 +40,21 @@ async function readBytes(tmux: PrivateTmux, pane: string, bytes: number): Promis
 }
 
 test('planKeys: text is split into lines joined by Enter, trailing ";" goes by value, keys are checked', () => {
-  assert.deepEqual(planKeys({ keys: ['echo a;', 'b\r\nc\n'], literal: true, enter: true }), [
-    { kind: 'text', text: 'echo a' },
-    { kind: 'hex', bytes: [0x3b] },
-    { kind: 'text', text: 'b' },
+  assert.deepEqual(planKeys({ keys: ['echo a;', 'b\r\nc;\n'], literal: true, enter: true }), [
+    { kind: 'text', text: 'echo a;b' },
     { kind: 'keys', names: ['Enter'] },
     { kind: 'text', text: 'c' },
+    { kind: 'hex', bytes: [0x3b] },
     { kind: 'keys', names: ['Enter', 'Enter'] },
   ]);
-  assert.deepEqual(planKeys({ keys: [';;', 'a\\;'], literal: true, enter: false }), [
+  assert.deepEqual(planKeys({ keys: [';;', 'a\\;;'], literal: true, enter: false }), [
+    { kind: 'text', text: ';;a\\' },
     { kind: 'hex', bytes: [0x3b, 0x3b] },
-    { kind: 'text', text: 'a\\' },
-    { kind: 'hex', bytes: [0x3b] },
+  ]);
+  assert.deepEqual(planKeys({ keys: ['a\r', '\nb'], literal: true, enter: false }), [
+    { kind: 'text', text: 'a\r' },
+    { kind: 'keys', names: ['Enter'] },
+    { kind: 'text', text: 'b' },
   ]);
   assert.deepEqual(planKeys({ keys: ['C-c', ';', 'Enter'], literal: false, enter: false }), [
     { kind: 'keys', names: ['C-c'] },
@@ -87,7 +90,8 @@ test('text arrives exactly over the spawn path too, where tmux would eat a trail
   const keys = ['a;', ';', 'b\\;', '-x ;', 'c;;'];
   const expected = Buffer.from(keys.join('') + ';');
   const read = await readBytes(tmux, pane, expected.length);
-  await sendKeys(engine, { pane, keys, literal: true, enter: false });
+  // One call per string, so each ends its own tmux argument.
+  for (const key of keys) await sendKeys(engine, { pane, keys: [key], literal: true, enter: false });
   await sendKeys(engine, { pane, keys: [';'], literal: false, enter: false });
   assert.equal((await read()).toString('utf8'), expected.toString('utf8'));
 });
