@@ -49,7 +49,8 @@ export interface RunRequest {
 }
 
 export interface RunResult {
-  readonly outcome: 'exited' | 'timedOut' | 'paneDead' | 'paneClosed' | 'cancelled';
+  /** `watchLost`: the connection carrying the pane's output broke while the pane lives on (rare). */
+  readonly outcome: 'exited' | 'timedOut' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
   readonly exitStatus: number | null;
   readonly output: string[];
   readonly droppedLines: number;
@@ -187,7 +188,13 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
           if (event === 'output') {
             if (reader.scan()) end('exited');
           } else if (event === 'closed') {
-            if (!reader.scan()) end('paneClosed');
+            if (reader.scan()) end('exited');
+            else {
+              paneState(engine, pane.id).then(
+                (state) => end(state === 'alive' ? 'watchLost' : state === 'dead' ? 'paneDead' : 'paneClosed'),
+                () => end('paneClosed'),
+              );
+            }
           } else checkLiveness();
         }),
       );

@@ -14,7 +14,8 @@ import { renderLine } from './terminal-text.js';
 import { invalidArgument } from '../mcp/tool.js';
 import { TmuxCommandError } from '../tmux/errors.js';
 
-export type WaitOutcome = 'matched' | 'stopped' | 'timedOut' | 'paneDead' | 'paneClosed' | 'cancelled';
+/** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
+export type WaitOutcome = 'matched' | 'stopped' | 'timedOut' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
 
 /** A compiled pattern: finds the end of its first match in `text`, or -1. */
 export interface Matcher {
@@ -132,7 +133,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
   ): WaitResult => {
     const end = extra.at ?? stream?.end ?? from;
     const tail = stream ? tailBudget(linesBetween(stream, from, stream.end), request.maxLines) : { lines: [], droppedLines: 0 };
-    const resumable = stream && outcome !== 'paneClosed';
+    const resumable = stream && outcome !== 'paneClosed' && outcome !== 'watchLost';
     return {
       outcome,
       matched: extra.matched?.source ?? null,
@@ -249,7 +250,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
             scan();
             // The client left: the session (and the pane) ended, or the connection broke.
             paneState(engine, pane.id)
-              .then((state) => end({ outcome: state === 'dead' ? 'paneDead' : 'paneClosed' }))
+              .then((state) => end({ outcome: state === 'dead' ? 'paneDead' : state === 'gone' ? 'paneClosed' : 'watchLost' }))
               .catch(() => end({ outcome: 'paneClosed' }));
           }
         }),

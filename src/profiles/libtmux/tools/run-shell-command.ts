@@ -105,6 +105,9 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
     case 'paneClosed':
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
+    case 'watchLost':
+      head = `The connection watching ${paneId} broke before the command finished; it may still be running (it prints "${r.endMarker} <status>" when done). Check with capture_pane.`;
+      break;
     case 'cancelled':
       head = `Cancelled; the command may still be running in ${paneId} (it prints "${r.endMarker} <status>" when done).`;
       break;

@@ -70,7 +70,7 @@ export const waitForTextTool = libtmuxTool({
   output: object(
     {
       paneRef: string({ description: 'Ref of the pane watched.' }),
-      outcome: string({ description: 'How the wait ended: matched, stopped, timedOut, paneDead (its program exited), paneClosed (the pane is gone) or cancelled.' }),
+      outcome: string({ description: 'How the wait ended: matched, stopped, timedOut, paneDead (its program exited), paneClosed (the pane is gone), watchLost (the output connection broke; call again) or cancelled.' }),
       matched: nullable('string', { description: 'The pattern (or stop pattern) that ended the wait, as given; null otherwise, and for any-output waits.' }),
       matchedIndex: nullable('integer', { description: 'Index of that pattern in `patterns` (outcome matched) or in `stop` (outcome stopped); null otherwise.' }),
       sawNewOutput: boolean({ description: 'Whether the pane printed anything during the wait. False after a timeout means it stayed quiet: the command probably never ran.' }),
@@ -149,6 +149,9 @@ function summary(paneId: string, r: WaitResult, timeoutMs: number): string {
       break;
     case 'paneClosed':
       head.push(`Pane ${paneId} went away during the wait (killed, or its session ended).`);
+      break;
+    case 'watchLost':
+      head.push(`The connection watching ${paneId} broke (the pane still exists); call again.`);
       break;
     case 'cancelled':
       head.push('The wait was cancelled.');
