@@ -8,23 +8,33 @@
  */
 
 const PLAIN = /^[A-Za-z0-9_@%:./=+,^-]+$/;
+// Everything that cannot stand as itself inside double quotes.
+const SPECIAL = /[\\"$\u0000-\u001f\u007f]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', $: '\\$', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const escape = (ch: string): string => ESCAPES[ch] ?? '\\' + ch.charCodeAt(0).toString(8).padStart(3, '0');
+
+// Row formats are long constants sent with every listing; quoting them once saves work on each call.
+const FORMAT_CACHE = new Map<string, string>();
+const FORMAT_CACHE_MAX = 256;
 
 export function quoteArgument(arg: string): string {
-  if (arg.includes('\0')) throw new TypeError('tmux arguments cannot contain NUL bytes');
   if (arg.length > 0 && PLAIN.test(arg)) return arg;
-  let out = '"';
-  for (const ch of arg) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '\\' || ch === '"' || ch === '$') out += '\\' + ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f) out += '\\' + code.toString(8).padStart(3, '0');
-    else out += ch;
+  const isFormat = arg.length > 64 && arg.includes('#{');
+  if (isFormat) {
+    const cached = FORMAT_CACHE.get(arg);
+    if (cached !== undefined) return cached;
   }
-  return out + '"';
+  if (arg.includes('\0')) throw new TypeError('tmux arguments cannot contain NUL bytes');
+  const quoted = '"' + arg.replace(SPECIAL, escape) + '"';
+  if (isFormat) {
+    if (FORMAT_CACHE.size >= FORMAT_CACHE_MAX) FORMAT_CACHE.clear();
+    FORMAT_CACHE.set(arg, quoted);
+  }
+  return quoted;
 }
 
 export function commandLine(argv: readonly string[]): string {
-  return argv.map(quoteArgument).join(' ');
+  let line = '';
+  for (let i = 0; i < argv.length; i++) line += (i === 0 ? '' : ' ') + quoteArgument(argv[i]!);
+  return line;
 }

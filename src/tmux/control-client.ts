@@ -41,6 +41,8 @@ export class ControlClient {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #parser: ControlParser;
   readonly #queue: Pending[] = [];
+  /** Command lines queued in this tick and not yet written. */
+  #outgoing = '';
   readonly #notificationListeners = new Set<NotificationListener>();
   readonly #closeListeners = new Set<(reason: string) => void>();
   readonly #watches = new Map<string, PaneWatch>();
@@ -105,8 +107,16 @@ export class ControlClient {
         this.#child.kill('SIGKILL');
       }, timeoutMs);
       this.#queue.push(pending);
-      this.#child.stdin.write(line + '\n');
+      // Commands issued in the same tick (Promise.all of several) go out in one write.
+      if (this.#outgoing === '') queueMicrotask(() => this.#flush());
+      this.#outgoing += line + '\n';
     });
+  }
+
+  #flush(): void {
+    const data = this.#outgoing;
+    this.#outgoing = '';
+    if (data !== '' && this.#closed === undefined) this.#child.stdin.write(data);
   }
 
   onNotification(listener: NotificationListener): () => void {

@@ -67,8 +67,7 @@ export class TmuxServer {
 
   /** Runs one tmux command and returns its output lines (UTF-8, invalid bytes replaced). */
   async run(command: readonly string[], options: RunOptions = {}): Promise<string[]> {
-    const lines = await this.runRaw(command, options);
-    return lines.map((line) => line.toString('utf8'));
+    return decodeLines(await this.runRaw(command, options));
   }
 
   /** Like `run`, with the raw bytes of each output line. */
@@ -213,6 +212,24 @@ export class TmuxServer {
     const lines = splitLines(result.stdout);
     return lines;
   }
+}
+
+/**
+ * UTF-8 text of each line, invalid bytes replaced. Long replies (a deep capture) are decoded in one
+ * pass: newline is never part of a multi-byte sequence, so decoding the joined lines and splitting
+ * on newlines gives exactly the per-line result, without one decoder call per line.
+ */
+function decodeLines(lines: Buffer[]): string[] {
+  if (lines.length < 32) return lines.map((line) => line.toString('utf8'));
+  let size = lines.length - 1;
+  for (const line of lines) size += line.length;
+  const joined = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) joined[at++] = 0x0a;
+    at += lines[i]!.copy(joined, at);
+  }
+  return joined.toString('utf8').split('\n');
 }
 
 function splitLines(data: Buffer): Buffer[] {
