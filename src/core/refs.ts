@@ -14,11 +14,18 @@ const PREFIX = 'tmux1_';
 const KIND_CODE: Record<RefKind, string> = { session: 's', window: 'w', link: 'l', pane: 'p' };
 const CODE_KIND = Object.fromEntries(Object.entries(KIND_CODE).map(([k, v]) => [v, k])) as Record<string, RefKind>;
 
+// A listing builds one ref per row, all of the same incarnation: hash each incarnation once.
+const fingerprints = new Map<string, string>();
+
 export function fingerprint(incarnation: Incarnation): string {
-  return createHash('sha256')
-    .update(`${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`)
-    .digest('base64url')
-    .slice(0, 12);
+  const key = `${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`;
+  let value = fingerprints.get(key);
+  if (value === undefined) {
+    value = createHash('sha256').update(key).digest('base64url').slice(0, 12);
+    if (fingerprints.size >= 64) fingerprints.clear();
+    fingerprints.set(key, value);
+  }
+  return value;
 }
 
 /** `subject` is the tmux id (`%3`), or for a window link `$1:@2`. */
