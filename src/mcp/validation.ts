@@ -18,8 +18,13 @@ export type Validator = (value: unknown) => string | undefined;
 
 /** Compiles a schema into a function that answers undefined when valid, or what is wrong. */
 export function compileValidator(schema: JsonSchema, what: string): Validator {
-  const validate: ValidateFunction = ajv.compile(schema as object);
-  return (value) => (validate(value) ? undefined : describe(validate.errors ?? [], what));
+  // Compiled on first use: most processes call a few of the many tools, and compiling every schema
+  // up front costs start-up time and resident memory for validators that never run.
+  let validate: ValidateFunction | undefined;
+  return (value) => {
+    validate ??= ajv.compile(schema as object);
+    return validate(value) ? undefined : describe(validate.errors ?? [], what);
+  };
 }
 
 function describe(errors: ErrorObject[], what: string): string {
