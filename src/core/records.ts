@@ -111,36 +111,24 @@ export interface PaneRecord {
   readonly sessionId: string;
   readonly sessionName: string;
   readonly windowId: string;
-  readonly windowIndex: number;
   readonly windowName: string;
   readonly isActive: boolean;
   readonly width: number;
   readonly height: number;
-  readonly top: number;
-  readonly left: number;
-  readonly bottom: number;
-  readonly right: number;
   readonly isAtTop: boolean;
   readonly isAtBottom: boolean;
   readonly isAtLeft: boolean;
   readonly isAtRight: boolean;
   readonly currentCommand: string;
   readonly currentPath: string;
-  readonly startCommand: string;
   /** The pane's process id, 0 when tmux does not know it. */
   readonly pid: number;
-  readonly tty: string;
   readonly title: string;
   readonly isDead: boolean;
   readonly deadStatus: number | null;
   /** How many modes (copy mode and the like) are stacked on the pane; 0 when it shows its program. */
   readonly modeCount: number;
   readonly isSynchronized: boolean;
-  readonly historySize: number;
-  readonly historyLimit: number;
-  readonly cursorX: number;
-  readonly cursorY: number;
-  readonly alternateOn: boolean;
 }
 
 export const PANE_FORMAT = rowFormat({
@@ -150,34 +138,22 @@ export const PANE_FORMAT = rowFormat({
   sessionId: 'session_id',
   sessionName: 'session_name',
   windowId: 'window_id',
-  windowIndex: 'window_index',
   windowName: 'window_name',
   active: 'pane_active',
   width: 'pane_width',
   height: 'pane_height',
-  top: 'pane_top',
-  left: 'pane_left',
-  bottom: 'pane_bottom',
-  right: 'pane_right',
   atTop: 'pane_at_top',
   atBottom: 'pane_at_bottom',
   atLeft: 'pane_at_left',
   atRight: 'pane_at_right',
   command: 'pane_current_command',
   path: 'pane_current_path',
-  startCommand: 'pane_start_command',
   pid: 'pane_pid',
-  tty: 'pane_tty',
   title: 'pane_title',
   dead: 'pane_dead',
   deadStatus: 'pane_dead_status',
   inMode: 'pane_in_mode',
   synchronized: 'pane_synchronized',
-  historySize: 'history_size',
-  historyLimit: 'history_limit',
-  cursorX: 'cursor_x',
-  cursorY: 'cursor_y',
-  alternate: 'alternate_on',
 });
 
 export function toPane(row: Record<string, string>): PaneRecord {
@@ -188,34 +164,22 @@ export function toPane(row: Record<string, string>): PaneRecord {
     sessionId: row.sessionId!,
     sessionName: row.sessionName!,
     windowId: row.windowId!,
-    windowIndex: toInt(row.windowIndex!),
     windowName: row.windowName!,
     isActive: toBool(row.active!),
     width: toInt(row.width!),
     height: toInt(row.height!),
-    top: toInt(row.top!),
-    left: toInt(row.left!),
-    bottom: toInt(row.bottom!),
-    right: toInt(row.right!),
     isAtTop: toBool(row.atTop!),
     isAtBottom: toBool(row.atBottom!),
     isAtLeft: toBool(row.atLeft!),
     isAtRight: toBool(row.atRight!),
     currentCommand: row.command!,
     currentPath: row.path!,
-    startCommand: row.startCommand!,
     pid: toInt(row.pid!),
-    tty: row.tty!,
     title: row.title!,
     isDead: toBool(row.dead!),
     deadStatus: row.deadStatus === '' ? null : toInt(row.deadStatus!),
     modeCount: toInt(row.inMode!),
     isSynchronized: toBool(row.synchronized!),
-    historySize: toInt(row.historySize!),
-    historyLimit: toInt(row.historyLimit!),
-    cursorX: toInt(row.cursorX!),
-    cursorY: toInt(row.cursorY!),
-    alternateOn: toBool(row.alternate!),
   };
 }
 
