@@ -2,7 +2,7 @@
  * Drives an MCP server over stdio with the official SDK Client, as a real agent host does, and
  * times each tools/call from just before the request is written to just after the result is parsed.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/client';
@@ -89,6 +89,11 @@ export class McpDriver {
     return Number(match[1]) / 1024;
   }
 
+  /** CPU time the server process has used so far, in nanoseconds (all threads). */
+  cpuNs(): number {
+    return processCpuNs(this.pid);
+  }
+
   async close(): Promise<void> {
     await this.client.close().catch(() => {});
   }
@@ -97,4 +102,20 @@ export class McpDriver {
 /** Wall-clock now in milliseconds with sub-millisecond resolution (the same clock bash's $EPOCHREALTIME reads). */
 export function wallNowMs(): number {
   return performance.timeOrigin + performance.now();
+}
+
+/**
+ * CPU time of a process in nanoseconds, summed over its threads (/proc/<pid>/task/<tid>/schedstat).
+ * Unlike wall-clock latency it barely moves when other work loads the machine.
+ */
+export function processCpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return total;
 }

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { BenchTmux, buildPaneFarm, TMUX_BIN, scrubbedEnv } from './tmux.js';
-import { McpDriver, wallNowMs } from './mcp.js';
+import { McpDriver, processCpuNs, wallNowMs } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
 
 // ---- parameters -----------------------------------------------------------------------------------
@@ -80,6 +80,8 @@ interface Row {
   readonly note?: string;
   readonly unavailable?: boolean;
   readonly error?: string;
+  /** CPU per measured call, microseconds: the server process and the tmux server. */
+  readonly cpu?: { readonly server: number; readonly tmux?: number };
 }
 
 interface Table {
@@ -125,25 +127,35 @@ function status(row: Row): string {
 }
 
 function renderRow(row: Row): string {
-  if (row.unavailable) return `| ${row.name} | not available | | | | | ${row.target ?? ''} | not available | ${row.note ?? 'tool not listed by the server yet'} |`;
-  if (row.error) return `| ${row.name} | error | | | | | ${row.target ?? ''} | ${status(row)} | ${row.error.replaceAll('|', '/').slice(0, 160)} |`;
+  const cells = (...values: Array<string | number | undefined>) => `| ${values.map((v) => (v === undefined ? '' : String(v))).join(' | ')} |`;
+  if (row.unavailable) return cells(row.name, 'not available', '', '', '', '', '', '', row.target, 'not available', row.note ?? 'tool not listed by the server yet');
+  if (row.error) return cells(row.name, 'error', '', '', '', '', '', '', row.target, status(row), row.error.replaceAll('|', '/').replaceAll('\n', ' ').slice(0, 160));
   const s = row.summary;
   const unit = row.unit ?? 'ms';
-  if (!s) return `| ${row.name} | ${row.value === undefined ? '' : `${ms(row.value)} ${unit}`} | | | | | ${row.target ?? ''} | ${status(row)} | ${row.note ?? ''} |`;
-  return `| ${row.name} | ${s.n} | ${ms(s.p50)} | ${ms(s.p90)} | ${ms(s.p99)} | ${row.ratio === undefined ? '' : row.ratio.toFixed(1) + 'x'} | ${row.target ?? ''} | ${status(row)} | ${row.note ?? ''} |`;
+  if (!s) return cells(row.name, row.value === undefined ? '' : `${ms(row.value)} ${unit}`, '', '', '', '', '', '', row.target, status(row), row.note);
+  const cpu = (us: number | undefined) => (us === undefined ? '' : us.toFixed(0));
+  return cells(
+    row.name, s.n, ms(s.p50), ms(s.p90), ms(s.p99),
+    row.ratio === undefined ? '' : row.ratio.toFixed(1) + 'x',
+    cpu(row.cpu?.server), cpu(row.cpu?.tmux),
+    row.target, status(row), row.note,
+  );
 }
 
 // ---- measuring ------------------------------------------------------------------------------------
 
 class ToolError extends Error {}
 
+/** The tmux server of the scenario running now, for the tmux CPU column. */
+let currentTmuxPid: number | undefined;
+
 /** Warm-up, then up to `iterations` timed calls (stopping early past the time budget, >= 5 kept). */
 async function measure(
   driver: McpDriver,
   tool: string,
   args: () => Record<string, unknown>,
-  config: { iterations?: number; warmup?: number; budgetMs?: number } = {},
-): Promise<Summary> {
+  config: { iterations?: number; warmup?: number; budgetMs?: number; tmuxPid?: number } = {},
+): Promise<Summary & { cpu: { server: number; tmux?: number } }> {
   const iterations = config.iterations ?? opts.iterations;
   const warmup = config.warmup ?? opts.warmup;
   const budget = config.budgetMs ?? opts.budgetMs;
@@ -159,11 +171,17 @@ async function measure(
   }
   const samples: number[] = [];
   const start = performance.now();
+  const serverCpu = driver.cpuNs();
+  const tmuxCpu = config.tmuxPid ? processCpuNs(config.tmuxPid) : 0;
   while (samples.length < iterations) {
     samples.push(await once());
     if (samples.length >= 5 && performance.now() - start > budget) break;
   }
-  return summarize(samples);
+  const cpu = {
+    server: (driver.cpuNs() - serverCpu) / samples.length / 1000,
+    tmux: config.tmuxPid ? (processCpuNs(config.tmuxPid) - tmuxCpu) / samples.length / 1000 : undefined,
+  };
+  return { ...summarize(samples), cpu };
 }
 
 async function toolRow(
@@ -172,17 +190,18 @@ async function toolRow(
   name: string,
   tool: string,
   args: () => Record<string, unknown>,
-  extra: { target?: number; floor?: number; note?: string; iterations?: number; warmup?: number; budgetMs?: number } = {},
+  extra: { target?: number; floor?: number; note?: string; iterations?: number; warmup?: number; budgetMs?: number; tmuxPid?: number } = {},
 ): Promise<Row> {
   if (!driver.has(tool)) return addRow(t, { name, unavailable: true, target: extra.target });
   try {
-    const summary = await measure(driver, tool, args, extra);
+    const summary = await measure(driver, tool, args, { ...extra, tmuxPid: extra.tmuxPid ?? currentTmuxPid });
     return addRow(t, {
       name,
       summary,
       target: extra.target,
       ratio: extra.floor ? summary.p50 / extra.floor : undefined,
       note: extra.note,
+      cpu: summary.cpu,
     });
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
@@ -223,18 +242,26 @@ async function baseServer(): Promise<Base> {
   return { tmux, shell, sink, marker, flood, others };
 }
 
-async function floorSummary(env: NodeJS.ProcessEnv): Promise<Summary> {
+interface Floor {
+  readonly summary: Summary & { cpu: { server: number; tmux?: number } };
+  /** VmRSS of the no-op server after its calls, MiB: what node plus the SDK take before any code of ours. */
+  readonly rss: number;
+}
+
+async function floorSummary(env: NodeJS.ProcessEnv): Promise<Floor> {
   const noop = await McpDriver.noop(env);
   try {
-    return await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
+    const summary = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
+    return { summary, rss: noop.memory('VmRSS') };
   } finally {
     await noop.close();
   }
 }
 
-async function fastScenario(base: Base, floor: Summary): Promise<{ idleRss?: number }> {
+async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: number }> {
+  const floor = floorInfo.summary;
   const t = table('Fast tools (one session, 8 panes)', 'Each row: warm-up, then timed calls; ratio = p50 / floor p50.');
-  addRow(t, { name: 'floor: no-op SDK server, tool returning {}', summary: floor, ratio: 1, note: 'same SDK, same stdio transport' });
+  addRow(t, { name: 'floor: no-op SDK server, tool returning {}', summary: floor, ratio: 1, cpu: floor.cpu, note: 'same SDK, same stdio transport' });
   const driver = await McpDriver.ours(base.tmux.env, nodeArgs);
   let idleRss: number | undefined;
   try {
@@ -269,6 +296,7 @@ async function fastScenario(base: Base, floor: Summary): Promise<{ idleRss?: num
     const after = driver.memory('VmRSS');
     const m = table('Memory at rest', 'VmRSS of the server process from /proc/<pid>/status.');
     addRow(m, { name: 'idle RSS (after start-up and a few calls)', value: idleRss, unit: 'MiB', target: 70 });
+    addRow(m, { name: 'floor: no-op SDK server after its calls', value: floorInfo.rss, unit: 'MiB', note: 'node + the SDK alone' });
     addRow(m, { name: 'RSS after the fast-tool loops', value: after, unit: 'MiB', note: 'informational (heap not collected)' });
   } finally {
     await driver.close();
@@ -468,6 +496,7 @@ async function growthScenario(floor: Summary): Promise<void> {
   for (const panes of opts.panes) {
     const built = performance.now();
     const { tmux } = await buildPaneFarm({ panes, paneCommand: farmPaneCommand(opts.history) });
+    currentTmuxPid = await tmux.serverPid();
     try {
       await tmux.until(`history of ${panes} panes`, async () =>
         (await tmux.tmux('list-panes', '-a', '-F', '#{history_size}')).trim().split('\n').every((h) => Number(h) >= opts.history),
@@ -539,7 +568,10 @@ function report(machineLines: string[], seconds: number): string {
   for (const t of tables) {
     out.push(`## ${t.title}`, '');
     if (t.intro) out.push(t.intro, '');
-    out.push('| Measure | n | p50 | p90 | p99 | ratio | target | status | note |', '|---|---|---|---|---|---|---|---|---|');
+    out.push(
+      '| Measure | n | p50 ms | p90 ms | p99 ms | ratio | server CPU us/call | tmux CPU us/call | target | status | note |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+    );
     for (const row of t.rows) out.push(renderRow(row));
     out.push('');
     for (const line of t.after) out.push(line, '');
@@ -555,9 +587,11 @@ async function main(): Promise<void> {
   console.log(machineLines.join('\n'));
   const base = await baseServer();
   try {
-    const floor = await floorSummary(base.tmux.env);
+    currentTmuxPid = await base.tmux.serverPid();
+    const floorInfo = await floorSummary(base.tmux.env);
+    const floor = floorInfo.summary;
     console.log(`floor p50 ${ms(floor.p50)} ms`);
-    if (opts.only.has('fast')) await fastScenario(base, floor);
+    if (opts.only.has('fast')) await fastScenario(base, floorInfo);
     if (opts.only.has('wait')) await waitScenario(base, floor);
     if (opts.only.has('capture')) await captureScenario(base, floor);
     if (opts.only.has('memory')) await memoryScenario(base);
