@@ -115,6 +115,7 @@ test('show_option reads scopes, inherited values, arrays and user options', asyn
   const pane = await tmux.start({ session: 'opts' });
   await tmux.tmux('set-option', '-g', '@greeting', 'hello "world" #{pane_id} $HOME');
   await tmux.tmux('set-option', '-p', '-t', pane, 'remain-on-exit', 'on');
+  await tmux.tmux('set-option', '-g', '@multiline', 'first\nsecond ');
   const mcp = await startMcp(t, { env: tmux.env });
 
   assert.deepEqual(await mcp.ok('show_option', { name: 'history-limit' }), { options: [{ name: 'history-limit', value: '100000' }] });
@@ -125,6 +126,11 @@ test('show_option reads scopes, inherited values, arrays and user options', asyn
   assert.deepEqual((await mcp.ok('show_option', { name: 'mode-keys', scope: 'global_window' })).options.map((o: any) => o.name), ['mode-keys']);
   assert.deepEqual((await mcp.ok('show_option', { name: 'remain-on-exit', target: pane })).options, [{ name: 'remain-on-exit', value: 'on' }]);
   assert.deepEqual((await mcp.ok('show_option', { name: '@greeting' })).options, [{ name: '@greeting', value: 'hello "world" #{pane_id} $HOME' }]);
+
+  assert.deepEqual((await mcp.ok('show_option', { name: '@multiline' })).options, [{ name: '@multiline', value: 'first\nsecond ' }]);
+  assert.deepEqual((await mcp.ok('show_option', { name: '@greeting', scope: 'session', target: 'opts' })).options, [
+    { name: '@greeting', value: 'hello "world" #{pane_id} $HOME' },
+  ], 'inherited user option, name without the * marker');
 
   const env = await mcp.ok('show_option', { name: 'update-environment' });
   assert.ok(env.options.length > 1);

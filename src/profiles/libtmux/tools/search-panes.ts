@@ -9,7 +9,7 @@ export const searchPanesTool = libtmuxTool({
     'Find which panes show some text, and where: searches the newest `scrollbackLines` rows (default 500; screen ' +
     'and scrollback, wrapped rows joined) of every pane, or of one session\'s panes. The pattern is literal, ' +
     'case-sensitive text unless `regex` is true (JavaScript RegExp syntax; an invalid one fails before anything is ' +
-    'read). Each match gives the pane, its ref, the 1-based row within the rows searched in that pane, and the row ' +
+    'read). Each match gives the pane, its ref, the 1-based row position (oldest captured row = 1) and the row ' +
     'text. Work is bounded: at most 200 panes, 20,000 rows, 1,000,000 bytes and 5 s per call, `maxMatchesPerPane` ' +
     '(default 50) and 128,000 bytes of matched text; `truncatedBy` names each limit that cut the search short ' +
     '(panes, lines, bytes, time, pane-output, matches, result-bytes). To read around a match use capture_pane; to ' +
@@ -34,7 +34,7 @@ export const searchPanesTool = libtmuxTool({
           {
             pane: string({ description: 'Pane id, like %3.' }),
             paneRef: string({ description: 'Pane ref, valid until the tmux server restarts.' }),
-            line: integer({ description: '1-based row within the rows searched in that pane (1 = oldest).' }),
+            line: integer({ description: '1-based position of the row among the rows captured from that pane, oldest first (wrapped rows joined).' }),
             text: string({ description: 'The whole matching row.' }),
           },
           ['line', 'pane', 'paneRef', 'text'],
