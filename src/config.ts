@@ -27,6 +27,12 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Variables older servers of the family read; set now, they would silently mean nothing, so they stop start-up. */
+const RETIRED: Readonly<Record<string, string>> = {
+  LIBTMUX_SAFETY: 'LIBTMUX_TOOLSETS (inspect, manage, execute, teardown)',
+  LIBTMUX_MCP_TOOLS: 'LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS',
+};
+
 export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'serve'; readonly config: Config };
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
@@ -51,6 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
   const profile = profileArg ?? nonEmpty(env.TMUX_MCP_PROFILE) ?? 'libtmux';
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new ConfigError(`unknown profile "${profile}"; choose one of ${PROFILES.join(', ')}`);
+  }
+  for (const [name, instead] of Object.entries(RETIRED)) {
+    if (env[name] !== undefined) throw new ConfigError(`${name} is no longer read; use ${instead}`);
   }
   const socketName = nonEmpty(env.LIBTMUX_SOCKET_NAME);
   const socketPath = nonEmpty(env.LIBTMUX_SOCKET_PATH);

@@ -44,3 +44,12 @@ test('a missing tmux binary does not stop the server from starting', () => {
   assert.match(result.stderr, /profile libtmux, socket -L tmux-mcp-cli-test/);
   assert.equal(result.stdout, '');
 });
+
+test('retired variables of older servers stop start-up instead of being ignored', () => {
+  const safety = run([], { LIBTMUX_SAFETY: 'readonly' });
+  assert.equal(safety.status, 2);
+  assert.match(safety.stderr, /LIBTMUX_SAFETY is no longer read; use LIBTMUX_TOOLSETS/);
+  const tools = run([], { LIBTMUX_MCP_TOOLS: 'list_panes' });
+  assert.equal(tools.status, 2);
+  assert.match(tools.stderr, /LIBTMUX_MCP_TOOLS is no longer read/);
+});
