@@ -33,7 +33,11 @@ export class EscapeFilter {
   write(chunk: string): string {
     // Fast path: nothing to remove.
     if (this.#state === State.Text && !hasSpecial(chunk)) {
-      if (chunk.length > 0) this.#atLineStart = chunk.charCodeAt(chunk.length - 1) === 0x0a;
+      if (chunk.length > 0) {
+        const last = chunk.charCodeAt(chunk.length - 1);
+        if (last === 0x0a) this.#atLineStart = true;
+        else if (last >= 0x20) this.#atLineStart = false;
+      }
       return chunk;
     }
     let out = '';
@@ -107,10 +111,11 @@ export class EscapeFilter {
   }
 }
 
+/** True when the text holds anything the filter must remove (newline, CR, tab and backspace are kept as they are). */
 function hasSpecial(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x0a) || code === 0x7f || code === 0x9b) return true;
+    if (code < 0x20 ? code !== 0x0a && code !== 0x0d && code !== 0x09 && code !== 0x08 : code === 0x7f || code === 0x9b) return true;
   }
   return false;
 }
