@@ -24,7 +24,9 @@ export const runShellCommandTool = libtmuxTool({
     'it finishes. `output` holds only what the command printed (no prompt, no echo of the command), escape ' +
     'sequences removed, long lines whole however the terminal wrapped them; the newest `maxLines` lines are kept ' +
     '(default 200, at most 2000) and `droppedLines` counts older ones left out. It runs in a subshell: `cd`, ' +
-    '`export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents work. The pane must ' +
+    '`export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents work; anything ' +
+    'half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a command that might ' +
+    'read it. The pane must ' +
     'show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, busybox); fish, csh, tcsh, nu, pwsh, xonsh and ' +
     'elvish are refused, as are dead panes, panes in copy mode or with synchronize-panes on, and panes running ' +
     'another program, or still running a command an earlier call timed out on (pass `force: true` only if a POSIX ' +
