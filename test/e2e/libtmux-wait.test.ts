@@ -67,8 +67,8 @@ test('wait_for_text: text already on screen is not a new match (matchedAtEntry i
   assert.equal(r.matched, null);
   assert.equal(r.matchedIndex, null);
   assert.equal(r.matchedAtEntry, true);
-  assert.equal(r.sawNewOutput, false);
-  assert.deepEqual(r.tail, []);
+  // (The shell may still print its prompt after typeAndWait returns, so the tail is not asserted empty.)
+  assert.ok(!r.tail.some((line: string) => line.includes('ALREADY-2')), JSON.stringify(r.tail));
   const text = (await mcp.call('wait_for_text', { paneId: pane, patterns: ['ALREADY-2'], timeoutMs: 100 })).content[0]!.text!;
   assert.match(text, /already on screen/);
   const absent = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['NOT-THERE'], timeoutMs: 100 });
