@@ -95,7 +95,8 @@ test('run_shell_command: a timeout answers, the command keeps running, C-c makes
   const mark = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['never printed'], timeoutMs: 100 });
   assert.equal(mark.outcome, 'timedOut');
   await tmux.tmux('send-keys', '-t', pane, 'C-c');
-  const prompt = await mcp.ok('wait_for_text', { paneId: pane, patterns: [], cursor: mark.cursor, timeoutMs: 5000 });
+  // The shell prints its prompt (a line that is just "$ " or "# ") once it has the terminal back.
+  const prompt = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['^[$#] $'], regex: true, cursor: mark.cursor, timeoutMs: 5000 });
   assert.equal(prompt.outcome, 'matched');
   const again = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo usable' });
   assert.deepEqual(again.output, ['usable']);
