@@ -229,13 +229,21 @@ test('search_panes: literal and regex search, scope, line numbers, truncation, p
   assert.equal(capped.truncated, true);
   assert.deepEqual(capped.truncatedBy, ['matches']);
 
-  const progress: Array<{ progress: number; total?: number }> = [];
-  const result = await mcp.client.callTool(
-    { name: 'search_panes', arguments: { pattern: 'needle' } },
-    { onprogress: (p) => progress.push({ progress: p.progress, total: p.total }) },
-  );
+  // The SDK client dispatches notifications a microtask late, so ones that arrive in the same read
+  // as the result reach `onprogress` after it has been removed; watch the wire instead.
+  const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+  const transport = (mcp.client as unknown as { transport: { onmessage: (message: any, extra?: unknown) => void } }).transport;
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message?.method === 'notifications/progress') progress.push({ progress: message.params.progress, total: message.params.total, message: message.params.message });
+    deliver.call(transport, message, extra);
+  };
+  const result = await mcp.client.callTool({ name: 'search_panes', arguments: { pattern: 'needle' } }, { onprogress: () => {} });
   assert.ok(!result.isError);
-  assert.deepEqual(progress, [{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
+  assert.deepEqual(progress, [
+    { progress: 1, total: 2, message: 'searched 1 of 2 panes' },
+    { progress: 2, total: 2, message: 'searched 2 of 2 panes' },
+  ]);
 });
 
 test('search_panes over 200 panes of 100 rows is fast and reports the pane limit', async (t) => {
