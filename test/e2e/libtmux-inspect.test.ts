@@ -9,6 +9,12 @@ test('get_server_info without and with a tmux server', async (t) => {
   const tmux = privateTmux(t);
   const mcp = await startMcp(t, { env: tmux.env });
   assert.deepEqual(await mcp.ok('get_server_info'), { running: false });
+  // Listings of nothing are empty; reads that need a server say how to get one.
+  assert.deepEqual(await mcp.ok('list_windows'), { windows: [] });
+  assert.deepEqual(await mcp.ok('search_panes', { pattern: 'x' }), { matches: [], panesSearched: 0, panesAvailable: 0, truncated: false, truncatedBy: [] });
+  assert.deepEqual(await mcp.ok('show_hooks'), { hooks: [] });
+  assert.match(await mcp.fails('get_tmux_variables', { names: ['version'] }), /no tmux server is running/);
+  assert.match(await mcp.fails('show_option', { name: 'history-limit' }), /no tmux server is running/);
   await tmux.start();
   const info = await mcp.ok('get_server_info');
   assert.equal(info.running, true);
