@@ -30,7 +30,7 @@ import { paneState } from './wait.js';
 import { invalidArgument, refused } from '../mcp/tool.js';
 
 /** Shells the frame is written for. */
-export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh']);
+export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
 /** Shells whose syntax the frame is not valid in: refused even with force. */
 export const NON_POSIX_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
 

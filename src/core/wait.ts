@@ -132,7 +132,12 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     extra: { matched?: Matcher; matchedIndex?: number; at?: StreamPosition; sawNewOutput: boolean; matchedAtEntry: boolean; note?: string },
   ): WaitResult => {
     const end = extra.at ?? stream?.end ?? from;
-    const tail = stream ? tailBudget(linesBetween(stream, from, stream.end), request.maxLines) : { lines: [], droppedLines: 0 };
+    // Only the newest lines are rendered: a long wait on a chatty pane may span thousands.
+    const first = stream ? Math.max(from.line, stream.end.line - request.maxLines) : 0;
+    const tail = stream
+      ? tailBudget(linesBetween(stream, first > from.line ? { line: first, col: 0 } : from, stream.end), request.maxLines)
+      : { lines: [], droppedLines: 0 };
+    if (stream) tail.droppedLines += Math.max(0, first - Math.max(from.line, stream.firstLine));
     const resumable = stream && outcome !== 'paneClosed' && outcome !== 'watchLost';
     return {
       outcome,

@@ -143,3 +143,19 @@ test('runCommand: huge output keeps the newest lines and counts the rest exactly
   controller.abort();
   assert.equal((await running).outcome, 'cancelled');
 });
+
+test('waitForText: a long wait on a chatty pane returns just the newest lines as its tail', async (t) => {
+  const tmux = privateTmux(t);
+  const paneId = await tmux.start();
+  const engine = engineFor(t, tmux);
+  const pane = await engine.getPane(paneId);
+  const lease = await openPaneStream(engine, pane);
+  t.after(() => lease.release());
+  const cursor = { fingerprint: fingerprint(pane.incarnation), paneId, streamKey: lease.stream.key, position: lease.stream.end };
+  await tmux.typeAndWait(paneId, "seq 1 5000; printf 'END-%s\\n' MARK");
+  const r = await waitForText(engine, { pane, patterns: compileMatchers(['END-MARK'], false, 'patterns'), stops: [], cursor, timeoutMs: 10_000, maxLines: 3, signal: new AbortController().signal });
+  assert.equal(r.outcome, 'matched');
+  assert.equal(r.tail.length, 3);
+  assert.ok(r.tail.includes('END-MARK'), JSON.stringify(r.tail));
+  assert.ok(r.droppedLines >= 5000, String(r.droppedLines));
+});
