@@ -26,7 +26,7 @@ export type OutputListener = (text: string) => void;
 
 interface Pending {
   readonly command: readonly string[];
-  readonly resolve: (lines: Buffer[]) => void;
+  readonly resolve: (reply: ControlReply) => void;
   readonly reject: (error: Error) => void;
   timer: NodeJS.Timeout | undefined;
   settled: boolean;
@@ -90,7 +90,12 @@ export class ControlClient {
   }
 
   /** Sends one command; resolves with its reply lines or rejects with tmux's error text. */
-  run(command: readonly string[], timeoutMs: number): Promise<Buffer[]> {
+  async run(command: readonly string[], timeoutMs: number): Promise<Buffer[]> {
+    return (await this.runReply(command, timeoutMs)).lines;
+  }
+
+  /** Like `run`, with the whole reply (its body in one buffer, for callers that decode it at once). */
+  runReply(command: readonly string[], timeoutMs: number): Promise<ControlReply> {
     if (this.#closed !== undefined) return Promise.reject(new TmuxConnectionLostError(this.#closed));
     let line: string;
     try {
@@ -198,16 +203,16 @@ export class ControlClient {
     }
     const pending = this.#queue.shift();
     if (!pending) return;
-    if (reply.ok) this.#settle(pending, undefined, reply.lines);
-    else this.#settle(pending, new TmuxCommandError(pending.command, Buffer.concat(joinLines(reply.lines)).toString('utf8').trim()));
+    if (reply.ok) this.#settle(pending, undefined, reply);
+    else this.#settle(pending, new TmuxCommandError(pending.command, reply.body.toString('utf8').trim()));
   }
 
-  #settle(pending: Pending, error: Error | undefined, lines?: Buffer[]): void {
+  #settle(pending: Pending, error: Error | undefined, reply?: ControlReply): void {
     if (pending.settled) return;
     pending.settled = true;
     clearTimeout(pending.timer);
     if (error) pending.reject(error);
-    else pending.resolve(lines ?? []);
+    else pending.resolve(reply!);
   }
 
   /**
@@ -231,13 +236,4 @@ export class ControlClient {
       setTimeout(() => this.#child.kill('SIGKILL'), 1000).unref();
     }
   }
-}
-
-function joinLines(lines: Buffer[]): Buffer[] {
-  const out: Buffer[] = [];
-  lines.forEach((line, i) => {
-    if (i > 0) out.push(Buffer.from('\n'));
-    out.push(line);
-  });
-  return out;
 }

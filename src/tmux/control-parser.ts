@@ -13,6 +13,10 @@ export interface ControlReply {
   readonly number: string;
   /** tmux sets bit 1 when the command came from this client; 0 marks the attach command's own block. */
   readonly flags: number;
+  /** The body as one buffer: every line followed by a newline. */
+  readonly body: Buffer;
+  readonly lineCount: number;
+  /** The body split into lines, made on first use (a deep capture has 100,000 of them). */
   readonly lines: Buffer[];
 }
 
@@ -35,6 +39,21 @@ export interface ControlParserOptions {
 
 const NEWLINE = 0x0a;
 const BACKSLASH = 0x5c;
+const NEWLINE_BYTES = Buffer.from('\n');
+
+/**
+ * A reply being read. Body lines are not cut into one buffer each: runs of whole lines are kept as
+ * slices of the chunks they arrived in and joined once at the end, which is what makes a capture
+ * of 100,000 lines cheap (per-line buffers cost more in garbage collection than the parsing).
+ */
+interface Block {
+  readonly time: string;
+  readonly number: string;
+  readonly flags: string;
+  readonly segments: Buffer[];
+  bytes: number;
+  count: number;
+}
 
 export class ControlParser {
   readonly #emit: (event: ControlEvent) => void;
@@ -43,7 +62,9 @@ export class ControlParser {
   readonly #wantsOutput: (paneId: string) => boolean;
   #pending: Buffer[] = [];
   #pendingBytes = 0;
-  #block: { time: string; number: string; flags: string; lines: Buffer[] } | undefined;
+  #block: Block | undefined;
+  /** Whether the closing line #closes just matched was %end (true) or %error. */
+  #closing = true;
 
   constructor(emit: (event: ControlEvent) => void, options: ControlParserOptions = {}) {
     this.#emit = emit;
@@ -59,10 +80,14 @@ export class ControlParser {
 
   push(chunk: Buffer): void {
     let start = 0;
-    for (;;) {
+    while (start < chunk.length) {
+      if (this.#block && this.#pending.length === 0) {
+        start = this.#body(chunk, start, this.#block);
+        continue;
+      }
       const nl = chunk.indexOf(NEWLINE, start);
       if (nl === -1) {
-        if (start < chunk.length) this.#keep(chunk.subarray(start));
+        this.#keep(chunk.subarray(start));
         return;
       }
       let line = chunk.subarray(start, nl);
@@ -75,6 +100,50 @@ export class ControlParser {
       this.#line(line);
       start = nl + 1;
     }
+  }
+
+  /**
+   * Reads whole body lines of `block` from `chunk` at `start` and returns where it stopped: after
+   * the block's closing line, or at the end of the chunk (a cut line is kept for the next chunk).
+   */
+  #body(chunk: Buffer, start: number, block: Block): number {
+    let keepFrom = start; // first byte of the run of body bytes not yet saved as a segment
+    let pos = start;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, pos);
+      if (nl === -1) {
+        this.#segment(block, chunk, keepFrom, pos);
+        if (pos < chunk.length) this.#keep(chunk.subarray(pos));
+        return chunk.length;
+      }
+      const cr = nl > pos && chunk[nl - 1] === 0x0d;
+      const end = cr ? nl - 1 : nl;
+      if (chunk[pos] === 0x25 /* % */ && this.#closes(chunk.subarray(pos, end), block)) {
+        this.#segment(block, chunk, keepFrom, pos);
+        this.#finish(block);
+        return nl + 1;
+      }
+      if (block.count >= this.#maxReplyLines) {
+        // Over the bound: this line is dropped, so the run of kept bytes ends before it.
+        this.#segment(block, chunk, keepFrom, pos);
+        keepFrom = nl + 1;
+      } else {
+        block.count++;
+        if (cr) {
+          // The line's own carriage return is not part of it: save up to it, then the newline.
+          this.#segment(block, chunk, keepFrom, end);
+          this.#segment(block, NEWLINE_BYTES, 0, 1);
+          keepFrom = nl + 1;
+        }
+      }
+      pos = nl + 1;
+    }
+  }
+
+  #segment(block: Block, chunk: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    block.segments.push(chunk.subarray(from, to));
+    block.bytes += to - from;
   }
 
   /** Holds the start of a line that the chunk cut; bounded so a line without end cannot grow memory. */
@@ -91,8 +160,16 @@ export class ControlParser {
     const line = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.subarray(0, raw.length - 1) : raw;
     const block = this.#block;
     if (block) {
-      if (line[0] === 0x25 /* % */ && this.#closes(line, block)) return;
-      if (block.lines.length < this.#maxReplyLines) block.lines.push(line);
+      // A body line that arrived in pieces (the usual lines go through #body).
+      if (line[0] === 0x25 /* % */ && this.#closes(line, block)) {
+        this.#finish(block);
+        return;
+      }
+      if (block.count < this.#maxReplyLines) {
+        block.count++;
+        this.#segment(block, line, 0, line.length);
+        this.#segment(block, NEWLINE_BYTES, 0, 1);
+      }
       return;
     }
     if (line[0] !== 0x25) return; // stray text outside a block: nothing to route it to
@@ -103,7 +180,7 @@ export class ControlParser {
     switch (name) {
       case 'begin': {
         const [time = '', number = '', flags = '0'] = args.split(' ');
-        this.#block = { time, number, flags, lines: [] };
+        this.#block = { time, number, flags, segments: [], bytes: 0, count: 0 };
         return;
       }
       case 'output':
@@ -123,7 +200,8 @@ export class ControlParser {
     }
   }
 
-  #closes(line: Buffer, block: { time: string; number: string; flags: string; lines: Buffer[] }): boolean {
+  /** True when `line` is the `%end`/`%error` that closes `block` (same time, number and flags). */
+  #closes(line: Buffer, block: Block): boolean {
     const text = line.toString('latin1');
     let ok: boolean;
     if (text.startsWith('%end ')) ok = true;
@@ -131,12 +209,29 @@ export class ControlParser {
     else return false;
     const triple = text.slice(ok ? 5 : 7);
     if (triple !== `${block.time} ${block.number} ${block.flags}`) return false;
+    this.#closing = ok;
+    return true;
+  }
+
+  #finish(block: Block): void {
     this.#block = undefined;
+    const body = block.segments.length === 1 ? block.segments[0]! : Buffer.concat(block.segments, block.bytes);
+    const lineCount = block.count;
+    let lines: Buffer[] | undefined;
     this.#emit({
       type: 'reply',
-      reply: { ok, time: block.time, number: block.number, flags: Number(block.flags), lines: block.lines },
+      reply: {
+        ok: this.#closing,
+        time: block.time,
+        number: block.number,
+        flags: Number(block.flags),
+        body,
+        lineCount,
+        get lines() {
+          return (lines ??= splitBody(body, lineCount));
+        },
+      },
     });
-    return true;
   }
 
   #output(line: Buffer, paneStart: number, dataStart?: number): void {
@@ -171,4 +266,16 @@ export function unescapeOctal(data: Buffer): Buffer {
 
 function isOctal(byte: number | undefined): boolean {
   return byte !== undefined && byte >= 48 && byte <= 55;
+}
+
+/** The lines of a reply body in which every line ends with a newline. */
+function splitBody(body: Buffer, count: number): Buffer[] {
+  const lines: Buffer[] = new Array(count);
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const nl = body.indexOf(NEWLINE, start);
+    lines[i] = body.subarray(start, nl);
+    start = nl + 1;
+  }
+  return lines;
 }

@@ -5,6 +5,7 @@
  * sends `%output` for panes of the client's own session.
  */
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
+import type { ControlReply } from './control-parser.js';
 import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxNoServerError } from './errors.js';
 import { spawnTmux } from './spawn.js';
 
@@ -67,23 +68,30 @@ export class TmuxServer {
 
   /** Runs one tmux command and returns its output lines (UTF-8, invalid bytes replaced). */
   async run(command: readonly string[], options: RunOptions = {}): Promise<string[]> {
-    return decodeLines(await this.runRaw(command, options));
+    const reply = await this.#execute(command, options);
+    return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
   }
 
   /** Like `run`, with the raw bytes of each output line. */
   async runRaw(command: readonly string[], options: RunOptions = {}): Promise<Buffer[]> {
+    const reply = await this.#execute(command, options);
+    return Array.isArray(reply) ? reply : reply.lines;
+  }
+
+  /** A control-mode reply, or the lines of a spawned tmux's output. */
+  async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
       const client = await this.#client();
       if (client) {
         try {
-          return await client.run(command, timeoutMs);
+          return await client.runReply(command, timeoutMs);
         } catch (error) {
           // The client was detached (its session killed) before tmux began this command: safe to send again.
           if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
           const next = await this.#client();
-          if (next) return next.run(command, timeoutMs);
+          if (next) return next.runReply(command, timeoutMs);
         }
       }
     }
@@ -214,22 +222,21 @@ export class TmuxServer {
   }
 }
 
-/**
- * UTF-8 text of each line, invalid bytes replaced. Long replies (a deep capture) are decoded in one
- * pass: newline is never part of a multi-byte sequence, so decoding the joined lines and splitting
- * on newlines gives exactly the per-line result, without one decoder call per line.
- */
+/** UTF-8 text of each line, invalid bytes replaced. */
 function decodeLines(lines: Buffer[]): string[] {
-  if (lines.length < 32) return lines.map((line) => line.toString('utf8'));
-  let size = lines.length - 1;
-  for (const line of lines) size += line.length;
-  const joined = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0) joined[at++] = 0x0a;
-    at += lines[i]!.copy(joined, at);
-  }
-  return joined.toString('utf8').split('\n');
+  return lines.map((line) => line.toString('utf8'));
+}
+
+/**
+ * The lines of a control-mode reply, decoded in one pass over its body (every line followed by a
+ * newline). A newline is never part of a multi-byte sequence, so this gives exactly the per-line
+ * decoding, without one decoder call and one buffer per line of a deep capture.
+ */
+function decodeBody(reply: ControlReply): string[] {
+  if (reply.lineCount === 0) return [];
+  const lines = reply.body.toString('utf8').split('\n');
+  lines.pop(); // after the last newline
+  return lines;
 }
 
 function splitLines(data: Buffer): Buffer[] {
