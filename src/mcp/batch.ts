@@ -88,16 +88,24 @@ export async function runSerialBatch(
     truncated: false,
     truncatedBytes: 0,
   };
+  // Each row's encoded size, kept as rows come: re-encoding the whole report after every row
+  // made a batch quadratic in its results.
+  const rowBytes: number[] = [];
   for (const [index, operation] of operations.entries()) {
     if (call.signal.aborted) throw new ToolFailure('cancelled', `the batch was cancelled before operations[${index}]`);
     // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
     const row = toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}));
     report.results.push(row);
+    rowBytes.push(jsonBytes(row));
     if (row.success) report.succeeded++;
     else report.failed++;
     // Enforced after every row, so a huge result gives way and later small ones still fit.
-    while (jsonBytes(report) > budget && dropLastResult(report)) {}
+    while (reportBytes(report, rowBytes) > budget) {
+      const dropped = dropLastResult(report);
+      if (dropped < 0) break;
+      rowBytes[dropped] = jsonBytes(report.results[dropped]);
+    }
     if (!row.success && options.onError === 'stop') {
       report.stoppedAt = index;
       break;
@@ -110,7 +118,7 @@ export async function runSerialBatch(
 export function shrinkBatchOutcome(outcome: ToolOutcome, label: string): ToolOutcome | undefined {
   const original = outcome.structured as unknown as BatchReport;
   const report: BatchReport = { ...original, results: original.results.map((row) => ({ ...row })) };
-  return dropLastResult(report) ? batchOutcome(report, label) : undefined;
+  return dropLastResult(report) >= 0 ? batchOutcome(report, label) : undefined;
 }
 
 function toRow(index: number, tool: string, result: CallToolResult): BatchRow {
@@ -129,8 +137,11 @@ function toRow(index: number, tool: string, result: CallToolResult): BatchRow {
   };
 }
 
-/** Drops the last row's result still kept, counting its encoded bytes beyond the `null` left in its place. */
-function dropLastResult(report: BatchReport): boolean {
+/**
+ * Drops the last row's result still kept, counting its encoded bytes beyond the `null` left in its
+ * place. Returns that row's index, or -1 when no result is left to drop.
+ */
+function dropLastResult(report: BatchReport): number {
   for (let i = report.results.length - 1; i >= 0; i--) {
     const row = report.results[i]!;
     if (row.result === null) continue;
@@ -138,9 +149,16 @@ function dropLastResult(report: BatchReport): boolean {
     row.result = null;
     row.resultTruncated = true;
     report.truncated = true;
-    return true;
+    return i;
   }
-  return false;
+  return -1;
+}
+
+/** The report's encoded size: the rows' sizes and the commas between them, plus the rest of it. */
+function reportBytes(report: BatchReport, rowBytes: readonly number[]): number {
+  let bytes = jsonBytes({ ...report, results: [] }) + Math.max(0, rowBytes.length - 1);
+  for (const size of rowBytes) bytes += size;
+  return bytes;
 }
 
 /**
