@@ -1,0 +1,194 @@
+/**
+ * Creating tmux objects: sessions, windows, split panes, respawned panes. Every argument is checked
+ * before tmux sees it, text tmux would format-expand goes through literalFormat, and the new object
+ * is read back from tmux so callers get what tmux actually made (ids, sizes, names).
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { TmuxCommandError } from '../tmux/errors.js';
+import { literalFormat } from '../tmux/formats.js';
+import { invalidArgument, refused } from '../mcp/tool.js';
+import type { Engine } from './engine.js';
+import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
+
+/** tmux's largest window dimension (WINDOW_MAXIMUM). */
+export const MAX_WINDOW_CELLS = 10_000;
+
+// Control characters would be stored escaped (tmux runs names through stravis), so the name read
+// back would differ from the one asked for.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A session name tmux will store unchanged (tmux itself would silently turn `:` and `.` into `_`). */
+export function checkSessionName(name: string, field = 'name'): void {
+  if (name === '') throw invalidArgument(`${field} must not be empty`);
+  if (name.includes(':') || name.includes('.')) {
+    throw invalidArgument(
+      `${field} ${JSON.stringify(name)} contains ${name.includes(':') ? '":"' : '"."'}, which tmux does not allow in session names (it uses them in targets like session:window.pane)`,
+      'Use "-" or "_" instead.',
+    );
+  }
+  if (CONTROL.test(name)) throw invalidArgument(`${field} must not contain control characters (newlines, tabs, escapes)`);
+  // tmux stores these escaped in session names (`a$b` becomes `a\$b`), so the name could not be found again.
+  if (name.includes('$') || name.includes('\\')) {
+    throw invalidArgument(`${field} must not contain "$" or "\\": tmux would store the session name escaped`);
+  }
+}
+
+/** A window name: any printable text. */
+export function checkWindowName(name: string, field = 'name'): void {
+  if (name === '') throw invalidArgument(`${field} must not be empty; leave it out to let tmux name the window after its program`);
+  if (CONTROL.test(name)) throw invalidArgument(`${field} must not contain control characters (newlines, tabs, escapes)`);
+}
+
+/**
+ * An existing directory, as an absolute path (`~` and `~/...` mean the home directory). tmux
+ * silently starts in another directory when this one is missing, so it is checked here first.
+ */
+export async function checkStartDirectory(input: string, field = 'startDirectory'): Promise<string> {
+  if (input === '') throw invalidArgument(`${field} must not be empty; leave it out to start in the default directory`);
+  if (input.includes('\0')) throw invalidArgument(`${field} must not contain NUL bytes`);
+  const path = input === '~' ? homedir() : input.startsWith('~/') ? join(homedir(), input.slice(2)) : input;
+  if (!isAbsolute(path)) {
+    throw invalidArgument(`${field} must be an absolute path (or start with ~/), got ${JSON.stringify(input)}`);
+  }
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw invalidArgument(`${field} ${JSON.stringify(input)} does not exist`);
+  if (!info.isDirectory()) throw invalidArgument(`${field} ${JSON.stringify(input)} is not a directory`);
+  return path;
+}
+
+function checkSize(value: number | undefined, field: string): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > MAX_WINDOW_CELLS)) {
+    throw invalidArgument(`${field} must be a whole number of cells from 1 to ${MAX_WINDOW_CELLS}, got ${value}`);
+  }
+}
+
+export interface NewSession {
+  readonly name: string;
+  readonly windowName?: string;
+  /** Already checked with checkStartDirectory. */
+  readonly startDirectory?: string;
+  readonly width?: number;
+  readonly height?: number;
+}
+
+/** Checks everything about a new session that can be checked without tmux; returns the resolved directory. */
+export async function checkNewSession(input: NewSession): Promise<NewSession> {
+  checkSessionName(input.name);
+  if (input.windowName !== undefined) checkWindowName(input.windowName, 'windowName');
+  checkSize(input.width, 'width');
+  checkSize(input.height, 'height');
+  const startDirectory = input.startDirectory === undefined ? undefined : await checkStartDirectory(input.startDirectory);
+  return { ...input, startDirectory };
+}
+
+/**
+ * Creates a detached session running the default shell. Works with no tmux server running: the
+ * command then goes through the spawn path, which starts the server, and later commands attach.
+ */
+export async function createSession(engine: Engine, input: NewSession): Promise<SessionRecord> {
+  const command = ['new-session', '-d', '-P', '-F', '#{session_id}', '-s', literalFormat(input.name)];
+  if (input.windowName !== undefined) command.push('-n', literalFormat(input.windowName));
+  if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
+  if (input.width !== undefined) command.push('-x', String(input.width));
+  if (input.height !== undefined) command.push('-y', String(input.height));
+  let lines: string[];
+  try {
+    lines = await engine.tmux.run(command);
+  } catch (error) {
+    if (error instanceof TmuxCommandError && /duplicate session/i.test(error.message)) {
+      const existing = (await engine.listSessions()).find((s) => s.name === input.name);
+      throw refused(
+        `a session named ${JSON.stringify(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
+        'Pick another name, or use the existing session (create_window adds a window to it).',
+      );
+    }
+    throw error;
+  }
+  return engine.getSession(createdId(lines, /^\$\d+$/, 'new-session'));
+}
+
+/** Adds a detached window at the session's next free index; returns that window as linked there. */
+export async function createWindow(
+  engine: Engine,
+  sessionId: string,
+  input: { readonly name?: string; readonly startDirectory?: string },
+): Promise<WindowRecord> {
+  const command = ['new-window', '-d', '-P', '-F', '#{window_id}', '-t', `${sessionId}:`];
+  if (input.name !== undefined) command.push('-n', literalFormat(input.name));
+  if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
+  const windowId = createdId(await engine.tmux.run(command), /^@\d+$/, 'new-window');
+  const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
+  return link ?? engine.getWindow(windowId);
+}
+
+export type SplitDirection = 'right' | 'left' | 'above' | 'below';
+
+const SPLIT_FLAGS: Record<SplitDirection, readonly string[]> = {
+  right: ['-h'],
+  left: ['-h', '-b'],
+  below: ['-v'],
+  above: ['-v', '-b'],
+};
+
+/** Splits a pane; the new pane takes the given side and does not take focus. */
+export async function splitPane(
+  engine: Engine,
+  paneId: string,
+  direction: SplitDirection,
+  startDirectory?: string,
+): Promise<PaneRecord> {
+  const command = ['split-window', '-d', '-P', '-F', '#{pane_id}', ...SPLIT_FLAGS[direction], '-t', paneId];
+  if (startDirectory !== undefined) command.push('-c', literalFormat(startDirectory));
+  let lines: string[];
+  try {
+    lines = await engine.tmux.run(command);
+  } catch (error) {
+    if (error instanceof TmuxCommandError && /no space|too small/i.test(error.message)) {
+      throw refused(
+        `pane ${paneId} is too small to split ${direction === 'left' || direction === 'right' ? 'side by side' : 'top to bottom'} (tmux: ${error.message})`,
+        'Split another pane, split in the other direction, or make room first (resize_pane, resize_window, kill_pane).',
+      );
+    }
+    throw error;
+  }
+  return engine.getPane(createdId(lines, /^%\d+$/, 'split-window'));
+}
+
+/**
+ * Starts the pane's program again in the same pane (same id). A pane whose program still runs is
+ * refused by tmux unless `killFirst`, which ends that program first.
+ */
+export async function respawnPane(
+  engine: Engine,
+  paneId: string,
+  options: { readonly killFirst: boolean; readonly startDirectory?: string },
+): Promise<PaneRecord> {
+  const command = ['respawn-pane', '-t', paneId];
+  if (options.killFirst) command.push('-k');
+  if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
+  try {
+    await engine.tmux.run(command);
+  } catch (error) {
+    if (error instanceof TmuxCommandError && /still active/i.test(error.message)) {
+      throw refused(
+        `pane ${paneId} is still running its program, so it was left alone`,
+        'Pass killFirst: true to end that program and start a fresh one in the pane.',
+      );
+    }
+    throw error;
+  }
+  return engine.getPane(paneId);
+}
+
+/** Turns the window option synchronize-panes on or off (input typed in one pane goes to all). */
+export async function setSynchronizePanes(engine: Engine, windowId: string, enabled: boolean): Promise<void> {
+  await engine.tmux.run(['set-option', '-w', '-t', windowId, 'synchronize-panes', enabled ? 'on' : 'off']);
+}
+
+function createdId(lines: readonly string[], pattern: RegExp, command: string): string {
+  const id = lines.map((line) => line.trim()).find((line) => pattern.test(line));
+  if (!id) throw new TmuxCommandError([command], `tmux ${command} did not report the new object's id (got ${JSON.stringify(lines.join('\n').slice(0, 200))})`);
+  return id;
+}

@@ -1,0 +1,28 @@
+import { boolean, object, string } from '../../../mcp/schema.js';
+import { clearScrollback } from '../../../core/teardown.js';
+import { libtmuxTool } from '../declare.js';
+
+export const clearPaneScrollback = libtmuxTool({
+  name: 'clear_pane_scrollback',
+  title: 'Clear pane scrollback',
+  description:
+    'Delete a pane\'s scrollback history: the lines that scrolled off above the screen. The visible screen and ' +
+    'the running program are untouched. Useful before a command whose output you will search or capture, so old ' +
+    'output cannot match; the history cannot be recovered.',
+  toolset: 'teardown',
+  tmuxEffects: ['delete'],
+  outputClasses: ['tmux-metadata'],
+  input: object({ paneId: string({ description: 'Pane whose history to clear: id (%3) or pane ref.' }) }, ['paneId']),
+  output: object(
+    {
+      paneId: string({ description: 'The pane cleared.' }),
+      deleted: boolean({ description: 'Always true: its scrollback is gone.' }),
+    },
+    ['deleted', 'paneId'],
+  ),
+  async handler(args: { paneId: string }, { ctx }) {
+    const pane = await ctx.engine.resolvePane(args.paneId);
+    await clearScrollback(ctx.engine, pane.id);
+    return { structured: { paneId: pane.id, deleted: true } };
+  },
+});
