@@ -2,8 +2,10 @@
  * Drives an MCP server over stdio with the official SDK Client, as a real agent host does, and
  * times each tools/call from just before the request is written to just after the result is parsed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -36,9 +38,9 @@ export class McpDriver {
     return McpDriver.start(process.execPath, [...nodeArgs, CLI], env);
   }
 
-  /** The floor: a no-op SDK server on the same transport. */
+  /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js. */
   static noop(env: NodeJS.ProcessEnv): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, ['--import', 'tsx', NOOP_SERVER], env);
+    return McpDriver.start(process.execPath, [compiledNoopServer()], env);
   }
 
   static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
@@ -97,6 +99,20 @@ export class McpDriver {
   async close(): Promise<void> {
     await this.client.close().catch(() => {});
   }
+}
+
+/**
+ * bench/noop-server.ts as plain JavaScript (in node_modules/.cache, so its imports resolve): the
+ * floor must not pay for a TypeScript loader that our built server does not have.
+ */
+function compiledNoopServer(): string {
+  const out = fileURLToPath(new URL('../node_modules/.cache/tmux-mcp-bench/noop-server.mjs', import.meta.url));
+  const { outputText } = ts.transpileModule(readFileSync(NOOP_SERVER, 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, outputText);
+  return out;
 }
 
 /** Wall-clock now in milliseconds with sub-millisecond resolution (the same clock bash's $EPOCHREALTIME reads). */
