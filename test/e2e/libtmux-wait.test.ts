@@ -201,3 +201,20 @@ test('wait_for_text: latency from text printed to answer (p50 over 30 waits)', a
   t.diagnostic(`wait_for_text wake: p50 ${times[15]!.toFixed(2)} ms, p90 ${times[27]!.toFixed(2)} ms`);
   assert.ok(times[15]! < 100, `p50 ${times[15]} ms`); // the budget is 5 ms (see bench); loose here for loaded machines
 });
+
+test('wait_for_text and run_shell_command: the server ceiling caps timeouts; refs work as pane ids', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_MCP_WAIT_MAX_SECONDS: '1' } });
+  const { panes } = await mcp.ok('list_panes');
+  const ref = panes.find((p: { id: string }) => p.id === pane).ref;
+  const waited = await mcp.ok('wait_for_text', { paneId: ref, patterns: ['never'], timeoutMs: 600_000 });
+  assert.equal(waited.effectiveTimeout, 1);
+  assert.equal(waited.outcome, 'timedOut');
+  assert.ok(waited.seconds >= 1 && waited.seconds < 5, String(waited.seconds));
+  const ran = await mcp.ok('run_shell_command', { paneId: ref, command: 'echo begun; sleep 3', timeoutMs: 600_000 });
+  assert.equal(ran.effectiveTimeout, 1);
+  assert.equal(ran.timedOut, true);
+  assert.deepEqual(ran.output, ['begun']);
+  assert.equal(ran.pane, pane);
+});
