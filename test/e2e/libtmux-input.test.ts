@@ -127,6 +127,7 @@ test('send_keys with literal false presses key names: C-c interrupts a program; 
   assert.match(await mcp.fails('send_keys', { paneId: pane, keys: 'ls' }), /keys/);
   assert.match(await mcp.fails('send_keys', { paneId: 'pane-1', keys: ['x'] }), /paneId must be a pane id/);
   assert.match(await mcp.fails('send_keys', { paneId: '%999', keys: ['x'] }), /no pane %999/);
+  assert.match(await mcp.fails('send_keys', { paneId: pane, keys: ['\u0001'.repeat(70_000)] }), /too large to send and echo back.*paste_text/s);
 
   // Single characters, named keys and ";" as keys.
   await mcp.ok('send_keys', { paneId: pane, keys: ['a', 'b', 'Space', 'c', ';', 'Tab', 'x', 'enter'], literal: false });

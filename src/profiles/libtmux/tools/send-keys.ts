@@ -1,6 +1,10 @@
 import { array, boolean, object, string } from '../../../mcp/schema.js';
 import { sendKeys as send } from '../../../core/input.js';
+import { invalidArgument } from '../../../mcp/tool.js';
 import { libtmuxTool } from '../declare.js';
+
+// Keeps the echoed keys, written twice, well inside the 1 MB response limit.
+const MAX_ECHO_BYTES = 400_000;
 
 /** The arguments of one send, shared with send_keys_batch's operations. */
 export const SEND_KEYS_FIELDS = {
@@ -55,6 +59,11 @@ export const sendKeys = libtmuxTool({
   ),
   async handler(args: SendKeysArgs, { ctx }) {
     const { engine } = ctx;
+    // The result echoes the keys (twice: structured and as text); refuse before typing what could not be answered.
+    const echo = Buffer.byteLength(JSON.stringify(args.keys), 'utf8');
+    if (echo > MAX_ECHO_BYTES) {
+      throw invalidArgument(`keys are too large to send and echo back (${echo} bytes as JSON, at most ${MAX_ECHO_BYTES})`, 'Use paste_text for large text.');
+    }
     const sent = await send(engine, {
       pane: args.paneId,
       keys: args.keys,
