@@ -197,3 +197,27 @@ test('run_shell_command: the shell dying mid-run is an answer, not a hang', asyn
   assert.equal(closed.structuredContent?.timedOut, false);
   assert.match(closed.content[0]!.text!, /went away/);
 });
+
+test('run_shell_command: a cancelled call stops waiting; the command it typed is still tracked until it ends', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  const controller = new AbortController();
+  const call = mcp.client.callTool(
+    { name: 'run_shell_command', arguments: { paneId: pane, command: `tmux -S '${tmux.socketPath}' wait-for go3; echo after-go`, timeoutMs: 60_000 } },
+    { signal: controller.signal },
+  );
+  // Once the frame shows on screen the command is typed; then cancel the request.
+  const deadline = Date.now() + 10_000;
+  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('wait-for go3')) assert.ok(Date.now() < deadline, 'the frame never showed');
+  controller.abort();
+  await assert.rejects(call);
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo next' });
+  assert.match(refusal, /has not finished|still running an earlier/);
+  const mark = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['no such text'], timeoutMs: 100 });
+  await tmux.tmux('wait-for', '-S', 'go3');
+  const done = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['after-go'], cursor: mark.cursor, timeoutMs: 10_000 });
+  assert.equal(done.outcome, 'matched');
+  const end = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['_E 0'], cursor: done.cursor, timeoutMs: 10_000 });
+  assert.equal(end.outcome, 'matched');
+  const next = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo next' });
+  assert.deepEqual(next.output, ['next']);
+});
