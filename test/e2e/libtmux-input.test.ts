@@ -369,6 +369,18 @@ test('cancelling wait_for_channel kills its tmux process and answers at once', a
   assert.equal((await mcp.ok('wait_for_channel', { channel, timeoutMs: 100 })).released, false);
 });
 
+test('closing the MCP server during wait_for_channel leaves no tmux process behind', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const mcp = await startMcp(t, { env: tmux.env });
+  const channel = unique('orphan');
+  const waiting = mcp.call('wait_for_channel', { channel, timeoutMs: 60_000 }).catch((error: Error) => error);
+  await until('the wait-for process', () => waiters(channel).length === 1);
+  await mcp.close();
+  assert.ok((await waiting) instanceof Error);
+  await until('the wait-for process to exit with the server', () => waiters(channel).length === 0, 5000);
+});
+
 test('wait_for_channel reports a tmux server that went away during the wait, not a release', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
