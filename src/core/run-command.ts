@@ -82,12 +82,6 @@ interface ActiveRun {
  */
 const active = new WeakMap<Engine, Map<string, ActiveRun>>();
 
-/** The end marker a command typed by an earlier run_shell_command still has to print, if any. */
-export function unfinishedRun(engine: Engine, paneId: string): { marker: string; seconds: number } | undefined {
-  const run = active.get(engine)?.get(paneId);
-  return run && !run.waiting ? { marker: `${run.id}_E`, seconds: Math.round((Date.now() - run.since) / 1000) } : undefined;
-}
-
 /** Checks the command text; returns it normalised (CRLF to LF, trailing blank lines and spaces removed). */
 export function checkCommand(command: string): string {
   const text = command.replace(/\r\n/g, '\n').replace(/\s+$/, '');
@@ -147,16 +141,16 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   // A shell back in the foreground of its terminal finished (or abandoned, after C-c) the earlier frame.
   if (previous && !previous.waiting && (previous.panePid !== pane.pid || (await shellInForeground(pane.pid)))) {
     if (runs.get(pane.id) === previous) runs.delete(pane.id);
-  } else if (previous) {
-    if (previous.waiting) {
-      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
-    }
-    if (!request.force) {
-      throw refused(
-        `the command an earlier run_shell_command typed into ${pane.id} ${Math.round((Date.now() - previous.since) / 1000)} s ago has not finished; a new one would only queue behind it`,
-        `Wait for it with wait_for_text (its end prints "${previous.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
-      );
-    }
+  }
+  const current = runs.get(pane.id); // read again: another call may have started meanwhile
+  if (current?.waiting) {
+    throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
+  }
+  if (current && !request.force) {
+    throw refused(
+      `the command an earlier run_shell_command typed into ${pane.id} ${Math.round((Date.now() - current.since) / 1000)} s ago has not finished; a new one would only queue behind it`,
+      `Wait for it with wait_for_text (its end prints "${current.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
+    );
   }
   const id = 'tm' + randomBytes(6).toString('hex');
   const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), waiting: true };
