@@ -4,6 +4,16 @@ import { libtmuxTool } from '../declare.js';
 import { captureSchema } from '../records.js';
 
 const LINE = { minimum: -2147483648, maximum: 32767 };
+const PANE_ID = /^%\d+$/;
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+/** Holds a promise's outcome without an unhandled rejection while something else is awaited first. */
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+const unwrap = <T>(settled: Settled<T>): T => {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+};
 
 export const capturePane = libtmuxTool({
   name: 'capture_pane',
@@ -28,8 +38,11 @@ export const capturePane = libtmuxTool({
   ),
   output: captureSchema,
   async handler(args: { paneId: string; start?: number; end?: number; joinWrapped?: boolean; maxLines?: number }, { ctx }) {
+    // A pane id is known before it is checked, so the capture goes out right behind the lookup
+    // (tmux runs them in order) and the call costs one round trip; it only counts if the lookup passes.
+    const early = PANE_ID.test(args.paneId) ? settle(captureLines(ctx.engine, args.paneId, args)) : undefined;
     const pane = await ctx.engine.resolvePane(args.paneId);
-    const lines = await captureLines(ctx.engine, pane.id, args);
+    const lines = early ? unwrap(await early) : await captureLines(ctx.engine, pane.id, args);
     const kept = tailBudget(lines, args.maxLines ?? 200);
     return {
       structured: { paneId: pane.id, lines: kept.lines, droppedLines: kept.droppedLines },
