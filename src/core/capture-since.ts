@@ -109,22 +109,16 @@ async function readState(engine: Engine, paneId: string): Promise<PaneState> {
 }
 
 /**
- * Rows from `start` (screen numbering: negative is history) to the bottom, with the state they
- * belong to. Re-read until the state before and after the capture agree, so the rows and the
- * numbering match even while the pane is printing.
+ * The pane's rows from `start` (screen numbering: negative is history) to the bottom, and the
+ * pane state right after the capture. The two are sent together, so tmux runs them back to back
+ * with no pane output processed in between: row i is absolute row `state.hsize + start + i`.
  */
-async function stableCapture(engine: Engine, paneId: string, startOf: (state: PaneState) => number) {
-  let state = await readState(engine, paneId);
-  for (let attempt = 0; ; attempt++) {
-    const start = startOf(state);
-    const [rows, after] = await Promise.all([
-      engine.tmux.run(['capture-pane', '-p', '-t', paneId, '-S', String(start)]),
-      readState(engine, paneId),
-    ]);
-    const settled = after.hsize === state.hsize && after.cy === state.cy && after.height === state.height && after.alt === state.alt;
-    if (settled || attempt === 2) return { state: after, start, rows, settled };
-    state = after;
-  }
+async function captureWithState(engine: Engine, paneId: string, start: number) {
+  const [rows, state] = await Promise.all([
+    engine.tmux.run(['capture-pane', '-p', '-t', paneId, '-S', String(start)]),
+    readState(engine, paneId),
+  ]);
+  return { rows, state };
 }
 
 function cursorFrom(pane: PaneRecord, state: PaneState, start: number, rows: readonly string[]): string {
@@ -145,42 +139,65 @@ function cursorFrom(pane: PaneRecord, state: PaneState, start: number, rows: rea
 
 /** A cursor for "from now on": only rows that appear or change after this are reported. */
 async function freshCursor(engine: Engine, pane: PaneRecord): Promise<string> {
-  const { state, start, rows } = await stableCapture(engine, pane.id, (s) => s.cy);
-  return cursorFrom(pane, state, start, rows);
+  const { rows, state } = await captureWithState(engine, pane.id, 0);
+  return cursorFrom(pane, state, 0, rows);
+}
+
+/** Rows may be gone: the screen was switched, or history was trimmed or cleared. */
+function anchorLost(cursor: Cursor, state: PaneState): boolean {
+  const grew = Math.max(0, state.height - cursor.H); // a taller pane pulls rows back out of history
+  return state.alt !== cursor.x || cursor.h - state.hsize > grew || cursor.a > state.hsize + state.height - 1;
+}
+
+/** First absolute row to report: the anchor, or the cursor if it moved above it (a redraw); the screen top if lost. */
+function firstRow(cursor: Cursor, state: PaneState): number {
+  return anchorLost(cursor, state) ? state.hsize : Math.min(cursor.a, state.hsize + state.cy);
 }
 
 /** One read against `cursor`; no waiting. */
 async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
-  let lost = false;
-  const { state, start, rows, settled } = await stableCapture(engine, pane.id, (s) => {
-    const grew = Math.max(0, s.height - cursor.H);
-    lost =
-      s.alt !== cursor.x || // the screen was switched (a full-screen program started or ended)
-      cursor.h - s.hsize > grew || // history shrank by more than a taller pane pulls back: trimmed or cleared
-      cursor.a > s.hsize + s.height - 1; // the anchor lies below the screen: cleared
-    // From the anchor, or from the cursor when it moved above the anchor (the screen was redrawn).
-    return lost ? 0 : Math.min(cursor.a - s.hsize, s.cy);
-  });
-  let fresh = trimTrailingBlank(rows);
-  if (!lost && start === cursor.a - state.hsize) {
-    // Rows still as they were when the cursor was made are not new: an unchanged run at the top
-    // (the cursor row and rows after it) and at the bottom (a status line). Unchanged rows between
-    // new ones stay, so output keeps its blank lines.
-    const same = (i: number) => hash(fresh[i]!) === (i === 0 ? cursor.t : cursor.b[i - 1]);
-    let end = fresh.length;
-    while (end > 0 && end - 1 <= cursor.b.length && same(end - 1)) end--;
-    let begin = 0;
-    while (begin < end && begin <= cursor.b.length && same(begin)) begin++;
-    fresh = fresh.slice(begin, end);
+  // The capture must reach back to the first new row, which is only known for sure once captured:
+  // output may scroll rows into history between reading the state and capturing. Reach back by a
+  // margin the observed scrolling suggests and retry; the whole screen is always included, so the
+  // new cursor row is too.
+  let before = await readState(engine, pane.id);
+  let margin = 0;
+  for (let attempt = 0; ; attempt++) {
+    // Not clamped to the history we saw: more may exist by the time tmux captures (it clamps).
+    const asked = Math.min(0, firstRow(cursor, before) - before.hsize - margin);
+    const { rows, state } = await captureWithState(engine, pane.id, asked);
+    const start = Math.max(asked, -state.hsize);
+    const top = state.hsize + start;
+    const from = firstRow(cursor, state) - top;
+    const aligned = from >= 0 && state.hsize >= before.hsize;
+    if (aligned || attempt === 2) {
+      const lost = anchorLost(cursor, state);
+      let fresh = trimTrailingBlank(rows.slice(Math.max(0, from)));
+      if (!lost && firstRow(cursor, state) === cursor.a) {
+        // Rows still as they were when the cursor was made are not new: an unchanged run at the
+        // top (the cursor row and rows after it) and at the bottom (a status line). Unchanged rows
+        // between new ones stay, so output keeps its blank lines.
+        const same = (i: number) => hash(fresh[i]!) === (i === 0 ? cursor.t : cursor.b[i - 1]);
+        let end = fresh.length;
+        while (end > 0 && end - 1 <= cursor.b.length && same(end - 1)) end--;
+        let begin = 0;
+        while (begin < end && begin <= cursor.b.length && same(begin)) begin++;
+        fresh = fresh.slice(begin, end);
+      }
+      const kept = tailBudget(fresh, maxLines, PANE_OUTPUT_BYTES);
+      return {
+        lines: kept.lines,
+        droppedLines: kept.droppedLines,
+        linesMissed: lost || !aligned,
+        restarted: false,
+        cursor: cursorFrom(pane, state, start, rows),
+      };
+    }
+    // Reach back further each time: four times what scrolled during the last round trip, and at
+    // least a full 10,000 rows on the last try (a pane printing faster than that is reported).
+    margin = Math.max(4 * Math.max(0, state.hsize - before.hsize) + 256, attempt === 1 ? 10_000 : 0);
+    before = state;
   }
-  const kept = tailBudget(fresh, maxLines, PANE_OUTPUT_BYTES);
-  return {
-    lines: kept.lines,
-    droppedLines: kept.droppedLines,
-    linesMissed: lost || !settled,
-    restarted: false,
-    cursor: cursorFrom(pane, state, start, rows),
-  };
 }
 
 /**

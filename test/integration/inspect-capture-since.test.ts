@@ -36,6 +36,42 @@ test('output that scrolls far past the screen is returned whole, in order', asyn
   assert.deepEqual((await since(result.cursor)).lines, []);
 });
 
+test('following a pane that prints continuously loses nothing', async (t) => {
+  const tmux = privateTmux(t);
+  const first = await tmux.start();
+  const engine = engineFor(t, tmux);
+  // A new pane, so it gets the fixture's history-limit of 100000 rows.
+  const pane = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', first, 'sh', '-c', 'exec cat')).trim();
+  const record = await engine.resolvePane(pane);
+  let cursor = (await captureSince(engine, record, {})).cursor;
+  await tmux.tmux('respawn-pane', '-k', '-t', pane, 'sh', '-c', 'i=0; while [ $i -lt 30000 ]; do echo n$i; i=$((i+1)); done; echo END; exec cat');
+  const fresh = await engine.resolvePane(pane);
+  cursor = (await captureSince(engine, fresh, { cursor })).cursor; // restarted: the pane was respawned
+  // Rows printed before the restarted cursor are not reported: count from the first row seen.
+  let next: number | undefined;
+  let drops = 0;
+  let gaps = 0;
+  const deadline = Date.now() + 60_000;
+  for (let done = false; !done; ) {
+    assert.ok(Date.now() < deadline, `stuck at n${next}`);
+    const result = await captureSince(engine, fresh, { cursor, maxLines: 2000, waitMs: 2000 });
+    assert.equal(result.linesMissed, false);
+    if (result.droppedLines > 0) drops++;
+    for (const line of result.lines) {
+      if (line === 'END') done = true;
+      const match = /^n(\d+)$/.exec(line);
+      if (!match) continue;
+      const n = Number(match[1]);
+      if (next !== undefined && n !== next) gaps++;
+      next = n + 1;
+    }
+    cursor = result.cursor;
+  }
+  assert.equal(next, 30000);
+  t.diagnostic(`${gaps} gaps, ${drops} reads over maxLines`);
+  assert.ok(gaps <= drops, `${gaps} gaps, but only ${drops} reads left rows out`);
+});
+
 test('a prompt rewritten in place is reported again, each time it changes', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
