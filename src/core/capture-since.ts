@@ -156,24 +156,28 @@ function firstRow(cursor: Cursor, state: PaneState): number {
 
 /** One read against `cursor`; no waiting. */
 async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
-  // The capture must reach back to the first new row, which is only known for sure once captured:
-  // output may scroll rows into history between reading the state and capturing. Reach back by a
-  // margin the observed scrolling suggests and retry; the whole screen is always included, so the
-  // new cursor row is too.
+  // Rows older than the newest `maxLines` (plus a screen of possibly blank rows) would be dropped
+  // anyway: they are not captured at all, only counted, so a long backlog costs no more to read.
+  const need = (state: PaneState) => Math.max(firstRow(cursor, state), state.hsize - maxLines);
+  // The capture must reach back to the first row needed, which is only known for sure once
+  // captured: output may scroll rows into history between reading the state and capturing. Reach
+  // back by a margin the observed scrolling suggests and retry; the whole screen is always
+  // included, so the new cursor row is too.
   let before = await readState(engine, pane.id);
   let margin = 0;
   for (let attempt = 0; ; attempt++) {
     // Not clamped to the history we saw: more may exist by the time tmux captures (it clamps).
-    const asked = Math.min(0, firstRow(cursor, before) - before.hsize - margin);
+    const asked = Math.min(0, need(before) - before.hsize - margin);
     const { rows, state } = await captureWithState(engine, pane.id, asked);
     const start = Math.max(asked, -state.hsize);
     const top = state.hsize + start;
-    const from = firstRow(cursor, state) - top;
+    const from = need(state) - top;
     const aligned = from >= 0 && state.hsize >= before.hsize;
     if (aligned || attempt === 2) {
       const lost = anchorLost(cursor, state);
+      const skipped = need(state) - firstRow(cursor, state);
       let fresh = trimTrailingBlank(rows.slice(Math.max(0, from)));
-      if (!lost && firstRow(cursor, state) === cursor.a) {
+      if (!lost && skipped === 0 && firstRow(cursor, state) === cursor.a) {
         // Rows still as they were when the cursor was made are not new: an unchanged run at the
         // top (the cursor row and rows after it) and at the bottom (a status line). Unchanged rows
         // between new ones stay, so output keeps its blank lines.
@@ -187,7 +191,7 @@ async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLi
       const kept = tailBudget(fresh, maxLines, PANE_OUTPUT_BYTES);
       return {
         lines: kept.lines,
-        droppedLines: kept.droppedLines,
+        droppedLines: skipped + kept.droppedLines,
         linesMissed: lost || !aligned,
         restarted: false,
         cursor: cursorFrom(pane, state, start, rows),
