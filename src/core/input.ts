@@ -53,7 +53,7 @@ export function isKeyName(name: string): boolean {
 
 export interface KeysRequest {
   readonly keys: readonly string[];
-  /** Type each string as text (true) or press it as a tmux key name (false). */
+  /** Type each string as text (true), or press strings that are tmux key names as keys and type the rest (false). */
   readonly literal: boolean;
   /** Press Enter after everything else. */
   readonly enter: boolean;
@@ -73,11 +73,38 @@ export function planKeys(request: KeysRequest, field = 'keys'): InputStep[] {
 }
 
 function textPlan(keys: readonly string[], field: string): InputStep[] {
+  return mixedPlan(keys.map((key) => ({ key, asKey: false })), field);
+}
+
+/**
+ * With literal false, a string that is exactly a tmux key name is pressed as that key, and any
+ * other string is typed as text, as tmux itself would; nothing becomes a separator or a flag.
+ */
+function keyPlan(keys: readonly string[], field: string): InputStep[] {
+  return mixedPlan(
+    keys.map((key, index) => {
+      // Over a spawned tmux a trailing ";" ends the command, so a key like M-; cannot be pressed safely.
+      if (key !== ';' && key.endsWith(';') && isKeyName(key)) {
+        throw invalidArgument(`${field}[${index}] ${JSON.stringify(key)}: a modifier with ";" cannot be sent; send ";" as literal text instead`);
+      }
+      return { key, asKey: key !== ';' && isKeyName(key) };
+    }),
+    field,
+  );
+}
+
+function mixedPlan(items: ReadonlyArray<{ key: string; asKey: boolean }>, field: string): InputStep[] {
   const steps: InputStep[] = [];
-  // Strings typed one after another make one line of text until a newline: fewer tmux commands.
+  // Strings typed one after another make one line of text until a newline or a key: fewer tmux commands.
   let line = '';
-  keys.forEach((key, index) => {
+  items.forEach(({ key, asKey }, index) => {
     if (key.includes('\0')) throw invalidArgument(`${field}[${index}] contains a NUL character, which a terminal cannot receive`);
+    if (asKey) {
+      steps.push(...textSteps(line));
+      line = '';
+      pushKeys(steps, key);
+      return;
+    }
     key.split(/\r?\n/).forEach((piece, pieceIndex) => {
       if (pieceIndex > 0) {
         steps.push(...textSteps(line));
@@ -88,25 +115,6 @@ function textPlan(keys: readonly string[], field: string): InputStep[] {
     });
   });
   steps.push(...textSteps(line));
-  return steps;
-}
-
-function keyPlan(keys: readonly string[], field: string): InputStep[] {
-  const steps: InputStep[] = [];
-  keys.forEach((key, index) => {
-    if (key === ';') {
-      steps.push({ kind: 'hex', bytes: [0x3b] });
-    } else if (key.endsWith(';')) {
-      throw invalidArgument(`${field}[${index}] ${JSON.stringify(key)}: a modifier with ";" cannot be sent; send ";" as literal text instead`);
-    } else if (isKeyName(key)) {
-      pushKeys(steps, key);
-    } else {
-      throw invalidArgument(
-        `${field}[${index}] ${JSON.stringify(key.length > 40 ? key.slice(0, 40) + '…' : key)} is not a tmux key name`,
-        'With literal: false each string must be a key such as Enter, Escape, Tab, Up, F1, C-c, M-x or a single character. To type text, use literal: true.',
-      );
-    }
-  });
   return steps;
 }
 
@@ -242,8 +250,8 @@ export interface PreparedInput {
 /** Everything `send_keys` checks, with no effect on tmux: arguments, the pane, its state, the caller guard. */
 export async function prepareKeys(engine: Engine, request: SendKeysRequest): Promise<PreparedInput> {
   const keysField = request.fields?.keys ?? 'keys';
-  if (request.keys.length === 0 && !request.enter) throw invalidArgument(`${keysField} is empty and enter is false: there is nothing to send`);
   const steps = planKeys(request, keysField);
+  if (steps.length === 0) throw invalidArgument(`${keysField} holds no text or keys and enter is false: there is nothing to send`);
   const target = await preflightInput(engine, request.pane, { action: 'send keys', force: request.force, field: request.fields?.pane });
   return { target, steps, keys: request.enter ? [...request.keys, 'Enter'] : [...request.keys] };
 }

@@ -62,7 +62,11 @@ test('planKeys: text is split into lines joined by Enter, trailing ";" goes by v
     { kind: 'keys', names: ['Enter'] },
   ]);
   assert.deepEqual(planKeys({ keys: [], literal: true, enter: false }), []);
-  assert.throws(() => planKeys({ keys: ['Up', 'rm -rf /'], literal: false, enter: false }), /keys\[1\] "rm -rf \/" is not a tmux key name/);
+  // With literal false only exact key names are pressed; other strings are typed.
+  assert.deepEqual(planKeys({ keys: ['Up', 'rm -rf /', 'Entr'], literal: false, enter: false }), [
+    { kind: 'keys', names: ['Up'] },
+    { kind: 'text', text: 'rm -rf /Entr' },
+  ]);
   assert.throws(() => planKeys({ keys: ['a\0b'], literal: true, enter: false }), /NUL/);
   assert.throws(() => planKeys({ keys: ['x'.repeat(1_000_001)], literal: true, enter: false }), /at most 1000000/);
 

@@ -20,7 +20,7 @@ export const sendKeysBatch = libtmuxTool({
   description:
     `Send several send_keys operations in one call, in order (at most ${MAX_OPERATIONS}), e.g. the same command to ` +
     'several panes, or a sequence of keys to a TUI. Each operation takes the same arguments as send_keys, with the ' +
-    'same defaults (literal true, enter false, force false) and the same refusals. Every operation is checked ' +
+    'same defaults (literal false, enter false, force false) and the same refusals. Every operation is checked ' +
     '(pane exists, keys are valid, pane is alive, not in a mode, not this server\'s own pane) before anything is ' +
     'sent. With onError "stop" (the default) a failed check sends nothing at all, and a failure while sending ' +
     'stops the rest; with "continue" the operations that pass are sent and the others are reported. Returns how ' +
@@ -74,7 +74,7 @@ export const sendKeysBatch = libtmuxTool({
     const requests: SendKeysRequest[] = args.operations.map((op, index) => ({
       pane: op.paneId,
       keys: op.keys,
-      literal: op.literal ?? true,
+      literal: op.literal ?? false,
       enter: op.enter ?? false,
       force: op.force,
       fields: { pane: `operations[${index}].paneId`, keys: `operations[${index}].keys` },

@@ -11,12 +11,15 @@ export const SEND_KEYS_FIELDS = {
   paneId: string({ description: 'Pane to type into: id (%3) or pane ref from list_panes.' }),
   keys: array(string(), {
     description:
-      'What to send, in order. With literal true (the default) each string is typed exactly as written; a newline ' +
-      'inside a string presses Enter there, so "a\\nb" arrives as two typed lines. With literal false each string ' +
-      'is one tmux key: Enter, Escape, Tab, BSpace, Space, Up/Down/Left/Right, Home, End, PageUp, PageDown, F1-F12, ' +
-      'a single character, optionally with C- (Ctrl), M- (Alt) or S- (Shift), e.g. C-c, C-d, M-x.',
+      'What to send, in order. A string that is exactly a tmux key name is pressed as that key: Enter, Escape, Tab, ' +
+      'BSpace, Space, Up/Down/Left/Right, Home, End, PageUp, PageDown, F1-F12, or a character with C- (Ctrl), M- ' +
+      '(Alt) or S- (Shift), e.g. C-c, C-d, M-x. Any other string is typed exactly as written (";", "$HOME", quotes ' +
+      'and a leading "-" included); a newline inside a string presses Enter there. With literal true every string ' +
+      'is typed as text, key names too.',
   }),
-  literal: boolean({ description: 'true (default): type the strings as text. false: press them as tmux key names; anything that is not a key name is refused.' }),
+  literal: boolean({
+    description: 'true: type every string as text, even one that reads like a key name ("Enter" types the word). Default false: key names are pressed, other strings typed.',
+  }),
   enter: boolean({ description: 'Press Enter after the keys, e.g. to run a typed command. Default false.' }),
   force: boolean({ description: 'Allow typing into the pane this MCP server itself runs in. Default false (refused).' }),
 };
@@ -34,11 +37,12 @@ export const sendKeys = libtmuxTool({
   title: 'Send keys',
   description:
     'Type text or press keys in a pane, as if at its keyboard: answer a prompt, drive a TUI, interrupt a program ' +
-    '(keys ["C-c"] with literal false). By default (literal true) every string is typed exactly: ";", "$HOME", ' +
-    'quotes and a leading "-" arrive as written, and newlines become Enter presses between lines. Set enter true to ' +
-    'press Enter at the end. Nothing is typed into a dead pane, a pane in copy mode (or another tmux mode), or the ' +
-    'pane this server runs in (unless force). When the window has synchronize-panes on, tmux copies the input to ' +
-    'its other panes; resolvedPaneIds lists every pane that received it. Returns at once, without waiting for the ' +
+    '(keys ["C-c"]), run a line (keys ["make test", "Enter"] or enter true). Strings that are tmux key names are ' +
+    'pressed; everything else is typed exactly: ";", "$HOME", quotes and a leading "-" arrive as written, and ' +
+    'newlines become Enter presses between lines. Pass literal true to type even key names as text. Nothing is ' +
+    'typed into a dead pane, a pane in copy mode (or another tmux mode), or the pane this server runs in (unless ' +
+    'force). When the window has synchronize-panes on, tmux copies the input to its other panes; resolvedPaneIds ' +
+    'lists every pane that received it. Returns at once, without waiting for the ' +
     'program: to run a shell command and get its output and exit status use run_shell_command; to wait for output ' +
     'use wait_for_text; to insert a multi-line block without running it line by line use paste_text.',
   toolset: 'execute',
@@ -67,7 +71,7 @@ export const sendKeys = libtmuxTool({
     const sent = await send(engine, {
       pane: args.paneId,
       keys: args.keys,
-      literal: args.literal ?? true,
+      literal: args.literal ?? false,
       enter: args.enter ?? false,
       force: args.force,
     });
