@@ -155,13 +155,15 @@ async function measure(
   tool: string,
   args: () => Record<string, unknown>,
   config: { iterations?: number; warmup?: number; budgetMs?: number; tmuxPid?: number } = {},
-): Promise<Summary & { cpu: { server: number; tmux?: number } }> {
+): Promise<Summary & { cpu: { server: number; tmux?: number }; last: any }> {
   const iterations = config.iterations ?? opts.iterations;
   const warmup = config.warmup ?? opts.warmup;
   const budget = config.budgetMs ?? opts.budgetMs;
+  let last: any;
   const once = async () => {
     const outcome = await driver.call(tool, args());
     if (outcome.isError) throw new ToolError(outcome.text);
+    last = outcome.structured;
     return outcome.ms;
   };
   const warmStart = performance.now();
@@ -181,7 +183,7 @@ async function measure(
     server: (driver.cpuNs() - serverCpu) / samples.length / 1000,
     tmux: config.tmuxPid ? (processCpuNs(config.tmuxPid) - tmuxCpu) / samples.length / 1000 : undefined,
   };
-  return { ...summarize(samples), cpu };
+  return { ...summarize(samples), cpu, last };
 }
 
 async function toolRow(
@@ -190,7 +192,17 @@ async function toolRow(
   name: string,
   tool: string,
   args: () => Record<string, unknown>,
-  extra: { target?: number; floor?: number; note?: string; iterations?: number; warmup?: number; budgetMs?: number; tmuxPid?: number } = {},
+  extra: {
+    target?: number;
+    floor?: number;
+    note?: string;
+    /** A note made from the last result (e.g. how many panes a search covered). */
+    noteOf?: (last: any) => string;
+    iterations?: number;
+    warmup?: number;
+    budgetMs?: number;
+    tmuxPid?: number;
+  } = {},
 ): Promise<Row> {
   if (!driver.has(tool)) return addRow(t, { name, unavailable: true, target: extra.target });
   try {
@@ -200,7 +212,7 @@ async function toolRow(
       summary,
       target: extra.target,
       ratio: extra.floor ? summary.p50 / extra.floor : undefined,
-      note: extra.note,
+      note: [extra.note, extra.noteOf?.(summary.last)].filter(Boolean).join('; '),
       cpu: summary.cpu,
     });
   } catch (error) {
@@ -345,15 +357,15 @@ async function waitScenario(base: Base, floor: Summary): Promise<void> {
     const total = opts.waitIterations + 3;
     for (let i = 0; i < total; i++) {
       const token = `${process.pid}x${i}`;
-      const pending = driver.call('wait_for_text', { paneId: base.marker, patterns: [`MARK-${token}-END`], timeoutMs: 10_000 });
-      await sleep(armMs);
+      const pending = driver.call('wait_for_text', { paneId: base.marker, patterns: [`MARK-${token}-END`], timeoutMs: 3_000 });
+      await sleep(i < 3 ? 250 : armMs); // the first waits also open the pane's output stream
       await base.tmux.tmux('send-keys', '-t', base.marker, '-l', token, ';', 'send-keys', '-t', base.marker, 'Enter');
       const outcome = await pending;
       const received = wallNowMs();
       const s = outcome.structured as { outcome?: string; matchedAtEntry?: boolean } | undefined;
       if (outcome.isError || s?.outcome !== 'matched' || s.matchedAtEntry) {
         discarded++;
-        lastError = outcome.isError ? outcome.text : JSON.stringify(s).slice(0, 200);
+        lastError = outcome.isError ? outcome.text.slice(0, 160) : `outcome ${s?.outcome}, matchedAtEntry ${s?.matchedAtEntry}`;
         continue;
       }
       let stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(outcome.text)?.[1];
@@ -363,6 +375,7 @@ async function waitScenario(base: Base, floor: Summary): Promise<void> {
       }
       if (!stamp) {
         discarded++;
+        lastError = 'no timestamp in the result or on the screen';
         continue;
       }
       if (i < 3) continue; // warm-up
@@ -377,7 +390,7 @@ async function waitScenario(base: Base, floor: Summary): Promise<void> {
       name: 'wait_for_text: print -> result received',
       summary: summarize(samples),
       target: 5,
-      note: `${discarded} discarded; arm delay ${armMs} ms`,
+      note: `${discarded} discarded${discarded ? ` (last: ${lastError})` : ''}; arm delay ${armMs} ms`,
     });
     addRow(t, {
       name: 'wait_for_text: whole call (includes the arm delay and trigger)',
@@ -501,15 +514,15 @@ function farmPaneCommand(history: number) {
   const total = history + 25;
   const half = Math.floor(total / 2);
   return (i: number) =>
-    `seq -f "row %g: the quick brown fox jumps over the lazy dog" 1 ${half}; ` +
+    `seq -f "row %g: quick brown fox" 1 ${half}; ` +
     (i % 10 === 0 ? `echo needle in pane ${i}; ` : '') +
-    `seq -f "row %g: the quick brown fox jumps over the lazy dog" ${half + 1} ${total}; exec cat`;
+    `seq -f "row %g: quick brown fox" ${half + 1} ${total}; exec cat`;
 }
 
 async function growthScenario(floor: Summary): Promise<void> {
   const t = table(
     'Growth with pane count',
-    `Servers of N panes (10 per 400x200 window, each pane \`cat\` after printing ~${opts.history + 25} rows, so >= ${opts.history} rows of ` +
+    `Servers of N panes (10 per 400x200 window, each pane \`cat\` after printing ~${opts.history + 25} rows of ~24 characters, so >= ${opts.history} rows of ` +
       `scrollback). list_panes lists the whole server; search_panes looks for a literal found in every 10th pane with ` +
       `scrollbackLines=${opts.history}.`,
   );
@@ -540,13 +553,17 @@ async function growthScenario(floor: Summary): Promise<void> {
           'search_panes',
           () => ({ pattern: 'needle in pane', scrollbackLines: opts.history }),
           {
+            noteOf: (last) =>
+              last ? `searched ${last.panesSearched} of ${last.panesAvailable} panes, ${last.matches?.length} matches` +
+                (last.truncated ? `, truncated by ${last.truncatedBy.join('+')}` : '') : '',
             floor: floor.p50,
             target: panes === 200 ? 100 : undefined,
             iterations: panes >= 1000 ? 10 : panes >= 200 ? 30 : 60,
             warmup: 2,
           },
         );
-        if (search.summary) searchPoints.push([panes, search.summary.p50]);
+        // Past search_panes' own pane limit the work stops growing: fit only sizes searched whole.
+        if (search.summary && search.note?.includes(`searched ${panes} of ${panes}`)) searchPoints.push([panes, search.summary.p50]);
       } finally {
         await driver.close();
       }
@@ -557,7 +574,10 @@ async function growthScenario(floor: Summary): Promise<void> {
   for (const [tool, points] of [['list_panes', listPoints], ['search_panes', searchPoints]] as const) {
     if (points.length < 2) continue;
     const { slope, intercept } = fitLine(points);
-    t.after.push(`${tool}: about ${ms(intercept)} ms + ${(slope * 1000).toFixed(1)} us per pane (least-squares line over ${points.map(([n]) => n).join(', ')} panes).`);
+    t.after.push(
+      `${tool}: linear in panes, about ${ms(intercept)} ms + ${(slope * 1000).toFixed(1)} us per pane (least-squares line of p50 over ` +
+        `${points.map(([n]) => n).join(', ')} panes${tool === 'search_panes' ? ', the sizes searched whole' : ''}).`,
+    );
     console.log('  ' + t.after.at(-1));
   }
 }
