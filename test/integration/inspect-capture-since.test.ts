@@ -62,6 +62,8 @@ test('following a pane that prints continuously loses nothing', async (t) => {
       const match = /^n(\d+)$/.exec(line);
       if (!match) continue;
       const n = Number(match[1]);
+      // A row captured while it was being written ("n12" of "n1234") is reported again once complete.
+      if (next !== undefined && n !== next && String(next).startsWith(match[1]!)) continue;
       if (next !== undefined && n !== next) gaps++;
       next = n + 1;
     }
