@@ -93,8 +93,10 @@ test('a control connection lost mid-command gives a clear error, then the engine
   const engine = engineFor(t, tmux);
   await engine.listSessions();
   const [pid] = [...engine.tmux.ownClientPids()];
-  // The command is queued on the client whose process dies before tmux can answer it.
+  // Stopped, the client cannot pass the command on; killed, it never will: the reply cannot come.
+  process.kill(pid!, 'SIGSTOP');
   const pending = engine.tmux.run(['list-sessions']);
+  await new Promise((resolve) => setImmediate(resolve)); // let the command be written
   process.kill(pid!, 'SIGKILL');
   const started = Date.now();
   await assert.rejects(pending, TmuxConnectionLostError);
