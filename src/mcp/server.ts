@@ -192,11 +192,17 @@ function renderSuccess<Ctx>(profile: Profile<Ctx>, outcome: ToolOutcome, tool: s
 }
 
 export function successResult(outcome: ToolOutcome): CallToolResult {
-  return {
-    content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured) }],
-    structuredContent: outcome.structured,
-  };
+  if (outcome.text !== undefined) {
+    return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+  }
+  const json = JSON.stringify(outcome.structured);
+  const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: outcome.structured };
+  structuredJson.set(result, json);
+  return result;
 }
+
+/** The JSON of a result's structuredContent when successResult already made it (it is the text). */
+const structuredJson = new WeakMap<CallToolResult, string>();
 
 function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string): CallToolResult {
   if (profile.renderError) return profile.renderError(error, tool);
@@ -224,7 +230,33 @@ const ENVELOPE_SLACK = 1024;
 
 /** The whole response's size when `result` answers request `requestId`. */
 export function responseBytes(result: CallToolResult, requestId: RequestId): number {
-  return Buffer.byteLength(JSON.stringify(result), 'utf8') + envelopeBytes(requestId);
+  return resultBytes(result) + envelopeBytes(requestId);
+}
+
+/**
+ * The encoded size of a result. For the usual shape, one text block beside structuredContent, it is
+ * summed from the parts, so a structured value whose JSON is already at hand (the default text) is
+ * not encoded a second time only to be measured; anything else is encoded whole.
+ */
+function resultBytes(result: CallToolResult): number {
+  const block = result.content[0];
+  const usual =
+    result.content.length === 1 &&
+    block?.type === 'text' &&
+    sameKeys(block, ['type', 'text']) &&
+    sameKeys(result, ['content', 'structuredContent']) &&
+    result.structuredContent !== undefined;
+  if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
+  const structured = structuredJson.get(result) ?? JSON.stringify(result.structuredContent);
+  return USUAL_FRAME_BYTES + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + Buffer.byteLength(structured, 'utf8');
+}
+
+/** `{"content":[{"type":"text","text":` ... `}],"structuredContent":` ... `}` around the two parts. */
+const USUAL_FRAME_BYTES = JSON.stringify({ content: [{ type: 'text', text: '' }], structuredContent: {} }).length - 4;
+
+function sameKeys(value: object, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && own.every((key, i) => key === keys[i]);
 }
 
 /**
