@@ -19,7 +19,7 @@ import { fitLine, ms, summarize, type Summary } from './stats.js';
 
 const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAME> from the environment)
   --iterations N     measured calls per fast tool (default 200)
-  --warmup N         unmeasured calls first (default 20)
+  --warmup N         unmeasured calls first (default 50)
   --budget-ms N      stop a measurement early once it took this long, keeping >= 5 samples (default 4000)
   --panes LIST       pane counts for the growth farms (default 10,100,200,1000)
   --history N        history lines per farm pane (default 100)
@@ -49,7 +49,7 @@ function options() {
   };
   return {
     iterations: int('iterations', 200),
-    warmup: int('warmup', 20),
+    warmup: int('warmup', 50),
     budgetMs: int('budget-ms', 4000),
     panes: list('panes', '10,100,200,1000').map(Number),
     history: int('history', 100),
