@@ -153,7 +153,10 @@ export async function splitPane(
     }
     throw error;
   }
-  return engine.getPane(createdId(lines, /^%\d+$/, 'split-window'));
+  const pane = await engine.getPane(createdId(lines, /^%\d+$/, 'split-window'));
+  // Until the new shell has started tmux cannot read its working directory and reports ''; it is
+  // then the directory tmux was told to start it in.
+  return pane.currentPath === '' && startDirectory !== undefined ? { ...pane, currentPath: startDirectory } : pane;
 }
 
 /**
