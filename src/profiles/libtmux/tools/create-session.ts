@@ -23,7 +23,7 @@ export const createSession = libtmuxTool({
     {
       name: string({ description: 'Name of the new session; must be unused and non-empty, without ":", ".", "$", "\\" or control characters.' }),
       windowName: string({ description: 'Name of its first window. Default: tmux names it after the running program.' }),
-      startDirectory: string({ description: 'Working directory of the first pane: an existing absolute path (~/ allowed). Default: this server\'s working directory.' }),
+      startDirectory: string({ description: 'Working directory of the first pane: an existing absolute path (~/ allowed). Default: chosen by tmux (this MCP server\'s directory when the call starts the tmux server, otherwise usually that of an existing session).' }),
       width: integer({ minimum: 1, description: 'Initial width in cells (at most 10000). Default: tmux default-size.' }),
       height: integer({ minimum: 1, description: 'Initial height in cells (at most 10000). Default: tmux default-size.' }),
     },
