@@ -31,7 +31,7 @@ export function spawnTmux(
   return new Promise((resolve, reject) => {
     let child;
     try {
-      child = spawn(bin, [...globalArgs, ...command], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(bin, [...globalArgs, ...command.map(argvSafe)], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       reject(new TmuxUnavailableError(bin, error));
       return;
@@ -74,4 +74,12 @@ export function spawnTmux(
     });
     child.stdin.end(options.stdin);
   });
+}
+
+/**
+ * tmux splits its argv into commands at any argument ending in `;`. Escaping that last `;` as `\;`
+ * keeps it text (tmux drops the one backslash), so a name like `x;` stays `x;` on the spawn path.
+ */
+export function argvSafe(arg: string): string {
+  return arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg;
 }
