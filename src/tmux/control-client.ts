@@ -19,6 +19,8 @@ export interface ControlClientOptions {
   /** Session to attach to (`$N`); omitted means tmux's choice. */
   readonly target?: string;
   readonly connectTimeoutMs: number;
+  /** Ask tmux for `%output` of the session's panes (for watches); command clients go without. */
+  readonly receiveOutput?: boolean;
 }
 
 export type NotificationListener = (name: string, args: string) => void;
@@ -51,7 +53,10 @@ export class ControlClient {
   #onAttached: ((error?: Error) => void) | undefined;
 
   private constructor(options: ControlClientOptions) {
-    const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', 'ignore-size'];
+    // no-output keeps pane output off a client that only carries commands: less to read, and tmux
+    // 3.3 can crash respawning a pane while an output-receiving control client is attached.
+    const flags = options.receiveOutput ? 'ignore-size' : 'ignore-size,no-output';
+    const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', flags];
     if (options.target !== undefined) argv.push('-t', options.target);
     this.#child = spawn(options.bin, argv, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#parser = new ControlParser((event) => this.#dispatch(event), {

@@ -41,8 +41,9 @@ export class TmuxServer {
   readonly commandTimeoutMs: number;
   readonly #env: NodeJS.ProcessEnv;
   readonly #spawnOnly: boolean;
-  /** Control clients by the session they were attached to; any live one carries commands. */
-  readonly #clients = new Map<string, ControlClient>();
+  /** Output-receiving control clients, one per session with watched panes. */
+  readonly #watchers = new Map<string, ControlClient>();
+  readonly #openingWatchers = new Map<string, Promise<ControlClient>>();
   #commandClient: ControlClient | undefined;
   #epoch = 0;
   #connecting: Promise<ControlClient | undefined> | undefined;
@@ -119,7 +120,9 @@ export class TmuxServer {
   /** Pids of this process's own tmux clients, so they are not counted as a person watching. */
   ownClientPids(): Set<number> {
     const pids = new Set<number>();
-    for (const client of this.#clients.values()) if (!client.closed && client.pid !== undefined) pids.add(client.pid);
+    for (const client of [this.#commandClient, ...this.#watchers.values()]) {
+      if (client && !client.closed && client.pid !== undefined) pids.add(client.pid);
+    }
     return pids;
   }
 
@@ -132,13 +135,13 @@ export class TmuxServer {
     paneId: string,
     handlers: { output: OutputListener; notification?: NotificationListener; close: (reason: string) => void },
   ): Promise<() => void> {
-    const client = await this.#clientFor(sessionId);
+    const client = await this.#watcherFor(sessionId);
     const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
-      if (client.watchCount === 0 && client !== this.#commandClient) {
-        this.#clients.delete(sessionId);
+      if (client.watchCount === 0 && this.#watchers.get(sessionId) === client) {
+        this.#watchers.delete(sessionId);
         void client.close();
       }
     };
@@ -147,23 +150,21 @@ export class TmuxServer {
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
-    const clients = [...this.#clients.values()];
-    this.#clients.clear();
+    const clients = [this.#commandClient, ...this.#watchers.values()];
+    this.#watchers.clear();
     this.#commandClient = undefined;
-    await Promise.all(clients.map((client) => client.close()));
+    await Promise.all(clients.map((client) => client?.close()));
   }
 
   async #client(): Promise<ControlClient | undefined> {
     if (this.#commandClient && !this.#commandClient.closed) return this.#commandClient;
-    this.#commandClient = [...this.#clients.values()].find((client) => !client.closed);
-    if (this.#commandClient) {
-      this.#epoch++;
-      return this.#commandClient;
-    }
     if (Date.now() - this.#lastAttachFailure < ATTACH_RETRY_MS) return undefined;
-    this.#connecting ??= this.#attach(undefined)
+    this.#connecting ??= this.#attach(undefined, false)
       .then((client) => {
         this.#epoch++;
+        client.onClose(() => {
+          if (this.#commandClient === client) this.#commandClient = undefined;
+        });
         return (this.#commandClient = client);
       })
       .catch(() => {
@@ -174,37 +175,38 @@ export class TmuxServer {
     return this.#connecting;
   }
 
-  async #clientFor(sessionId: string): Promise<ControlClient> {
-    const existing = this.#clients.get(sessionId);
+  /** The output-receiving client attached to `sessionId`, shared by every watch of its panes. */
+  async #watcherFor(sessionId: string): Promise<ControlClient> {
+    const existing = this.#watchers.get(sessionId);
     if (existing && !existing.closed) return existing;
-    return this.#attach(sessionId);
+    let opening = this.#openingWatchers.get(sessionId);
+    if (!opening) {
+      opening = this.#attach(sessionId, true).finally(() => this.#openingWatchers.delete(sessionId));
+      this.#openingWatchers.set(sessionId, opening);
+    }
+    const client = await opening;
+    if (this.#watchers.get(sessionId) !== client) {
+      this.#watchers.set(sessionId, client);
+      client.onClose(() => {
+        if (this.#watchers.get(sessionId) === client) this.#watchers.delete(sessionId);
+      });
+    }
+    return client;
   }
 
-  async #attach(sessionId: string | undefined): Promise<ControlClient> {
+  async #attach(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
     const client = await ControlClient.connect({
       bin: this.bin,
       globalArgs: this.globalArgs,
       env: this.#env,
       target: sessionId,
       connectTimeoutMs: this.commandTimeoutMs,
+      receiveOutput,
     });
     if (this.#closed) {
       await client.close();
       throw new TmuxConnectionLostError('the server is shutting down');
     }
-    // Key by the session tmux actually attached us to; it may differ when no target was given.
-    const [attached] = await client.run(['display-message', '-p', '#{session_id}'], this.commandTimeoutMs);
-    const key = attached?.toString('utf8') ?? sessionId ?? '';
-    const previous = this.#clients.get(key);
-    if (previous && !previous.closed) {
-      void client.close();
-      return previous;
-    }
-    this.#clients.set(key, client);
-    client.onClose(() => {
-      if (this.#clients.get(key) === client) this.#clients.delete(key);
-      if (this.#commandClient === client) this.#commandClient = undefined;
-    });
     return client;
   }
 
