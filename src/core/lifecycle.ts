@@ -10,36 +10,11 @@ import { TmuxCommandError } from '../tmux/errors.js';
 import { literalFormat } from '../tmux/formats.js';
 import { invalidArgument, refused } from '../mcp/tool.js';
 import type { Engine } from './engine.js';
+import { checkSessionName, checkWindowName } from './naming.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 
 /** tmux's largest window dimension (WINDOW_MAXIMUM). */
 export const MAX_WINDOW_CELLS = 10_000;
-
-// Control characters would be stored escaped (tmux runs names through stravis), so the name read
-// back would differ from the one asked for.
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** A session name tmux will store unchanged (tmux itself would silently turn `:` and `.` into `_`). */
-export function checkSessionName(name: string, field = 'name'): void {
-  if (name === '') throw invalidArgument(`${field} must not be empty`);
-  if (name.includes(':') || name.includes('.')) {
-    throw invalidArgument(
-      `${field} ${JSON.stringify(name)} contains ${name.includes(':') ? '":"' : '"."'}, which tmux does not allow in session names (it uses them in targets like session:window.pane)`,
-      'Use "-" or "_" instead.',
-    );
-  }
-  if (CONTROL.test(name)) throw invalidArgument(`${field} must not contain control characters (newlines, tabs, escapes)`);
-  // tmux stores these escaped in session names (`a$b` becomes `a\$b`), so the name could not be found again.
-  if (name.includes('$') || name.includes('\\')) {
-    throw invalidArgument(`${field} must not contain "$" or "\\": tmux would store the session name escaped`);
-  }
-}
-
-/** A window name: any printable text. */
-export function checkWindowName(name: string, field = 'name'): void {
-  if (name === '') throw invalidArgument(`${field} must not be empty; leave it out to let tmux name the window after its program`);
-  if (CONTROL.test(name)) throw invalidArgument(`${field} must not contain control characters (newlines, tabs, escapes)`);
-}
 
 /**
  * An existing directory, as an absolute path (`~` and `~/...` mean the home directory). tmux

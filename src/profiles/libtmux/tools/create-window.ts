@@ -1,5 +1,6 @@
 import { object, string } from '../../../mcp/schema.js';
-import { checkStartDirectory, checkWindowName, createWindow as create } from '../../../core/lifecycle.js';
+import { checkStartDirectory, createWindow as create } from '../../../core/lifecycle.js';
+import { checkWindowName } from '../../../core/naming.js';
 import { libtmuxTool } from '../declare.js';
 import { windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';
 
