@@ -349,6 +349,8 @@ async function waitScenario(base: Base, floor: Summary): Promise<void> {
       addRow(t, { name: 'wait_for_text latency after print', unavailable: true, target: 5 });
       return;
     }
+    // Cold start (control clients to attach, the pane's output watch to open) happens here, not in a sample.
+    await driver.call('wait_for_text', { paneId: base.marker, patterns: ['no such text'], timeoutMs: 100 });
     const armMs = 40;
     const samples: number[] = [];
     const calls: number[] = [];
@@ -365,7 +367,7 @@ async function waitScenario(base: Base, floor: Summary): Promise<void> {
       const s = outcome.structured as { outcome?: string; matchedAtEntry?: boolean } | undefined;
       if (outcome.isError || s?.outcome !== 'matched' || s.matchedAtEntry) {
         discarded++;
-        lastError = outcome.isError ? outcome.text.slice(0, 160) : `outcome ${s?.outcome}, matchedAtEntry ${s?.matchedAtEntry}`;
+        lastError = `sample ${i}: ` + (outcome.isError ? outcome.text.slice(0, 160) : `outcome ${s?.outcome}, matchedAtEntry ${s?.matchedAtEntry}`);
         continue;
       }
       let stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(outcome.text)?.[1];
