@@ -11,6 +11,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+let cliPath = CLI;
+/** Points the bench at another build of the server (to compare two versions on the same machine). */
+export function useCli(path: string): void {
+  cliPath = path;
+}
 export const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
 
 export interface CallOutcome {
@@ -35,7 +40,7 @@ export class McpDriver {
 
   /** Our server: the built dist/cli.js, with the given environment (the private socket). */
   static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [...nodeArgs, CLI], env);
+    return McpDriver.start(process.execPath, [...nodeArgs, cliPath], env);
   }
 
   /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js. */

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { BenchTmux, buildPaneFarm, TMUX_BIN, scrubbedEnv } from './tmux.js';
-import { McpDriver, processCpuNs, wallNowMs } from './mcp.js';
+import { McpDriver, processCpuNs, useCli, wallNowMs } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
 
 // ---- parameters -----------------------------------------------------------------------------------
@@ -28,7 +28,8 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --flood-mb N       megabytes printed in the memory test (default 100)
   --only LIST        scenarios to run: fast,wait,memory,capture,growth (default all)
   --out FILE         report path (default bench/RESULTS.md; "-" for none)
-  --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR`;
+  --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR
+  --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare`;
 
 function options() {
   const argv = process.argv.slice(2);
@@ -59,10 +60,12 @@ function options() {
     only: new Set(list('only', 'fast,wait,memory,capture,growth')),
     out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
     cpuProf: get('cpu-prof', ''),
+    cli: get('cli', ''),
   };
 }
 
 const opts = options();
+if (opts.cli) useCli(opts.cli);
 const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf] : [];
 if (opts.cpuProf) mkdirSync(opts.cpuProf, { recursive: true });
 
@@ -589,7 +592,14 @@ async function growthScenario(floor: Summary): Promise<void> {
 function machine(): string[] {
   const cpu = /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const tmuxVersion = execFileSync(TMUX_BIN, ['-V'], { env: scrubbedEnv(), encoding: 'utf8' }).trim();
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout
+  }
   return [
+    `- Server measured: ${opts.cli || 'dist/cli.js'} (tree at ${commit})`,
     `- CPU: ${cpu}, ${os.cpus().length} cores`,
     `- Memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `- Node ${process.version}, ${tmuxVersion}, ${os.type()} ${os.release()}`,
