@@ -99,13 +99,19 @@ export class TmuxServer {
     return this.#spawn(command, timeoutMs, options.stdin, options.signal);
   }
 
-  /** Runs a command, answering `undefined` instead of throwing when no tmux server is running. */
+  /**
+   * Runs a read-only command, answering `undefined` instead of throwing when no tmux server is
+   * running. Being a read, it is sent once more when the connection dies under it (say, the last
+   * session was just killed and the server is exiting): that answers from whatever is there now.
+   */
   async runIfServer(command: readonly string[], options: RunOptions = {}): Promise<string[] | undefined> {
-    try {
-      return await this.run(command, options);
-    } catch (error) {
-      if (error instanceof TmuxNoServerError) return undefined;
-      throw error;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.run(command, options);
+      } catch (error) {
+        if (error instanceof TmuxNoServerError) return undefined;
+        if (!(error instanceof TmuxConnectionLostError) || attempt > 0 || this.#closed) throw error;
+      }
     }
   }
 
