@@ -507,7 +507,9 @@ async function captureScenario(base: Base, floor: Summary): Promise<void> {
   }
   if (points.length >= 2) {
     const { slope, intercept } = fitLine(points);
-    t.after.push(`Growth: about ${ms(intercept)} ms + ${(slope * 1000).toFixed(3)} ms per 1,000 captured lines (least-squares line).`);
+    t.after.push(
+      `Growth: ${steps(points, 'lines', 'line')}; least-squares line: ${ms(intercept)} ms + ${(slope * 1000).toFixed(3)} ms per 1,000 captured lines.`,
+    );
     console.log('  ' + t.after.at(-1));
   }
 }
@@ -580,11 +582,22 @@ async function growthScenario(floor: Summary): Promise<void> {
     if (points.length < 2) continue;
     const { slope, intercept } = fitLine(points);
     t.after.push(
-      `${tool}: linear in panes, about ${ms(intercept)} ms + ${(slope * 1000).toFixed(1)} us per pane (least-squares line of p50 over ` +
-        `${points.map(([n]) => n).join(', ')} panes${tool === 'search_panes' ? ', the sizes searched whole' : ''}).`,
+      `${tool}: ${steps(points, 'panes', 'pane')}; least-squares line of p50 over ${points.map(([n]) => n).join(', ')} panes` +
+        `${tool === 'search_panes' ? ' (the sizes searched whole)' : ''}: ${ms(intercept)} ms + ${(slope * 1000).toFixed(1)} us per pane.`,
     );
     console.log('  ' + t.after.at(-1));
   }
+}
+
+/** The cost of each step between measured sizes, per added unit: shows whether growth is linear. */
+function steps(points: ReadonlyArray<readonly [number, number]>, units: string, unit: string): string {
+  const parts: string[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const [n0, y0] = points[i - 1]!;
+    const [n1, y1] = points[i]!;
+    parts.push(`${n0} -> ${n1} ${units}: +${(((y1 - y0) / (n1 - n0)) * 1000).toFixed(1)} us per ${unit}`);
+  }
+  return parts.join(', ');
 }
 
 // ---- report ---------------------------------------------------------------------------------------
