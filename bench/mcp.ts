@@ -20,6 +20,8 @@ export const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta
 
 export interface CallOutcome {
   readonly ms: number;
+  /** Wall clock (ms since the epoch) when the result was parsed, whatever the caller awaited after. */
+  readonly receivedAt: number;
   readonly isError: boolean;
   readonly text: string;
   readonly structured: any;
@@ -82,6 +84,7 @@ export class McpDriver {
     const ms = performance.now() - start;
     return {
       ms,
+      receivedAt: wallNowMs(),
       isError: result.isError === true,
       text: result.content.map((c) => c.text ?? '').join('\n'),
       structured: result.structuredContent,

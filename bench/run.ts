@@ -12,7 +12,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { BenchTmux, buildPaneFarm, TMUX_BIN, scrubbedEnv } from './tmux.js';
-import { McpDriver, processCpuNs, useCli, wallNowMs } from './mcp.js';
+import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
 
 // ---- parameters -----------------------------------------------------------------------------------
@@ -366,7 +366,8 @@ async function waitScenario(base: Base, floor: Summary): Promise<void> {
       await sleep(i < 3 ? 250 : armMs); // the first waits also open the pane's output stream
       await base.tmux.tmux('send-keys', '-t', base.marker, '-l', token, ';', 'send-keys', '-t', base.marker, 'Enter');
       const outcome = await pending;
-      const received = wallNowMs();
+      // Taken when the result arrived, not after the trigger's tmux process (awaited above) exited.
+      const received = outcome.receivedAt;
       const s = outcome.structured as { outcome?: string; matchedAtEntry?: boolean } | undefined;
       if (outcome.isError || s?.outcome !== 'matched' || s.matchedAtEntry) {
         discarded++;
