@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { BenchTmux, buildPaneFarm, TMUX_BIN, scrubbedEnv } from './tmux.js';
+import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
+import { BenchTmux, buildPaneFarm } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
 

@@ -11,7 +11,9 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const TMUX_BIN = process.env.LIBTMUX_TMUX_BIN || 'tmux';
+// One definition of "scrubbed" for tests and bench alike.
+import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
+
 
 const live = new Set<BenchTmux>();
 let reaperInstalled = false;
@@ -28,15 +30,6 @@ function installReaper(): void {
       process.exit(130);
     });
   }
-}
-
-/** No way back to the user's own tmux server, and no LIBTMUX_* setting leaking into the server under test. */
-export function scrubbedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  delete env.TMUX;
-  delete env.TMUX_PANE;
-  for (const key of Object.keys(env)) if (key.startsWith('LIBTMUX_') && !(key in extra)) delete env[key];
-  return env;
 }
 
 /** Quotes one word for sh. */
