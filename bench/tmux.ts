@@ -11,26 +11,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-// One definition of "scrubbed" for tests and bench alike.
-import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
-
-
-const live = new Set<BenchTmux>();
-let reaperInstalled = false;
-
-function installReaper(): void {
-  if (reaperInstalled) return;
-  reaperInstalled = true;
-  process.on('exit', () => {
-    for (const server of [...live]) server.dispose();
-  });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      for (const server of [...live]) server.dispose();
-      process.exit(130);
-    });
-  }
-}
+// One definition of "scrubbed" and of reaping at exit for tests and bench alike.
+import { reapAtExit, releaseAtExit, scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
 
 /** Quotes one word for sh. */
 export function sh(word: string): string {
@@ -43,10 +25,9 @@ export class BenchTmux {
   #started = false;
 
   constructor() {
-    installReaper();
     this.dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-bench-'));
     this.socketPath = join(this.dir, 'tmux.sock');
-    live.add(this);
+    reapAtExit(this);
   }
 
   async tmux(...args: string[]): Promise<string> {
@@ -115,7 +96,7 @@ export class BenchTmux {
   }
 
   dispose(): void {
-    if (!live.delete(this)) return;
+    if (!releaseAtExit(this)) return;
     if (this.#started) {
       try {
         execFileSync(TMUX_BIN, ['-S', this.socketPath, 'kill-server'], { env: scrubbedEnv(), stdio: 'ignore' });
