@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
+import { waiters } from '../fixture/processes.js';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -47,21 +48,6 @@ async function startReader(tmux: PrivateTmux, pane: string, options: { bracketed
       return readFileSync(file, 'utf8');
     },
   };
-}
-
-/** Pids of processes whose argv holds `wait-for` and `channel`. */
-function waiters(channel: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv.includes('wait-for') && argv.includes(channel)) pids.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return pids;
 }
 
 /** A pane whose program has exited but which stays, dead, because remain-on-exit is on. */

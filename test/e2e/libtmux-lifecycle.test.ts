@@ -8,16 +8,6 @@ import { startMcp, type McpSession } from '../fixture/mcp.js';
 
 const ALL_TOOLSETS = { LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' };
 
-/** A private socket with no server on it yet; whatever server the test starts there is killed at the end. */
-function unstartedTmux(t: { after: (fn: () => Promise<void>) => void }): PrivateTmux {
-  const server = new PrivateTmux();
-  t.after(async () => {
-    await server.tmux('kill-server').catch(() => undefined);
-    server.dispose();
-  });
-  return server;
-}
-
 /** A real directory whose name holds a tmux format, to prove paths reach tmux literally. */
 function trickyDirectory(t: { after: (fn: () => void) => void }): string {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'tmux-mcp-dir-')));
@@ -53,7 +43,7 @@ async function display(tmux: PrivateTmux, target: string, format: string): Promi
 }
 
 test('create_session starts the tmux server, takes names and directories literally, and refuses bad input', async (t) => {
-  const tmux = unstartedTmux(t);
+  const tmux = privateTmux(t);
   const dir = trickyDirectory(t);
   const mcp = await startMcp(t, { env: tmux.env });
   assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });
@@ -107,7 +97,7 @@ test('create_session starts the tmux server, takes names and directories literal
 });
 
 test('killing the last session stops the server; the MCP server keeps answering and can start a new one', async (t) => {
-  const tmux = unstartedTmux(t);
+  const tmux = privateTmux(t);
   const mcp = await startMcp(t, { env: tmux.env });
   const one = await mcp.ok('create_session', { name: 'one' });
   const two = await mcp.ok('create_session', { name: 'two' });

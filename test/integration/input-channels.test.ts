@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
 import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } from '../../src/core/channels.js';
 import { TmuxNoServerError } from '../../src/tmux/errors.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+import { waiters } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, waitMaxMs = 10_000): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
   t.after(() => server.close());
   return new Engine(server, { waitMaxMs });
-}
-
-function waiters(channel: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv.includes('wait-for') && argv.includes(channel)) pids.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return pids;
 }
 
 async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {

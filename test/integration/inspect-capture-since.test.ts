@@ -5,6 +5,7 @@ import { Engine } from '../../src/core/engine.js';
 import { ToolFailure } from '../../src/mcp/tool.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+import { alive } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 10_000, env: scrubbedEnv() });
@@ -142,15 +143,6 @@ test('a cursor from an earlier tmux server restarts instead of reading a reused 
   assert.deepEqual(result.lines, []);
   assert.notEqual(result.cursor, old.cursor);
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('garbled cursors are refused', () => {
   for (const bad of ['', 'cs1.', 'cs1.!!!', 'cs2.e30', 'cs1.' + Buffer.from('[]').toString('base64url'), 'cs1.' + Buffer.from('{"p":"%1"}').toString('base64url')]) {

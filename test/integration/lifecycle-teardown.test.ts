@@ -9,22 +9,12 @@ import { checkSessionName } from '../../src/core/naming.js';
 import { killSession } from '../../src/core/teardown.js';
 import { ToolFailure } from '../../src/mcp/tool.js';
 import { TmuxServer } from '../../src/tmux/server.js';
-import { PrivateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
+import { PrivateTmux, privateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
   t.after(() => server.close());
   return new Engine(server, { waitMaxMs: 10_000 });
-}
-
-/** No server until the test makes one; whatever it makes is killed at the end. */
-function unstartedTmux(t: { after: (fn: () => Promise<void>) => void }): PrivateTmux {
-  const server = new PrivateTmux();
-  t.after(async () => {
-    await server.tmux('kill-server').catch(() => undefined);
-    server.dispose();
-  });
-  return server;
 }
 
 /** The session the engine's command connection is attached to. */
@@ -34,7 +24,7 @@ async function controlSession(tmux: PrivateTmux): Promise<string | undefined> {
 }
 
 test('killing the session the control connection sits in never makes the next command fail', async (t) => {
-  const tmux = unstartedTmux(t);
+  const tmux = privateTmux(t);
   const engine = engineFor(t, tmux);
   for (let round = 0; round < 15; round++) {
     const a = await createSession(engine, { name: `a${round}` });

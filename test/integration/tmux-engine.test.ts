@@ -7,20 +7,12 @@ import { TmuxServer } from '../../src/tmux/server.js';
 import { spawnTmux } from '../../src/tmux/spawn.js';
 import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+import { alive } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
   t.after(() => server.close());
   return new Engine(server, { waitMaxMs: 10_000 });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 test('with no tmux server: empty listings, no identity, no error', async (t) => {
