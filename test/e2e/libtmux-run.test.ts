@@ -147,7 +147,8 @@ test('run_shell_command: refusals type nothing', async (t) => {
   // A fish-like shell is refused even with force (the binary is a renamed sh: tmux only sees its name).
   const fish = `${tmux.dir}/fish`;
   symlinkSync('/bin/sh', fish);
-  const fishPane = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}', fish)).trim();
+  // ENV=/dev/null: the session's rc file would run a `tmux` child after fish first shows as running.
+  const fishPane = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}', '-e', 'ENV=/dev/null', fish)).trim();
   await untilRunning(tmux, fishPane, 'fish');
   assert.match(await mcp.fails('run_shell_command', { paneId: fishPane, command: 'echo MUST-NOT-APPEAR', force: true }), /runs fish/);
 
@@ -163,20 +164,13 @@ test('run_shell_command: works in bash too', async (t) => {
   assert.equal(r.exitStatus, 7);
 });
 
-test('run_shell_command: `true` is fast (p50 over 30 runs)', async (t) => {
+test('run_shell_command: back-to-back runs each report their own exit status', async (t) => {
   const { pane, mcp } = await setup(t);
-  await mcp.ok('run_shell_command', { paneId: pane, command: 'true' }); // warm up the stream
-  const times: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const t0 = performance.now();
-    const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'true' });
-    times.push(performance.now() - t0);
-    assert.equal(r.exitStatus, 0);
+  for (let i = 0; i < 20; i++) {
+    const r = await mcp.ok('run_shell_command', { paneId: pane, command: `echo run-${i}; (exit ${i % 3})` });
+    assert.deepEqual(r.output, [`run-${i}`]);
+    assert.equal(r.exitStatus, i % 3);
   }
-  times.sort((a, b) => a - b);
-  const p50 = times[15]!;
-  t.diagnostic(`run_shell_command true: p50 ${p50.toFixed(2)} ms, p90 ${times[27]!.toFixed(2)} ms`);
-  assert.ok(p50 < 100, `p50 ${p50} ms`); // the budget is 8 ms (see bench); a loose bound keeps a loaded machine from failing
 });
 
 test('run_shell_command: the shell dying mid-run is an answer, not a hang', async (t) => {

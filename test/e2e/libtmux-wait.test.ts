@@ -177,29 +177,21 @@ test('wait_for_text: kill-session mid-wait ends the wait', async (t) => {
   assert.ok(r.seconds < 5, `took ${r.seconds} s`);
 });
 
-test('wait_for_text: latency from text printed to answer (p50 over 30 waits)', async (t) => {
+test('wait_for_text: 30 waits in a row each wake on their own text (latency lives in the bench)', async (t) => {
   const { tmux, pane, mcp, mark } = await setup(t);
   // Our own control client types into the pane; the tty echo prints the text at once.
   const typist = new TmuxServer({ bin: 'tmux', socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: tmux.env });
   t.after(() => typist.close());
   await typist.run(['display-message', '-p', 'x']);
-  const times: number[] = [];
   for (let i = 0; i < 30; i++) {
     const c = await mark();
     const waiting = mcp.ok('wait_for_text', { paneId: pane, patterns: [`PING${i}.`], cursor: c, timeoutMs: 10_000 });
-    // Give the call time to be watching so the measurement is of a live wake (correctness does
-    // not depend on it: the cursor makes an early print count too).
-    await new Promise((r) => setTimeout(r, 20));
-    const t0 = performance.now();
     await typist.run(['send-keys', '-t', pane, '-l', `PING${i}.`]);
     const r = await waiting;
-    times.push(performance.now() - t0);
     assert.equal(r.outcome, 'matched');
+    assert.equal(r.matched, `PING${i}.`);
     await typist.run(['send-keys', '-t', pane, 'C-u']);
   }
-  times.sort((a, b) => a - b);
-  t.diagnostic(`wait_for_text wake: p50 ${times[15]!.toFixed(2)} ms, p90 ${times[27]!.toFixed(2)} ms`);
-  assert.ok(times[15]! < 100, `p50 ${times[15]} ms`); // the budget is 5 ms (see bench); loose here for loaded machines
 });
 
 test('wait_for_text and run_shell_command: the server ceiling caps timeouts; refs work as pane ids', async (t) => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { cpus, loadavg } from 'node:os';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
 import { searchPanes } from '../../src/core/search.js';
@@ -42,37 +41,20 @@ test('an invalid regex or empty pattern fails before any tmux call', async (t) =
   assert.equal(await engine.identity(), undefined, 'no tmux server was started or touched');
 });
 
-test('200 panes of 100 rows: searched concurrently in under 100 ms (idle machine), literal and regex', async (t) => {
+test('200 panes of 100 rows: every pane searched, literal and regex (timing lives in the bench)', async (t) => {
   const tmux = privateTmux(t);
   await fill(tmux, 40, 5, rows(100));
   const engine = engineFor(t, tmux);
 
-  const timed = async (regex: boolean) => {
-    let best = Infinity;
-    let result;
-    for (let run = 0; run < 5; run++) {
-      const started = performance.now();
-      result = await searchPanes(engine, { pattern: regex ? 'row-9[0-9]$' : 'row-99', regex, scrollbackLines: 100 });
-      best = Math.min(best, performance.now() - started);
-    }
-    return { best, result: result! };
-  };
-  // The target is 100 ms; on a machine busier than its cores (shared CI) allow slack, and say so.
-  const busy = loadavg()[0]! > cpus().length;
-  const limit = busy ? 300 : 100;
-  const literal = await timed(false);
-  t.diagnostic(`literal: best of 5 = ${literal.best.toFixed(1)} ms (load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores, limit ${limit} ms)`);
-  assert.equal(literal.result.panesSearched, 200);
-  assert.equal(literal.result.matches.length, 200);
-  assert.ok(literal.result.matches.every((m) => m.text === 'row-99'));
-  assert.deepEqual(literal.result.truncatedBy, []);
-  assert.ok(literal.best < limit, `literal search took ${literal.best} ms`);
+  const literal = await searchPanes(engine, { pattern: 'row-99', scrollbackLines: 100 });
+  assert.equal(literal.panesSearched, 200);
+  assert.equal(literal.matches.length, 200);
+  assert.ok(literal.matches.every((m) => m.text === 'row-99'));
+  assert.deepEqual(literal.truncatedBy, []);
 
-  const regex = await timed(true);
-  t.diagnostic(`regex: best of 5 = ${regex.best.toFixed(1)} ms`);
-  assert.equal(regex.result.matches.length, 200 * 10);
-  assert.deepEqual(regex.result.truncatedBy, []);
-  assert.ok(regex.best < limit, `regex search took ${regex.best} ms`);
+  const regex = await searchPanes(engine, { pattern: 'row-9[0-9]$', regex: true, scrollbackLines: 100 });
+  assert.equal(regex.matches.length, 200 * 10);
+  assert.deepEqual(regex.truncatedBy, []);
 
   // 200 panes x 101 rows (row-1..row-100, END) is over the 20,000-row budget.
   const over = await searchPanes(engine, { pattern: 'nothing-here', scrollbackLines: 200 });
