@@ -15,6 +15,7 @@ import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
 import { BenchTmux, buildPaneFarm } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
+import { holdLowLatencyIdle, type IdleHold } from './idle.js';
 
 // ---- parameters -----------------------------------------------------------------------------------
 
@@ -30,7 +31,8 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --only LIST        scenarios to run: fast,wait,memory,capture,growth (default all)
   --out FILE         report path (default bench/RESULTS.md; "-" for none)
   --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR
-  --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare`;
+  --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare
+  --low-latency-idle on|off  hold /dev/cpu_dma_latency at 0 during the run when permitted (default on)`;
 
 function options() {
   const argv = process.argv.slice(2);
@@ -62,6 +64,7 @@ function options() {
     out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
     cpuProf: get('cpu-prof', ''),
     cli: get('cli', ''),
+    lowLatencyIdle: get('low-latency-idle', 'on') !== 'off',
   };
 }
 
@@ -604,7 +607,7 @@ function steps(points: ReadonlyArray<readonly [number, number]>, units: string, 
 
 // ---- report ---------------------------------------------------------------------------------------
 
-function machine(): string[] {
+function machine(idle: IdleHold): string[] {
   const cpu = /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const tmuxVersion = execFileSync(TMUX_BIN, ['-V'], { env: scrubbedEnv(), encoding: 'utf8' }).trim();
   let commit = 'unknown';
@@ -618,6 +621,7 @@ function machine(): string[] {
     `- CPU: ${cpu}, ${os.cpus().length} cores`,
     `- Memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `- Node ${process.version}, ${tmuxVersion}, ${os.type()} ${os.release()}`,
+    `- CPU idle: ${idle.description}`,
     `- Date: ${new Date().toISOString()}; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     `- Parameters: iterations ${opts.iterations}, warm-up ${opts.warmup}, budget ${opts.budgetMs} ms per row, ` +
       `panes ${opts.panes.join('/')}, history ${opts.history}, lines ${opts.lines.join('/')}, flood ${opts.floodMb} MB`,
@@ -652,7 +656,8 @@ function report(machineLines: string[], seconds: number): string {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const machineLines = machine();
+  const idle = holdLowLatencyIdle(opts.lowLatencyIdle);
+  const machineLines = machine(idle);
   console.log(machineLines.join('\n'));
   const base = await baseServer();
   try {
@@ -668,6 +673,7 @@ async function main(): Promise<void> {
     if (opts.only.has('growth')) await growthScenario(floor);
   } finally {
     base.tmux.dispose();
+    idle.release();
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(`\ndone in ${seconds.toFixed(0)} s`);

@@ -141,13 +141,17 @@ function textSteps(line: string): InputStep[] {
   return steps;
 }
 
-/** Sends the steps in order; each is one tmux command. */
+/** Sends the steps in order, one tmux command each (pipelined: tmux runs them in the order sent). */
 export async function sendSteps(engine: Engine, paneId: string, steps: readonly InputStep[]): Promise<void> {
-  for (const step of steps) {
-    if (step.kind === 'text') await engine.tmux.run(['send-keys', '-l', '-t', paneId, '--', step.text]);
-    else if (step.kind === 'keys') await engine.tmux.run(['send-keys', '-t', paneId, '--', ...step.names]);
-    else await engine.tmux.run(['send-keys', '-H', '-t', paneId, ...step.bytes.map((b) => b.toString(16).padStart(2, '0'))]);
-  }
+  await engine.tmux.runInOrder(
+    steps.map((step) =>
+      step.kind === 'text'
+        ? ['send-keys', '-l', '-t', paneId, '--', step.text]
+        : step.kind === 'keys'
+          ? ['send-keys', '-t', paneId, '--', ...step.names]
+          : ['send-keys', '-H', '-t', paneId, ...step.bytes.map((b) => b.toString(16).padStart(2, '0'))],
+    ),
+  );
 }
 
 // ---- who receives input, and whether it may -------------------------------------------------------

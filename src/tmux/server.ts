@@ -73,6 +73,26 @@ export class TmuxServer {
     return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
   }
 
+  /**
+   * Runs commands one after another. Over control mode they go out together and tmux runs them in
+   * order, so a sequence (text, then Enter) costs one round trip; the first failure is thrown.
+   */
+  async runInOrder(commands: ReadonlyArray<readonly string[]>): Promise<void> {
+    const client = this.#closed || this.#spawnOnly ? undefined : await this.#client();
+    let next = 0;
+    if (client) {
+      const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
+      for (; next < replies.length; next++) {
+        const reply = replies[next]!;
+        if (reply.status === 'fulfilled') continue;
+        // Detached before tmux began this one (and so every later one): send the rest again below.
+        if (reply.reason instanceof TmuxConnectionLostError && reply.reason.notStarted) break;
+        throw reply.reason;
+      }
+    }
+    for (; next < commands.length; next++) await this.run(commands[next]!);
+  }
+
   /** Like `run`, with the raw bytes of each output line. */
   async runRaw(command: readonly string[], options: RunOptions = {}): Promise<Buffer[]> {
     const reply = await this.#execute(command, options);
