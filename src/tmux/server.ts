@@ -55,8 +55,10 @@ export class TmuxServer {
       throw new TypeError('socketName and socketPath are mutually exclusive');
     }
     this.bin = options.bin;
-    this.globalArgs =
-      options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
+    // -u: without a UTF-8 locale in the environment (hosts often launch servers with a bare one),
+    // tmux would turn every control character and non-ASCII byte of command output into "_".
+    const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
+    this.globalArgs = ['-u', ...socket];
     this.socketLabel =
       options.socketPath !== undefined ? options.socketPath : options.socketName !== undefined ? `-L ${options.socketName}` : 'the default socket';
     this.commandTimeoutMs = options.commandTimeoutMs;

@@ -58,6 +58,22 @@ test('listings survive any byte in names, titles and paths', async (t) => {
   assert.equal(windows.length, 2);
 });
 
+test('without a UTF-8 locale in the environment, output still arrives byte for byte', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'caf\u00e9 \u6f22 \ud83d\ude00' });
+  await tmux.tmux('set-option', '-g', '@text', 'x\u00e9\u6f22\ud83d\ude00\ty');
+  const bare = scrubbedEnv();
+  for (const key of Object.keys(bare)) if (key === 'LANG' || key.startsWith('LC_')) delete bare[key];
+  for (const spawnOnly of [false, true]) {
+    const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: { ...bare, LANG: 'C' }, spawnOnly });
+    t.after(() => server.close());
+    const engine = new Engine(server, { waitMaxMs: 10_000 });
+    assert.deepEqual((await engine.listSessions()).map((s) => s.name), ['caf\u00e9 \u6f22 \ud83d\ude00'], `spawnOnly ${spawnOnly}`);
+    assert.equal((await engine.listPanes()).length, 1);
+    assert.deepEqual(await server.run(['show-options', '-gv', '@text']), ['x\u00e9\u6f22\ud83d\ude00\ty']);
+  }
+});
+
 test('the control client neither resizes windows nor counts as a person watching', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ width: 100, height: 30 });
