@@ -2,7 +2,7 @@
  * The profile-neutral engine: one tmux server plus what every profile needs to act on it safely.
  * Listing, resolving targets and refs, and the caller guard live here; profiles only translate.
  */
-import { TmuxCommandError, TmuxNoServerError } from '../tmux/errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
 import { invalidArgument, notFound, refused, ToolFailure } from '../mcp/tool.js';
@@ -52,8 +52,13 @@ export class Engine {
   async identity(): Promise<ServerIdentity | undefined> {
     const cached = this.#identity;
     if (cached && cached.epoch !== 0 && cached.epoch === this.tmux.connectionEpoch) return cached.value;
-    const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format]);
-    const row = lines && IDENTITY_FORMAT.parse(lines)[0];
+    let row: Record<'socketPath' | 'pid' | 'startTime' | 'version', string> | undefined;
+    // A live server always prints the row; an empty reply came from a connection being torn down.
+    for (let attempt = 0; attempt < 2 && !row; attempt++) {
+      const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format]);
+      if (!lines) return undefined;
+      row = IDENTITY_FORMAT.parse(lines)[0];
+    }
     if (!row) return undefined;
     const value = { socketPath: row.socketPath, pid: toInt(row.pid), startTime: toInt(row.startTime), version: row.version };
     this.#identity = { epoch: this.tmux.connectionEpoch, value };
@@ -69,8 +74,29 @@ export class Engine {
   // ---- listings -------------------------------------------------------------------------------
 
   async listSessions(): Promise<SessionRecord[]> {
-    const lines = await this.tmux.runIfServer(['list-sessions', '-F', SESSION_FORMAT.format]);
-    return lines ? SESSION_FORMAT.parse(lines).map(toSession) : [];
+    const read = await this.#read(['list-sessions', '-F', SESSION_FORMAT.format]);
+    return read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
+  }
+
+  /**
+   * Runs a read and pairs its output with the incarnation of the tmux server that answered it, or
+   * answers undefined when no server runs. Rows do not spell the identity out (three format fields
+   * per row, a sixth of a pane row's cost in tmux): the identity cached for the control connection
+   * holds when that connection stayed the same across the read; otherwise it is read again after
+   * the read and must be unchanged (a server between two equal identities is that same server).
+   */
+  async #read(command: readonly string[]): Promise<{ lines: string[]; incarnation: Incarnation } | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const before = await this.identity();
+      if (!before) return undefined;
+      const epoch = this.tmux.connectionEpoch;
+      const lines = await this.tmux.runIfServer(command);
+      if (!lines) return undefined;
+      if (epoch !== 0 && epoch === this.tmux.connectionEpoch) return { lines, incarnation: before };
+      const after = await this.identity();
+      if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation: before };
+      if (attempt > 0) throw new TmuxConnectionLostError('the tmux server restarted while it was being read; try again');
+    }
   }
 
   /** Clients per session that are people (or other programs), not this server's own control clients. */
@@ -88,8 +114,8 @@ export class Engine {
   /** Window links, in every session or in one (`sessionId` must be resolved first). */
   async listWindows(sessionId?: string): Promise<WindowRecord[]> {
     const command = sessionId === undefined ? ['list-windows', '-a'] : ['list-windows', '-t', sessionId];
-    const lines = await this.tmux.runIfServer([...command, '-F', WINDOW_FORMAT.format]);
-    return lines ? WINDOW_FORMAT.parse(lines).map(toWindow) : [];
+    const read = await this.#read([...command, '-F', WINDOW_FORMAT.format]);
+    return read ? WINDOW_FORMAT.parse(read.lines).map((row) => toWindow(row, read.incarnation)) : [];
   }
 
   /**
@@ -103,14 +129,14 @@ export class Engine {
         : scope.sessionId !== undefined
           ? ['list-panes', '-s', '-t', scope.sessionId]
           : ['list-panes', '-a'];
-    const lines = await this.tmux.runIfServer([...command, '-F', PANE_FORMAT.format]);
-    if (!lines) return [];
+    const read = await this.#read([...command, '-F', PANE_FORMAT.format]);
+    if (!read) return [];
     const seen = new Set<string>();
     const panes: PaneRecord[] = [];
-    for (const row of PANE_FORMAT.parse(lines)) {
+    for (const row of PANE_FORMAT.parse(read.lines)) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
-      panes.push(toPane(row));
+      panes.push(toPane(row, read.incarnation));
     }
     return panes;
   }
@@ -118,26 +144,29 @@ export class Engine {
   // ---- single objects -------------------------------------------------------------------------
 
   async getPane(paneId: string): Promise<PaneRecord> {
-    const row = PANE_FORMAT.parse(await this.#display(paneId, PANE_FORMAT.format, 'pane'))[0];
-    return toPane(row?.id === paneId ? row : missing('pane', paneId));
+    const read = await this.#display(paneId, PANE_FORMAT.format, 'pane');
+    const row = PANE_FORMAT.parse(read.lines)[0];
+    return toPane(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);
   }
 
   async getWindow(windowId: string): Promise<WindowRecord> {
-    const row = WINDOW_FORMAT.parse(await this.#display(windowId, WINDOW_FORMAT.format, 'window'))[0];
-    return toWindow(row?.id === windowId ? row : missing('window', windowId));
+    const read = await this.#display(windowId, WINDOW_FORMAT.format, 'window');
+    const row = WINDOW_FORMAT.parse(read.lines)[0];
+    return toWindow(row?.id === windowId ? row : missing('window', windowId), read.incarnation);
   }
 
   async getSession(sessionId: string): Promise<SessionRecord> {
-    const row = SESSION_FORMAT.parse(await this.#display(sessionId, SESSION_FORMAT.format, 'session'))[0];
-    return toSession(row?.id === sessionId ? row : missing('session', sessionId));
+    const read = await this.#display(sessionId, SESSION_FORMAT.format, 'session');
+    const row = SESSION_FORMAT.parse(read.lines)[0];
+    return toSession(row?.id === sessionId ? row : missing('session', sessionId), read.incarnation);
   }
 
   /** One row about `target`; tmux answers an unknown target with an error or with empty fields. */
-  async #display(target: string, format: string, kind: RefKind): Promise<string[]> {
+  async #display(target: string, format: string, kind: RefKind): Promise<{ lines: string[]; incarnation: Incarnation }> {
     try {
-      const lines = await this.tmux.runIfServer(['display-message', '-p', '-t', target, format]);
-      if (!lines) throw new TmuxNoServerError(this.tmux.socketLabel);
-      return lines;
+      const read = await this.#read(['display-message', '-p', '-t', target, format]);
+      if (!read) throw new TmuxNoServerError(this.tmux.socketLabel);
+      return read;
     } catch (error) {
       if (error instanceof TmuxCommandError && /can't find|no such|not found/i.test(error.message)) missing(kind, target);
       throw error;

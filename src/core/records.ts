@@ -1,7 +1,7 @@
 /**
- * Profile-neutral records of tmux objects, read with nonce-delimited row formats. Every row also
- * carries the server's incarnation (socket path, pid, start time), so a reference built from it can
- * later be told apart from an object that merely reuses the id on a restarted server.
+ * Profile-neutral records of tmux objects, read with nonce-delimited row formats. Every record also
+ * carries the incarnation (socket path, pid, start time) of the server that listed it, so a reference
+ * built from it can later be told apart from an object that merely reuses the id on a restarted server.
  */
 import { rowFormat, toBool, toInt } from '../tmux/formats.js';
 
@@ -10,8 +10,6 @@ export interface Incarnation {
   readonly pid: number;
   readonly startTime: number;
 }
-
-const INCARNATION = { socketPath: 'socket_path', serverPid: 'pid', startTime: 'start_time' } as const;
 
 export interface SessionRecord {
   readonly incarnation: Incarnation;
@@ -27,7 +25,6 @@ export interface SessionRecord {
 }
 
 export const SESSION_FORMAT = rowFormat({
-  ...INCARNATION,
   id: 'session_id',
   name: 'session_name',
   windows: 'session_windows',
@@ -37,9 +34,9 @@ export const SESSION_FORMAT = rowFormat({
   activeWindow: 'window_id',
 });
 
-export function toSession(row: Record<string, string>): SessionRecord {
+export function toSession(row: Record<string, string>, incarnation: Incarnation): SessionRecord {
   return {
-    incarnation: incarnationOf(row),
+    incarnation,
     id: row.id!,
     name: row.name!,
     windowCount: toInt(row.windows!),
@@ -69,7 +66,6 @@ export interface WindowRecord {
 }
 
 export const WINDOW_FORMAT = rowFormat({
-  ...INCARNATION,
   id: 'window_id',
   index: 'window_index',
   name: 'window_name',
@@ -85,9 +81,9 @@ export const WINDOW_FORMAT = rowFormat({
   synchronized: '#{?synchronize-panes,1,0}',
 });
 
-export function toWindow(row: Record<string, string>): WindowRecord {
+export function toWindow(row: Record<string, string>, incarnation: Incarnation): WindowRecord {
   return {
-    incarnation: incarnationOf(row),
+    incarnation,
     id: row.id!,
     index: toInt(row.index!),
     name: row.name!,
@@ -132,7 +128,6 @@ export interface PaneRecord {
 }
 
 export const PANE_FORMAT = rowFormat({
-  ...INCARNATION,
   id: 'pane_id',
   index: 'pane_index',
   sessionId: 'session_id',
@@ -156,9 +151,9 @@ export const PANE_FORMAT = rowFormat({
   synchronized: 'pane_synchronized',
 });
 
-export function toPane(row: Record<string, string>): PaneRecord {
+export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
   return {
-    incarnation: incarnationOf(row),
+    incarnation,
     id: row.id!,
     index: toInt(row.index!),
     sessionId: row.sessionId!,
@@ -181,8 +176,4 @@ export function toPane(row: Record<string, string>): PaneRecord {
     modeCount: toInt(row.inMode!),
     isSynchronized: toBool(row.synchronized!),
   };
-}
-
-function incarnationOf(row: Record<string, string>): Incarnation {
-  return { socketPath: row.socketPath!, pid: toInt(row.serverPid!), startTime: toInt(row.startTime!) };
 }
