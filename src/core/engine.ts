@@ -180,6 +180,14 @@ export class Engine {
     return this.getPane(await this.#resolveId(input, 'pane', PANE_ID, field, 'a pane id like %3'));
   }
 
+  /** Like resolvePane, for callers that need only the id: tmux expands one field, not a whole row. */
+  async resolvePaneId(input: string, field = 'paneId'): Promise<string> {
+    const paneId = await this.#resolveId(input, 'pane', PANE_ID, field, 'a pane id like %3');
+    const read = await this.#display(paneId, '#{pane_id}', 'pane');
+    if (read.lines[0] !== paneId) missing('pane', paneId);
+    return paneId;
+  }
+
   /** A window id (`@1`), window ref or window-link ref, as the window record. */
   async resolveWindow(input: string, field = 'windowId'): Promise<WindowRecord> {
     if (isRef(input)) {

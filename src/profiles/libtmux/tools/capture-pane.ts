@@ -41,11 +41,11 @@ export const capturePane = libtmuxTool({
     // A pane id is known before it is checked, so the capture goes out right behind the lookup
     // (tmux runs them in order) and the call costs one round trip; it only counts if the lookup passes.
     const early = PANE_ID.test(args.paneId) ? settle(captureLines(ctx.engine, args.paneId, args)) : undefined;
-    const pane = await ctx.engine.resolvePane(args.paneId);
-    const lines = early ? unwrap(await early) : await captureLines(ctx.engine, pane.id, args);
+    const paneId = await ctx.engine.resolvePaneId(args.paneId);
+    const lines = early ? unwrap(await early) : await captureLines(ctx.engine, paneId, args);
     const kept = tailBudget(lines, args.maxLines ?? 200);
     return {
-      structured: { paneId: pane.id, lines: kept.lines, droppedLines: kept.droppedLines },
+      structured: { paneId, lines: kept.lines, droppedLines: kept.droppedLines },
       text: (kept.droppedLines ? `[${kept.droppedLines} older rows left out]\n` : '') + kept.lines.join('\n'),
     };
   },

@@ -34,7 +34,7 @@ export const getTmuxVariables = libtmuxTool({
   ),
   async handler(args: { names: string[]; paneId?: string }, { ctx }) {
     validateVariableNames(args.names);
-    const paneId = args.paneId === undefined ? undefined : (await ctx.engine.resolvePane(args.paneId)).id;
+    const paneId = args.paneId === undefined ? undefined : await ctx.engine.resolvePaneId(args.paneId);
     return { structured: { values: await readVariables(ctx.engine, args.names, paneId) } };
   },
 });

@@ -77,6 +77,6 @@ async function resolveScope(engine: Engine, scope: Scope, target: string | undef
       if (target === undefined) throw invalidArgument(`scope ${scope} needs a target (the ${scope} to read)`);
       if (scope === 'session') return { kind: 'session', sessionId: (await engine.resolveSession(target, 'target')).id };
       if (scope === 'window') return { kind: 'window', windowId: (await engine.resolveWindow(target, 'target')).id };
-      return { kind: 'pane', paneId: (await engine.resolvePane(target, 'target')).id };
+      return { kind: 'pane', paneId: await engine.resolvePaneId(target, 'target') };
   }
 }
