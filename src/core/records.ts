@@ -105,9 +105,7 @@ export interface PaneRecord {
   readonly id: string;
   readonly index: number;
   readonly sessionId: string;
-  readonly sessionName: string;
   readonly windowId: string;
-  readonly windowName: string;
   readonly isActive: boolean;
   readonly width: number;
   readonly height: number;
@@ -131,9 +129,7 @@ export const PANE_FORMAT = rowFormat({
   id: 'pane_id',
   index: 'pane_index',
   sessionId: 'session_id',
-  sessionName: 'session_name',
   windowId: 'window_id',
-  windowName: 'window_name',
   active: 'pane_active',
   width: 'pane_width',
   height: 'pane_height',
@@ -157,9 +153,7 @@ export function toPane(row: Record<string, string>, incarnation: Incarnation): P
     id: row.id!,
     index: toInt(row.index!),
     sessionId: row.sessionId!,
-    sessionName: row.sessionName!,
     windowId: row.windowId!,
-    windowName: row.windowName!,
     isActive: toBool(row.active!),
     width: toInt(row.width!),
     height: toInt(row.height!),
