@@ -35,6 +35,8 @@ const IDENTITY_FORMAT = rowFormat({ socketPath: 'socket_path', pid: 'pid', start
 const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id', control: 'client_control_mode' });
 
 const PANE_ID = /^%\d+$/;
+/** How tmux words an unknown target. */
+const NOT_FOUND = /can't find|no such|not found/i;
 const WINDOW_ID = /^@\d+$/;
 const SESSION_ID = /^\$\d+$/;
 
@@ -168,7 +170,7 @@ export class Engine {
       if (!read) throw new TmuxNoServerError(this.tmux.socketLabel);
       return read;
     } catch (error) {
-      if (error instanceof TmuxCommandError && /can't find|no such|not found/i.test(error.message)) missing(kind, target);
+      if (error instanceof TmuxCommandError && NOT_FOUND.test(error.message)) missing(kind, target);
       throw error;
     }
   }
@@ -177,15 +179,34 @@ export class Engine {
 
   /** A pane id (`%3`) or pane ref, as the id of a pane that exists now. */
   async resolvePane(input: string, field = 'paneId'): Promise<PaneRecord> {
-    return this.getPane(await this.#resolveId(input, 'pane', PANE_ID, field, 'a pane id like %3'));
+    return this.getPane(await this.paneIdFrom(input, field));
   }
 
   /** Like resolvePane, for callers that need only the id: tmux expands one field, not a whole row. */
   async resolvePaneId(input: string, field = 'paneId'): Promise<string> {
-    const paneId = await this.#resolveId(input, 'pane', PANE_ID, field, 'a pane id like %3');
+    const paneId = await this.paneIdFrom(input, field);
     const read = await this.#display(paneId, '#{pane_id}', 'pane');
     if (read.lines[0] !== paneId) missing('pane', paneId);
     return paneId;
+  }
+
+  /**
+   * A pane id (`%3`) or pane ref as a pane id, checked for form and, for a ref, for belonging to
+   * this tmux server; not for the pane still existing. For a command aimed at the pane itself,
+   * which tmux refuses for a missing pane anyway: run it through `onPane` for the usual error.
+   */
+  async paneIdFrom(input: string, field = 'paneId'): Promise<string> {
+    return this.#resolveId(input, 'pane', PANE_ID, field, 'a pane id like %3');
+  }
+
+  /** Runs `work` (tmux commands aimed at `paneId`), reporting tmux's "can't find pane" as a missing pane. */
+  async onPane<T>(paneId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof TmuxCommandError && NOT_FOUND.test(error.message)) missing('pane', paneId);
+      throw error;
+    }
   }
 
   /** A window id (`@1`), window ref or window-link ref, as the window record. */

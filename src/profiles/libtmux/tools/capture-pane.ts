@@ -4,16 +4,6 @@ import { libtmuxTool } from '../declare.js';
 import { captureSchema } from '../records.js';
 
 const LINE = { minimum: -2147483648, maximum: 32767 };
-const PANE_ID = /^%\d+$/;
-
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-/** Holds a promise's outcome without an unhandled rejection while something else is awaited first. */
-const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-const unwrap = <T>(settled: Settled<T>): T => {
-  if (!settled.ok) throw settled.error;
-  return settled.value;
-};
 
 export const capturePane = libtmuxTool({
   name: 'capture_pane',
@@ -38,11 +28,9 @@ export const capturePane = libtmuxTool({
   ),
   output: captureSchema,
   async handler(args: { paneId: string; start?: number; end?: number; joinWrapped?: boolean; maxLines?: number }, { ctx }) {
-    // A pane id is known before it is checked, so the capture goes out right behind the lookup
-    // (tmux runs them in order) and the call costs one round trip; it only counts if the lookup passes.
-    const early = PANE_ID.test(args.paneId) ? settle(captureLines(ctx.engine, args.paneId, args)) : undefined;
-    const paneId = await ctx.engine.resolvePaneId(args.paneId);
-    const lines = early ? unwrap(await early) : await captureLines(ctx.engine, paneId, args);
+    // capture-pane itself refuses a pane that does not exist: one tmux command, no separate lookup.
+    const paneId = await ctx.engine.paneIdFrom(args.paneId);
+    const lines = await ctx.engine.onPane(paneId, () => captureLines(ctx.engine, paneId, args));
     const kept = tailBudget(lines, args.maxLines ?? 200);
     return {
       structured: { paneId, lines: kept.lines, droppedLines: kept.droppedLines },
