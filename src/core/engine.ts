@@ -94,9 +94,10 @@ export class Engine {
       const epoch = this.tmux.connectionEpoch;
       const lines = await this.tmux.runIfServer(command);
       if (!lines) return undefined;
-      if (epoch !== 0 && epoch === this.tmux.connectionEpoch) return { lines, incarnation: before };
+      const incarnation = { socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
+      if (epoch !== 0 && epoch === this.tmux.connectionEpoch) return { lines, incarnation };
       const after = await this.identity();
-      if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation: before };
+      if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation };
       if (attempt > 0) throw new TmuxConnectionLostError('the tmux server restarted while it was being read; try again');
     }
   }

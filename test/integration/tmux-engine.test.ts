@@ -129,6 +129,32 @@ test('a tmux server killed under the engine: empty listings, then a new server i
   assert.notEqual(fresh.pid, identity.pid, 'identity follows the new server');
 });
 
+test('records carry the incarnation of the server that listed them, across a restart the engine did not see', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  for (const spawnOnly of [false, true]) {
+    const engine = engineFor(t, tmux, spawnOnly);
+    const before = await engine.requireIdentity();
+    assert.deepEqual((await engine.listPanes()).map((p) => p.incarnation.pid), [before.pid]);
+    // Replaced behind the engine's back: the cached identity must not be stamped on the new rows.
+    await tmux.tmux('kill-server');
+    const deadline = Date.now() + 10_000;
+    while (alive(before.pid)) {
+      assert.ok(Date.now() < deadline, 'the old tmux server never exited');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await tmux.start();
+    const panes = await engine.listPanes();
+    const sessions = await engine.listSessions();
+    const pane = await engine.getPane(panes[0]!.id);
+    const now = await engine.requireIdentity();
+    assert.notEqual(now.pid, before.pid);
+    for (const record of [...panes, ...sessions, pane]) {
+      assert.deepEqual(record.incarnation, { socketPath: now.socketPath, pid: now.pid, startTime: now.startTime }, `spawnOnly ${spawnOnly}`);
+    }
+  }
+});
+
 test('closing leaves no tmux client process behind', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
