@@ -313,10 +313,12 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: n
       warmup: Math.min(opts.warmup, 5),
     });
     const after = driver.memory('VmRSS');
-    const m = table('Memory at rest', 'VmRSS of the server process from /proc/<pid>/status.');
-    addRow(m, { name: 'idle RSS (after start-up and a few calls)', value: idleRss, unit: 'MiB', target: 70 });
-    addRow(m, { name: 'floor: no-op SDK server after its calls', value: floorInfo.rss, unit: 'MiB', note: 'node + the SDK alone' });
-    addRow(m, { name: 'RSS after the fast-tool loops', value: after, unit: 'MiB', note: 'informational (heap not collected)' });
+    // The issue states this target in MB (10^6 bytes); VmRSS is read in KiB.
+    const mb = (mib: number) => (mib * 2 ** 20) / 1e6;
+    const m = table('Memory at rest', 'VmRSS of the server process from /proc/<pid>/status, in MB (10^6 bytes) as the target is stated.');
+    addRow(m, { name: 'idle RSS (after start-up and a few calls)', value: mb(idleRss), unit: 'MB', target: 70 });
+    addRow(m, { name: 'floor: no-op SDK server after its calls', value: mb(floorInfo.rss), unit: 'MB', note: 'node + the SDK alone' });
+    addRow(m, { name: 'RSS after the fast-tool loops', value: mb(after), unit: 'MB', note: 'informational (heap not collected)' });
   } finally {
     await driver.close();
   }
