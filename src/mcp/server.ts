@@ -228,15 +228,16 @@ function envelopeBytes(requestId: RequestId): number {
 }
 const ENVELOPE_SLACK = 1024;
 
-/** The whole response's size when `result` answers request `requestId`. */
-export function responseBytes(result: CallToolResult, requestId: RequestId): number {
+/** The whole response's size when `result` answers request `requestId` (a bound when far below the cap). */
+function responseBytes(result: CallToolResult, requestId: RequestId): number {
   return resultBytes(result) + envelopeBytes(requestId);
 }
 
 /**
- * The encoded size of a result. For the usual shape, one text block beside structuredContent, it is
- * summed from the parts, so a structured value whose JSON is already at hand (the default text) is
- * not encoded a second time only to be measured; anything else is encoded whole.
+ * The encoded size of a result, or for a small result an upper bound of it (callers only compare it
+ * with the cap). For the usual shape, one text block beside structuredContent, it is summed from the
+ * parts, so a structured value whose JSON is already at hand (the default text) is not encoded a
+ * second time only to be measured; anything else is encoded whole.
  */
 function resultBytes(result: CallToolResult): number {
   const block = result.content[0];
@@ -248,6 +249,10 @@ function resultBytes(result: CallToolResult): number {
     result.structuredContent !== undefined;
   if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
   const structured = structuredJson.get(result) ?? JSON.stringify(result.structuredContent);
+  // Far below the cap, a bound will do: encoded JSON takes at most 6 bytes per UTF-16 unit of a
+  // string (`\u001f`) and UTF-8 at most 3 per unit of text already encoded.
+  const bound = USUAL_FRAME_BYTES + 2 + 6 * block.text.length + 3 * structured.length;
+  if (bound < MAX_RESPONSE_BYTES / 2) return bound;
   return USUAL_FRAME_BYTES + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + Buffer.byteLength(structured, 'utf8');
 }
 
