@@ -4,6 +4,7 @@
  * stopped); what was already on screen is reported as `matchedAtEntry`, never as a match. Every
  * ending is an answer with what was printed meanwhile.
  */
+import { boundedRegex, MATCH_LIMIT_MS, MatchTimeoutError, type BoundedRegex } from './bounded-regex.js';
 import { captureLines, tailBudget } from './capture.js';
 import { captureSince } from './capture-since.js';
 import type { Engine } from './engine.js';
@@ -69,17 +70,26 @@ export function compileMatchers(patterns: readonly string[], regex: boolean, fie
         },
       };
     }
-    let re: RegExp;
+    let re: BoundedRegex;
     try {
       // A leading (?i), common in other regex dialects, means case-insensitive (JavaScript has no inline flags).
-      re = source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
+      re = source.startsWith('(?i)') ? boundedRegex(source.slice(4), 'i') : boundedRegex(source);
     } catch (error) {
       throw invalidArgument(`${field}[${index}] is not a valid regular expression: ${(error as Error).message}`, 'Escape special characters, or pass regex: false to match the text literally.');
     }
     return {
       source,
       find: (text) => {
-        const m = re.exec(text);
+        let m;
+        try {
+          m = re.exec(text);
+        } catch (error) {
+          if (!(error instanceof MatchTimeoutError)) throw error;
+          throw invalidArgument(
+            `${field}[${index}] ran for over ${MATCH_LIMIT_MS} ms on one line of output without finishing (a pattern with backreferences, lookaround or (?i) can backtrack without bound); the wait was ended`,
+            'Simplify the pattern (no nested repetition), or pass regex: false to match literal text.',
+          );
+        }
         return m ? m.index + Math.max(m[0].length, 1) : -1;
       },
     };
@@ -168,6 +178,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
   try {
     // Subscribed first, then looked: whatever the screen showed is "at entry"; the stream has the rest.
     const entry = captureLines(engine, pane.id).then(entryCheck, () => false);
+    entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
     let from = stream.end;
     let note: string | undefined;
     const cursor = request.cursor;
@@ -195,19 +206,29 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     }
     const early = matchBacklog(backlog, request);
 
-    const outcome = early ?? await new Promise<{ outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition }>((resolve) => {
+    const outcome = early ?? await new Promise<{ outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition }>((resolve, reject) => {
       let done = false;
       let scanned = from;
       const cleanups: Array<() => void> = [];
-      const end = (value: Parameters<typeof resolve>[0]) => {
+      const settle = (settleWith: () => void) => {
         if (done) return;
         done = true;
         for (const cleanup of cleanups) cleanup();
-        resolve(value);
+        settleWith();
       };
+      const end = (value: Parameters<typeof resolve>[0]) => settle(() => resolve(value));
 
       // Scans what arrived since the last scan; complete lines are scanned once, the unfinished last line again as it grows.
+      // A pattern that cannot finish (see bounded-regex) ends the wait with its error.
       const scan = (): boolean => {
+        try {
+          return scanNew();
+        } catch (error) {
+          settle(() => reject(error));
+          return true;
+        }
+      };
+      const scanNew = (): boolean => {
         const last = stream.end;
         for (let n = Math.max(scanned.line, stream.firstLine); n <= last.line; n++) {
           const col = n === scanned.line ? scanned.col : 0;

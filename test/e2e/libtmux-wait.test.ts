@@ -194,6 +194,25 @@ test('wait_for_text: 30 waits in a row each wake on their own text (latency live
   }
 });
 
+test('wait_for_text: a regex that backtracks without bound never hangs the server', async (t) => {
+  const { tmux, pane, mcp, mark } = await setup(t);
+  const c = await mark();
+  // Forty zeros give ^(0+)+1$ 2^40 ways to fail in a backtracking engine.
+  await tmux.typeAndWait(pane, 'printf "%040d\\n" 0');
+  const started = Date.now();
+  const linear = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['^(0+)+1$'], regex: true, cursor: c, timeoutMs: 500 });
+  assert.equal(linear.outcome, 'timedOut', 'a pattern that can run in linear time just runs');
+  assert.ok(linear.tail.includes('0'.repeat(40)), JSON.stringify(linear.tail));
+  // Case-insensitive patterns cannot run in linear time: each match is time-limited, then the wait ends with a clear error.
+  const bounded = await mcp.fails('wait_for_text', { paneId: pane, patterns: ['(?i)^(0+)+1$'], regex: true, cursor: c, timeoutMs: 30_000 });
+  assert.match(bounded, /patterns\[0\] ran for over 250 ms on one line of output.*the wait was ended.*regex: false/s);
+  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  // The server still answers, and patterns outside the linear engine still work when they finish.
+  await tmux.typeAndWait(pane, "printf '%s\\n' Done-abab");
+  const back = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['(?i)done-(ab)\\1'], regex: true, cursor: c, timeoutMs: 5000 });
+  assert.equal(back.outcome, 'matched');
+});
+
 test('wait_for_text and run_shell_command: the server ceiling caps timeouts; refs work as pane ids', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
