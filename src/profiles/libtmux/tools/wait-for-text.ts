@@ -55,7 +55,11 @@ export const waitForTextTool = libtmuxTool({
         maxItems: 32,
         description: 'Failure markers (up to 32): the first to appear ends the wait with outcome "stopped". Checked before `patterns` on the same line.',
       }),
-      regex: boolean({ description: 'Treat patterns and stop as JavaScript regular expressions. Default false (literal text). An invalid one is an error before waiting.' }),
+      regex: boolean({
+        description:
+          'Treat patterns and stop as JavaScript regular expressions. Default false (literal text). An invalid one is an error before waiting. ' +
+          'A pattern with backreferences, lookaround or (?i) may spend at most 250 ms on one line; one that needs longer ends the wait with an error.',
+      }),
       cursor: string({
         maxLength: 16384,
         description:
