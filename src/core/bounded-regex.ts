@@ -33,21 +33,27 @@ export interface BoundedRegex {
 export function boundedRegex(source: string, flags = ''): BoundedRegex {
   const re = new RegExp(source, flags);
   if (runsInLinearTime(source, flags)) return { linear: true, exec: (text) => re.exec(text) };
-  const context = vm.createContext({ re, text: '' });
-  const match = new vm.Script('re.exec(text)');
   return {
     linear: false,
     exec(text) {
-      context.text = text;
+      // One context serves every such pattern (a context costs memory); matches run one at a time.
+      sandbox ??= { context: vm.createContext({ re: null, text: '' }), match: new vm.Script('re.exec(text)') };
+      sandbox.context.re = re;
+      sandbox.context.text = text;
       try {
-        return match.runInContext(context, { timeout: MATCH_LIMIT_MS }) as RegExpExecArray | null;
+        return sandbox.match.runInContext(sandbox.context, { timeout: MATCH_LIMIT_MS }) as RegExpExecArray | null;
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new MatchTimeoutError();
         throw error;
+      } finally {
+        sandbox.context.re = null;
+        sandbox.context.text = '';
       }
     },
   };
 }
+
+let sandbox: { context: vm.Context; match: vm.Script } | undefined;
 
 function runsInLinearTime(source: string, flags: string): boolean {
   try {
