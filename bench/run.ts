@@ -20,8 +20,8 @@ import { holdLowLatencyIdle, type IdleHold } from './idle.js';
 // ---- parameters -----------------------------------------------------------------------------------
 
 const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAME> from the environment)
-  --iterations N     measured calls per fast tool (default 200)
-  --warmup N         unmeasured calls first (default 50)
+  --iterations N     measured calls per fast tool (default 1000)
+  --warmup N         unmeasured calls first, at most half the budget (default 2000: the JIT's steady state)
   --budget-ms N      stop a measurement early once it took this long, keeping >= 5 samples (default 4000)
   --panes LIST       pane counts for the growth farms (default 10,100,200,1000)
   --history N        history lines per farm pane (default 100)
@@ -52,8 +52,8 @@ function options() {
     return value;
   };
   return {
-    iterations: int('iterations', 200),
-    warmup: int('warmup', 50),
+    iterations: int('iterations', 1000),
+    warmup: int('warmup', 2000),
     budgetMs: int('budget-ms', 4000),
     panes: list('panes', '10,100,200,1000').map(Number),
     history: int('history', 100),
@@ -263,15 +263,19 @@ async function baseServer(): Promise<Base> {
 
 interface Floor {
   readonly summary: Summary & { cpu: { server: number; tmux?: number } };
-  /** VmRSS of the no-op server after its calls, MiB: what node plus the SDK take before any code of ours. */
+  /** VmRSS of the no-op server after a few calls, MiB: what node plus the SDK take before any code of ours. */
   readonly rss: number;
 }
 
 async function floorSummary(env: NodeJS.ProcessEnv): Promise<Floor> {
   const noop = await McpDriver.noop(env);
   try {
+    // RSS at the same point as the server's idle RSS: after a few calls, before the timed loop.
+    for (let i = 0; i < 9; i++) await noop.call('noop', {});
+    await sleep(200);
+    const rss = noop.memory('VmRSS');
     const summary = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
-    return { summary, rss: noop.memory('VmRSS') };
+    return { summary, rss };
   } finally {
     await noop.close();
   }
@@ -317,7 +321,7 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: n
     const mb = (mib: number) => (mib * 2 ** 20) / 1e6;
     const m = table('Memory at rest', 'VmRSS of the server process from /proc/<pid>/status, in MB (10^6 bytes) as the target is stated.');
     addRow(m, { name: 'idle RSS (after start-up and a few calls)', value: mb(idleRss), unit: 'MB', target: 70 });
-    addRow(m, { name: 'floor: no-op SDK server after its calls', value: mb(floorInfo.rss), unit: 'MB', note: 'node + the SDK alone' });
+    addRow(m, { name: 'floor: no-op SDK server after a few calls', value: mb(floorInfo.rss), unit: 'MB', note: 'node + the SDK alone' });
     addRow(m, { name: 'RSS after the fast-tool loops', value: mb(after), unit: 'MB', note: 'informational (heap not collected)' });
   } finally {
     await driver.close();

@@ -111,7 +111,7 @@ export async function runSerialBatch(
       break;
     }
   }
-  return batchOutcome(report, options.label);
+  return batchOutcome(report, options.label, reportBytes(report, rowBytes));
 }
 
 /** For the wire cap: the same report with one more result dropped, or undefined when none is left. */
@@ -165,7 +165,7 @@ function reportBytes(report: BatchReport, rowBytes: readonly number[]): number {
  * The text beside the structured report: a summary line, then each row with the text its nested
  * call answered, so a client that shows only text still sees every kept result.
  */
-function batchOutcome(report: BatchReport, label: string): ToolOutcome {
+function batchOutcome(report: BatchReport, label: string, structuredBytes?: number): ToolOutcome {
   const dropped = report.results.filter((row) => row.resultTruncated).length;
   const summary =
     `${label}: ${report.succeeded} succeeded, ${report.failed} failed` +
@@ -178,7 +178,8 @@ function batchOutcome(report: BatchReport, label: string): ToolOutcome {
     if (!row.success) return `${head}failed\n${row.error}`;
     return `${head}ok\n${row.result.content.map((block) => block.text).join('\n')}`;
   });
-  return { structured: report as unknown as Record<string, unknown>, text: [summary, ...sections].join('\n') };
+  const text = [summary, ...sections].join('\n');
+  return { structured: report as unknown as Record<string, unknown>, text, ...(structuredBytes !== undefined ? { structuredBytes } : {}) };
 }
 
 function jsonBytes(value: unknown): number {

@@ -193,7 +193,9 @@ function renderSuccess<Ctx>(profile: Profile<Ctx>, outcome: ToolOutcome, tool: s
 
 export function successResult(outcome: ToolOutcome): CallToolResult {
   if (outcome.text !== undefined) {
-    return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+    const result: CallToolResult = { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+    if (outcome.structuredBytes !== undefined) structuredBytes.set(result, outcome.structuredBytes);
+    return result;
   }
   const json = JSON.stringify(outcome.structured);
   const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: outcome.structured };
@@ -203,6 +205,8 @@ export function successResult(outcome: ToolOutcome): CallToolResult {
 
 /** The JSON of a result's structuredContent when successResult already made it (it is the text). */
 const structuredJson = new WeakMap<CallToolResult, string>();
+/** Its size in bytes when the tool counted it instead. */
+const structuredBytes = new WeakMap<CallToolResult, number>();
 
 function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string): CallToolResult {
   if (profile.renderError) return profile.renderError(error, tool);
@@ -248,12 +252,13 @@ function resultBytes(result: CallToolResult): number {
     sameKeys(result, ['content', 'structuredContent']) &&
     result.structuredContent !== undefined;
   if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
-  const structured = structuredJson.get(result) ?? JSON.stringify(result.structuredContent);
+  const counted = structuredBytes.get(result);
+  const json = counted === undefined ? (structuredJson.get(result) ?? JSON.stringify(result.structuredContent)) : '';
   // Far below the cap, a bound will do: encoded JSON takes at most 6 bytes per UTF-16 unit of a
   // string (`\u001f`) and UTF-8 at most 3 per unit of text already encoded.
-  const bound = USUAL_FRAME_BYTES + 2 + 6 * block.text.length + 3 * structured.length;
+  const bound = USUAL_FRAME_BYTES + 2 + 6 * block.text.length + (counted ?? 3 * json.length);
   if (bound < MAX_RESPONSE_BYTES / 2) return bound;
-  return USUAL_FRAME_BYTES + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + Buffer.byteLength(structured, 'utf8');
+  return USUAL_FRAME_BYTES + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + (counted ?? Buffer.byteLength(json, 'utf8'));
 }
 
 /** `{"content":[{"type":"text","text":` ... `}],"structuredContent":` ... `}` around the two parts. */

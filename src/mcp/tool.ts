@@ -18,6 +18,8 @@ export interface ToolOutcome {
   readonly structured: Record<string, unknown>;
   /** Defaults to the JSON of `structured`. */
   readonly text?: string;
+  /** UTF-8 bytes of the JSON of `structured`, when the tool already counted them (spares encoding it to measure). */
+  readonly structuredBytes?: number;
 }
 
 /** What a handler gets besides its validated arguments. */

@@ -103,3 +103,15 @@ test('a tool outside the reach rejects the whole batch before any operation runs
   assert.deepEqual(calls, []);
   await assert.rejects(runSerialBatch([], caller({}), options), /1 to 16/);
 });
+
+test('the byte count a batch hands on equals the encoded report, with and without dropped results', async () => {
+  const call = caller({
+    small: () => ok('s\u00e9\u6f22\ud83d\ude00"\\\n'.repeat(10)),
+    huge: () => ok('h'.repeat(20_000)),
+    fails: () => ({ content: [{ type: 'text', text: 'no such pane' }], isError: true }),
+  });
+  for (const tools of [['small'], ['small', 'huge', 'small'], ['small', 'fails', 'small']]) {
+    const outcome = await runSerialBatch(tools.map((tool) => ({ tool })), call, { ...options, onError: 'continue' });
+    assert.equal(outcome.structuredBytes, bytes(outcome.structured), tools.join(','));
+  }
+});
