@@ -183,7 +183,10 @@ export class Engine {
     return this.getPane(await this.paneIdFrom(input, field));
   }
 
-  /** Like resolvePane, for callers that need only the id: tmux expands one field, not a whole row. */
+  /**
+   * Like resolvePane, for callers that need only the id: tmux expands one field, not a whole row.
+   * For commands that answer a missing target with empty output (display-message) instead of an error.
+   */
   async resolvePaneId(input: string, field = 'paneId'): Promise<string> {
     const paneId = await this.paneIdFrom(input, field);
     const read = await this.#display(paneId, '#{pane_id}', 'pane');

@@ -110,6 +110,7 @@ test('get_tmux_variables reads named variables, null for unknown ones, and refus
   const marker = join(tmux.dir, 'pwned');
   const injected = await mcp.fails('get_tmux_variables', { names: [`x}#(touch ${marker})`] });
   assert.match(injected, /names/);
+  assert.match(await mcp.fails('get_tmux_variables', { names: ['pane_id'], paneId: '%999' }), /no pane %999/);
   assert.match(await mcp.fails('get_tmux_variables', { names: ['1abc'] }), /names/);
   assert.match(await mcp.fails('get_tmux_variables', { names: [] }), /at least one/);
   assert.match(await mcp.fails('get_tmux_variables', { names: Array.from({ length: 33 }, (_, i) => `v${i}`) }), /names/);
@@ -148,6 +149,7 @@ test('show_option reads scopes, inherited values, arrays and user options', asyn
   assert.match(await mcp.fails('show_option', { name: '@unset' }), /no option @unset/);
   assert.match(await mcp.fails('show_option', { name: 'history-limit', scope: 'server' }), /no value at scope server/);
   assert.match(await mcp.fails('show_option', { name: 'bad name;' }), /name must be a tmux option name/);
+  assert.match(await mcp.fails('show_option', { name: 'remain-on-exit', scope: 'pane', target: '%999' }), /no pane %999/);
   assert.match(await mcp.fails('show_option', { name: 'history-limit', scope: 'session' }), /needs a target/);
   assert.match(await mcp.fails('show_option', { name: 'history-limit', scope: 'server', target: 'opts' }), /takes no target/);
   assert.match(await mcp.fails('show_option', { name: 'history-limit', scope: 'window', target: 'opts' }), /target must be a window id/);

@@ -48,7 +48,9 @@ export const showOptionTool = libtmuxTool({
   async handler(args: { name: string; scope?: Scope; target?: string }, { ctx }) {
     validateOptionName(args.name);
     const scope = await resolveScope(ctx.engine, args.scope ?? inferScope(args.target), args.target);
-    return { structured: { options: await showOption(ctx.engine, scope, args.name) } };
+    // show-options itself refuses a pane that does not exist: no separate lookup.
+    const read = () => showOption(ctx.engine, scope, args.name);
+    return { structured: { options: await (scope.kind === 'pane' ? ctx.engine.onPane(scope.paneId, read) : read()) } };
   },
 });
 
@@ -77,6 +79,6 @@ async function resolveScope(engine: Engine, scope: Scope, target: string | undef
       if (target === undefined) throw invalidArgument(`scope ${scope} needs a target (the ${scope} to read)`);
       if (scope === 'session') return { kind: 'session', sessionId: (await engine.resolveSession(target, 'target')).id };
       if (scope === 'window') return { kind: 'window', windowId: (await engine.resolveWindow(target, 'target')).id };
-      return { kind: 'pane', paneId: await engine.resolvePaneId(target, 'target') };
+      return { kind: 'pane', paneId: await engine.paneIdFrom(target, 'target') };
   }
 }
