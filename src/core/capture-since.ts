@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { rowFormat, toBool, toInt } from '../tmux/formats.js';
 import { invalidArgument } from '../mcp/tool.js';
-import { PANE_OUTPUT_BYTES, tailBudget, trimTrailingBlank } from './capture.js';
+import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
@@ -150,15 +150,15 @@ function anchorLost(cursor: Cursor, state: PaneState): boolean {
 }
 
 /** First absolute row to report: the anchor, or the cursor if it moved above it (a redraw); the screen top if lost. */
-function firstRow(cursor: Cursor, state: PaneState): number {
-  return anchorLost(cursor, state) ? state.hsize : Math.min(cursor.a, state.hsize + state.cy);
+function firstRow(cursor: Cursor, state: PaneState, lost = anchorLost(cursor, state)): number {
+  return lost ? state.hsize : Math.min(cursor.a, state.hsize + state.cy);
 }
 
 /** One read against `cursor`; no waiting. */
 async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
   // Rows older than the newest `maxLines` (plus a screen of possibly blank rows) would be dropped
   // anyway: they are not captured at all, only counted, so a long backlog costs no more to read.
-  const need = (state: PaneState) => Math.max(firstRow(cursor, state), state.hsize - maxLines);
+  const need = (state: PaneState, first = firstRow(cursor, state)) => Math.max(first, state.hsize - maxLines);
   // The capture must reach back to the first row needed, which is only known for sure once
   // captured: output may scroll rows into history between reading the state and capturing. Reach
   // back by a margin the observed scrolling suggests and retry; the whole screen is always
@@ -171,13 +171,15 @@ async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLi
     const { rows, state } = await captureWithState(engine, pane.id, asked);
     const start = Math.max(asked, -state.hsize);
     const top = state.hsize + start;
-    const from = need(state) - top;
+    const lost = anchorLost(cursor, state);
+    const first = firstRow(cursor, state, lost);
+    const needed = need(state, first);
+    const from = needed - top;
     const aligned = from >= 0 && state.hsize >= before.hsize;
     if (aligned || attempt === 2) {
-      const lost = anchorLost(cursor, state);
-      const skipped = need(state) - firstRow(cursor, state);
+      const skipped = needed - first;
       let fresh = trimTrailingBlank(rows.slice(Math.max(0, from)));
-      if (!lost && skipped === 0 && firstRow(cursor, state) === cursor.a) {
+      if (!lost && skipped === 0 && first === cursor.a) {
         // Rows still as they were when the cursor was made are not new: an unchanged run at the
         // top (the cursor row and rows after it) and at the bottom (a status line). Unchanged rows
         // between new ones stay, so output keeps its blank lines.
@@ -188,7 +190,7 @@ async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLi
         while (begin < end && begin <= cursor.b.length && same(begin)) begin++;
         fresh = fresh.slice(begin, end);
       }
-      const kept = tailBudget(fresh, maxLines, PANE_OUTPUT_BYTES);
+      const kept = tailBudget(fresh, maxLines);
       return {
         lines: kept.lines,
         droppedLines: skipped + kept.droppedLines,

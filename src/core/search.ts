@@ -4,7 +4,7 @@
  * pipelines them) in a bounded window, and matched in pane order as they arrive.
  */
 import { invalidArgument } from '../mcp/tool.js';
-import { PANE_OUTPUT_BYTES, tailBudget, trimTrailingBlank } from './capture.js';
+import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { Incarnation } from './records.js';
 import { rowFormat } from '../tmux/formats.js';
@@ -160,7 +160,7 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
       // Newest `rows` rows within the per-pane byte budget; `dropped` keeps line numbers true.
       const full = trimTrailingBlank(captured);
       const byRows = full.length > rows ? full.length - rows : 0;
-      const kept = tailBudget(full, rows, PANE_OUTPUT_BYTES);
+      const kept = tailBudget(full, rows);
       if (kept.droppedLines > byRows) truncated.add('pane-output');
       // The rows of this pane that still fit the call's row and byte budgets.
       let take = 0;
