@@ -94,12 +94,7 @@ export class ControlClient {
     return this.#closed !== undefined;
   }
 
-  /** Sends one command; resolves with its reply lines or rejects with tmux's error text. */
-  async run(command: readonly string[], timeoutMs: number): Promise<Buffer[]> {
-    return (await this.runReply(command, timeoutMs)).lines;
-  }
-
-  /** Like `run`, with the whole reply (its body in one buffer, for callers that decode it at once). */
+  /** Sends one command; resolves with its reply (its body in one buffer, decoded at once by the caller) or rejects with tmux's error text. */
   runReply(command: readonly string[], timeoutMs: number): Promise<ControlReply> {
     if (this.#closed !== undefined) return Promise.reject(new TmuxConnectionLostError(this.#closed));
     let line: string;

@@ -95,12 +95,6 @@ export class TmuxServer {
     for (; next < commands.length; next++) await this.run(commands[next]!);
   }
 
-  /** Like `run`, with the raw bytes of each output line. */
-  async runRaw(command: readonly string[], options: RunOptions = {}): Promise<Buffer[]> {
-    const reply = await this.#execute(command, options);
-    return Array.isArray(reply) ? reply : reply.lines;
-  }
-
   /** A control-mode reply, or the lines of a spawned tmux's output. */
   async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
