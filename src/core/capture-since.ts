@@ -19,6 +19,7 @@ import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
+import { PANE_ID } from '../tmux/ids.js';
 
 export const CURSOR_MAX_CHARS = 16_384;
 const PREFIX = 'cs1.';
@@ -87,7 +88,7 @@ export function decodeCursor(text: string): Cursor {
   const nat = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
   if (
     typeof c !== 'object' || c === null || Array.isArray(c) ||
-    typeof c.f !== 'string' || typeof c.p !== 'string' || !/^%\d+$/.test(c.p) ||
+    typeof c.f !== 'string' || typeof c.p !== 'string' || !PANE_ID.test(c.p) ||
     !nat(c.i) || !nat(c.a) || !nat(c.h) || !nat(c.H) || typeof c.x !== 'boolean' || typeof c.t !== 'string' ||
     !Array.isArray(c.b) || !c.b.every((h) => typeof h === 'string')
   ) {

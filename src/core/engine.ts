@@ -19,6 +19,7 @@ import {
   type WindowRecord,
 } from './records.js';
 import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
+import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -34,11 +35,8 @@ export interface ServerIdentity extends Incarnation {
 const IDENTITY_FORMAT = rowFormat({ socketPath: 'socket_path', pid: 'pid', startTime: 'start_time', version: 'version' });
 const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id', control: 'client_control_mode' });
 
-const PANE_ID = /^%\d+$/;
 /** How tmux words an unknown target. */
 const NOT_FOUND = /can't find|no such|not found/i;
-const WINDOW_ID = /^@\d+$/;
-const SESSION_ID = /^\$\d+$/;
 
 export class Engine {
   readonly tmux: TmuxServer;
@@ -166,10 +164,17 @@ export class Engine {
 
   /** One row about `target`; tmux answers an unknown target with an error or with empty fields. */
   async #display(target: string, format: string, kind: RefKind): Promise<{ lines: string[]; incarnation: Incarnation }> {
-    try {
+    return this.#onTarget(kind, target, async () => {
       const read = await this.#read(['display-message', '-p', '-t', target, format]);
       if (!read) throw new TmuxNoServerError(this.tmux.socketLabel);
       return read;
+    });
+  }
+
+  /** Runs `work` (tmux commands aimed at `target`), reporting tmux's "can't find" as a missing object. */
+  async #onTarget<T>(kind: RefKind, target: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
     } catch (error) {
       if (error instanceof TmuxCommandError && NOT_FOUND.test(error.message)) missing(kind, target);
       throw error;
@@ -205,12 +210,7 @@ export class Engine {
 
   /** Runs `work` (tmux commands aimed at `paneId`), reporting tmux's "can't find pane" as a missing pane. */
   async onPane<T>(paneId: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof TmuxCommandError && NOT_FOUND.test(error.message)) missing('pane', paneId);
-      throw error;
-    }
+    return this.#onTarget('pane', paneId, work);
   }
 
   /** A window id (`@1`), window ref or window-link ref, as the window record. */

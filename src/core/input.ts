@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { invalidArgument, refused } from '../mcp/tool.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
+import { PANE_ID } from '../tmux/ids.js';
 
 /** One tmux command's worth of input. */
 export type InputStep =
@@ -274,8 +275,6 @@ export async function sendKeys(engine: Engine, request: SendKeysRequest): Promis
   const first = await prepareKeys(engine, request);
   return withPaneInput(engine, first.target.pane.id, send);
 }
-
-const PANE_ID = /^%\d+$/;
 
 // ---- paste ----------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import { invalidArgument, refused } from '../mcp/tool.js';
 import type { Engine } from './engine.js';
 import { checkSessionName, checkWindowName } from './naming.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
+import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 
 /** tmux's largest window dimension (WINDOW_MAXIMUM). */
 export const MAX_WINDOW_CELLS = 10_000;
@@ -81,7 +82,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     }
     throw error;
   }
-  return engine.getSession(createdId(lines, /^\$\d+$/, 'new-session'));
+  return engine.getSession(createdId(lines, SESSION_ID, 'new-session'));
 }
 
 /** Adds a detached window at the session's next free index; returns that window as linked there. */
@@ -93,7 +94,7 @@ export async function createWindow(
   const command = ['new-window', '-d', '-P', '-F', '#{window_id}', '-t', `${sessionId}:`];
   if (input.name !== undefined) command.push('-n', literalFormat(input.name));
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
-  const windowId = createdId(await engine.tmux.run(command), /^@\d+$/, 'new-window');
+  const windowId = createdId(await engine.tmux.run(command), WINDOW_ID, 'new-window');
   const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
   return link ?? engine.getWindow(windowId);
 }
@@ -128,7 +129,7 @@ export async function splitPane(
     }
     throw error;
   }
-  const pane = await engine.getPane(createdId(lines, /^%\d+$/, 'split-window'));
+  const pane = await engine.getPane(createdId(lines, PANE_ID, 'split-window'));
   // Until the new shell has started tmux cannot read its working directory and reports ''; it is
   // then the directory tmux was told to start it in.
   return pane.currentPath === '' && startDirectory !== undefined ? { ...pane, currentPath: startDirectory } : pane;

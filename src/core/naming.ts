@@ -8,6 +8,8 @@ import { literalFormat } from '../tmux/formats.js';
 import { invalidArgument, refused } from '../mcp/tool.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
+import { SESSION_ID } from '../tmux/ids.js';
+import { isRef } from './refs.js';
 
 // C0 controls, DEL and C1 controls: tmux shows them as escapes in names and ignores such titles.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
@@ -45,8 +47,8 @@ export function checkSessionName(name: string, field = 'name'): void {
       `${field} ${JSON.stringify(name)} contains "${/[:.]/.exec(name)![0]}"; tmux does not allow ":" or "." in session names (it would rename it with "_")`,
     );
   }
-  if (/^\$\d+$/.test(name)) throw invalidArgument(`${field} ${JSON.stringify(name)} looks like a session id; choose a name that is not "$" and digits`);
-  if (name.startsWith('tmux1_')) throw invalidArgument(`${field} must not start with "tmux1_", which marks a ref`);
+  if (SESSION_ID.test(name)) throw invalidArgument(`${field} ${JSON.stringify(name)} looks like a session id; choose a name that is not "$" and digits`);
+  if (isRef(name)) throw invalidArgument(`${field} must not start with "tmux1_", which marks a ref`);
   checkDisplayText(name, field, 'session name');
   checkUnescaped(name, field, 'session name');
 }

@@ -14,6 +14,7 @@ import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from '../mcp/tool.js';
 import { TmuxCommandError } from '../tmux/errors.js';
+import { PANE_ID } from '../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
 export type WaitOutcome = 'matched' | 'stopped' | 'timedOut' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
@@ -124,7 +125,7 @@ export function decodeCursor(text: string): WaitCursor {
   }
   if (!Array.isArray(parts) || parts.length !== 5) throw bad();
   const [fp, paneId, streamKey, line, col] = parts as unknown[];
-  if (typeof fp !== 'string' || typeof paneId !== 'string' || !/^%\d+$/.test(paneId) || typeof streamKey !== 'string') throw bad();
+  if (typeof fp !== 'string' || typeof paneId !== 'string' || !PANE_ID.test(paneId) || typeof streamKey !== 'string') throw bad();
   if (!Number.isSafeInteger(line) || !Number.isSafeInteger(col) || (line as number) < 0 || (col as number) < 0) throw bad();
   return { fingerprint: fp, paneId, streamKey, position: { line: line as number, col: col as number } };
 }

@@ -4,6 +4,7 @@ import { isRef, decodeRef } from '../../../core/refs.js';
 import { showOption, validateOptionName, type OptionScope } from '../../../core/options.js';
 import type { Engine } from '../../../core/engine.js';
 import { libtmuxTool } from '../declare.js';
+import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
 
 const SCOPES = ['server', 'global_session', 'global_window', 'session', 'window', 'pane'] as const;
 type Scope = (typeof SCOPES)[number];
@@ -56,8 +57,8 @@ export const showOptionTool = libtmuxTool({
 
 function inferScope(target: string | undefined): Scope {
   if (target === undefined) return 'global_session';
-  if (/^%\d+$/.test(target)) return 'pane';
-  if (/^@\d+$/.test(target)) return 'window';
+  if (PANE_ID.test(target)) return 'pane';
+  if (WINDOW_ID.test(target)) return 'window';
   if (isRef(target)) {
     const kind = decodeRef(target)?.kind;
     if (kind === 'pane') return 'pane';
