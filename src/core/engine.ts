@@ -301,6 +301,13 @@ export class Engine {
       }
     }
   }
+  /** Refuses to act on a window or session holding the caller's pane unless `force`; lists its panes only when that can matter. */
+  async guardCallerWithin(scope: { windowId: string } | { sessionId: string }, action: string, force: boolean | undefined): Promise<void> {
+    if (force || !this.options.caller) return;
+    const panes = await this.listPanes(scope);
+    await this.guardCaller(panes.map((p) => p.id), action, force);
+  }
+
 }
 
 function missing(kind: RefKind, target: string): never {

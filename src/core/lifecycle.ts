@@ -10,12 +10,10 @@ import { TmuxCommandError } from '../tmux/errors.js';
 import { literalFormat } from '../tmux/formats.js';
 import { invalidArgument, refused } from '../mcp/tool.js';
 import type { Engine } from './engine.js';
+import { MAX_WINDOW_CELLS } from './layout.js';
 import { checkSessionName, checkWindowName } from './naming.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
-
-/** tmux's largest window dimension (WINDOW_MAXIMUM). */
-export const MAX_WINDOW_CELLS = 10_000;
 
 /**
  * An existing directory, as an absolute path (`~` and `~/...` mean the home directory). tmux

@@ -12,15 +12,13 @@ export async function killPane(engine: Engine, paneId: string, force: boolean | 
 
 /** Kills the window everywhere it is linked. */
 export async function killWindow(engine: Engine, windowId: string, force: boolean | undefined): Promise<void> {
-  const panes = await engine.listPanes({ windowId });
-  await engine.guardCaller(panes.map((p) => p.id), `kill window ${windowId}`, force);
+  await engine.guardCallerWithin({ windowId }, `kill window ${windowId}`, force);
   await engine.tmux.run(['kill-window', '-t', windowId]);
 }
 
 /** Kills the session; with the last session gone the tmux server exits too. */
 export async function killSession(engine: Engine, sessionId: string, force: boolean | undefined): Promise<void> {
-  const panes = await engine.listPanes({ sessionId });
-  await engine.guardCaller(panes.map((p) => p.id), `kill session ${sessionId}`, force);
+  await engine.guardCallerWithin({ sessionId }, `kill session ${sessionId}`, force);
   await engine.tmux.run(['kill-session', '-t', sessionId]);
 }
 
