@@ -23,6 +23,11 @@ import { PANE_ID } from '../tmux/ids.js';
 
 export const CURSOR_MAX_CHARS = 16_384;
 const PREFIX = 'cs1.';
+
+/** Whether `text` is shaped like a capture_since cursor (tools that take several kinds of cursor tell them apart so). */
+export function isSinceCursor(text: string): boolean {
+  return text.startsWith(PREFIX);
+}
 // Rows below the cursor remembered (so a static status line is not reported each time).
 const MAX_BELOW = 400;
 

@@ -15,8 +15,7 @@ export const getSessionInfo = libtmuxTool({
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref.' }) }, ['session']),
   output: object({ session: sessionSchema }, ['session']),
   async handler(args: { session: string }, { ctx }) {
-    const session = await ctx.engine.resolveSession(args.session);
-    const foreign = await ctx.engine.foreignClientsBySession();
+    const [session, foreign] = await Promise.all([ctx.engine.resolveSession(args.session), ctx.engine.foreignClientsBySession()]);
     return { structured: { session: sessionWire(ctx.engine, session, foreign) } };
   },
 });

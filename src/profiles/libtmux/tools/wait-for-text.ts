@@ -1,6 +1,6 @@
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
 import { compileMatchers, decodeCursor, waitForText, type WaitCursor, type WaitResult } from '../../../core/wait.js';
-import { decodeCursor as decodeSinceCursor } from '../../../core/capture-since.js';
+import { decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/capture-since.js';
 import { refused } from '../../../mcp/tool.js';
 import { fingerprint } from '../../../core/refs.js';
 import { libtmuxTool } from '../declare.js';
@@ -9,8 +9,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_TAIL_LINES = 20;
 /** Progress notifications (when the client asked for them) keep long waits visibly alive. */
 const PROGRESS_MS = 5000;
-/** capture_since cursors start so (core/capture-since.ts). */
-const CAPTURE_SINCE_PREFIX = 'cs1.';
 const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 interface Args {
@@ -95,7 +93,7 @@ export const waitForTextTool = libtmuxTool({
     // Our own cursor, or a capture_since cursor (the rows new since it are matched first).
     let cursor: WaitCursor | undefined;
     let since: string | undefined;
-    if (args.cursor !== undefined && args.cursor.startsWith(CAPTURE_SINCE_PREFIX)) {
+    if (args.cursor !== undefined && isSinceCursor(args.cursor)) {
       decodeSinceCursor(args.cursor);
       since = args.cursor;
     } else if (args.cursor !== undefined) cursor = decodeCursor(args.cursor);
