@@ -299,7 +299,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     });
     if (backlog.length === 0) return result;
     const tail = tailBudget([...backlog, ...result.tail], request.maxLines);
-    return { ...result, tail: tail.lines, droppedLines: tail.droppedLines };
+    return { ...result, tail: tail.lines, droppedLines: result.droppedLines + tail.droppedLines };
   } finally {
     lease.release();
   }

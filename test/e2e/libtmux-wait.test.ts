@@ -59,6 +59,27 @@ test('wait_for_text: a capture_since cursor taken before typing catches output p
   assert.match(await mcp.fails('wait_for_text', { paneId: pane, patterns: ['x'], cursor: 'cs1.garbage' }), /capture_since/);
 });
 
+test('wait_for_text: with a capture_since backlog, the lines left out are counted from both parts', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  const { cursor } = await mcp.ok('capture_since', { paneId: pane });
+  await tmux.typeAndWait(pane, "printf 'back-%s\\n' 1 2 3");
+  const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], cursor, maxLines: 2, timeoutMs: 3000 });
+  // Once a second control client (the watch) sits in the session, later output reaches the stream.
+  const deadline = Date.now() + 10_000;
+  while ((await tmux.tmux('list-clients', '-t', 'test', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length < 2) {
+    assert.ok(Date.now() < deadline, 'the wait never started watching');
+  }
+  await tmux.typeAndWait(pane, "printf 'live-%s\\n' 1 2 3 4 5");
+  const result = await waiting;
+  const r = result.structuredContent as { outcome: string; tail: string[] };
+  assert.equal(r.outcome, 'timedOut');
+  assert.ok(r.tail.length <= 2, JSON.stringify(r.tail));
+  const text = result.content.map((c) => c.text).join('\n');
+  const dropped = Number(/\((\d+) older left out\)/.exec(text)?.[1] ?? 0);
+  // back-1..3 and live-1..5 alone are eight rows: kept and left out together cover at least those.
+  assert.ok(r.tail.length + dropped >= 8, text);
+});
+
 test('wait_for_text: text already on screen is not a new match (matchedAtEntry instead)', async (t) => {
   const { tmux, pane, mcp } = await setup(t);
   await tmux.typeAndWait(pane, 'echo ALREADY-$((1+1))');
