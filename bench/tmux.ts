@@ -14,11 +14,6 @@ const run = promisify(execFile);
 // One definition of "scrubbed" and of reaping at exit for tests and bench alike.
 import { reapAtExit, releaseAtExit, scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
 
-/** Quotes one word for sh. */
-export function sh(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
 export class BenchTmux {
   readonly dir: string;
   readonly socketPath: string;
