@@ -233,6 +233,7 @@ test('create_window, split_window, set_synchronize_panes, clear_pane_scrollback,
   assert.equal(await display(tmux, first, '#{history_size}'), '0');
   assert.ok((await mcp.ok('capture_pane', { paneId: first })).lines.includes('marker-end'), 'the visible screen is kept');
   assert.match(await mcp.fails('clear_pane_scrollback', { paneId: 'first' }), /paneId must be a pane id/);
+  assert.match(await mcp.fails('clear_pane_scrollback', { paneId: '%999' }), /no pane %999/);
 
   // kill_pane / kill_window
   assert.match(await mcp.fails('kill_pane', { paneId: '%999' }), /no pane %999/);
@@ -257,6 +258,7 @@ test('respawn_pane: refuses a live pane without killFirst, revives a dead one, k
   assert.match(live, /still running.*killFirst: true/);
   assert.equal(await display(tmux, pane, '#{pane_pid}'), pid, 'a refused respawn leaves the program alone');
   assert.match(await mcp.fails('respawn_pane', { paneId: pane, killFirst: true, startDirectory: 'nowhere' }), /absolute path/);
+  assert.match(await mcp.fails('respawn_pane', { paneId: '%999', killFirst: true }), /no pane %999/);
   assert.equal(await display(tmux, pane, '#{pane_pid}'), pid);
 
   const respawned = await mcp.ok('respawn_pane', { paneId: pane, killFirst: true, startDirectory: dir });

@@ -21,8 +21,9 @@ export const clearPaneScrollback = libtmuxTool({
     ['deleted', 'paneId'],
   ),
   async handler(args: { paneId: string }, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
-    await clearScrollback(ctx.engine, pane.id);
-    return { structured: { paneId: pane.id, deleted: true } };
+    // clear-history itself refuses a pane that does not exist: no separate lookup.
+    const paneId = await ctx.engine.paneIdFrom(args.paneId);
+    await ctx.engine.onPane(paneId, () => clearScrollback(ctx.engine, paneId));
+    return { structured: { paneId, deleted: true } };
   },
 });

@@ -28,8 +28,9 @@ export const killPane = libtmuxTool({
     ['deleted', 'paneId'],
   ),
   async handler(args: { paneId: string; force?: boolean }, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
-    await kill(ctx.engine, pane.id, args.force);
-    return { structured: { paneId: pane.id, deleted: true } };
+    // kill-pane itself refuses a pane that does not exist: no separate lookup.
+    const paneId = await ctx.engine.paneIdFrom(args.paneId);
+    await ctx.engine.onPane(paneId, () => kill(ctx.engine, paneId, args.force));
+    return { structured: { paneId, deleted: true } };
   },
 });

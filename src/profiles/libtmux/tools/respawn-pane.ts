@@ -36,9 +36,10 @@ export const respawnPane = libtmuxTool({
   async handler(args: { paneId: string; killFirst?: boolean; startDirectory?: string; force?: boolean }, { ctx }) {
     const { engine } = ctx;
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
-    const target = await engine.resolvePane(args.paneId);
-    await engine.guardCaller([target.id], `respawn pane ${target.id}`, args.force);
-    const pane = await respawn(engine, target.id, { killFirst: Boolean(args.killFirst || args.force), startDirectory });
+    // respawn-pane itself refuses a pane that does not exist: no separate lookup.
+    const target = await engine.paneIdFrom(args.paneId);
+    await engine.guardCaller([target], `respawn pane ${target}`, args.force);
+    const pane = await engine.onPane(target, () => respawn(engine, target, { killFirst: Boolean(args.killFirst || args.force), startDirectory }));
     return { structured: { pane: pane.id, paneRef: engine.ref('pane', pane.id, pane.incarnation) } };
   },
 });

@@ -29,8 +29,9 @@ export const splitWindow = libtmuxTool({
   async handler(args: { paneId: string; direction?: SplitDirection; startDirectory?: string }, { ctx }) {
     const { engine } = ctx;
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
-    const pane = await engine.resolvePane(args.paneId);
-    const created = await splitPane(engine, pane.id, args.direction ?? 'below', startDirectory);
+    // split-window itself refuses a pane that does not exist: no separate lookup.
+    const paneId = await engine.paneIdFrom(args.paneId);
+    const created = await engine.onPane(paneId, () => splitPane(engine, paneId, args.direction ?? 'below', startDirectory));
     return { structured: paneWire(engine, created) };
   },
 });
