@@ -26,7 +26,7 @@ import { openPaneStream, type PaneStream, type StreamPosition } from './pane-str
 import type { PaneRecord } from './records.js';
 import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
-import { paneState } from './wait.js';
+import { linesBetween, paneState } from './wait.js';
 import { invalidArgument, refused } from '../mcp/tool.js';
 
 /** Shells the frame is written for. */
@@ -325,19 +325,9 @@ class FrameReader {
   output(): { lines: string[]; dropped: number; missed: boolean } {
     const stream = this.#stream;
     if (this.#body === undefined) return { lines: [], dropped: 0, missed: this.#missed };
-    const lines: string[] = [];
-    const first = Math.max(this.#body.line, stream.firstLine);
-    const dropped = first - this.#body.line;
-    const last = this.#endLine ?? stream.end.line;
-    for (let n = first; n <= last; n++) {
-      let raw = stream.line(n) ?? '';
-      if (n === this.#endLine) {
-        // Output without a final newline ends on the marker's line.
-        raw = raw.slice(0, this.#endCol);
-        if (raw.length === 0) break;
-      } else if (n === stream.end.line && raw.length === 0) break;
-      lines.push(renderLine(raw));
-    }
-    return { lines, dropped, missed: this.#missed };
+    const dropped = Math.max(this.#body.line, stream.firstLine) - this.#body.line;
+    // Output without a final newline ends on the marker's line, before the marker.
+    const end = this.#endLine !== undefined ? { line: this.#endLine, col: this.#endCol } : stream.end;
+    return { lines: linesBetween(stream, this.#body, end), dropped, missed: this.#missed };
   }
 }
