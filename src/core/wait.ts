@@ -235,20 +235,11 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
           const col = n === scanned.line ? scanned.col : 0;
           const text = stream.line(n) ?? '';
           const segment = col > 0 ? text.slice(col) : text;
-          if (segment.length > 0) {
-            for (const [list, kind] of [[request.stops, 'stopped'], [request.patterns, 'matched']] as const) {
-              for (let i = 0; i < list.length; i++) {
-                const at = list[i]!.find(segment);
-                if (at !== -1) {
-                  end({ outcome: kind, matched: list[i], matchedIndex: i, at: { line: n, col: col + at } });
-                  return true;
-                }
-              }
-            }
-            if (request.patterns.length === 0 && segment.trim().length > 0) {
-              end({ outcome: 'matched', at: stream.end });
-              return true;
-            }
+          const hit = segment.length > 0 ? firstMatch(segment, request) : undefined;
+          if (hit) {
+            // Any output at all (no patterns) ends the wait at the end of what arrived.
+            end({ ...hit, at: hit.at === undefined ? stream.end : { line: n, col: col + hit.at } });
+            return true;
           }
           if (n < last.line) scanned = { line: n + 1, col: 0 };
         }
@@ -305,15 +296,28 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
   }
 }
 
-/** The first stop or pattern in rows read from the screen (a capture_since backlog); any row counts when there are no patterns. */
+/** The first stop or pattern in rows read from the screen (a capture_since backlog). */
 function matchBacklog(rows: readonly string[], request: WaitRequest): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number } | undefined {
   for (const row of rows) {
-    for (const [list, outcome] of [[request.stops, 'stopped'], [request.patterns, 'matched']] as const) {
-      const i = list.findIndex((m) => m.find(row) !== -1);
-      if (i !== -1) return { outcome, matched: list[i], matchedIndex: i };
-    }
-    if (request.patterns.length === 0 && row.trim().length > 0) return { outcome: 'matched' };
+    const hit = firstMatch(row, request);
+    // Not `at`: a column in one row, not a place in the stream.
+    if (hit) return { outcome: hit.outcome, matched: hit.matched, matchedIndex: hit.matchedIndex };
   }
+  return undefined;
+}
+
+/**
+ * What ends a wait in `text`: a stop first, then a pattern (with where its match ends in `at`);
+ * with no patterns, any text that is not blank (no `at`).
+ */
+function firstMatch(text: string, request: WaitRequest): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: number } | undefined {
+  for (const [list, outcome] of [[request.stops, 'stopped'], [request.patterns, 'matched']] as const) {
+    for (let i = 0; i < list.length; i++) {
+      const at = list[i]!.find(text);
+      if (at !== -1) return { outcome, matched: list[i], matchedIndex: i, at };
+    }
+  }
+  if (request.patterns.length === 0 && text.trim().length > 0) return { outcome: 'matched' };
   return undefined;
 }
 
