@@ -26,7 +26,7 @@ import { openPaneStream, type PaneStream, type StreamPosition } from './pane-str
 import type { PaneRecord } from './records.js';
 import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
-import { linesBetween, paneState } from './wait.js';
+import { linesBetween, watchStream } from './wait.js';
 import { invalidArgument, refused } from '../mcp/tool.js';
 
 /** Shells the frame is written for. */
@@ -61,8 +61,6 @@ export interface RunResult {
   readonly endMarker: string;
 }
 
-/** How often a run checks that its pane still exists; the end marker itself wakes it at once. */
-const LIVENESS_MS = 1000;
 /** How long a timed-out command is remembered as still running, if its end never shows. */
 const UNFINISHED_MS = 60 * 60_000;
 
@@ -168,49 +166,10 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     const frame = ` command printf '%s%s\\n' ${id} _S; (\n${request.command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
     const from = stream.end;
     const reader = new FrameReader(stream, from, id);
-    const ended = new Promise<RunResult['outcome']>((resolve) => {
-      let done = false;
-      const cleanups: Array<() => void> = [];
-      const end = (outcome: RunResult['outcome']) => {
-        if (done) return;
-        done = true;
-        for (const cleanup of cleanups) cleanup();
-        resolve(outcome);
-      };
-      cleanups.push(
-        stream.listen((event) => {
-          if (event === 'output') {
-            if (reader.scan()) end('exited');
-          } else if (event === 'closed') {
-            if (reader.scan()) end('exited');
-            else {
-              paneState(engine, pane.id).then(
-                (state) => end(state === 'alive' ? 'watchLost' : state === 'dead' ? 'paneDead' : 'paneClosed'),
-                () => end('paneClosed'),
-              );
-            }
-          } else checkLiveness();
-        }),
-      );
-      // The shell can die without any notification (remain-on-exit): a slow heartbeat notices.
-      let checking = false;
-      function checkLiveness() {
-        if (checking || done) return;
-        checking = true;
-        paneState(engine, pane.id)
-          .then((state) => {
-            if (state !== 'alive' && !reader.scan()) end(state === 'dead' ? 'paneDead' : 'paneClosed');
-          })
-          .catch(() => {})
-          .finally(() => (checking = false));
-      }
-      const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
-      const deadline = setTimeout(() => end('timedOut'), request.timeoutMs);
-      cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
-      const onAbort = () => end('cancelled');
-      if (request.signal.aborted) onAbort();
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
+    const ended = watchStream(engine, pane.id, stream, {
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      scan: () => (reader.scan() ? ('exited' as const) : undefined),
     });
     // Queued behind other input to this pane from this process, so keystrokes never interleave. One
     // literal send (-l: never read as key names): a leading C-u (0x15) clears anything left

@@ -207,80 +207,23 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     }
     const early = matchBacklog(backlog, request);
 
-    const outcome = early ?? await new Promise<{ outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition }>((resolve, reject) => {
-      let done = false;
-      let scanned = from;
-      const cleanups: Array<() => void> = [];
-      const settle = (settleWith: () => void) => {
-        if (done) return;
-        done = true;
-        for (const cleanup of cleanups) cleanup();
-        settleWith();
-      };
-      const end = (value: Parameters<typeof resolve>[0]) => settle(() => resolve(value));
-
-      // Scans what arrived since the last scan; complete lines are scanned once, the unfinished last line again as it grows.
-      // A pattern that cannot finish (see bounded-regex) ends the wait with its error.
-      const scan = (): boolean => {
-        try {
-          return scanNew();
-        } catch (error) {
-          settle(() => reject(error));
-          return true;
-        }
-      };
-      const scanNew = (): boolean => {
-        const last = stream.end;
-        for (let n = Math.max(scanned.line, stream.firstLine); n <= last.line; n++) {
-          const col = n === scanned.line ? scanned.col : 0;
-          const text = stream.line(n) ?? '';
-          const segment = col > 0 ? text.slice(col) : text;
-          const hit = segment.length > 0 ? firstMatch(segment, request) : undefined;
-          if (hit) {
-            // Any output at all (no patterns) ends the wait at the end of what arrived.
-            end({ ...hit, at: hit.at === undefined ? stream.end : { line: n, col: col + hit.at } });
-            return true;
-          }
-          if (n < last.line) scanned = { line: n + 1, col: 0 };
-        }
-        return false;
-      };
-
-      let checking = false;
-      const checkLiveness = () => {
-        if (checking || done) return;
-        checking = true;
-        paneState(engine, pane.id)
-          .then((state) => {
-            if (state === 'gone') end({ outcome: 'paneClosed' });
-            else if (state === 'dead') end({ outcome: 'paneDead' });
-          })
-          .catch(() => {})
-          .finally(() => (checking = false));
-      };
-
-      if (scan()) return;
-      cleanups.push(
-        stream.listen((event) => {
-          if (event === 'output') scan();
-          else if (event === 'structure') checkLiveness();
-          else {
-            scan();
-            // The client left: the session (and the pane) ended, or the connection broke.
-            paneState(engine, pane.id)
-              .then((state) => end({ outcome: state === 'dead' ? 'paneDead' : state === 'gone' ? 'paneClosed' : 'watchLost' }))
-              .catch(() => end({ outcome: 'paneClosed' }));
-          }
-        }),
-      );
-      const deadline = setTimeout(() => end({ outcome: 'timedOut' }), request.timeoutMs);
-      const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
-      cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
-      if (request.signal.aborted) end({ outcome: 'cancelled' });
-      const onAbort = () => end({ outcome: 'cancelled' });
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      cleanups.push(() => request.signal.removeEventListener('abort', onAbort));
-    });
+    // Scans what arrived since the last scan; complete lines are scanned once, the unfinished last line again as it grows.
+    let scanned = from;
+    const scan = (): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition } | undefined => {
+      const last = stream.end;
+      for (let n = Math.max(scanned.line, stream.firstLine); n <= last.line; n++) {
+        const col = n === scanned.line ? scanned.col : 0;
+        const text = stream.line(n) ?? '';
+        const segment = col > 0 ? text.slice(col) : text;
+        const hit = segment.length > 0 ? firstMatch(segment, request) : undefined;
+        // Any output at all (no patterns) ends the wait at the end of what arrived.
+        if (hit) return { ...hit, at: hit.at === undefined ? stream.end : { line: n, col: col + hit.at } };
+        if (n < last.line) scanned = { line: n + 1, col: 0 };
+      }
+      return undefined;
+    };
+    const watched = early ?? (await watchStream(engine, pane.id, stream, { timeoutMs: request.timeoutMs, signal: request.signal, scan }));
+    const outcome = typeof watched === 'string' ? { outcome: watched } : watched;
 
     const result = finish(stream, from, outcome.outcome, {
       ...outcome,
@@ -319,6 +262,76 @@ function firstMatch(text: string, request: WaitRequest): { outcome: WaitOutcome;
   }
   if (request.patterns.length === 0 && text.trim().length > 0) return { outcome: 'matched' };
   return undefined;
+}
+
+/** How a watch ends when what it waited for never came. */
+export type WatchEnding = 'timedOut' | 'cancelled' | 'paneDead' | 'paneClosed' | 'watchLost';
+
+/**
+ * Follows a pane's stream until `scan` finds what the caller waits for (it runs at once and on
+ * every output), the deadline passes, the caller cancels, or the pane dies, goes away or stops
+ * being watched; a slow heartbeat notices a death that sends no notification. `scan` runs once
+ * more before a death is reported, so output printed just before it still counts. A `scan` that
+ * throws (a pattern out of time) ends the watch with its error.
+ */
+export function watchStream<T>(
+  engine: Engine,
+  paneId: string,
+  stream: PaneStream,
+  options: { readonly timeoutMs: number; readonly signal: AbortSignal; readonly scan: () => T | undefined },
+): Promise<T | WatchEnding> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const cleanups: Array<() => void> = [];
+    const settle = (settleWith: () => void) => {
+      if (done) return;
+      done = true;
+      for (const cleanup of cleanups) cleanup();
+      settleWith();
+    };
+    const end = (value: T | WatchEnding) => settle(() => resolve(value));
+    /** True once the watch has ended. */
+    const scan = (): boolean => {
+      if (done) return true;
+      try {
+        const found = options.scan();
+        if (found !== undefined) end(found);
+      } catch (error) {
+        settle(() => reject(error));
+      }
+      return done;
+    };
+    const gone = (state: 'alive' | 'dead' | 'gone') => end(state === 'alive' ? 'watchLost' : state === 'dead' ? 'paneDead' : 'paneClosed');
+
+    let checking = false;
+    const checkLiveness = () => {
+      if (checking || done) return;
+      checking = true;
+      paneState(engine, paneId)
+        .then((state) => {
+          if (state !== 'alive' && !scan()) gone(state);
+        })
+        .catch(() => {})
+        .finally(() => (checking = false));
+    };
+
+    if (scan()) return;
+    cleanups.push(
+      stream.listen((event) => {
+        if (event === 'output') scan();
+        else if (event === 'structure') checkLiveness();
+        // The client left: the session (and the pane) ended, or the connection broke.
+        else if (!scan()) paneState(engine, paneId).then(gone, () => end('paneClosed'));
+      }),
+    );
+    const deadline = setTimeout(() => end('timedOut'), options.timeoutMs);
+    const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
+    cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
+    const onAbort = () => end('cancelled');
+    if (options.signal.aborted) onAbort();
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    cleanups.push(() => options.signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Whether a pane still exists and runs, in one small round trip. */
