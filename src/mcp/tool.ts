@@ -85,3 +85,25 @@ export class ToolFailure extends Error {
 export const invalidArgument = (message: string, hint?: string) => new ToolFailure('invalid_argument', message, hint);
 export const notFound = (message: string, hint?: string) => new ToolFailure('not_found', message, hint);
 export const refused = (message: string, hint?: string) => new ToolFailure('refused', message, hint);
+
+/** How often a long call reports progress (when the client asked for it), so it is seen to be alive. */
+const PROGRESS_EVERY_MS = 5000;
+
+/** Runs `work`, reporting the seconds elapsed out of `totalMs` every few seconds until it settles. */
+export async function withProgress<T>(
+  progress: ToolCall<unknown>['progress'],
+  totalMs: number,
+  message: (elapsedSeconds: number) => string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const ticker = setInterval(() => {
+    const elapsed = Math.round(performance.now() - started) / 1000;
+    void progress(elapsed, totalMs / 1000, message(elapsed));
+  }, PROGRESS_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(ticker);
+  }
+}

@@ -250,3 +250,23 @@ test('wait_for_text and run_shell_command: the server ceiling caps timeouts; ref
   assert.deepEqual(ran.output, ['begun']);
   assert.equal(ran.pane, pane);
 });
+
+test('wait_for_channel reports progress every few seconds while it waits', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const mcp = await startMcp(t, { env: tmux.env });
+  const seen: Array<{ progress: number; total?: number; message?: string }> = [];
+  let firstTick!: () => void;
+  const ticked = new Promise<void>((resolve) => (firstTick = resolve));
+  const waiting = mcp.client.callTool(
+    { name: 'wait_for_channel', arguments: { channel: 'tick', timeoutMs: 20_000 } },
+    { onprogress: (p: { progress: number; total?: number; message?: string }) => (seen.push(p), firstTick()) } as never,
+  );
+  await ticked;
+  await mcp.ok('signal_channel', { channel: 'tick' });
+  const result = await waiting;
+  assert.equal((result.structuredContent as { released: boolean }).released, true);
+  assert.ok(seen[0]!.progress >= 4.9 && seen[0]!.progress < 10, JSON.stringify(seen));
+  assert.equal(seen[0]!.total, 20);
+  assert.match(seen[0]!.message ?? '', /^waiting on channel tick \(5 of 20 s\)$/);
+});

@@ -1,11 +1,10 @@
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
 import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/run-command.js';
+import { withProgress } from '../../../mcp/tool.js';
 import { libtmuxTool } from '../declare.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_LINES = 200;
-/** Progress notifications (when the client asked for them) keep long runs visibly alive. */
-const PROGRESS_MS = 5000;
 
 interface Args {
   paneId: string;
@@ -69,14 +68,9 @@ export const runShellCommandTool = libtmuxTool({
     const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
     const pane = await engine.resolvePane(args.paneId);
     await checkPane(engine, pane, args.force ?? false);
-    const started = performance.now();
-    const ticker = setInterval(() => void progress(Math.round(performance.now() - started) / 1000, timeoutMs / 1000, `command running in ${pane.id}`), PROGRESS_MS);
-    let result: RunResult;
-    try {
-      result = await runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal });
-    } finally {
-      clearInterval(ticker);
-    }
+    const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
+      runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
+    );
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,

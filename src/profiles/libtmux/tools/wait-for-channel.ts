@@ -1,9 +1,7 @@
 import { integer, number, object, string, boolean } from '../../../mcp/schema.js';
 import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, waitForChannel as wait } from '../../../core/channels.js';
+import { withProgress } from '../../../mcp/tool.js';
 import { libtmuxTool } from '../declare.js';
-
-// How often a long wait reports progress to clients that asked for it.
-const PROGRESS_EVERY_MS = 5000;
 
 export const waitForChannel = libtmuxTool({
   name: 'wait_for_channel',
@@ -46,24 +44,20 @@ export const waitForChannel = libtmuxTool({
   ),
   async handler(args: { channel: string; timeoutMs?: number }, { ctx, signal, progress }) {
     const { engine } = ctx;
-    const total = effectiveChannelTimeout(engine, args.timeoutMs) / 1000;
-    const started = Date.now();
-    const ticker = setInterval(() => {
-      const elapsed = Math.round((Date.now() - started) / 1000);
-      void progress(elapsed, total, `waiting on channel ${args.channel} (${elapsed} of ${total} s)`);
-    }, PROGRESS_EVERY_MS);
-    try {
-      const result = await wait(engine, args.channel, { timeoutMs: args.timeoutMs, signal });
-      return {
-        structured: {
-          channel: result.channel,
-          released: result.released,
-          seconds: result.seconds,
-          effectiveTimeout: result.effectiveTimeoutMs / 1000,
-        },
-      };
-    } finally {
-      clearInterval(ticker);
-    }
+    const totalMs = effectiveChannelTimeout(engine, args.timeoutMs);
+    const result = await withProgress(
+      progress,
+      totalMs,
+      (elapsed) => `waiting on channel ${args.channel} (${Math.round(elapsed)} of ${totalMs / 1000} s)`,
+      () => wait(engine, args.channel, { timeoutMs: args.timeoutMs, signal }),
+    );
+    return {
+      structured: {
+        channel: result.channel,
+        released: result.released,
+        seconds: result.seconds,
+        effectiveTimeout: result.effectiveTimeoutMs / 1000,
+      },
+    };
   },
 });

@@ -1,14 +1,12 @@
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
 import { compileMatchers, decodeCursor, waitForText, type WaitCursor, type WaitResult } from '../../../core/wait.js';
 import { decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/capture-since.js';
-import { refused } from '../../../mcp/tool.js';
+import { refused, withProgress } from '../../../mcp/tool.js';
 import { fingerprint } from '../../../core/refs.js';
 import { libtmuxTool } from '../declare.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_TAIL_LINES = 20;
-/** Progress notifications (when the client asked for them) keep long waits visibly alive. */
-const PROGRESS_MS = 5000;
 const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 interface Args {
@@ -85,7 +83,6 @@ export const waitForTextTool = libtmuxTool({
     ['cursor', 'effectiveTimeout', 'matched', 'matchedAtEntry', 'matchedIndex', 'outcome', 'paneRef', 'sawNewOutput', 'seconds', 'tail'],
   ),
   async handler(args: Args, { ctx, signal, progress }) {
-    const started = performance.now();
     const { engine } = ctx;
     // Bad patterns and garbled cursors fail before anything touches tmux.
     const patterns = compileMatchers(args.patterns, args.regex ?? false, 'patterns');
@@ -106,13 +103,9 @@ export const waitForTextTool = libtmuxTool({
         throw refused('the cursor is stale: it belongs to an earlier tmux server on this socket', 'Omit the cursor to wait for output from now on.');
       }
     }
-    const ticker = setInterval(() => void progress(Math.round(performance.now() - started) / 1000, timeoutMs / 1000, `waiting for output in ${pane.id}`), PROGRESS_MS);
-    let result: WaitResult;
-    try {
-      result = await waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal });
-    } finally {
-      clearInterval(ticker);
-    }
+    const result: WaitResult = await withProgress(progress, timeoutMs, () => `waiting for output in ${pane.id}`, () =>
+      waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal }),
+    );
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       outcome: result.outcome,
