@@ -223,7 +223,7 @@ export async function captureSince(engine: Engine, pane: PaneRecord, options: Ca
   if (cursor.p !== pane.id || cursor.f !== fingerprint(pane.incarnation) || cursor.i !== pane.pid) {
     return { lines: [], droppedLines: 0, linesMissed: false, restarted: true, cursor: await freshCursor(engine, pane) };
   }
-  const waitMs = Math.min(options.waitMs ?? 0, engine.options.waitMaxMs);
+  const waitMs = engine.capWait(options.waitMs ?? 0);
   if (waitMs <= 0) return readSince(engine, pane, cursor, maxLines);
 
   // Subscribe before the first read, so output printed between the read and the wait wakes us.

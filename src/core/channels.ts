@@ -48,7 +48,7 @@ export interface ChannelWait {
 }
 
 export function effectiveChannelTimeout(engine: Engine, timeoutMs: number | undefined): number {
-  return Math.min(timeoutMs ?? DEFAULT_CHANNEL_WAIT_MS, engine.options.waitMaxMs);
+  return engine.capWait(timeoutMs ?? DEFAULT_CHANNEL_WAIT_MS);
 }
 
 /**

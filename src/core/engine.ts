@@ -278,6 +278,11 @@ export class Engine {
     return encodeRef(kind, subject, incarnation);
   }
 
+  /** A wait of `requestedMs`, held to the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS). */
+  capWait(requestedMs: number): number {
+    return Math.min(requestedMs, this.options.waitMaxMs);
+  }
+
   // ---- the caller guard -----------------------------------------------------------------------
 
   /** True when `paneId` is the pane this server runs in, on this very tmux server. */

@@ -65,7 +65,7 @@ export const runShellCommandTool = libtmuxTool({
   async handler(args: Args, { ctx, signal, progress }) {
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
-    const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
+    const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const pane = await engine.resolvePane(args.paneId);
     await checkPane(engine, pane, args.force ?? false);
     const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>

@@ -94,7 +94,7 @@ export const waitForTextTool = libtmuxTool({
       decodeSinceCursor(args.cursor);
       since = args.cursor;
     } else if (args.cursor !== undefined) cursor = decodeCursor(args.cursor);
-    const timeoutMs = Math.min(args.timeoutMs ?? DEFAULT_TIMEOUT_MS, engine.options.waitMaxMs);
+    const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
     const pane = await engine.resolvePane(args.paneId);
     if (cursor) {
