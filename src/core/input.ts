@@ -263,17 +263,35 @@ export async function prepareKeys(engine: Engine, request: SendKeysRequest): Pro
 
 /** Checks, then types, holding the pane's input queue so nothing interleaves. */
 export async function sendKeys(engine: Engine, request: SendKeysRequest): Promise<PreparedInput> {
-  const send = async () => {
-    // Checked again inside the queue: earlier input may have changed the pane.
-    const prepared = await prepareKeys(engine, request);
-    await sendSteps(engine, prepared.target.pane.id, prepared.steps);
-    return prepared;
+  return checkedInput(
+    engine,
+    request.pane,
+    () => prepareKeys(engine, request),
+    (prepared) => prepared.target.pane.id,
+    (prepared) => sendSteps(engine, prepared.target.pane.id, prepared.steps),
+  );
+}
+
+/**
+ * Runs `act` in the pane's input queue right after `check` passed there (earlier input may have
+ * changed the pane). A pane named by a ref is checked once outside too, to find its queue; a pane
+ * id with nothing queued ahead is not, as that check would be followed at once by the same one
+ * (a tmux round trip less per call).
+ */
+async function checkedInput<C>(
+  engine: Engine,
+  pane: string,
+  check: () => Promise<C>,
+  paneOf: (checked: C) => string,
+  act: (checked: C) => Promise<void>,
+): Promise<C> {
+  const run = async () => {
+    const checked = await check();
+    await act(checked);
+    return checked;
   };
-  // A pane id with nothing queued ahead: the check inside the queue would follow the first one at
-  // once, so one check does (a tmux round trip less per call).
-  if (PANE_ID.test(request.pane) && !queues.get(engine)?.has(request.pane)) return withPaneInput(engine, request.pane, send);
-  const first = await prepareKeys(engine, request);
-  return withPaneInput(engine, first.target.pane.id, send);
+  if (PANE_ID.test(pane) && !queues.get(engine)?.has(pane)) return withPaneInput(engine, pane, run);
+  return withPaneInput(engine, paneOf(await check()), run);
 }
 
 // ---- paste ----------------------------------------------------------------------------------------
@@ -301,13 +319,16 @@ export async function pasteText(engine: Engine, request: PasteRequest): Promise<
   if (PASTE_MARKERS.test(request.text)) {
     throw invalidArgument('text contains a bracketed-paste marker (ESC [200~ or ESC [201~), which would let the rest run as typed keys');
   }
-  const check = () => preflightInput(engine, request.pane, { action: 'paste', force: request.force, field: request.field, synchronized: false });
-  const { pane } = await check();
-  await withPaneInput(engine, pane.id, async () => {
-    await check();
-    if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', '-p', '-b', name, '-t', pane.id]));
-    if (request.enter) await sendSteps(engine, pane.id, [{ kind: 'keys', names: ['Enter'] }]);
-  });
+  const { pane } = await checkedInput(
+    engine,
+    request.pane,
+    () => preflightInput(engine, request.pane, { action: 'paste', force: request.force, field: request.field, synchronized: false }),
+    (target) => target.pane.id,
+    async ({ pane }) => {
+      if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', '-p', '-b', name, '-t', pane.id]));
+      if (request.enter) await sendSteps(engine, pane.id, [{ kind: 'keys', names: ['Enter'] }]);
+    },
+  );
   return { pane, characters: [...request.text].length };
 }
 
