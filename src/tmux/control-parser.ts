@@ -63,8 +63,6 @@ export class ControlParser {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #block: Block | undefined;
-  /** Whether the closing line #closes just matched was %end (true) or %error. */
-  #closing = true;
 
   constructor(emit: (event: ControlEvent) => void, options: ControlParserOptions = {}) {
     this.#emit = emit;
@@ -118,9 +116,10 @@ export class ControlParser {
       }
       const cr = nl > pos && chunk[nl - 1] === 0x0d;
       const end = cr ? nl - 1 : nl;
-      if (chunk[pos] === 0x25 /* % */ && this.#closes(chunk.subarray(pos, end), block)) {
+      const closed = chunk[pos] === 0x25 /* % */ ? this.#closes(chunk.subarray(pos, end), block) : undefined;
+      if (closed !== undefined) {
         this.#segment(block, chunk, keepFrom, pos);
-        this.#finish(block);
+        this.#finish(block, closed);
         return nl + 1;
       }
       if (block.count >= this.#maxReplyLines) {
@@ -161,8 +160,9 @@ export class ControlParser {
     const block = this.#block;
     if (block) {
       // A body line that arrived in pieces (the usual lines go through #body).
-      if (line[0] === 0x25 /* % */ && this.#closes(line, block)) {
-        this.#finish(block);
+      const closed = line[0] === 0x25 /* % */ ? this.#closes(line, block) : undefined;
+      if (closed !== undefined) {
+        this.#finish(block, closed);
         return;
       }
       if (block.count < this.#maxReplyLines) {
@@ -200,20 +200,17 @@ export class ControlParser {
     }
   }
 
-  /** True when `line` is the `%end`/`%error` that closes `block` (same time, number and flags). */
-  #closes(line: Buffer, block: Block): boolean {
+  /** Whether `line` closes `block` (same time, number and flags): true for `%end`, false for `%error`, undefined when it does not. */
+  #closes(line: Buffer, block: Block): boolean | undefined {
     const text = line.toString('latin1');
     let ok: boolean;
     if (text.startsWith('%end ')) ok = true;
     else if (text.startsWith('%error ')) ok = false;
-    else return false;
-    const triple = text.slice(ok ? 5 : 7);
-    if (triple !== `${block.time} ${block.number} ${block.flags}`) return false;
-    this.#closing = ok;
-    return true;
+    else return undefined;
+    return text.slice(ok ? 5 : 7) === `${block.time} ${block.number} ${block.flags}` ? ok : undefined;
   }
 
-  #finish(block: Block): void {
+  #finish(block: Block, ok: boolean): void {
     this.#block = undefined;
     const body = block.segments.length === 1 ? block.segments[0]! : Buffer.concat(block.segments, block.bytes);
     const lineCount = block.count;
@@ -221,7 +218,7 @@ export class ControlParser {
     this.#emit({
       type: 'reply',
       reply: {
-        ok: this.#closing,
+        ok,
         time: block.time,
         number: block.number,
         flags: Number(block.flags),
