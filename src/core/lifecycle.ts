@@ -135,15 +135,17 @@ export async function splitPane(
 
 /**
  * Starts the pane's program again in the same pane (same id). A pane whose program still runs is
- * refused by tmux unless `killFirst`, which ends that program first.
+ * refused by tmux unless `killFirst`, which ends that program first. The pane this server runs in
+ * is refused unless `force`, which also implies `killFirst`.
  */
 export async function respawnPane(
   engine: Engine,
   paneId: string,
-  options: { readonly killFirst: boolean; readonly startDirectory?: string },
+  options: { readonly killFirst?: boolean; readonly force?: boolean; readonly startDirectory?: string },
 ): Promise<PaneRecord> {
+  await engine.guardCaller([paneId], `respawn pane ${paneId}`, options.force);
   const command = ['respawn-pane', '-t', paneId];
-  if (options.killFirst) command.push('-k');
+  if (options.killFirst || options.force) command.push('-k');
   if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
   try {
     await engine.tmux.run(command);

@@ -38,8 +38,7 @@ export const respawnPane = libtmuxTool({
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     // respawn-pane itself refuses a pane that does not exist: no separate lookup.
     const target = await engine.paneIdFrom(args.paneId);
-    await engine.guardCaller([target], `respawn pane ${target}`, args.force);
-    const pane = await engine.onPane(target, () => respawn(engine, target, { killFirst: Boolean(args.killFirst || args.force), startDirectory }));
+    const pane = await engine.onPane(target, () => respawn(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }));
     return { structured: { pane: pane.id, paneRef: engine.ref('pane', pane.id, pane.incarnation) } };
   },
 });
