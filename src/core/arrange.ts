@@ -1,5 +1,5 @@
 /** Focus and order of panes inside windows: selecting the active pane, swapping two panes. */
-import { refused } from '../mcp/tool.js';
+import { refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
 

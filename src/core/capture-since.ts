@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { rowFormat, toBool, toInt } from '../tmux/formats.js';
-import { invalidArgument } from '../mcp/tool.js';
+import { invalidArgument } from './failure.js';
 import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';

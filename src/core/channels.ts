@@ -7,7 +7,7 @@
  * shared control connection), which a timeout or a cancellation kills.
  */
 import { TmuxError, TmuxTimeoutError } from '../tmux/errors.js';
-import { invalidArgument, ToolFailure } from '../mcp/tool.js';
+import { invalidArgument, Failure } from './failure.js';
 import type { Engine } from './engine.js';
 
 /** Longest channel name accepted. */
@@ -67,7 +67,7 @@ export async function waitForChannel(engine: Engine, channel: string, options: C
     await engine.tmux.run(['wait-for', channel], { stdin: Buffer.alloc(0), signal: options.signal, timeoutMs: effectiveTimeoutMs });
   } catch (error) {
     if (options.signal?.aborted) {
-      throw new ToolFailure('cancelled', `the wait on channel ${channel} was cancelled after ${seconds()} s; the waiting tmux client was stopped`);
+      throw new Failure('cancelled', `the wait on channel ${channel} was cancelled after ${seconds()} s; the waiting tmux client was stopped`);
     }
     if (error instanceof TmuxTimeoutError) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
     await requireSameServer(engine, before.pid, channel);
@@ -90,7 +90,7 @@ async function requireSameServer(engine: Engine, pid: number, channel: string): 
     if (!(error instanceof TmuxError)) throw error;
   }
   if (now === pid) return;
-  throw new ToolFailure(
+  throw new Failure(
     'server_gone',
     `the wait on channel ${channel} ended because the tmux server ${now === undefined ? 'exited' : 'was replaced by another one'}, not because the channel was signalled`,
     'Call list_sessions to see what is running now; create_session starts a new server.',

@@ -5,7 +5,7 @@
 import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
-import { invalidArgument, notFound, refused, ToolFailure } from '../mcp/tool.js';
+import { invalidArgument, notFound, refused, Failure } from './failure.js';
 import {
   PANE_FORMAT,
   SESSION_FORMAT,
@@ -320,6 +320,6 @@ function missing(kind: RefKind, target: string): never {
   throw notFound(`no ${kind === 'link' ? 'window' : kind} ${target} on this tmux server`, `Call ${list} to see what exists now.`);
 }
 
-function wrongRef(field: string, got: RefKind, want: RefKind): ToolFailure {
+function wrongRef(field: string, got: RefKind, want: RefKind): Failure {
   return invalidArgument(`${field} needs a ${want} ref, but this is a ${got} ref`);
 }

@@ -6,7 +6,7 @@
  * names are only used when the caller says so, and only names tmux really knows are accepted.
  */
 import { randomBytes } from 'node:crypto';
-import { invalidArgument, refused } from '../mcp/tool.js';
+import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
 import { PANE_ID } from '../tmux/ids.js';

@@ -4,7 +4,7 @@
  * checks it (checksum, grammar, pane count, sizes that add up), so a bad one is refused with a
  * precise reason before tmux is asked to change anything.
  */
-import { invalidArgument } from '../mcp/tool.js';
+import { invalidArgument } from './failure.js';
 import type { Engine } from './engine.js';
 import type { WindowRecord } from './records.js';
 
@@ -42,7 +42,7 @@ export function withChecksum(body: string): string {
   return `${layoutChecksum(body).toString(16).padStart(4, '0')},${body}`;
 }
 
-/** Parses `checksum,cell`; throws a message (not a ToolFailure) saying what is wrong. */
+/** Parses `checksum,cell`; throws a message (not a Failure) saying what is wrong. */
 export function parseLayout(text: string): LayoutCell {
   if (text.length > MAX_LAYOUT_CHARS) throw new Error(`it is longer than ${MAX_LAYOUT_CHARS} characters`);
   const head = /^([0-9a-fA-F]{4}),/.exec(text);

@@ -8,7 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { TmuxCommandError } from '../tmux/errors.js';
 import { literalFormat } from '../tmux/formats.js';
-import { invalidArgument, refused } from '../mcp/tool.js';
+import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
 import { checkSessionName, checkWindowName } from './naming.js';

@@ -5,7 +5,7 @@
  * front, so the name a caller asks for is the name tmux stores, or nothing changes.
  */
 import { literalFormat } from '../tmux/formats.js';
-import { invalidArgument, refused } from '../mcp/tool.js';
+import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { SESSION_ID } from '../tmux/ids.js';

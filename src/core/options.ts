@@ -4,7 +4,7 @@
  * quoting, `#` and newlines in values come back exactly as tmux stores them.
  */
 import { TmuxCommandError } from '../tmux/errors.js';
-import { invalidArgument, notFound } from '../mcp/tool.js';
+import { invalidArgument, notFound } from './failure.js';
 import type { Engine } from './engine.js';
 
 /**

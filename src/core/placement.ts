@@ -3,7 +3,7 @@
  * selecting or moving "a window" means one of its placements, a session:index pair. These
  * functions pick exactly one placement or say which ones there are, then act on it.
  */
-import { invalidArgument, notFound, refused } from '../mcp/tool.js';
+import { invalidArgument, notFound, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { SessionRecord, WindowRecord } from './records.js';
 import { decodeRef } from './refs.js';

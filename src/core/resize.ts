@@ -5,7 +5,7 @@
  * `window-size` option to `manual`); this server's own control clients attach with
  * `ignore-size`, so they never resize anything themselves.
  */
-import { invalidArgument, refused } from '../mcp/tool.js';
+import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
 import type { PaneRecord, WindowRecord } from './records.js';

@@ -27,7 +27,7 @@ import type { PaneRecord } from './records.js';
 import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from './wait.js';
-import { invalidArgument, refused } from '../mcp/tool.js';
+import { invalidArgument, refused } from './failure.js';
 
 /** Shells the frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);

@@ -3,7 +3,7 @@
  * capture or scan without bound. Captures are issued concurrently (the control connection
  * pipelines them) in a bounded window, and matched in pane order as they arrive.
  */
-import { invalidArgument } from '../mcp/tool.js';
+import { invalidArgument } from './failure.js';
 import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { Incarnation } from './records.js';

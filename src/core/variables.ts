@@ -6,7 +6,7 @@
  * unless the name is one of the variables tmux defines in that context (`display-message -a`),
  * so null means "tmux has no such variable here" and "" means "defined and empty".
  */
-import { invalidArgument } from '../mcp/tool.js';
+import { invalidArgument } from './failure.js';
 import type { Engine } from './engine.js';
 
 export const VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;

@@ -12,7 +12,7 @@ import { openPaneStream, type PaneStream, type StreamPosition } from './pane-str
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
-import { invalidArgument } from '../mcp/tool.js';
+import { invalidArgument } from './failure.js';
 import { TmuxCommandError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 

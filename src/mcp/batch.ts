@@ -5,7 +5,8 @@
  * results of the last kept rows (their metadata always stays). Profiles only name the fields.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { invalidArgument, refused, ToolFailure, type ToolCall, type ToolOutcome } from './tool.js';
+import { Failure, invalidArgument, refused } from '../core/failure.js';
+import type { ToolCall, ToolOutcome } from './tool.js';
 
 /** A batch's own budget for its JSON value; the rest of the 1,000,000-byte wire cap is for the envelope and the text. */
 export const BATCH_BUDGET_BYTES = 900_000;
@@ -63,7 +64,7 @@ export async function runSerialBatch(
   options: BatchOptions,
 ): Promise<ToolOutcome> {
   const nested = call.nested;
-  if (!nested) throw new ToolFailure('internal', 'this batch was started without nested authority');
+  if (!nested) throw new Failure('internal', 'this batch was started without nested authority');
   if (operations.length < 1 || operations.length > options.maxOperations) {
     throw invalidArgument(`operations must hold 1 to ${options.maxOperations} calls, not ${operations.length}`);
   }
@@ -92,7 +93,7 @@ export async function runSerialBatch(
   // made a batch quadratic in its results.
   const rowBytes: number[] = [];
   for (const [index, operation] of operations.entries()) {
-    if (call.signal.aborted) throw new ToolFailure('cancelled', `the batch was cancelled before operations[${index}]`);
+    if (call.signal.aborted) throw new Failure('cancelled', `the batch was cancelled before operations[${index}]`);
     // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
     const row = toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}));

@@ -12,8 +12,9 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/server';
 import { compileValidator, type Validator } from './validation.js';
-import { refused, ToolFailure, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
+import { type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { isTmuxError } from '../tmux/server.js';
+import { Failure, refused } from '../core/failure.js';
 
 /** The most bytes one JSON-RPC response may take on the wire. */
 export const MAX_RESPONSE_BYTES = 1_000_000;
@@ -165,7 +166,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>) {
     const tool = registered.get(name)!;
     const { declaration } = tool;
     const problem = tool.validateInput(args);
-    if (problem) return renderFailure(profile, new ToolFailure('invalid_argument', `${name}: ${problem}`), name);
+    if (problem) return renderFailure(profile, new Failure('invalid_argument', `${name}: ${problem}`), name);
     let outcome: ToolOutcome;
     try {
       outcome = await declaration.handler(args, {
@@ -179,7 +180,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>) {
     }
     const mismatch = tool.validateOutput?.(outcome.structured);
     if (mismatch) {
-      return renderFailure(profile, new ToolFailure('internal', `${name} produced a result outside its output schema: ${mismatch}`), name);
+      return renderFailure(profile, new Failure('internal', `${name} produced a result outside its output schema: ${mismatch}`), name);
     }
     return fitResponse(profile, declaration, outcome, invocation.requestId);
   }
@@ -215,7 +216,7 @@ function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string)
 
 /** The message and, when there is one, the next step, for any failure a handler can throw. */
 export function describeError(error: unknown): string {
-  if (error instanceof ToolFailure || isTmuxError(error)) {
+  if (error instanceof Failure || isTmuxError(error)) {
     return error.hint ? `${error.message}. ${error.hint}` : error.message;
   }
   if (error instanceof Error) return `internal error: ${error.message}`;
@@ -287,7 +288,7 @@ function fitResponse<Ctx>(profile: Profile<Ctx>, declaration: ToolDeclaration<Ct
   if (bytes < MAX_RESPONSE_BYTES) return result;
   return renderFailure(
     profile,
-    new ToolFailure(
+    new Failure(
       'too_large',
       `${declaration.name}: the result would take ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte response limit`,
       'ask for less (a smaller maxLines or a narrower target)',

@@ -69,22 +69,6 @@ export interface ToolDeclaration<Ctx, Args = any> {
   readonly shrinkOutcome?: (outcome: ToolOutcome) => ToolOutcome | undefined;
 }
 
-/** A failure the handler means to report as a tool error (`isError: true`), not a crash. */
-export class ToolFailure extends Error {
-  readonly hint: string | undefined;
-  /** A stable machine-readable kind, for profiles whose error envelope carries one. */
-  readonly code: string;
-  constructor(code: string, message: string, hint?: string) {
-    super(message);
-    this.name = 'ToolFailure';
-    this.code = code;
-    this.hint = hint;
-  }
-}
-
-export const invalidArgument = (message: string, hint?: string) => new ToolFailure('invalid_argument', message, hint);
-export const notFound = (message: string, hint?: string) => new ToolFailure('not_found', message, hint);
-export const refused = (message: string, hint?: string) => new ToolFailure('refused', message, hint);
 
 /** How often a long call reports progress (when the client asked for it), so it is seen to be alive. */
 const PROGRESS_EVERY_MS = 5000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { captureSince, decodeCursor } from '../../src/core/capture-since.js';
 import { Engine } from '../../src/core/engine.js';
-import { ToolFailure } from '../../src/mcp/tool.js';
+import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
@@ -146,6 +146,6 @@ test('a cursor from an earlier tmux server restarts instead of reading a reused 
 
 test('garbled cursors are refused', () => {
   for (const bad of ['', 'cs1.', 'cs1.!!!', 'cs2.e30', 'cs1.' + Buffer.from('[]').toString('base64url'), 'cs1.' + Buffer.from('{"p":"%1"}').toString('base64url')]) {
-    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof ToolFailure && e.code === 'invalid_argument', bad);
+    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument', bad);
   }
 });

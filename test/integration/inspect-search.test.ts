@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
 import { searchPanes } from '../../src/core/search.js';
-import { ToolFailure } from '../../src/mcp/tool.js';
+import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 
@@ -36,8 +36,8 @@ const rows = (n: number, text = 'row-$i') => `i=1; while [ $i -le ${n} ]; do ech
 test('an invalid regex or empty pattern fails before any tmux call', async (t) => {
   const tmux = privateTmux(t);
   const engine = engineFor(t, tmux);
-  await assert.rejects(searchPanes(engine, { pattern: '(', regex: true }), (e: unknown) => e instanceof ToolFailure && /valid regular expression/.test(e.message));
-  await assert.rejects(searchPanes(engine, { pattern: '' }), ToolFailure);
+  await assert.rejects(searchPanes(engine, { pattern: '(', regex: true }), (e: unknown) => e instanceof Failure && /valid regular expression/.test(e.message));
+  await assert.rejects(searchPanes(engine, { pattern: '' }), Failure);
   assert.equal(await engine.identity(), undefined, 'no tmux server was started or touched');
 });
 

@@ -7,7 +7,7 @@ import { Engine } from '../../src/core/engine.js';
 import { checkStartDirectory, createSession } from '../../src/core/lifecycle.js';
 import { checkSessionName } from '../../src/core/naming.js';
 import { killSession } from '../../src/core/teardown.js';
-import { ToolFailure } from '../../src/mcp/tool.js';
+import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { PrivateTmux, privateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
 
@@ -42,7 +42,7 @@ test('killing the session the control connection sits in never makes the next co
 
 test('session names and start directories are checked before tmux is asked', async (t) => {
   const reject = (fn: () => unknown, pattern: RegExp) =>
-    assert.throws(fn, (error: unknown) => error instanceof ToolFailure && error.code === 'invalid_argument' && pattern.test(error.message));
+    assert.throws(fn, (error: unknown) => error instanceof Failure && error.kind === 'invalid_argument' && pattern.test(error.message));
   reject(() => checkSessionName(''), /must not be empty/);
   reject(() => checkSessionName('a:b'), /":"/);
   reject(() => checkSessionName('v1.2'), /"\."/);
@@ -56,7 +56,7 @@ test('session names and start directories are checked before tmux is asked', asy
   assert.equal(await checkStartDirectory(base), base);
   assert.equal(await checkStartDirectory('~'), homedir());
   const failures = async (input: string, pattern: RegExp) =>
-    assert.rejects(checkStartDirectory(input), (error: unknown) => error instanceof ToolFailure && pattern.test(error.message));
+    assert.rejects(checkStartDirectory(input), (error: unknown) => error instanceof Failure && pattern.test(error.message));
   await failures('', /must not be empty/);
   await failures('relative', /absolute path/);
   await failures('~user/x', /absolute path/);

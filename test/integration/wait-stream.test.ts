@@ -6,7 +6,7 @@ import { fingerprint } from '../../src/core/refs.js';
 import { checkCommand, runCommand } from '../../src/core/run-command.js';
 import { EscapeFilter, renderLine } from '../../src/core/terminal-text.js';
 import { compileMatchers, decodeCursor, encodeCursor, waitForText } from '../../src/core/wait.js';
-import { ToolFailure } from '../../src/mcp/tool.js';
+import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 
@@ -65,7 +65,7 @@ test('matchers: literal, regex, invalid regex, empty pattern', () => {
   assert.equal(rx!.find('xxabc'), 5);
   const [insensitive] = compileMatchers(['(?i)error'], true, 'patterns');
   assert.equal(insensitive!.find('An ERROR here'), 8);
-  assert.throws(() => compileMatchers(['ok', '(x'], true, 'stop'), (e: unknown) => e instanceof ToolFailure && /stop\[1\] is not a valid regular expression/.test(e.message));
+  assert.throws(() => compileMatchers(['ok', '(x'], true, 'stop'), (e: unknown) => e instanceof Failure && /stop\[1\] is not a valid regular expression/.test(e.message));
   assert.throws(() => compileMatchers([''], false, 'patterns'), /empty/);
 });
 
@@ -73,7 +73,7 @@ test('cursors round-trip and garbage is an invalid argument', () => {
   const cursor = { fingerprint: 'abcdefghijkl', paneId: '%3', streamKey: 'k1', position: { line: 12, col: 4 } };
   assert.deepEqual(decodeCursor(encodeCursor(cursor)), cursor);
   for (const bad of ['', 'tmuxw1_', 'tmuxw1_!!!', 'cs1.abc', 'tmuxw1_' + Buffer.from('[1,2]').toString('base64url')]) {
-    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof ToolFailure && e.code === 'invalid_argument', bad);
+    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument', bad);
   }
 });
 

@@ -1,5 +1,5 @@
 import { enumOf, object, string } from '../../../mcp/schema.js';
-import { notFound } from '../../../mcp/tool.js';
+import { notFound } from '../../../core/failure.js';
 import type { PaneRecord } from '../../../core/records.js';
 import { libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire } from '../records.js';

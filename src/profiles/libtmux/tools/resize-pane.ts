@@ -1,5 +1,5 @@
 import { boolean, enumOf, integer, object, string } from '../../../mcp/schema.js';
-import { invalidArgument } from '../../../mcp/tool.js';
+import { invalidArgument } from '../../../core/failure.js';
 import { checkCells, resizePane as resize, type Direction, type PaneResize } from '../../../core/resize.js';
 import { libtmuxTool } from '../declare.js';
 

@@ -1,5 +1,5 @@
 import { integer, object, string } from '../../../mcp/schema.js';
-import { invalidArgument } from '../../../mcp/tool.js';
+import { invalidArgument } from '../../../core/failure.js';
 import { checkCells, resizeWindow as resize } from '../../../core/resize.js';
 import { libtmuxTool } from '../declare.js';
 

@@ -1,7 +1,7 @@
 import { array, enumOf, integer, object, string } from '../../../mcp/schema.js';
 import { prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/input.js';
 import { describeError } from '../../../mcp/server.js';
-import { ToolFailure } from '../../../mcp/tool.js';
+import { Failure } from '../../../core/failure.js';
 import { isTmuxError } from '../../../tmux/server.js';
 import { libtmuxTool } from '../declare.js';
 import { SEND_KEYS_FIELDS, type SendKeysArgs } from './send-keys.js';
@@ -9,7 +9,7 @@ import { SEND_KEYS_FIELDS, type SendKeysArgs } from './send-keys.js';
 /** Most operations one batch may carry. */
 const MAX_OPERATIONS = 64;
 
-interface Failure {
+interface FailedOperation {
   index: number;
   reason: string;
 }
@@ -81,7 +81,7 @@ export const sendKeysBatch = libtmuxTool({
     }));
 
     // First every operation is checked, with no effect on any pane.
-    const failures: Failure[] = [];
+    const failures: FailedOperation[] = [];
     for (const [index, request] of requests.entries()) {
       try {
         await prepareKeys(engine, request);
@@ -114,6 +114,6 @@ export const sendKeysBatch = libtmuxTool({
 
 /** A failed operation's reason; anything that is not an expected failure is a bug and propagates. */
 function reasonFor(error: unknown): string {
-  if (error instanceof ToolFailure || isTmuxError(error)) return describeError(error);
+  if (error instanceof Failure || isTmuxError(error)) return describeError(error);
   throw error;
 }

@@ -1,6 +1,6 @@
 import { array, boolean, object, string } from '../../../mcp/schema.js';
 import { sendKeys as send } from '../../../core/input.js';
-import { invalidArgument } from '../../../mcp/tool.js';
+import { invalidArgument } from '../../../core/failure.js';
 import { libtmuxTool } from '../declare.js';
 
 // Keeps the echoed keys, written twice, well inside the 1 MB response limit.

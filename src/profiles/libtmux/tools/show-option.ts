@@ -1,5 +1,5 @@
 import { array, enumOf, object, string } from '../../../mcp/schema.js';
-import { invalidArgument } from '../../../mcp/tool.js';
+import { invalidArgument } from '../../../core/failure.js';
 import { isRef, decodeRef } from '../../../core/refs.js';
 import { showOption, validateOptionName, type OptionScope } from '../../../core/options.js';
 import type { Engine } from '../../../core/engine.js';

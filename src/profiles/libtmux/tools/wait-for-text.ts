@@ -1,7 +1,8 @@
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
 import { compileMatchers, decodeCursor, waitForText, type WaitCursor, type WaitResult } from '../../../core/wait.js';
 import { decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/capture-since.js';
-import { refused, withProgress } from '../../../mcp/tool.js';
+import { refused } from '../../../core/failure.js';
+import { withProgress } from '../../../mcp/tool.js';
 import { fingerprint } from '../../../core/refs.js';
 import { libtmuxTool } from '../declare.js';
 
