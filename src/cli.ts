@@ -2,10 +2,9 @@
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
-import { Engine } from './core/engine.js';
+import { EngineRegistry } from './core/registry.js';
 import { createMcpServer } from './mcp/server.js';
 import { buildProfile } from './profiles/index.js';
-import { TmuxServer } from './tmux/server.js';
 import { VERSION } from './version.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio.
@@ -42,15 +41,16 @@ async function main(): Promise<void> {
 }
 
 async function serve(config: Config): Promise<void> {
-  const tmux = new TmuxServer({
+  const registry = new EngineRegistry({
     bin: config.tmuxBin,
-    socketName: config.socketName,
-    socketPath: config.socketPath,
     commandTimeoutMs: config.commandTimeoutMs,
+    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
   });
-  const engine = new Engine(tmux, { waitMaxMs: config.waitMaxMs, caller: config.caller });
+  const engine = registry.defaultEngine;
+  const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, engine, !running);
+  const { profile, selectionSummary } = buildProfile(config, registry, !running);
   const server = createMcpServer(profile);
 
   let closing = false;
@@ -58,7 +58,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     await server.close().catch(() => {});
-    await tmux.close();
+    await registry.close();
     process.exit(code);
   };
   server.onclose = () => void shutdown(0);
