@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
 import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
-import { Engine } from './core/engine.js';
+import { EngineRegistry } from './core/registry.js';
 import { createServerFactory } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
 import { buildProfile } from './profiles/index.js';
-import { TmuxServer } from './tmux/server.js';
 import { VERSION } from './version.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio.
@@ -45,15 +44,16 @@ async function main(): Promise<void> {
 const DRAIN_SLACK_MS = 5000;
 
 async function serve(config: Config): Promise<void> {
-  const tmux = new TmuxServer({
+  const registry = new EngineRegistry({
     bin: config.tmuxBin,
-    socketName: config.socketName,
-    socketPath: config.socketPath,
     commandTimeoutMs: config.commandTimeoutMs,
+    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
   });
-  const engine = new Engine(tmux, { waitMaxMs: config.waitMaxMs, caller: config.caller });
+  const engine = registry.defaultEngine;
+  const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, engine, !running);
+  const { profile, selectionSummary } = buildProfile(config, registry, !running);
   const connection = serveBothErasOverStdio(createServerFactory(profile), {
     // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
     drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
@@ -64,7 +64,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     await connection.close().catch(() => {});
-    await tmux.close();
+    await registry.close();
     process.exit(code);
   };
   void connection.closed.then(() => shutdown(0));
