@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
+import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
 import { Engine } from './core/engine.js';
 import { createMcpServer } from './mcp/server.js';
 import { buildProfile } from './profiles/index.js';
@@ -21,7 +21,7 @@ Environment:
   LIBTMUX_SOCKET_PATH     tmux socket path (tmux -S); not together with LIBTMUX_SOCKET_NAME
   LIBTMUX_TMUX_BIN        tmux executable (default: tmux on PATH)
   LIBTMUX_TOOLSETS        comma list of inspect, manage, execute, teardown
-                          (default inspect,manage,execute; teardown too when this process starts the tmux server)
+                          (default inspect,manage,execute, plus teardown on the private default socket)
   LIBTMUX_TOOLS           tool names to add to the toolsets
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
   LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
 }
 
 async function serve(config: Config): Promise<void> {
+  await checkTmuxBin(config, process.env);
   const tmux = new TmuxServer({
     bin: config.tmuxBin,
     socketName: config.socketName,
