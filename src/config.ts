@@ -1,4 +1,6 @@
 /** One typed, validated configuration, from argv and the environment. Bad values stop start-up with a message. */
+import { checkTmuxBinary } from './tmux/binary.js';
+import { TmuxError } from './tmux/errors.js';
 
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
 export type ProfileName = (typeof PROFILES)[number];
@@ -82,6 +84,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
     caller: callerFrom(env),
   };
+}
+
+/**
+ * Checks that the tmux executable runs and is tmux 3.2 or newer, so a wrong LIBTMUX_TMUX_BIN stops
+ * start-up with a message instead of failing every call later. Returns the version.
+ */
+export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    return await checkTmuxBinary(config.tmuxBin, env);
+  } catch (error) {
+    if (!(error instanceof TmuxError)) throw error;
+    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
