@@ -67,7 +67,7 @@ for (const [negotiation, era, version] of [
 test('HTTP: without the right bearer token every request is refused with 401', async (t) => {
   const tmux = privateTmux(t);
   const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
-  for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Basic ${TOKEN}` }]) {
+  for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Basic ${TOKEN}` }]) {
     const answer = await post(server.url, headers);
     assert.equal(answer.status, 401, JSON.stringify(headers));
     assert.match(String(answer.headers['www-authenticate']), /^Bearer /);
