@@ -2,13 +2,12 @@
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
 import { readFile } from 'node:fs/promises';
 import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
-import { Engine } from './core/engine.js';
+import { EngineRegistry } from './core/registry.js';
 import { createServerFactory } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
 import { serveHttp } from './mcp/http.js';
 import { generateToken } from './mcp/http-auth.js';
 import { buildProfile } from './profiles/index.js';
-import { TmuxServer } from './tmux/server.js';
 import { VERSION } from './version.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
@@ -56,16 +55,17 @@ async function main(): Promise<void> {
 const DRAIN_SLACK_MS = 5000;
 
 async function serve(config: Config): Promise<void> {
-  const tmux = new TmuxServer({
+  const registry = new EngineRegistry({
     bin: config.tmuxBin,
-    socketName: config.socketName,
-    socketPath: config.socketPath,
     commandTimeoutMs: config.commandTimeoutMs,
+    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
   });
-  const engine = new Engine(tmux, { waitMaxMs: config.waitMaxMs, caller: config.caller });
+  const engine = registry.defaultEngine;
+  const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, engine, !running);
-  // One factory, one profile context, one engine: every connection or HTTP request shares them.
+  const { profile, selectionSummary } = buildProfile(config, registry, !running);
+  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile);
 
   let closeTransport: () => Promise<void> = async () => {};
@@ -74,7 +74,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     await closeTransport().catch(() => {});
-    await tmux.close();
+    await registry.close();
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
