@@ -34,6 +34,15 @@ for (const [negotiation, era, version] of [
     const capture = await mcp.ok('capture_pane', { paneId: pane });
     assert.ok(capture.lines.includes('era-42'), capture.lines.join('\n'));
     assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
+    // A call that runs past a second reports progress when asked (each second: elapsed of total seconds).
+    const seen: Array<{ progress: number; total?: number }> = [];
+    const waited = await mcp.client.callTool(
+      { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 2500 } },
+      { onprogress: (p: { progress: number; total?: number }) => void seen.push(p) } as never,
+    );
+    assert.equal((waited.structuredContent as { matched: unknown }).matched, null);
+    assert.ok(seen.length >= 1, 'at least one progress notification');
+    assert.ok(seen.every((p, i) => p.total === 2.5 && (i === 0 || p.progress > seen[i - 1]!.progress)), JSON.stringify(seen));
   });
 }
 

@@ -58,6 +58,15 @@ for (const [negotiation, era, version] of [
     assert.equal(run.exitStatus, 0, JSON.stringify(run));
     assert.deepEqual(run.output, ['http-42']);
     assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
+    // A call that runs past a second reports progress when asked (each second: elapsed of total seconds).
+    const seen: Array<{ progress: number; total?: number }> = [];
+    const waited = await mcp.client.callTool(
+      { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 2500 } },
+      { onprogress: (p: { progress: number; total?: number }) => void seen.push(p) } as never,
+    );
+    assert.equal((waited.structuredContent as { matched: unknown }).matched, null);
+    assert.ok(seen.length >= 1, 'at least one progress notification');
+    assert.ok(seen.every((p, i) => p.total === 2.5 && (i === 0 || p.progress > seen[i - 1]!.progress)), JSON.stringify(seen));
     await mcp.close();
     assert.equal(await server.stop(), 0, server.stderr());
     assert.equal(await clientsAfterExit(tmux), '', 'the server left no tmux client behind');
