@@ -25,7 +25,24 @@ export interface Config {
   readonly commandTimeoutMs: number;
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+  /** Set by `--http`: serve Streamable HTTP instead of stdio. */
+  readonly http?: HttpConfig;
 }
+
+export interface HttpConfig {
+  readonly host: string;
+  /** 0 lets the system pick a free port (the banner names it). */
+  readonly port: number;
+  /** The bearer token given by TMUX_MCP_TOKEN; undefined when it comes from a file or is generated. */
+  readonly token?: string;
+  /** `--token-file`: the token is the file's content, trimmed. */
+  readonly tokenFile?: string;
+  /** `--allow-host`: hostnames accepted in Host and Origin besides the loopback names. */
+  readonly allowedHostnames: readonly string[];
+}
+
+/** Where `--http PORT` listens when no host is given: loopback only. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
 
 export class ConfigError extends Error {}
 
@@ -39,20 +56,57 @@ export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   let profile: string | undefined;
+  let listen: string | undefined;
+  let tokenFile: string | undefined;
+  const allowHosts: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
-    if (arg === '--profile') {
-      profile = argv[++i];
-      if (profile === undefined) throw new ConfigError('--profile needs a value: one of ' + PROFILES.join(', '));
-    } else if (arg.startsWith('--profile=')) {
-      profile = arg.slice('--profile='.length);
-    } else {
-      throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
-    }
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (what: string): string => {
+      const next = inline ?? argv[++i];
+      if (next === undefined || next === '') throw new ConfigError(`${flag} needs a value: ${what}`);
+      return next;
+    };
+    if (flag === '--profile') profile = value('one of ' + PROFILES.join(', '));
+    else if (flag === '--http') listen = value('[HOST:]PORT, e.g. 8765 or 127.0.0.1:8765');
+    else if (flag === '--token-file') tokenFile = value('a file holding the bearer token');
+    else if (flag === '--allow-host') allowHosts.push(...value('a hostname, or a comma list of them').split(',').map((h) => h.trim()).filter(Boolean));
+    else throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
   }
-  return { kind: 'serve', config: loadConfig(env, profile) };
+  if (listen === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
+    throw new ConfigError('--token-file and --allow-host apply to --http only');
+  }
+  const config = loadConfig(env, profile);
+  return { kind: 'serve', config: listen === undefined ? config : { ...config, http: httpConfig(listen, env, tokenFile, allowHosts) } };
+}
+
+function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {
+  const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`--http takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
+  const token = nonEmpty(env.TMUX_MCP_TOKEN);
+  if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
+  if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
+    throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
+  }
+  // A specific listen address is how clients will name the server, so it is an allowed Host.
+  const listenName = host.includes(':') ? `[${host}]` : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  return {
+    host,
+    port,
+    ...(token !== undefined ? { token } : {}),
+    ...(tokenFile !== undefined ? { tokenFile } : {}),
+    allowedHostnames: [...new Set([...allowHosts, ...(wildcard || isLoopback(host) ? [] : [listenName])])],
+  };
+}
+
+/** Loopback addresses and names: only this machine can reach them. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
