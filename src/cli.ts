@@ -3,6 +3,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
 import { Engine } from './core/engine.js';
+import { withCapacity } from './mcp/capacity.js';
 import { createMcpServer } from './mcp/server.js';
 import { buildProfile } from './profiles/index.js';
 import { TmuxServer } from './tmux/server.js';
@@ -26,6 +27,28 @@ Environment:
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
   LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
   LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15)
+
+Socket (any profile; wins over the environment):
+  --socket PATH         tmux socket path (tmux -S)
+  --socket-name NAME    tmux socket name (tmux -L)
+  --tmux PATH           tmux executable
+
+Julia profile (--profile julia):
+  --tool NAME           enable a tool; repeat to replace the default set (list_panes, capture_pane,
+                        send_keys); the order given is the tools/list order. Tools: list_panes,
+                        capture_pane, send_keys, paste_text, resize_pane, kill_pane, run_operations,
+                        create_session, teardown_session, wait_for_text, send_keys_and_wait
+  --caller-pane ID      pane (exact id, e.g. %3) a call without "target" acts on; bound at start-up
+                        to the running tmux server, so a restart makes it stale
+  --allow-pane ID       permit only this pane (repeatable, at most 256); sessions created through
+                        create_session are permitted too
+  --allow-create        let create_session create sessions (owned by this process, killed at exit)
+  --timeout SECONDS     deadline for everything one tool call does, > 0 and <= 30 (default 5)
+  --workers N           tool calls run at once (default 4)
+  --capacity N          tool calls running or queued, at most 16 (default 16); one more is refused
+                        with JSON-RPC error -32000
+  LIBTMUX_MCP_MAX_RESULT_BYTES  largest result payload, 1024..1048576 bytes (default 1048576);
+                        a larger one is answered with the error code result_limit
 `;
 
 async function main(): Promise<void> {
@@ -50,7 +73,7 @@ async function serve(config: Config): Promise<void> {
   });
   const engine = new Engine(tmux, { waitMaxMs: config.waitMaxMs, caller: config.caller });
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, engine, !running);
+  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, engine, !running);
   const server = createMcpServer(profile);
 
   let closing = false;
@@ -58,6 +81,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     await server.close().catch(() => {});
+    await closeProfile?.().catch(() => {});
     await tmux.close();
     process.exit(code);
   };
@@ -66,7 +90,8 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
   process.stdin.on('end', () => void shutdown(0));
 
-  await server.connect(new StdioServerTransport());
+  const stdio = new StdioServerTransport();
+  await server.connect(profile.capacity ? withCapacity(stdio, profile.capacity) : stdio);
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ${selectionSummary}\n`,
