@@ -1,6 +1,6 @@
 /** Profile lookup: one engine, one contract per profile. */
 import { ConfigError, type Config } from '../config.js';
-import type { Engine } from '../core/engine.js';
+import type { EngineRegistry } from '../core/registry.js';
 import type { Profile } from '../mcp/server.js';
 import { createJuliaProfile } from './julia/index.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
@@ -13,10 +13,10 @@ export interface ProfileBuild {
   readonly close?: () => Promise<void>;
 }
 
-export async function buildProfile(config: Config, engine: Engine, launchesDaemon: boolean): Promise<ProfileBuild> {
+export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): Promise<ProfileBuild> {
   switch (config.profile) {
     case 'libtmux': {
-      const profile = createLibtmuxProfile({ config, engine, launchesDaemon });
+      const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
       const { toolsets, included, excluded } = profile.selection;
       return {
         profile: profile as Profile<unknown>,
@@ -29,7 +29,7 @@ export async function buildProfile(config: Config, engine: Engine, launchesDaemo
     }
     case 'julia': {
       if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');
-      const profile = await createJuliaProfile(config.julia, engine);
+      const profile = await createJuliaProfile(config.julia, registry.defaultEngine);
       return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
     }
     default:
