@@ -81,11 +81,12 @@ export const waitForText = juliaTool({
   plan: (args: WaitArgs, app) => planWait(args, app),
   async run(plan, call) {
     const pane = await paneOf(call, plan.target);
-    await call.progress(1, undefined, 'waiting');
     const source = await waitForLiteral(call.app.engine, {
       pane,
       text: plan.text,
       baseline: { maxBytes: call.app.settings.maxCaptureBytes },
+      // Once the watch is live and the screen did not show the text.
+      before: () => call.progress(1, undefined, 'waiting'),
       timeoutMs: call.deadline.remainingMs() + 1000,
       signal: call.deadline.signal,
     });
@@ -111,12 +112,12 @@ export const sendKeysAndWait = juliaTool({
   },
   async run(plan, call) {
     const pane = await paneOf(call, plan.target);
-    await call.progress(1, undefined, 'waiting');
     let keysSent = false;
     const source = await waitForLiteral(call.app.engine, {
       pane,
       text: plan.text,
       before: async () => {
+        await call.progress(1, undefined, 'waiting');
         await sendKeys(call.app.engine, { pane: pane.id, keys: plan.keys, literal: plan.literal, enter: false });
         keysSent = true;
       },
