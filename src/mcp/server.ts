@@ -12,6 +12,8 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/server';
 import { compileValidator, type Validator } from './validation.js';
+import { Prompts, type PromptDeclaration } from './prompts.js';
+import { ResourceTemplates, type ResourceTemplateDeclaration } from './resource-templates.js';
 import { type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { isTmuxError } from '../tmux/server.js';
 import { Failure, refused } from '../core/failure.js';
@@ -40,6 +42,10 @@ export interface Profile<Ctx> {
    */
   readonly nestedOnlyTools?: readonly ToolDeclaration<Ctx>[];
   readonly resources?: readonly ResourceDeclaration[];
+  readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
+  readonly prompts?: readonly PromptDeclaration[];
+  /** Capabilities the contract advertises beyond what the server derives (completions, logging, tools.listChanged). */
+  readonly capabilities?: { readonly completions?: boolean; readonly logging?: boolean; readonly toolsListChanged?: boolean };
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
   describeUnavailable?(name: string): string;
@@ -76,11 +82,17 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
     ...(tool._meta ? { _meta: tool._meta } : {}),
   }));
   const resources = profile.resources ?? [];
+  const templates = new ResourceTemplates(profile.resourceTemplates ?? []);
+  const prompts = new Prompts(profile.prompts ?? []);
+  const extra = profile.capabilities ?? {};
 
   const server = new Server(profile.serverInfo, {
     capabilities: {
-      tools: { listChanged: false },
-      ...(resources.length > 0 ? { resources: { listChanged: false, subscribe: false } } : {}),
+      tools: { listChanged: extra.toolsListChanged ?? false },
+      ...(resources.length > 0 || templates.size > 0 ? { resources: { listChanged: false, subscribe: false } } : {}),
+      ...(prompts.size > 0 ? { prompts: { listChanged: false } } : {}),
+      ...(extra.completions ? { completions: {} } : {}),
+      ...(extra.logging ? { logging: {} } : {}),
     },
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
   });
@@ -113,7 +125,15 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
     });
   });
 
-  if (resources.length > 0) {
+  if (prompts.size > 0) {
+    server.setRequestHandler('prompts/list', async () => ({ prompts: prompts.list() }));
+    server.setRequestHandler('prompts/get', async (request) => prompts.get(request.params.name, request.params.arguments ?? {}));
+  }
+  // Advertised by contracts that have them; this server offers no completions and keeps no log level.
+  if (extra.completions) server.setRequestHandler('completion/complete', async () => ({ completion: { values: [], hasMore: false } }));
+  if (extra.logging) server.setRequestHandler('logging/setLevel', async () => ({}));
+
+  if (resources.length > 0 || templates.size > 0) {
     server.setRequestHandler('resources/list', async () => ({
       resources: resources.map(({ uri, name, title, description, mimeType }) => ({
         uri,
@@ -123,9 +143,13 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
         ...(description ? { description } : {}),
       })),
     }));
-    server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
+    server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: templates.list() }));
     server.setRequestHandler('resources/read', async (request) => {
       const resource = resources.find((r) => r.uri === request.params.uri);
+      if (!resource) {
+        const templated = await templates.read(request.params.uri);
+        if (templated) return templated;
+      }
       if (!resource) throw new ResourceNotFoundError(request.params.uri, `no resource at ${request.params.uri}; resources/list names the ones this server has`);
       return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: await resource.read() }] };
     });

@@ -3,6 +3,8 @@ import { ConfigError, type Config } from '../config.js';
 import type { EngineRegistry } from '../core/registry.js';
 import type { Profile } from '../mcp/server.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
+import { createPythonProfile } from './python/index.js';
+import { selectionSummary } from '../mcp/selection.js';
 
 export interface ProfileBuild {
   readonly profile: Profile<unknown>;
@@ -14,15 +16,11 @@ export function buildProfile(config: Config, registry: EngineRegistry, launchesD
   switch (config.profile) {
     case 'libtmux': {
       const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
-      const { toolsets, included, excluded } = profile.selection;
-      return {
-        profile: profile as Profile<unknown>,
-        selectionSummary:
-          `${profile.tools.length} tools (toolsets ${toolsets.join(',') || 'none'}` +
-          (included.size ? `; added ${[...included].join(',')}` : '') +
-          (excluded.size ? `; excluded ${[...excluded].join(',')}` : '') +
-          ')',
-      };
+      return { profile: profile as Profile<unknown>, selectionSummary: selectionSummary(profile.tools.length, profile.selection) };
+    }
+    case 'python': {
+      const profile = createPythonProfile({ config, registry });
+      return { profile: profile as Profile<unknown>, selectionSummary: selectionSummary(profile.tools.length, profile.selection) };
     }
     default:
       throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux (the default)`);
