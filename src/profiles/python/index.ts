@@ -10,7 +10,8 @@ import { selectGroups, whyUnavailable, type Selection } from '../../mcp/selectio
 import type { PythonContext } from './context.js';
 import { TOOLSETS, type PythonTool } from './declare.js';
 import { renderError, renderSuccess } from './errors.js';
-import { ALL_TOOLS } from './tools/index.js';
+import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/batch.js';
+import { ALL_TOOLS, BATCHABLE } from './tools/index.js';
 
 export const PYTHON_VERSION = '0.1.0a22';
 
@@ -24,7 +25,13 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     tools: config.tools,
     excludeTools: config.excludeTools,
   });
-  const tools = ALL_TOOLS.filter((tool) => selection.names.has(tool.name));
+  // Exclusions reach into the batch too: it may call any batchable tool that is not excluded, listed or not.
+  const reach = BATCHABLE.filter((name) => !selection.excluded.has(name));
+  const bound = ALL_TOOLS.map((tool) => (tool.name === CALL_READ_TOOLS_BATCH ? readToolsBatch(reach, ALL_TOOLS) : tool));
+  const tools = bound.filter((tool) => selection.names.has(tool.name));
+  const nestedOnlyTools = tools.some((tool) => tool.name === CALL_READ_TOOLS_BATCH)
+    ? bound.filter((tool) => reach.includes(tool.name) && !selection.names.has(tool.name))
+    : [];
   return {
     name: 'python',
     serverInfo: { name: 'tmux', version: PYTHON_VERSION },
@@ -35,6 +42,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
       'sleeping; read with capture_pane, or capture_since to get only what is new. Every tool takes socket_name for ' +
       'another tmux server; list_servers finds them.',
     tools,
+    nestedOnlyTools,
     selection,
     context: { registry, suppressHistory: config.suppressHistory, tmuxBin: config.tmuxBin },
     capabilities: { completions: true, logging: true, toolsListChanged: true },
