@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
 import { EngineRegistry } from './core/registry.js';
-import { createMcpServer } from './mcp/server.js';
+import { createServerFactory } from './mcp/server.js';
+import { serveBothErasOverStdio } from './mcp/stdio.js';
 import { buildProfile } from './profiles/index.js';
 import { VERSION } from './version.js';
 
@@ -40,6 +40,9 @@ async function main(): Promise<void> {
   await serve(action.config);
 }
 
+/** Beyond the longest wait and one tmux command, the margin before answers in flight at end of input are given up. */
+const DRAIN_SLACK_MS = 5000;
+
 async function serve(config: Config): Promise<void> {
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
@@ -51,22 +54,23 @@ async function serve(config: Config): Promise<void> {
   const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
   const { profile, selectionSummary } = buildProfile(config, registry, !running);
-  const server = createMcpServer(profile);
+  const connection = serveBothErasOverStdio(createServerFactory(profile), {
+    // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
+    drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+  });
 
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
-    await server.close().catch(() => {});
+    await connection.close().catch(() => {});
     await registry.close();
     process.exit(code);
   };
-  server.onclose = () => void shutdown(0);
+  void connection.closed.then(() => shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-  process.stdin.on('end', () => void shutdown(0));
 
-  await server.connect(new StdioServerTransport());
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ${selectionSummary}\n`,
