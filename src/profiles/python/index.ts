@@ -10,6 +10,8 @@ import { selectGroups, whyUnavailable, type Selection } from '../../mcp/selectio
 import type { PythonContext } from './context.js';
 import { TOOLSETS, type PythonTool } from './declare.js';
 import { renderError, renderSuccess } from './errors.js';
+import { PYTHON_PROMPTS } from './prompts.js';
+import { pythonResourceTemplates } from './resources.js';
 import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/batch.js';
 import { ALL_TOOLS, BATCHABLE } from './tools/index.js';
 
@@ -45,6 +47,8 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     nestedOnlyTools,
     selection,
     context: { registry, suppressHistory: config.suppressHistory, tmuxBin: config.tmuxBin },
+    resourceTemplates: pythonResourceTemplates(registry),
+    prompts: PYTHON_PROMPTS,
     capabilities: { completions: true, logging: true, toolsListChanged: true },
     describeUnavailable: (name) => whyUnavailable(ALL_TOOLS, selection, name),
     renderError: (error) => renderError(error),
