@@ -278,7 +278,7 @@ export async function sendKeys(engine: Engine, request: SendKeysRequest): Promis
  * id with nothing queued ahead is not, as that check would be followed at once by the same one
  * (a tmux round trip less per call).
  */
-async function checkedInput<C>(
+export async function checkedInput<C>(
   engine: Engine,
   pane: string,
   check: () => Promise<C>,
@@ -300,6 +300,8 @@ export interface PasteRequest {
   readonly pane: string;
   readonly text: string;
   readonly enter?: boolean;
+  /** Wrap in bracketed paste when the pane's program asked for it (default true); false pastes as if typed. */
+  readonly bracket?: boolean;
   readonly force?: boolean;
   readonly field?: string;
 }
@@ -325,7 +327,8 @@ export async function pasteText(engine: Engine, request: PasteRequest): Promise<
     () => preflightInput(engine, request.pane, { action: 'paste', force: request.force, field: request.field, synchronized: false }),
     (target) => target.pane.id,
     async ({ pane }) => {
-      if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', '-p', '-b', name, '-t', pane.id]));
+      const bracket = request.bracket ?? true ? ['-p'] : [];
+      if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', ...bracket, '-b', name, '-t', pane.id]));
       if (request.enter) await sendSteps(engine, pane.id, [{ kind: 'keys', names: ['Enter'] }]);
     },
   );
