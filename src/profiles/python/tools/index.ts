@@ -1,6 +1,8 @@
 /** Every tool of the python contract, in one list (call_read_tools_batch is bound to its reach in ../index.ts). */
 import type { PythonTool } from '../declare.js';
 import { readToolsBatch } from './batch.js';
+import { deleteBufferTool, loadBufferTool, pasteBufferTool, showBufferTool } from './buffers.js';
+import { displayMessageTool, pipePaneTool } from './observe.js';
 import { capturePane, snapshotPane } from './capture.js';
 import { findPaneByPosition, getPaneInfo, getServerInfo, getSessionInfo, getWindowInfo } from './info.js';
 import { pasteTextTool, sendKeysBatchTool, sendKeysTool } from './input.js';
@@ -35,7 +37,8 @@ import { captureSinceTool, signalChannelTool, waitForChannelTool, waitForTextToo
 const TOOLS: readonly PythonTool[] = [
   listSessions, listWindows, listPanes, getServerInfo, getSessionInfo, getWindowInfo, getPaneInfo, findPaneByPosition,
   capturePane, snapshotPane, captureSinceTool, searchPanesTool, waitForTextTool, showOptionTool, showHooksTool,
-  showHookTool, showEnvironmentTool,
+  showHookTool, showEnvironmentTool, showBufferTool, displayMessageTool, loadBufferTool, pasteBufferTool, pipePaneTool,
+  deleteBufferTool,
   renameSessionTool, renameWindowTool, selectWindowTool, selectPaneTool, selectLayoutTool, resizePaneTool,
   resizeWindowTool, moveWindowTool, swapPaneTool, setPaneTitleTool, waitForChannelTool, signalChannelTool,
   createSessionTool, createWindowTool, splitWindowTool, respawnPaneTool, sendKeysTool, sendKeysBatchTool,

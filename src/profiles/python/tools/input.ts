@@ -171,7 +171,7 @@ export const pasteTextTool = pythonTool({
   async handler(args: PaneTarget & Socket & { text: string; bracket?: boolean }, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
-    await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, field: 'pane_id' }));
+    await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Text pasted to pane ${paneId}`);
   },
 });
