@@ -15,6 +15,8 @@ test('python: send_keys types text and presses keys; the result names the pane',
   await ch.done();
   assert.ok((await mcp.text('capture_pane', { pane_id: pane })).split('\n').includes('typed-42'));
   await mcp.ok('send_keys', { pane_id: pane, keys: 'sleep 600' });
+  const deadline = Date.now() + 20_000;
+  while ((await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command !== 'sleep') assert.ok(Date.now() < deadline, 'sleep never started');
   await mcp.ok('send_keys', { pane_id: pane, keys: 'C-c', enter: false });
   const back = channel(tmux);
   await mcp.ok('send_keys', { pane_id: pane, keys: `echo after-interrupt${back.suffix}` });
@@ -55,7 +57,7 @@ test('python: send_keys_batch: ordered, stop and continue, stopped_at, keys star
 
   const stopped = await mcp.ok('send_keys_batch', {
     operations: [
-      { pane_id: pane, keys: '', enter: false },
+      { pane_id: pane, keys: 'C-l', enter: false },
       { pane_id: '%999', keys: 'x' },
       { pane_id: pane, keys: 'echo never' },
     ],
