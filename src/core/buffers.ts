@@ -9,7 +9,7 @@ import { rowFormat, toInt } from '../tmux/formats.js';
 import { tailBudget } from './capture.js';
 import type { Engine } from './engine.js';
 import { Failure, invalidArgument, notFound } from './failure.js';
-import { checkedInput, preflightInput } from './input.js';
+import { bracketFlag, PASTE_MARKERS, pasteChecked } from './input.js';
 import type { PaneRecord } from './records.js';
 
 export const BUFFER_PREFIX = 'libtmux_mcp_';
@@ -21,8 +21,6 @@ export const DEFAULT_LOGICAL_NAME = 'buf';
 export const MAX_BUFFER_BYTES = 1_000_000;
 /** Text up to this size goes over the control connection (`set-buffer`); more goes through `load-buffer -`'s stdin. */
 const CONTROL_MAX_BYTES = 64 * 1024;
-// An end-of-paste marker inside a buffer would let the rest of a bracketed paste run as typed keys.
-const PASTE_MARKERS = /\u001b\[20[01]~/;
 
 export interface BufferInfo {
   /** The full tmux buffer name, to pass to the other buffer calls. */
@@ -121,18 +119,9 @@ export async function pasteBuffer(
   request: { readonly pane: string; readonly name: string; readonly bracket?: boolean; readonly force?: boolean; readonly field?: string },
 ): Promise<PaneRecord> {
   checkBufferName(request.name);
-  const { pane } = await checkedInput(
-    engine,
-    request.pane,
-    () => preflightInput(engine, request.pane, { action: 'paste a buffer', force: request.force, field: request.field, synchronized: false }),
-    (target) => target.pane.id,
-    async ({ pane }) => {
-      const command = ['paste-buffer', '-b', request.name, '-t', pane.id];
-      if (request.bracket ?? true) command.splice(1, 0, '-p');
-      await onBuffer(request.name, () => engine.tmux.run(command));
-    },
-  );
-  return pane;
+  return pasteChecked(engine, request, 'paste a buffer', async (paneId) => {
+    await onBuffer(request.name, () => engine.tmux.run(['paste-buffer', ...bracketFlag(request.bracket), '-b', request.name, '-t', paneId]));
+  });
 }
 
 /** Deletes one of this server's buffers; a name that is not there is a not-found failure. */

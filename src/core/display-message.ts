@@ -5,6 +5,7 @@
  * value (a pane title a program set, say) as a format again. The output is bounded.
  */
 import { TmuxCommandError } from '../tmux/errors.js';
+import { hasShellJob } from '../tmux/formats.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import type { Engine } from './engine.js';
 import { invalidArgument, notFound } from './failure.js';
@@ -13,15 +14,13 @@ export const MAX_FORMAT_CHARS = 4096;
 /** Most bytes of expanded text returned; the rest is cut and counted. */
 export const MAX_DISPLAY_BYTES = 64 * 1024;
 
-// An odd run of # before ( is a shell job; an even run is literal # then (.
-const SHELL_JOB = /(?:^|[^#])(?:##)*#\(/;
 // E and T as a modifier: right after #{ or after the ; that separates modifiers.
 const REEXPANDING_MODIFIER = /[{;]\s*[ET]\s*[:;]/;
 
 export function checkFormat(format: string, field = 'format_string'): void {
   if (format.length > MAX_FORMAT_CHARS) throw invalidArgument(`${field} is longer than ${MAX_FORMAT_CHARS} characters`);
   if (format.includes('\0')) throw invalidArgument(`${field} must not contain NUL bytes`);
-  if (SHELL_JOB.test(format)) {
+  if (hasShellJob(format)) {
     throw invalidArgument(`${field} holds a #(...) shell job, which tmux would run as a command; shell jobs are not allowed here`, 'Read values with #{variable}; write ##( for a literal "#(".');
   }
   if (REEXPANDING_MODIFIER.test(format)) {

@@ -58,3 +58,8 @@ export const toInt = (value: string): number => {
 };
 
 export const toBool = (value: string): boolean => value === '1';
+
+/** True when `format` holds a `#(...)` shell job (an odd run of `#` before `(`; `##(` is literal text). */
+export function hasShellJob(format: string): boolean {
+  return /(?:^|[^#])(?:##)*#\(/.test(format);
+}

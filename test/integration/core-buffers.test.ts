@@ -17,6 +17,7 @@ import {
 } from '../../src/core/buffers.js';
 import { captureLines } from '../../src/core/capture.js';
 import { Failure } from '../../src/core/failure.js';
+import { pasteText } from '../../src/core/input.js';
 import { engineOn, until } from '../fixture/engine.js';
 import { privateTmux } from '../fixture/tmux.js';
 
@@ -114,7 +115,7 @@ test('show_buffer keeps the newest lines and says how many it dropped', async (t
   assert.equal((await showBuffer(engine, name, { maxLines: null })).content, text);
 });
 
-test('paste_buffer brackets on request, keeps the buffer, and delete_buffer removes it once', async (t) => {
+test('paste_buffer and paste_text bracket on request, the buffer stays, and delete_buffer removes it once', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   // Programs that asked for bracketed paste, then echo what arrives (cat -v shows ESC as ^[).
@@ -132,6 +133,13 @@ test('paste_buffer brackets on request, keeps the buffer, and delete_buffer remo
   await pasteBuffer(engine, { pane: plain, name, bracket: false });
   await until('the plain paste', async () => (await screen(plain)).includes('pasted-text'));
   assert.ok(!(await screen(plain)).includes('[200~'));
+
+  // paste_text takes the same choice.
+  await pasteText(engine, { pane: bracketed, text: 'typed-plain', bracket: false });
+  await until('the unbracketed paste_text', async () => (await screen(bracketed)).includes('typed-plain'));
+  assert.ok(!(await screen(bracketed)).includes('[200~typed-plain'));
+  await pasteText(engine, { pane: plain, text: 'typed-bracketed' });
+  await until('the bracketed paste_text', async () => (await screen(plain)).includes('^[[200~typed-bracketed^[[201~'));
 
   assert.ok((await listBuffers(engine)).some((b) => b.name === name), 'the buffer survives the paste');
   await deleteBuffer(engine, name);
