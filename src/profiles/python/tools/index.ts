@@ -28,17 +28,20 @@ import {
   selectWindowTool,
   setPaneTitleTool,
   swapPaneTool,
+  enterCopyModeTool,
+  exitCopyModeTool,
 } from './manage.js';
 import { runCommandTool } from './run.js';
+import { killServerTool, listServersTool } from './servers.js';
 import { searchPanesTool } from './search.js';
-import { showEnvironmentTool, showHookTool, showHooksTool, showOptionTool } from './settings.js';
+import { setEnvironmentTool, setOptionTool, showEnvironmentTool, showHookTool, showHooksTool, showOptionTool } from './settings.js';
 import { captureSinceTool, signalChannelTool, waitForChannelTool, waitForTextTool } from './waits.js';
 
 const TOOLS: readonly PythonTool[] = [
   listSessions, listWindows, listPanes, getServerInfo, getSessionInfo, getWindowInfo, getPaneInfo, findPaneByPosition,
   capturePane, snapshotPane, captureSinceTool, searchPanesTool, waitForTextTool, showOptionTool, showHooksTool,
   showHookTool, showEnvironmentTool, showBufferTool, displayMessageTool, loadBufferTool, pasteBufferTool, pipePaneTool,
-  deleteBufferTool,
+  deleteBufferTool, enterCopyModeTool, exitCopyModeTool, setOptionTool, setEnvironmentTool, listServersTool, killServerTool,
   renameSessionTool, renameWindowTool, selectWindowTool, selectPaneTool, selectLayoutTool, resizePaneTool,
   resizeWindowTool, moveWindowTool, swapPaneTool, setPaneTitleTool, waitForChannelTool, signalChannelTool,
   createSessionTool, createWindowTool, splitWindowTool, respawnPaneTool, sendKeysTool, sendKeysBatchTool,

@@ -1,4 +1,5 @@
 /** Arranging what exists: names, focus, layout, sizes, window order, pane order, titles. */
+import { enterCopyMode, exitCopyMode } from '../../../core/copy-mode.js';
 import { stepPane, stepWindow, swapPanes } from '../../../core/arrange.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { selectLayout } from '../../../core/layout.js';
@@ -10,7 +11,7 @@ import { PANE_ID } from '../../../tmux/ids.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
-import { checkId, checkTarget, resolvePane, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
+import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
 
 type Socket = { socket_name?: string | null };
 const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
@@ -234,5 +235,38 @@ export const setPaneTitleTool = pythonTool({
     const pane = await resolvePane(engine, args);
     await setPaneTitle(engine, pane, args.title);
     return modelResult(await paneWire(engine, await paneDetail(engine, pane.id)));
+  },
+});
+
+export const enterCopyModeTool = pythonTool({
+  name: 'enter_copy_mode',
+  title: 'Enter Copy Mode',
+  description:
+    'Put a pane in tmux copy mode (its program keeps running, the view freezes) and optionally scroll scroll_up lines ' +
+    'back, e.g. to show a person an earlier part of the output. While in copy mode the pane takes no typed input: leave it ' +
+    `with exit_copy_mode. To read scrollback yourself, capture_pane with a negative start is simpler. ${TARGETING_NOTE}`,
+  toolset: 'manage',
+  input: params({ ...PANE_TARGET, scroll_up: optional('integer', 'Lines to scroll back after entering. Default: none.'), socket_name: SOCKET_NAME }),
+  output: paneSchema,
+  async handler(args: PaneTarget & Socket & { scroll_up?: number | null }, { engine }) {
+    checkTarget(args);
+    const paneId = await resolvePaneId(engine, args);
+    await enterCopyMode(engine, paneId, { scrollUp: args.scroll_up ?? null });
+    return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
+  },
+});
+
+export const exitCopyModeTool = pythonTool({
+  name: 'exit_copy_mode',
+  title: 'Exit Copy Mode',
+  description: `Leave copy mode (or any tmux mode) in a pane so it shows its program and takes input again; a pane in no mode is left as it is. ${TARGETING_NOTE}`,
+  toolset: 'manage',
+  input: params({ ...PANE_TARGET, socket_name: SOCKET_NAME }),
+  output: paneSchema,
+  async handler(args: PaneTarget & Socket, { engine }) {
+    checkTarget(args);
+    const paneId = await resolvePaneId(engine, args);
+    await engine.onPane(paneId, () => exitCopyMode(engine, paneId));
+    return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
 });

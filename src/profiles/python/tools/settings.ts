@@ -1,8 +1,8 @@
 /** Reading tmux settings: options, hooks and environments, by scope. */
-import { showEnvironment } from '../../../core/environment.js';
+import { setEnvironment, showEnvironment } from '../../../core/environment.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { showHooksAt, type HookScope } from '../../../core/hooks.js';
-import { showOption, type OptionScope } from '../../../core/options.js';
+import { setOption, showOption, type OptionScope } from '../../../core/options.js';
 import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
 import type { Engine } from '../../../core/engine.js';
 import { modelResult, pythonTool } from '../declare.js';
@@ -139,5 +139,42 @@ export const showEnvironmentTool = pythonTool({
     const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
     const environment = await showEnvironment(engine, sessionId);
     return modelResult({ variables: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, value ?? true])) });
+  },
+});
+
+export const setOptionTool = pythonTool({
+  name: 'set_option',
+  title: 'Set tmux Option',
+  description:
+    'Set a tmux option: globally (default: the global session table, or with global_ the global table of scope), or on one ' +
+    'session, window or pane (scope + target). tmux checks the value against the option\'s type (numbers, on/off, ' +
+    'colours). Changes persist in the tmux server and affect the user\'s view (status line, mouse, history-limit). A ' +
+    '#(...) shell job in a value is refused. To read an option use show_option.',
+  toolset: 'execute',
+  input: params({ option: field('string', 'Option name, like "mouse" or "@my_option".'), value: field('string', 'The value, as tmux takes it on its command line ("on", "5000", "red").'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option', 'value']),
+  output: model({ option: field('string', 'The option set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['option', 'value', 'status']),
+  async handler(args: ScopedArgs & { option: string; value: string }, { engine }) {
+    const object = await scopedObject(engine, args);
+    const write = () => setOption(engine, optionScope(object), args.option, args.value);
+    const rows = object.id === undefined ? await write() : await engine.onPane(object.id, write);
+    return modelResult({ option: args.option, value: rows.length === 1 ? rows[0]!.value : args.value, status: 'set' });
+  },
+});
+
+export const setEnvironmentTool = pythonTool({
+  name: 'set_environment',
+  title: 'Set tmux Environment',
+  description:
+    'Set a variable in the environment tmux gives new panes: globally, or for one session (session_id, else ' +
+    'session_name). Panes started afterwards get it (split_window, create_window, respawn_pane); running shells do not. ' +
+    'It outlives this call and reaches the user\'s own new panes too. To see the table use show_environment.',
+  toolset: 'execute',
+  input: params({ name: field('string', 'Variable name (letters, digits, "_").'), value: field('string', 'Its value.'), ...SESSION_TARGET, socket_name: SOCKET_NAME }, ['name', 'value']),
+  output: model({ name: field('string', 'The variable set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['name', 'value', 'status']),
+  async handler(args: SessionTarget & Socket & { name: string; value: string }, { engine }) {
+    checkTarget(args);
+    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const value = await setEnvironment(engine, args.name, args.value, sessionId);
+    return modelResult({ name: args.name, value, status: 'set' });
   },
 });
