@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
+import { markInput } from './pane-stream.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** One tmux command's worth of input. */
@@ -268,8 +269,21 @@ export async function sendKeys(engine: Engine, request: SendKeysRequest): Promis
     request.pane,
     () => prepareKeys(engine, request),
     (prepared) => prepared.target.pane.id,
-    (prepared) => sendSteps(engine, prepared.target.pane.id, prepared.steps),
+    (prepared) => withInputMark(engine, prepared.target, () => sendSteps(engine, prepared.target.pane.id, prepared.steps), pressesInterrupt(prepared.steps)),
   );
+}
+
+/**
+ * Runs `send` with every receiving pane's stream marked just before it, so a wait_for_text without
+ * a cursor counts what the input makes the pane print as new, however fast it comes.
+ */
+export async function withInputMark<T>(engine: Engine, target: InputTarget, send: () => Promise<T>, interrupt = false): Promise<T> {
+  const releases = await Promise.all(target.receivers.map((id) => markInput(engine, { id, sessionId: target.pane.sessionId }, interrupt)));
+  try {
+    return await send();
+  } finally {
+    for (const release of releases) release();
+  }
 }
 
 /**
@@ -292,6 +306,11 @@ async function checkedInput<C>(
   };
   if (PANE_ID.test(pane) && !queues.get(engine)?.has(pane)) return withPaneInput(engine, pane, run);
   return withPaneInput(engine, paneOf(await check()), run);
+}
+
+/** Whether the steps press C-c (tmux reads key names case-insensitively; ^c is the same key). */
+function pressesInterrupt(steps: readonly InputStep[]): boolean {
+  return steps.some((step) => step.kind === 'keys' && step.names.some((name) => /^(?:c-|\^)c$/i.test(name)));
 }
 
 // ---- paste ----------------------------------------------------------------------------------------
@@ -347,7 +366,8 @@ export async function pasteChecked(
     request.pane,
     () => preflightInput(engine, request.pane, { action, force: request.force, field: request.field, synchronized: false }),
     (target) => target.pane.id,
-    ({ pane }) => paste(pane.id),
+    // A paste is input like any other: later waits count what the pane prints after it as new.
+    ({ pane }) => withInputMark(engine, { pane, receivers: [pane.id] }, () => paste(pane.id)),
   );
   return pane;
 }

@@ -5,6 +5,7 @@
  * narrow what a batch may call. Filtering shapes the interface; it is not an authorization boundary.
  */
 import { ConfigError } from '../config.js';
+import { nearest } from './nearest.js';
 
 export interface Selectable {
   readonly name: string;
@@ -87,24 +88,8 @@ function checkNames(variable: string, names: readonly string[], known: readonly 
   }
 }
 
-/** ` (did you mean "x"?)` for a near miss (typo distance at most 3), else nothing. */
+/** ` (did you mean "x"?)` for a near miss, else nothing. */
 function suggestion(name: string, known: readonly string[]): string {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance <= 3 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best ? ` (did you mean "${best.name}"?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  const best = nearest(name, known);
+  return best ? ` (did you mean "${best}"?)` : '';
 }

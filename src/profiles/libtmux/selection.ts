@@ -1,6 +1,6 @@
 /**
- * Which libtmux tools this process serves (see mcp/selection.ts): the default toolsets add
- * teardown when no tmux server ran on the socket at start-up, so any server there is one we launch.
+ * Which libtmux tools this process serves (see mcp/selection.ts). On the private default socket
+ * everything is this server's, so teardown is on by default; on a socket the user named it is opt-in.
  */
 import { selectGroups, whyUnavailable as whyNot, type Selection as GroupSelection } from '../../mcp/selection.js';
 import type { LibtmuxTool, Toolset } from './declare.js';
@@ -12,8 +12,12 @@ export interface SelectionInput {
   readonly toolsets?: readonly string[];
   readonly tools?: readonly string[];
   readonly excludeTools?: readonly string[];
-  /** True when no tmux server ran on the socket at start-up, so any server there is one we launch. */
-  readonly launchesDaemon: boolean;
+  /**
+   * True on the private default socket (neither LIBTMUX_SOCKET_NAME nor LIBTMUX_SOCKET_PATH set):
+   * everything there is this server's, so teardown is on by default. On a socket the user named it
+   * is opt-in, whatever an earlier run left running there.
+   */
+  readonly privateSocket: boolean;
 }
 
 export type Selection = GroupSelection & { readonly toolsets: readonly Toolset[] };
@@ -21,7 +25,7 @@ export type Selection = GroupSelection & { readonly toolsets: readonly Toolset[]
 export function selectTools(all: readonly LibtmuxTool[], input: SelectionInput): Selection {
   return selectGroups(all, {
     toolsets: TOOLSETS,
-    defaultToolsets: input.launchesDaemon ? TOOLSETS : TOOLSETS.filter((set) => set !== 'teardown'),
+    defaultToolsets: input.privateSocket ? TOOLSETS : TOOLSETS.filter((set) => set !== 'teardown'),
     chosen: input.toolsets,
     tools: input.tools,
     excludeTools: input.excludeTools,

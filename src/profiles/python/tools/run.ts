@@ -70,6 +70,13 @@ export const runCommandTool = pythonTool({
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
       throw new Failure('server_gone', `pane ${pane.id} ${result.outcome === 'paneDead' ? 'died' : 'went away'} before the command finished`, 'Restart it with respawn_pane, or pick another pane with list_panes.');
     }
+    if (result.outcome === 'notStarted') {
+      throw new Failure(
+        'refused',
+        `the command never started in ${pane.id}: its shell is busy or waiting for more input (an unclosed quote, a continuation prompt)`,
+        'Look at the pane with capture_pane; finish or cancel what it waits for (send_keys "C-c" with enter false), then run again.',
+      );
+    }
     if (result.outcome === 'watchLost') throw new Failure('server_gone', `the connection watching ${pane.id} broke before the command finished`, 'Check the pane with capture_pane; the command may still be running.');
     return modelResult({
       pane_id: pane.id,
