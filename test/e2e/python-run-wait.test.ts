@@ -76,10 +76,18 @@ test('python: wait_for_text outcomes: matched, any_output, stopped, timeout; mat
   assert.equal(caseful.saw_new_output, true);
   assert.ok(caseful.tail.includes('READY'), JSON.stringify(caseful.tail));
 
+  // Text already on screen before anything of ours happened in the pane is not new: matched_at_entry instead.
+  ({ session, pane } = await fresh());
   await tmux.typeAndWait(pane, 'echo ALREADY-here');
   const entry = await mcp.ok('wait_for_text', { pane_id: pane, patterns: ['already-here'], timeout: 0.3 });
   assert.equal(entry.outcome, 'timeout');
   assert.equal(entry.matched_at_entry, true);
+
+  // Better than polling: output printed after our own input counts as new, however fast it came.
+  ({ session, pane } = await fresh());
+  await mcp.ok('send_keys', { pane_id: pane, keys: 'echo FAST-$((2*3))' });
+  const fast = await mcp.ok('wait_for_text', { pane_id: pane, patterns: ['FAST-6'], timeout: 30 });
+  assert.equal(fast.outcome, 'matched');
 
   assert.match(await mcp.fails('wait_for_text', { pane_id: pane, patterns: [] }), /non-empty list, or null/);
   assert.match(await mcp.fails('wait_for_text', { pane_id: pane, patterns: ['('], regex: true }), /regular expression/);
