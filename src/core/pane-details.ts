@@ -3,7 +3,7 @@
  * position-aware listings need beyond a PaneRecord, read in the same single command.
  */
 import { rowFormat, toInt } from '../tmux/formats.js';
-import type { Engine } from './engine.js';
+import { listPanesCommand, type Engine } from './engine.js';
 import { notFound } from './failure.js';
 import { PANE_FIELDS, toPane, type Incarnation, type PaneRecord } from './records.js';
 
@@ -30,16 +30,10 @@ function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDe
 
 /** Panes of the server, a session or a window (each pane once), in tmux's order; none when no server runs. */
 export async function listPaneDetails(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneDetail[]> {
-  const command =
-    scope.windowId !== undefined
-      ? ['list-panes', '-t', scope.windowId]
-      : scope.sessionId !== undefined
-        ? ['list-panes', '-s', '-t', scope.sessionId]
-        : ['list-panes', '-a'];
   const identity = await engine.identity();
   if (!identity) return [];
   const target = scope.windowId ?? scope.sessionId;
-  const run = () => engine.tmux.runIfServer([...command, '-F', DETAIL_FORMAT.format]);
+  const run = () => engine.tmux.runIfServer([...listPanesCommand(scope), '-F', DETAIL_FORMAT.format]);
   const lines = target === undefined ? await run() : await engine.onPane(target, run);
   const seen = new Set<string>();
   const panes: PaneDetail[] = [];

@@ -103,12 +103,9 @@ export function windowWire(window: WindowRecord) {
   };
 }
 
-export async function paneWire(engine: Engine, pane: PaneDetail) {
+/** Where a pane sits in its window: its edges in cells, and which window edges it touches. */
+export function paneGeometry(pane: PaneDetail) {
   return {
-    pane_id: pane.id,
-    pane_index: String(pane.index),
-    pane_width: String(pane.width),
-    pane_height: String(pane.height),
     pane_left: pane.left,
     pane_top: pane.top,
     pane_right: pane.right,
@@ -117,6 +114,21 @@ export async function paneWire(engine: Engine, pane: PaneDetail) {
     pane_at_right: pane.isAtRight,
     pane_at_top: pane.isAtTop,
     pane_at_bottom: pane.isAtBottom,
+  };
+}
+
+/** A session record with its count of attached people (clients other than this server's own). */
+export async function sessionOut(engine: Engine, session: SessionRecord) {
+  return sessionWire(session, await engine.foreignClientsBySession());
+}
+
+export async function paneWire(engine: Engine, pane: PaneDetail) {
+  return {
+    pane_id: pane.id,
+    pane_index: String(pane.index),
+    pane_width: String(pane.width),
+    pane_height: String(pane.height),
+    ...paneGeometry(pane),
     pane_tty: pane.tty,
     pane_current_command: pane.currentCommand,
     pane_current_path: pane.currentPath,

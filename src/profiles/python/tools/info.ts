@@ -2,7 +2,7 @@
 import { listPaneDetails } from '../../../core/pane-details.js';
 import { notFound } from '../../../core/failure.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { paneSchema, paneWire, serverSchema, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, serverSchema, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
 import { checkTarget, resolvePane, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
 import { serverInfo } from '../servers.js';
@@ -35,7 +35,7 @@ export const getSessionInfo = pythonTool({
   async handler(args: SessionTarget & Socket, { engine }) {
     checkTarget(args);
     const session = await resolveSession(engine, args);
-    return modelResult(sessionWire(session, await engine.foreignClientsBySession()));
+    return modelResult(await sessionOut(engine, session));
   },
 });
 

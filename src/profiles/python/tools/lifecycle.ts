@@ -5,7 +5,7 @@ import { invalidArgument } from '../../../core/failure.js';
 import { paneDetail } from '../../../core/pane-details.js';
 import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/teardown.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
-import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings, type SpawnArgs } from '../spawn.js';
 import { checkId, checkTarget, resolvePaneId, resolveSession, type PaneTarget, type SessionTarget } from '../targets.js';
@@ -43,7 +43,7 @@ export const createSessionTool = pythonTool({
       ...spawn,
     });
     const session = await createSession(engine, input);
-    return modelResult(sessionWire(session, await engine.foreignClientsBySession()));
+    return modelResult(await sessionOut(engine, session));
   },
 });
 

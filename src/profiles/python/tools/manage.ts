@@ -9,7 +9,7 @@ import { movePlacement, selectPlacement } from '../../../core/placement.js';
 import { checkCells, resizePane, resizeWindow } from '../../../core/resize.js';
 import { PANE_ID } from '../../../tmux/ids.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
 import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
 
@@ -26,8 +26,7 @@ export const renameSessionTool = pythonTool({
   async handler(args: SessionTarget & Socket & { new_name: string }, { engine }) {
     checkTarget(args);
     checkSessionName(args.new_name, 'new_name');
-    const session = await renameSession(engine, await resolveSession(engine, args), args.new_name);
-    return modelResult(sessionWire(session, await engine.foreignClientsBySession()));
+    return modelResult(await sessionOut(engine, await renameSession(engine, await resolveSession(engine, args), args.new_name)));
   },
 });
 

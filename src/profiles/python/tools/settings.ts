@@ -87,6 +87,12 @@ const HOOK_ENTRIES = model(
   },
 );
 
+/** The hooks of the scope args name, as the contract's entries (only `name`'s, when given). */
+async function hookEntries(engine: Engine, args: ScopedArgs, name?: string) {
+  const hooks = (await hooksFor(engine, args)).filter((h) => name === undefined || h.name === name);
+  return modelResult({ entries: hooks.map((h) => ({ hook_name: h.name, index: h.index, command: h.command })) });
+}
+
 async function hooksFor(engine: Engine, args: ScopedArgs) {
   const object = await scopedObject(engine, args);
   const scope: HookScope = object.id === undefined ? { kind: 'global' } : { kind: object.scope as 'session' | 'window' | 'pane', id: object.id };
@@ -104,8 +110,7 @@ export const showHooksTool = pythonTool({
   input: params({ ...SCOPE_FIELDS, socket_name: SOCKET_NAME }),
   output: HOOK_ENTRIES,
   async handler(args: ScopedArgs, { engine }) {
-    const hooks = await hooksFor(engine, args);
-    return modelResult({ entries: hooks.map((h) => ({ hook_name: h.name, index: h.index, command: h.command })) });
+    return hookEntries(engine, args);
   },
 });
 
@@ -120,8 +125,7 @@ export const showHookTool = pythonTool({
   output: HOOK_ENTRIES,
   async handler(args: ScopedArgs & { hook_name: string }, { engine }) {
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(args.hook_name)) throw invalidArgument(`hook_name must be a tmux hook name like "pane-died", got ${JSON.stringify(args.hook_name.slice(0, 64))}`);
-    const hooks = (await hooksFor(engine, args)).filter((h) => h.name === args.hook_name);
-    return modelResult({ entries: hooks.map((h) => ({ hook_name: h.name, index: h.index, command: h.command })) });
+    return hookEntries(engine, args, args.hook_name);
   },
 });
 
