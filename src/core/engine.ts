@@ -295,7 +295,7 @@ export class Engine {
       if (await this.isCallerPane(paneId)) {
         throw refused(
           `refusing to ${action}: ${paneId} is the pane this MCP server runs in`,
-          'Pass force: true if that is really meant.',
+          'Pick another pane (list_panes marks this one is_caller), or do it in tmux yourself; where the tool takes force, force: true allows it.',
         );
       }
     }
