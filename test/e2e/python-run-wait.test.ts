@@ -138,3 +138,16 @@ test('python: signal_channel and wait_for_channel', async (t) => {
   assert.match(await mcp.fails('wait_for_channel', { channel: 'never-signalled', timeout: 0.2 }), /wait-for timeout: channel 'never-signalled' was not signalled/);
   assert.match(await mcp.fails('signal_channel', { channel: 'bad name' }), /not a valid channel name/);
 });
+
+test('python: LIBTMUX_MCP_WAIT_MAX_SECONDS holds every wait to its ceiling', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const mcp = await startPython(t, tmux.env, { LIBTMUX_MCP_WAIT_MAX_SECONDS: '1' });
+  const wait = await mcp.ok('wait_for_text', { pane_id: pane, patterns: ['never-printed'], timeout: 100 });
+  assert.equal(wait.effective_timeout, 1);
+  assert.equal(wait.outcome, 'timeout');
+  const run = await mcp.ok('run_command', { pane_id: pane, command: 'sleep 30', timeout: 100 });
+  assert.equal(run.effective_timeout, 1);
+  assert.equal(run.timed_out, true);
+  assert.match(await mcp.fails('wait_for_channel', { channel: 'never', timeout: 100 }), /within 1s/);
+});
