@@ -44,9 +44,13 @@ function variable(spec: string): string {
   return spec.startsWith('#') ? spec : `#{${spec}}`;
 }
 
-/** Makes text safe where tmux expands formats (names, titles, directories): `#` becomes `##`, once. */
+/**
+ * Makes text safe where tmux expands formats (names, titles, directories): `#` becomes `##`, so
+ * `#{...}` is not expanded, except in a run of `#` just before `[`, which tmux copies as it is
+ * (it leaves style sequences like `#[fg=red]` for drawing); doubled, `#[` would be stored as `##[`.
+ */
 export function literalFormat(text: string): string {
-  return text.replaceAll('#', '##');
+  return text.replace(/#+(\[)?/g, (run, bracket: string | undefined) => (bracket ? run : run + run));
 }
 
 export const toInt = (value: string): number => {

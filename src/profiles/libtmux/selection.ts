@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../../config.js';
 import type { LibtmuxTool, Toolset } from './declare.js';
+import { quoted } from '../../core/quote.js';
 
 export const TOOLSETS: readonly Toolset[] = ['inspect', 'manage', 'execute', 'teardown'];
 
@@ -54,7 +55,7 @@ export function selectTools(all: readonly LibtmuxTool[], input: SelectionInput):
 /** Why `name` is not callable under `selection`, phrased as what to change. */
 export function whyUnavailable(all: readonly LibtmuxTool[], selection: Selection, name: string): string {
   const tool = all.find((t) => t.name === name);
-  if (!tool) return `unknown tool "${name}"${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
+  if (!tool) return `unknown tool ${quoted(name)}${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
   if (selection.excluded.has(name)) return `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`;
   return (
     `tool "${name}" is not enabled on this server: it is in the "${tool.spec.toolset}" toolset, and the toolsets in force are ` +
@@ -75,6 +76,8 @@ function checkNames(variable: string, names: readonly string[], known: readonly 
 function suggestion(name: string, known: readonly string[]): string {
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
+    // The distance is at least the difference in length: a long name is no typo, and not worth the quadratic work.
+    if (Math.abs(name.length - candidate.length) > 3) continue;
     const distance = editDistance(name, candidate);
     if (distance <= 3 && (!best || distance < best.distance)) best = { name: candidate, distance };
   }
