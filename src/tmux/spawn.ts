@@ -70,13 +70,28 @@ export function spawnTmux(
       options.signal?.removeEventListener('abort', onAbort);
       reject(failure(error));
     });
-    child.on('close', (code) => {
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(options.signal?.reason ?? new Error('aborted'));
       else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
       else resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8').trim() });
+    };
+    child.on('close', finish);
+    // tmux hands its stdio to the server when it connects: a stopped server keeps those pipes open
+    // after the client is gone, so 'close' may never come. Exit settles it, after a grace for output.
+    child.on('exit', (code) => {
+      const end = () => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code);
+      };
+      if (timedOut || aborted) end();
+      else setTimeout(end, options.killGraceMs ?? 1000).unref();
     });
     child.stdin.end(options.stdin);
   });
