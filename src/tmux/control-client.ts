@@ -126,6 +126,9 @@ export class ControlClient {
         // The FIFO can no longer be trusted once a reply is missing: end this connection.
         this.#settle(pending, new TmuxTimeoutError(command, timeoutMs));
         this.#shutdown(`tmux ${command[0]} timed out`);
+        // Killed now, not left to stdin EOF: tmux keeps a control client whose unanswered command's
+        // reply cannot be written (this process may have exited). Safe once tmux answered the attach.
+        if (this.#attached) this.#child.kill('SIGKILL');
       }, timeoutMs);
       this.#queue.push(pending);
       // Commands issued in the same tick (Promise.all of several) go out in one write.
