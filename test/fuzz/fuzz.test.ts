@@ -123,7 +123,9 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
     if (!valid && !/argument/i.test(text)) return `invalid arguments refused without naming them: ${text.slice(0, 200)}`;
   } else {
     tally.succeeded++;
-    if (!valid) return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
+    // A batch checks each operation on its own: a bad one is a failed row of a successful batch.
+    const failedRows = (result.structuredContent as { failed?: unknown } | undefined)?.failed;
+    if (!valid && !(typeof failedRows === 'number' && failedRows > 0)) return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
   }
   return unchanged(world, before, valid ? undefined : 'all', args);
 }
