@@ -120,7 +120,7 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
     tally.toolErrors++;
     const problem = unclear(text);
     if (problem) return problem;
-    if (!valid && !/argument/i.test(text)) return `invalid arguments refused without naming them: ${text.slice(0, 200)}`;
+    if (!valid && !namesAnArgument(text, args)) return `invalid arguments refused without naming them: ${text.slice(0, 200)}`;
   } else {
     tally.succeeded++;
     // A batch checks each operation on its own: a bad one is a failed row of a successful batch.
@@ -128,6 +128,13 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
     if (!valid && !(typeof failedRows === 'number' && failedRows > 0)) return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
   }
   return unchanged(world, before, valid ? undefined : 'all', args);
+}
+
+/** Whether a refusal says what was wrong: the word argument (or target, param), or one of the fields sent. */
+function namesAnArgument(text: string, args: unknown): boolean {
+  if (/argument|target|param/i.test(text)) return true;
+  const fields = args !== null && typeof args === 'object' && !Array.isArray(args) ? Object.keys(args) : [];
+  return fields.some((field) => field.length > 1 && text.includes(field));
 }
 
 /** Why an error text is unclear, if it is. */
