@@ -1,62 +1,49 @@
-/**
- * Prompts: named, argument-taking message templates a client lists and renders (`prompts/list`,
- * `prompts/get`). Required arguments are checked here, so a renderer sees them all.
- */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+/** prompts/list and prompts/get for a profile's prompts, checked before they render. */
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Server } from '@modelcontextprotocol/server';
+import type { Completer } from './completions.js';
 
 export interface PromptArgumentDeclaration {
   readonly name: string;
-  readonly description?: string;
-  readonly required: boolean;
+  readonly description: string;
+  readonly required?: boolean;
+  /** Suggestions for this argument (completion/complete). */
+  readonly complete?: Completer;
 }
 
 export interface PromptDeclaration {
   readonly name: string;
   readonly title?: string;
-  readonly description?: string;
-  readonly arguments: readonly PromptArgumentDeclaration[];
+  readonly description: string;
+  readonly arguments?: readonly PromptArgumentDeclaration[];
+  /** Listed as the prompt's `_meta` when the contract has one. */
   readonly _meta?: Record<string, unknown>;
-  /** The user message the prompt renders, from its (string) arguments. */
-  render(args: Readonly<Record<string, string>>): string;
+  render(args: Readonly<Record<string, string>>): Promise<GetPromptResult> | GetPromptResult;
 }
 
-export class Prompts {
-  readonly #prompts: ReadonlyMap<string, PromptDeclaration>;
-
-  constructor(declarations: readonly PromptDeclaration[]) {
-    this.#prompts = new Map(declarations.map((prompt) => [prompt.name, prompt]));
-  }
-
-  get size(): number {
-    return this.#prompts.size;
-  }
-
-  list() {
-    return [...this.#prompts.values()].map(({ name, title, description, arguments: args, _meta }) => ({
+export function servePrompts(server: Server, prompts: readonly PromptDeclaration[]): void {
+  server.setRequestHandler('prompts/list', async () => ({
+    prompts: prompts.map(({ name, title, description, arguments: args = [], _meta }) => ({
       name,
       ...(title ? { title } : {}),
-      ...(description ? { description } : {}),
-      arguments: args.map((arg) => ({ name: arg.name, ...(arg.description ? { description: arg.description } : {}), required: arg.required })),
+      description,
+      arguments: args.map(({ name, description, required }) => ({ name, description, required: required ?? false })),
       ...(_meta ? { _meta } : {}),
-    }));
-  }
-
-  get(name: string, args: Readonly<Record<string, string>> = {}) {
-    const prompt = this.#prompts.get(name);
-    if (!prompt) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the ones this server has: ${[...this.#prompts.keys()].join(', ')}`);
+    })),
+  }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    const { name, arguments: given = {} } = request.params;
+    const prompt = prompts.find((each) => each.name === name);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no prompt "${name}"; prompts/list names the ones this server has`);
+    const declared = prompt.arguments ?? [];
+    const unknown = Object.keys(given).filter((key) => !declared.some((arg) => arg.name === key));
+    const missing = declared.filter((arg) => arg.required && !given[arg.name]).map((arg) => arg.name);
+    if (unknown.length > 0 || missing.length > 0) {
+      const problems = [
+        ...(unknown.length ? [`unknown argument(s) ${unknown.join(', ')}`] : []),
+        ...(missing.length ? [`missing required argument(s) ${missing.join(', ')}`] : []),
+      ];
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${name}: ${problems.join('; ')}; it takes ${declared.map((arg) => arg.name).join(', ') || 'no arguments'}`);
     }
-    const missing = prompt.arguments.filter((arg) => arg.required && (args[arg.name] === undefined || args[arg.name] === ''));
-    if (missing.length) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${name}" needs the argument(s): ${missing.map((arg) => arg.name).join(', ')}`);
-    }
-    const unknown = Object.keys(args).filter((key) => !prompt.arguments.some((arg) => arg.name === key));
-    if (unknown.length) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${name}" takes no argument(s) ${unknown.join(', ')}; it takes: ${prompt.arguments.map((arg) => arg.name).join(', ')}`);
-    }
-    return {
-      ...(prompt.description ? { description: prompt.description } : {}),
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }],
-    };
-  }
+    return prompt.render(given);
+  });
 }
