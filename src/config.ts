@@ -279,7 +279,8 @@ export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Prom
     return await checkTmuxBinary(config.tmuxBin, env);
   } catch (error) {
     if (!(error instanceof TmuxError)) throw error;
-    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    const fromEnv = nonEmpty(env.LIBTMUX_TMUX_BIN);
+    const source = config.tmuxBin !== (fromEnv ?? 'tmux') ? '--tmux' : fromEnv !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
     throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
   }
 }

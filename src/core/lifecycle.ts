@@ -75,6 +75,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   if (input.width !== undefined) command.push('-x', String(input.width));
   if (input.height !== undefined) command.push('-y', String(input.height));
   command.push(...environmentFlags(input));
+  // A program given as argv runs as itself; otherwise the shell the caller chose (or tmux's default).
   if (input.command !== undefined) command.push('--', ...programArgv(input.command));
   else command.push(...shellArgument(input));
   let lines: string[];

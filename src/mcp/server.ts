@@ -41,7 +41,7 @@ export interface Profile<Ctx> {
   readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
   /** Prompts; an argument with a completer makes the server offer completions. */
   readonly prompts?: readonly PromptDeclaration[];
-  /** Capabilities a contract advertises beyond what the surface implies: logging (setLevel accepted), tools.listChanged. */
+  /** Capabilities the contract advertises beyond what the server derives (logging, tools.listChanged). */
   readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
@@ -125,14 +125,15 @@ function buildServer<Ctx>(
 ): Server {
   const { resources, templates, prompts, completable } = surface;
   const hasResources = resources.length > 0 || templates.length > 0;
+  const extra = profile.capabilities ?? {};
   const server = new Server(profile.serverInfo, {
     capabilities: {
-      tools: { listChanged: profile.capabilities?.toolsListChanged ?? false },
-      ...(profile.capabilities?.logging ? { logging: {} } : {}),
+      tools: { listChanged: extra.toolsListChanged ?? false },
       // Advertised only when served: resources and prompts that are there, completions that have a completer.
       ...(hasResources ? { resources: { listChanged: false, subscribe: false } } : {}),
       ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
       ...(completable ? { completions: {} } : {}),
+      ...(extra.logging ? { logging: {} } : {}),
     },
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
   });
@@ -168,8 +169,8 @@ function buildServer<Ctx>(
   if (hasResources) serveResources(server, resources, templates);
   if (prompts.length > 0) servePrompts(server, prompts);
   if (completable) serveCompletions(server, completable);
-  // This server sends no log messages; a client may still set a level, which changes nothing.
-  if (profile.capabilities?.logging) server.setRequestHandler('logging/setLevel', async () => ({}));
+  // A contract that advertises logging gets a level the server keeps; it sends no log messages of its own.
+  if (extra.logging) server.setRequestHandler('logging/setLevel', async () => ({}));
   return server;
 }
 

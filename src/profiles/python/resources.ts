@@ -6,8 +6,8 @@
 import { captureLines } from '../../core/capture.js';
 import { listPaneDetails, paneDetail } from '../../core/pane-details.js';
 import { EngineRegistry } from '../../core/registry.js';
+import { completersFor, pythonCompleters } from './completions.js';
 import type { Engine } from '../../core/engine.js';
-import { tmuxIdCompleters } from '../../mcp/completions.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
 import { PANE_ID } from '../../tmux/ids.js';
 import { paneWire, sessionWire, windowWire } from './records.js';
@@ -18,21 +18,20 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 function template(
   registry: EngineRegistry,
-  completers: ResourceTemplateDeclaration['complete'],
   spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta' | 'complete'> & { read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string> },
 ): ResourceTemplateDeclaration {
+  const variables = [...spec.uriTemplate.matchAll(/[{,?]([a-z_]+)/g)].map((match) => match[1]!);
   return {
     ...spec,
     _meta: META,
-    read: (variables: Readonly<Record<string, string>>) => registry.use(EngineRegistry.named(variables.socket_name), (engine) => spec.read(engine, variables)),
-    complete: completers,
+    complete: completersFor(pythonCompleters(registry), variables),
+    read: (variables) => registry.use(EngineRegistry.named(variables.socket_name), (engine) => spec.read(engine, variables)),
   };
 }
 
 export function pythonResourceTemplates(registry: EngineRegistry): ResourceTemplateDeclaration[] {
-  const ids = tmuxIdCompleters(() => registry.defaultEngine);
   return [
-    template(registry, {}, {
+    template(registry, {
       uriTemplate: 'tmux://sessions{?socket_name}',
       name: 'get_sessions',
       title: 'All Sessions',
@@ -43,7 +42,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json(sessions.map((s) => sessionWire(s, clients)));
       },
     }),
-    template(registry, { session_name: ids.sessionName }, {
+    template(registry, {
       uriTemplate: 'tmux://sessions/{session_name}{?socket_name}',
       name: 'get_session',
       title: 'Session Detail',
@@ -55,7 +54,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
       },
     }),
-    template(registry, { session_name: ids.sessionName }, {
+    template(registry, {
       uriTemplate: 'tmux://sessions/{session_name}/windows{?socket_name}',
       name: 'get_session_windows',
       title: 'Session Windows',
@@ -66,7 +65,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json((await engine.listWindows(session.id)).map(windowWire));
       },
     }),
-    template(registry, { session_name: ids.sessionName }, {
+    template(registry, {
       uriTemplate: 'tmux://sessions/{session_name}/windows/{window_index}{?socket_name}',
       name: 'get_window',
       title: 'Window Detail',
@@ -78,7 +77,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json({ ...windowWire(window), panes: await Promise.all(panes.map((p) => paneWire(engine, p))) });
       },
     }),
-    template(registry, { pane_id: ids.pane }, {
+    template(registry, {
       uriTemplate: 'tmux://panes/{pane_id}{?socket_name}',
       name: 'get_pane',
       title: 'Pane Detail',
@@ -88,7 +87,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json(await paneWire(engine, await paneDetail(engine, checkId(pane_id!, PANE_ID, 'pane_id', '%3'))));
       },
     }),
-    template(registry, { pane_id: ids.pane }, {
+    template(registry, {
       uriTemplate: 'tmux://panes/{pane_id}/content{?socket_name}',
       name: 'get_pane_content',
       title: 'Pane Content',
