@@ -74,5 +74,5 @@ test('python: the four prompts render instructions that use the tools, with thei
   assert.match(interrupt, /send_keys\(pane_id="%2", keys="C-c", enter=false\)/);
   assert.match(interrupt, /Do not put "\^C" in stop/);
   await assert.rejects(mcp.client.getPrompt({ name: 'run_and_wait', arguments: { command: 'x' } }), /pane_id/);
-  await assert.rejects(mcp.client.getPrompt({ name: 'nope', arguments: {} }), /no prompt "nope"/);
+  await assert.rejects(mcp.client.getPrompt({ name: 'nope', arguments: {} }), /unknown prompt "nope"/);
 });

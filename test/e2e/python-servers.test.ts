@@ -107,7 +107,7 @@ test('python: call_read_tools_batch keeps its answer under 1,000,000 bytes by el
 });
 
 function startup(env: NodeJS.ProcessEnv): { status: number | null; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, '--profile', 'python'], { env: scrubbedEnv(env), input: '', encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, [CLI, '--profile', 'python'], { env: scrubbedEnv(env), input: '', encoding: 'utf8', timeout: 120_000 });
   return { status: run.status, stderr: run.stderr };
 }
 
