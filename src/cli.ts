@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
-import { Engine } from './core/engine.js';
-import { createMcpServer } from './mcp/server.js';
+import { EngineRegistry } from './core/registry.js';
+import { createServerFactory } from './mcp/server.js';
+import { serveBothErasOverStdio } from './mcp/stdio.js';
 import { buildProfile } from './profiles/index.js';
-import { TmuxServer } from './tmux/server.js';
 import { VERSION } from './version.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio.
@@ -41,33 +40,38 @@ async function main(): Promise<void> {
   await serve(action.config);
 }
 
+/** Beyond the longest wait and one tmux command, the margin before answers in flight at end of input are given up. */
+const DRAIN_SLACK_MS = 5000;
+
 async function serve(config: Config): Promise<void> {
   await checkTmuxBin(config, process.env);
-  const tmux = new TmuxServer({
+  const registry = new EngineRegistry({
     bin: config.tmuxBin,
-    socketName: config.socketName,
-    socketPath: config.socketPath,
     commandTimeoutMs: config.commandTimeoutMs,
+    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
   });
-  const engine = new Engine(tmux, { waitMaxMs: config.waitMaxMs, caller: config.caller });
+  const engine = registry.defaultEngine;
+  const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, engine, !running);
-  const server = createMcpServer(profile);
+  const { profile, selectionSummary } = buildProfile(config, registry, !running);
+  const connection = serveBothErasOverStdio(createServerFactory(profile), {
+    // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
+    drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+  });
 
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
-    await server.close().catch(() => {});
-    await tmux.close();
+    await connection.close().catch(() => {});
+    await registry.close();
     process.exit(code);
   };
-  server.onclose = () => void shutdown(0);
+  void connection.closed.then(() => shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-  process.stdin.on('end', () => void shutdown(0));
 
-  await server.connect(new StdioServerTransport());
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ${selectionSummary}\n`,

@@ -64,7 +64,12 @@ interface Invocation {
   readonly mayNest: boolean;
 }
 
-export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
+/**
+ * Prepares a profile once (compiled validators, the listing) and returns the factory the transports
+ * call for a fresh `Server` per connection (stdio) or per request (HTTP); every server it builds
+ * shares the profile's context, so one engine serves them all.
+ */
+export function createServerFactory<Ctx>(profile: Profile<Ctx>): () => Server {
   const invoker = createInvoker(profile);
   const listing = profile.tools.map((tool) => ({
     name: tool.name,
@@ -76,7 +81,20 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
     ...(tool._meta ? { _meta: tool._meta } : {}),
   }));
   const resources = profile.resources ?? [];
+  return () => buildServer(profile, invoker, listing, resources);
+}
 
+/** One server for one connection or one request. */
+export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
+  return createServerFactory(profile)();
+}
+
+function buildServer<Ctx>(
+  profile: Profile<Ctx>,
+  invoker: ReturnType<typeof createInvoker<Ctx>>,
+  listing: readonly object[],
+  resources: readonly ResourceDeclaration[],
+): Server {
   const server = new Server(profile.serverInfo, {
     capabilities: {
       tools: { listChanged: false },

@@ -1,6 +1,6 @@
 /** Profile lookup: one engine, one contract per profile. */
 import { ConfigError, type Config } from '../config.js';
-import type { Engine } from '../core/engine.js';
+import type { EngineRegistry } from '../core/registry.js';
 import type { Profile } from '../mcp/server.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
 
@@ -10,10 +10,10 @@ export interface ProfileBuild {
   readonly selectionSummary: string;
 }
 
-export function buildProfile(config: Config, engine: Engine, launchesDaemon: boolean): ProfileBuild {
+export function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): ProfileBuild {
   switch (config.profile) {
     case 'libtmux': {
-      const profile = createLibtmuxProfile({ config, engine, launchesDaemon });
+      const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
       const { toolsets, included, excluded } = profile.selection;
       return {
         profile: profile as Profile<unknown>,

@@ -66,7 +66,7 @@ test('default toolsets: teardown on the private default socket, opt-in on a sock
 
   // The private default socket (TMUX_TMPDIR keeps it inside the test's dir): everything there is
   // ours, so teardown is on, also for the second start that finds the first one's tmux server.
-  const env = { ...tmux.env, TMUX_TMPDIR: tmux.dir };
+  const env: NodeJS.ProcessEnv = { ...tmux.env, TMUX_TMPDIR: tmux.dir };
   delete env.LIBTMUX_SOCKET_PATH;
   t.after(() => void spawnSync(TMUX_BIN, ['-L', 'libtmux-mcp', 'kill-server'], { env, stdio: 'ignore' }));
   const first = await startMcp(t, { env });
