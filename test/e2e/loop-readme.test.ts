@@ -11,7 +11,7 @@ import { startMcp } from '../fixture/mcp.js';
 
 test('README: a typical loop', async (t) => {
   const tmux = privateTmux(t);
-  const env = { ...tmux.env, TMUX_TMPDIR: tmux.dir };
+  const env: NodeJS.ProcessEnv = { ...tmux.env, TMUX_TMPDIR: tmux.dir };
   delete env.LIBTMUX_SOCKET_PATH; // the private default socket, as the README's reader has it
   t.after(() => void spawnSync(TMUX_BIN, ['-L', 'libtmux-mcp', 'kill-server'], { env, stdio: 'ignore' }));
   const mcp = await startMcp(t, { env });
