@@ -44,9 +44,10 @@ export function notApplicable(scenario: string, capabilities: Capabilities): str
     case 'resources-subscribe':
     case 'resources-unsubscribe':
       return capabilities.resources?.subscribe ? undefined : 'resources/subscribe not advertised';
-    case 'server-sse-polling':
     case 'server-sse-multiple-streams':
-      return 'needs a 2025-era HTTP session (Mcp-Session-Id); 2025-11-25 over HTTP is served statelessly by the SDK\'s createMcpHandler, and 2026-07-28 has no sessions';
+      return undefined;
+    case 'server-sse-polling':
+      return 'exercises the suite\'s "test_reconnection" fixture tool, which closes its stream mid-call';
     default:
       if (/^(tools-call-|resources-read-|resources-templates-|prompts-get-|elicitation-|json-schema-)/.test(scenario)) return fixtures;
       return 'not classified yet: a scenario this runner does not know';
