@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
+import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
+import { withCapacity } from './mcp/capacity.js';
 import { createServerFactory } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
 import { serveHttp } from './mcp/http.js';
@@ -30,12 +31,34 @@ Environment:
   LIBTMUX_SOCKET_PATH     tmux socket path (tmux -S); not together with LIBTMUX_SOCKET_NAME
   LIBTMUX_TMUX_BIN        tmux executable (default: tmux on PATH)
   LIBTMUX_TOOLSETS        comma list of inspect, manage, execute, teardown
-                          (default inspect,manage,execute; teardown too when this process starts the tmux server)
+                          (default inspect,manage,execute, plus teardown on the private default socket)
   LIBTMUX_TOOLS           tool names to add to the toolsets
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
   LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
   LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15)
   TMUX_MCP_TOKEN          bearer token for --http
+
+Socket (any profile; wins over the environment):
+  --socket PATH         tmux socket path (tmux -S)
+  --socket-name NAME    tmux socket name (tmux -L)
+  --tmux PATH           tmux executable
+
+Julia profile (--profile julia):
+  --tool NAME           enable a tool; repeat to replace the default set (list_panes, capture_pane,
+                        send_keys); the order given is the tools/list order. Tools: list_panes,
+                        capture_pane, send_keys, paste_text, resize_pane, kill_pane, run_operations,
+                        create_session, teardown_session, wait_for_text, send_keys_and_wait
+  --caller-pane ID      pane (exact id, e.g. %3) a call without "target" acts on; bound at start-up
+                        to the running tmux server, so a restart makes it stale
+  --allow-pane ID       permit only this pane (repeatable, at most 256); sessions created through
+                        create_session are permitted too
+  --allow-create        let create_session create sessions (owned by this process, killed at exit)
+  --timeout SECONDS     deadline for everything one tool call does, > 0 and <= 30 (default 5)
+  --workers N           tool calls run at once (default 4)
+  --capacity N          tool calls running or queued, at most 16 (default 16); one more is refused
+                        with JSON-RPC error -32000
+  LIBTMUX_MCP_MAX_RESULT_BYTES  largest result payload, 1024..1048576 bytes (default 1048576);
+                        a larger one is answered with the error code result_limit
 `;
 
 async function main(): Promise<void> {
@@ -55,6 +78,7 @@ async function main(): Promise<void> {
 const DRAIN_SLACK_MS = 5000;
 
 async function serve(config: Config): Promise<void> {
+  await checkTmuxBin(config, process.env);
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
     commandTimeoutMs: config.commandTimeoutMs,
@@ -64,7 +88,7 @@ async function serve(config: Config): Promise<void> {
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, registry, !running);
+  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile);
 
@@ -74,6 +98,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     await closeTransport().catch(() => {});
+    await closeProfile?.().catch(() => {});
     await registry.close();
     process.exit(code);
   };
@@ -96,6 +121,7 @@ async function serve(config: Config): Promise<void> {
     const connection = serveBothErasOverStdio(factory, {
       // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
       drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+      ...(profile.capacity ? { wrap: (wire) => withCapacity(wire, profile.capacity!) } : {}),
     });
     closeTransport = () => connection.close();
     void connection.closed.then(() => shutdown(0));

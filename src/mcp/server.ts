@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
+import type { CapacityOptions } from './capacity.js';
 import { compileValidator, type Validator } from './validation.js';
 import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
@@ -47,6 +48,10 @@ export interface Profile<Ctx> {
   renderError?(error: unknown, tool: string): CallToolResult;
   /** Renders a success; the default is `structuredContent` plus its JSON as text. */
   renderSuccess?(outcome: ToolOutcome, tool: string): CallToolResult;
+  /** The most bytes one response may take on the wire, when the contract says other than MAX_RESPONSE_BYTES. */
+  readonly maxResponseBytes?: number;
+  /** When the contract bounds concurrent tool calls: the transport is wrapped with withCapacity (capacity.ts). */
+  readonly capacity?: CapacityOptions;
 }
 
 interface Registered<Ctx> {
@@ -73,7 +78,7 @@ export function createServerFactory<Ctx>(profile: Profile<Ctx>): () => Server {
   const invoker = createInvoker(profile);
   const listing = profile.tools.map((tool) => ({
     name: tool.name,
-    title: tool.title,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
@@ -306,21 +311,22 @@ function sameKeys(value: object, keys: readonly string[]): boolean {
  * becomes an error that says to ask for less.
  */
 function fitResponse<Ctx>(profile: Profile<Ctx>, declaration: ToolDeclaration<Ctx>, outcome: ToolOutcome, requestId: RequestId): CallToolResult {
+  const limit = profile.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   let current: ToolOutcome | undefined = outcome;
   let result = renderSuccess(profile, current, declaration.name);
   let bytes = responseBytes(result, requestId);
-  while (bytes >= MAX_RESPONSE_BYTES && declaration.shrinkOutcome && current) {
+  while (bytes >= limit && declaration.shrinkOutcome && current) {
     current = declaration.shrinkOutcome(current);
     if (!current) break;
     result = renderSuccess(profile, current, declaration.name);
     bytes = responseBytes(result, requestId);
   }
-  if (bytes < MAX_RESPONSE_BYTES) return result;
+  if (bytes < limit) return result;
   return renderFailure(
     profile,
     new Failure(
       'too_large',
-      `${declaration.name}: the result would take ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte response limit`,
+      `${declaration.name}: the result would take ${bytes} bytes, over the ${limit}-byte response limit`,
       'ask for less (a smaller maxLines or a narrower target)',
     ),
     declaration.name,

@@ -45,7 +45,8 @@ export interface NestedCaller {
 
 export interface ToolDeclaration<Ctx, Args = any> {
   readonly name: string;
-  readonly title: string;
+  /** Omitted from tools/list when the contract gives the tool none. */
+  readonly title?: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
