@@ -11,6 +11,8 @@ import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcon
 import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate } from './http-auth.js';
 import { legacySessions } from './http-sessions.js';
+import { httpAdmission } from './http-capacity.js';
+import type { CapacityOptions } from './capacity.js';
 
 /** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -27,6 +29,8 @@ export interface HttpOptions {
   readonly token: string;
   /** Hostnames accepted in Host and Origin besides localhost, 127.0.0.1 and [::1]. */
   readonly allowedHostnames: readonly string[];
+  /** When the profile bounds concurrent tool calls: the bound, across all requests. */
+  readonly capacity?: CapacityOptions;
   readonly onerror?: (error: Error) => void;
 }
 
@@ -45,13 +49,15 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
+  const admit = options.capacity ? httpAdmission(options.capacity) : (_request: Request, serve: () => Promise<Response>) => serve();
   const serve = toNodeHandler(
     {
       async fetch(request) {
         const auth = await gate(request);
         if (auth instanceof Response) return auth;
         // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
-        return (await isLegacyRequest(request)) ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth });
+        const legacy = await isLegacyRequest(request);
+        return admit(request, () => (legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth })));
       },
     },
     { ...(options.onerror ? { onerror: options.onerror } : {}) },

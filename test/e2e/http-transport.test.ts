@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { checkEra, CLI, ERAS, connectHttp } from '../fixture/mcp.js';
 import { startHttp } from '../fixture/http.js';
 import { until, waiters } from '../fixture/processes.js';
-import { clientsAfterExit, privateTmux, scrubbedEnv } from '../fixture/tmux.js';
+import { clientsAfterExit, privateTmux, scrubbedEnv, stopTmuxServer } from '../fixture/tmux.js';
 
 const TOKEN = 'test-token-0123456789';
 
@@ -168,3 +168,28 @@ test('HTTP: one engine serves every request; a cancelled call or a dropped reque
   await until('the raw wait-for process to go once its connection closed', () => waiters(channel).length === 0, 5000);
   assert.ok((await modern.ok('list_sessions')).sessions.length === 1, 'the server carries on');
 });
+
+for (const [negotiation, , version] of ERAS) {
+  test(`HTTP ${version}: a profile's request capacity holds across HTTP requests (julia, --workers 1 --capacity 2)`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--profile', 'julia', '--workers', '1', '--capacity', '2', '--timeout', '30'] });
+    const mcp = await connectHttp(t, { url: server.url, token: TOKEN, negotiation });
+    const { panes } = await mcp.ok('list_panes', { limit: 128 });
+    const { target } = panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane);
+    const resume = await stopTmuxServer(t, tmux);
+    // Three calls that hang on the stopped tmux server: one runs, one waits, whichever comes third is refused.
+    const calls = [0, 1, 2].map((i) =>
+      mcp.client.callTool({ name: 'capture_pane', arguments: { target } }).then(
+        (result) => ({ i, result }),
+        (error: { code?: number; message?: string }) => ({ i, error }),
+      ),
+    );
+    const first = await Promise.race(calls);
+    assert.equal('error' in first && first.error.code, -32000, JSON.stringify(first));
+    assert.match(String('error' in first && first.error.message), /Request capacity exhausted/);
+    resume();
+    const rest = await Promise.all(calls.filter((_, i) => i !== first.i));
+    for (const settled of rest) assert.ok('result' in settled && !settled.result.isError, JSON.stringify(settled));
+  });
+}
