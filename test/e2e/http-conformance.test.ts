@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { runConformance } from '../conformance/run.js';
 
 // The profiles built so far; each is served through the same src/mcp transports.
-for (const profile of ['libtmux', 'julia']) {
+for (const profile of ['libtmux', 'python', 'julia']) {
   test(`conformance 0.1.13, ${profile} profile: every applicable server scenario passes over HTTP with a token`, async () => {
     const { capabilities, results } = await runConformance({ profile });
     const applicable = results.filter((result) => result.notApplicable === undefined);
