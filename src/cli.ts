@@ -119,6 +119,7 @@ async function serve(config: Config): Promise<void> {
       port: config.http.port,
       token: token.value,
       allowedHostnames: config.http.allowedHostnames,
+      ...(profile.capacity ? { capacity: profile.capacity } : {}),
     });
     closeTransport = () => http.close();
     where = `, HTTP at ${http.url}`;
