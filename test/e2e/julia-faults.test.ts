@@ -208,9 +208,12 @@ for (const [negotiation, version] of ERAS) {
     limited({ error: listed });
     assert.equal(listed.effects, 'none');
 
-    // A page small enough passes; its target serves the rest.
-    const { panes } = await julia.ok('list_panes', { limit: 1 });
-    const target: Target = panes.find((p: { target: Target }) => p.target.paneId === pane)?.target ?? (await julia.ok('list_panes', { limit: 1, offset: 4 })).panes[0].target;
+    // Pages of one row fit; the pane's own row gives its target.
+    let target: Target | undefined;
+    for (let offset = 0; !target; offset++) {
+      const { panes } = await julia.ok('list_panes', { limit: 1, offset });
+      if (panes[0].target.paneId === pane) target = panes[0].target;
+    }
     await tmux.typeAndWait(target.paneId, `printf '%0600d\\n' 0 | tr 0 '"'`);
     limited({ error: await julia.error('capture_pane', { target }) });
     const quotes = '"'.repeat(600);
@@ -229,10 +232,11 @@ for (const [negotiation, version] of ERAS) {
         { tool: 'capture_pane', arguments: { target: { ...target, paneId: '%999' } } },
       ],
     });
-    // Under the limit as it stands: the partial result arrives whole; a long enough history pushes it over.
-    if (!('originalError' in partial)) {
-      assert.equal(partial.failedIndex, 3);
-    }
+    limited(partial);
+    assert.deepEqual(
+      [partial.failedIndex, partial.completed.map((c: { tool: string }) => c.tool), partial.originalError, partial.error.effects],
+      [3, ['send_keys', 'capture_pane'], { code: 'operation_failed' }, 'possible'],
+    );
     const overPartial = await julia.payload('run_operations', {
       operations: [
         { tool: 'capture_pane', arguments: { target } },
