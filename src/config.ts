@@ -1,5 +1,7 @@
 /** One typed, validated configuration, from argv and the environment. Bad values stop start-up with a message. */
 import { resolve } from 'node:path';
+import { checkTmuxBinary } from './tmux/binary.js';
+import { TmuxError } from './tmux/errors.js';
 
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
 export type ProfileName = (typeof PROFILES)[number];
@@ -26,7 +28,24 @@ export interface Config {
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
   /** The julia profile's own options (its command-line flags); present only for that profile. */
   readonly julia?: JuliaOptions;
+  /** Set by `--http`: serve Streamable HTTP instead of stdio. */
+  readonly http?: HttpConfig;
 }
+
+export interface HttpConfig {
+  readonly host: string;
+  /** 0 lets the system pick a free port (the banner names it). */
+  readonly port: number;
+  /** The bearer token given by TMUX_MCP_TOKEN; undefined when it comes from a file or is generated. */
+  readonly token?: string;
+  /** `--token-file`: the token is the file's content, trimmed. */
+  readonly tokenFile?: string;
+  /** `--allow-host`: hostnames accepted in Host and Origin besides the loopback names. */
+  readonly allowedHostnames: readonly string[];
+}
+
+/** Where `--http PORT` listens when no host is given: loopback only. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
 
 export class ConfigError extends Error {}
 
@@ -68,6 +87,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   const socket: { path?: string; name?: string; bin?: string } = {};
   const julia = new Map<string, string[]>();
   let allowCreate = false;
+  let listen: string | undefined;
+  let tokenFile: string | undefined;
+  const allowHosts: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
@@ -88,6 +110,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--socket') socket.path = once(socket.path, value());
     else if (flag === '--socket-name') socket.name = once(socket.name, value());
     else if (flag === '--tmux') socket.bin = once(socket.bin, value());
+    else if (flag === '--http') listen = once(listen, value());
+    else if (flag === '--token-file') tokenFile = once(tokenFile, value());
+    else if (flag === '--allow-host') allowHosts.push(...value().split(',').map((h) => h.trim()).filter(Boolean));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
@@ -95,7 +120,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
       julia.set(flag, [...seen, value()]);
     } else throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
   }
-  const config = withSocketFlags(loadConfig(env, profile), socket);
+  if (listen === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
+    throw new ConfigError('--token-file and --allow-host apply to --http only');
+  }
+  const loaded = withSocketFlags(loadConfig(env, profile), socket);
+  const config = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
   if (config.profile !== 'julia') {
     const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
     if (stray.length > 0) throw new ConfigError(`${stray.join(', ')}: only the julia profile takes these; add --profile julia`);
@@ -162,6 +191,33 @@ function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: N
   };
 }
 
+function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {
+  const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`--http takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
+  const token = nonEmpty(env.TMUX_MCP_TOKEN);
+  if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
+  if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
+    throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
+  }
+  // A specific listen address is how clients will name the server, so it is an allowed Host.
+  const listenName = host.includes(':') ? `[${host}]` : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  return {
+    host,
+    port,
+    ...(token !== undefined ? { token } : {}),
+    ...(tokenFile !== undefined ? { tokenFile } : {}),
+    allowedHostnames: [...new Set([...allowHosts, ...(wildcard || isLoopback(host) ? [] : [listenName])])],
+  };
+}
+
+/** Loopback addresses and names: only this machine can reach them. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
   const profile = profileArg ?? nonEmpty(env.TMUX_MCP_PROFILE) ?? 'libtmux';
   if (!(PROFILES as readonly string[]).includes(profile)) {
@@ -192,6 +248,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
     caller: callerFrom(env),
     ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
   };
+}
+
+/**
+ * Checks that the tmux executable runs and is tmux 3.2 or newer, so a wrong LIBTMUX_TMUX_BIN stops
+ * start-up with a message instead of failing every call later. Returns the version.
+ */
+export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    return await checkTmuxBinary(config.tmuxBin, env);
+  } catch (error) {
+    if (!(error instanceof TmuxError)) throw error;
+    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
