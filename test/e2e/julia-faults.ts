@@ -9,21 +9,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allToolArgs, ERAS, startJulia, type Target } from '../fixture/julia.js';
+import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Negotiation, type Target } from '../fixture/julia.js';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 
-const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
 const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
-/** Valid arguments of each pane tool besides its target. */
-const REST: Record<string, Record<string, unknown>> = {
-  capture_pane: {},
-  send_keys: { keys: ['typed-when-stale'] },
-  paste_text: { text: 'pasted-when-stale' },
-  resize_pane: { width: 10 },
-  kill_pane: {},
-  wait_for_text: { text: 'never-printed' },
-  send_keys_and_wait: { keys: ['typed-when-stale'], text: 'never-printed' },
-};
+
 
 /** Stops the tmux server process (every command to it then hangs) until the returned function resumes it. */
 async function stopServer(t: { after: (fn: () => void) => void }, tmux: PrivateTmux): Promise<() => void> {
@@ -55,7 +45,8 @@ async function restart(tmux: PrivateTmux): Promise<string> {
   }
 }
 
-for (const [negotiation, version] of ERAS) {
+/** The tests of one protocol era; julia-faults-<era>.test.ts run them, one file per era. */
+export function juliaFaultTests(negotiation: Negotiation, version: string): void {
   const era = `[${version}]`;
 
   test(`${era} julia: a tmux restart makes every target stale; nothing is typed, resized or killed`, async (t) => {
@@ -72,7 +63,7 @@ for (const [negotiation, version] of ERAS) {
     const sizeBefore = (await julia.ok('list_panes')).panes[0].width;
 
     for (const tool of PANE_TOOLS) {
-      const error = await julia.error(tool, { target: old, ...REST[tool] });
+      const error = await julia.error(tool, { target: old, ...PANE_TOOL_ARGS[tool] });
       assert.deepEqual([tool, error.code, error.effects], [tool, 'stale_target', 'none']);
       assert.equal(error.message.startsWith(`target "${pane}" belongs to another observed daemon generation`), true, error.message);
     }
@@ -97,7 +88,7 @@ for (const [negotiation, version] of ERAS) {
     const foreign = await other.target(far);
     const before = (await julia.ok('capture_pane', { target: await julia.target(pane) })).text;
     for (const tool of PANE_TOOLS) {
-      const error = await julia.error(tool, { target: foreign, ...REST[tool] });
+      const error = await julia.error(tool, { target: foreign, ...PANE_TOOL_ARGS[tool] });
       assert.deepEqual([tool, error.code, error.effects], [tool, 'wrong_server', 'none']);
     }
     assert.equal((await julia.ok('capture_pane', { target: await julia.target(pane) })).text, before);
@@ -115,7 +106,7 @@ for (const [negotiation, version] of ERAS) {
     const resume = await stopServer(t, tmux);
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...REST[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] }]),
       ['create_session', { name: 'late', command: ['sh'] }],
       ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
     ];
@@ -160,7 +151,7 @@ for (const [negotiation, version] of ERAS) {
     await wide.mcp.client.listTools();
     const args: Record<string, Record<string, unknown>> = {
       list_panes: {},
-      ...Object.fromEntries(PANE_TOOLS.map((tool) => [tool, { target, ...REST[tool] }])),
+      ...Object.fromEntries(PANE_TOOLS.map((tool) => [tool, { target, ...PANE_TOOL_ARGS[tool] }])),
       run_operations: { operations: [{ tool: 'list_panes', arguments: {} }] },
       create_session: { name: 'busy', command: ['sh'] },
       teardown_session: { sessionId: made.sessionId, generation: made.generation },
@@ -184,7 +175,7 @@ for (const [negotiation, version] of ERAS) {
     const target = { paneId: '%0', generation: '1:1:x' };
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...REST[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...PANE_TOOL_ARGS[tool] }]),
       ['create_session', { name: 'never', command: ['sh'] }],
     ];
     for (const [tool, args] of calls) {
