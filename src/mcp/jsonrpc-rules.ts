@@ -1,0 +1,101 @@
+/**
+ * JSON-RPC admission rules a contract may ask for, as a transport wrapper in front of the SDK
+ * server (so both eras and every wire get them): only the listed methods are answered (-32601),
+ * a request id may not be reused while its request is still running (-32600), `initialize` must
+ * name the one legacy version and come while nothing else runs (-32602), and a request that names
+ * its protocol version in `_meta` must name the modern one (-32602).
+ */
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+
+export interface JsonRpcRules {
+  /** Request methods answered; any other gets -32601. */
+  readonly methods: ReadonlySet<string>;
+  /** The only protocol version `initialize` may ask for. */
+  readonly legacyVersion: string;
+  /** The only version a request may name in `_meta` (the 2026 era's per-request version). */
+  readonly modernVersion: string;
+}
+
+const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+export const RULE_ERRORS = {
+  notEnabled: { code: -32601, message: 'Method is not enabled' },
+  duplicateId: { code: -32600, message: 'Duplicate active request ID' },
+  legacyInit: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' },
+  modernVersion: { code: -32602, message: 'Unsupported modern protocol version' },
+} as const;
+
+export function withJsonRpcRules(inner: Transport, rules: JsonRpcRules): Transport {
+  return new RulesGate(inner, rules);
+}
+
+class RulesGate implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  /** Requests passed on and not yet answered. */
+  readonly #active = new Set<RequestId>();
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly rules: JsonRpcRules,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onmessage = (message, extra) => {
+      const refusal = isJSONRPCRequest(message) ? this.#refusal(message) : undefined;
+      if (refusal) {
+        void this.inner.send({ jsonrpc: '2.0', id: refusal.id, error: { ...refusal.error } } as JSONRPCMessage).catch((error: Error) => this.onerror?.(error));
+        return;
+      }
+      if (isJSONRPCRequest(message)) this.#active.add(message.id);
+      // A cancelled request is never answered: it is no longer active.
+      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        if (id !== undefined) this.#active.delete(id);
+      }
+      this.onmessage?.(message, extra);
+    };
+    await this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) this.#active.delete(message.id);
+    await this.inner.send(message, options);
+  }
+
+  async close(): Promise<void> {
+    this.#active.clear();
+    await this.inner.close();
+  }
+
+  #refusal(request: { id: RequestId; method: string; params?: Record<string, unknown> }): { id: RequestId | null; error: { code: number; message: string } } | undefined {
+    if (this.#active.has(request.id)) return { id: null, error: RULE_ERRORS.duplicateId };
+    if (!this.rules.methods.has(request.method)) return { id: request.id, error: RULE_ERRORS.notEnabled };
+    if (request.method === 'initialize' && (request.params?.protocolVersion !== this.rules.legacyVersion || this.#active.size > 0)) {
+      return { id: request.id, error: RULE_ERRORS.legacyInit };
+    }
+    const meta = request.params?._meta as Record<string, unknown> | undefined;
+    if (meta && VERSION_META in meta && meta[VERSION_META] !== this.rules.modernVersion) return { id: request.id, error: RULE_ERRORS.modernVersion };
+    return undefined;
+  }
+}
