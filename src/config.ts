@@ -15,7 +15,7 @@ export interface Config {
   readonly socketName?: string;
   readonly socketPath?: string;
   /** Which flag or variable chose the socket, for the banner and error messages. */
-  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET_PATH' | '--socket' | '--socket-name' | 'default';
+  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET' | 'LIBTMUX_SOCKET_PATH' | '--socket' | '--socket-name' | 'default';
   /** Raw selection lists; the profile checks the names. Undefined means "not set". */
   readonly toolsets?: readonly string[];
   readonly tools?: readonly string[];
@@ -24,12 +24,14 @@ export interface Config {
   readonly waitMaxMs: number;
   /** Deadline for one tmux command. */
   readonly commandTimeoutMs: number;
+  /** python profile: whether run_command keeps commands out of shell history by default (LIBTMUX_SUPPRESS_HISTORY). */
+  readonly suppressHistory: boolean;
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
-  /** The julia profile's own options (its command-line flags); present only for that profile. */
-  readonly julia?: JuliaOptions;
   /** Set by `--http`: serve Streamable HTTP instead of stdio. */
   readonly http?: HttpConfig;
+  /** The julia profile's own options (its command-line flags); present only for that profile. */
+  readonly julia?: JuliaOptions;
 }
 
 export interface HttpConfig {
@@ -84,21 +86,21 @@ export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   let profile: string | undefined;
-  const socket: { path?: string; name?: string; bin?: string } = {};
-  const julia = new Map<string, string[]>();
-  let allowCreate = false;
   let listen: string | undefined;
   let tokenFile: string | undefined;
   const allowHosts: string[] = [];
+  const socket: { path?: string; name?: string; bin?: string } = {};
+  const julia = new Map<string, string[]>();
+  let allowCreate = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const value = (): string => {
+    const value = (what = 'see tmux-mcp --help'): string => {
       const next = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (next === undefined || next === '') throw new ConfigError(`${flag} needs a value; see tmux-mcp --help`);
+      if (next === undefined || next === '') throw new ConfigError(`${flag} needs a value: ${what}`);
       if (next.includes('\0')) throw new ConfigError(`${flag} must not contain NUL`);
       return next;
     };
@@ -106,13 +108,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
       if (current !== undefined) throw new ConfigError(`${flag} is given twice; give it once`);
       return next;
     };
-    if (flag === '--profile') profile = once(profile, value());
-    else if (flag === '--socket') socket.path = once(socket.path, value());
-    else if (flag === '--socket-name') socket.name = once(socket.name, value());
-    else if (flag === '--tmux') socket.bin = once(socket.bin, value());
-    else if (flag === '--http') listen = once(listen, value());
-    else if (flag === '--token-file') tokenFile = once(tokenFile, value());
-    else if (flag === '--allow-host') allowHosts.push(...value().split(',').map((h) => h.trim()).filter(Boolean));
+    if (flag === '--profile') profile = once(profile, value('one of ' + PROFILES.join(', ')));
+    else if (flag === '--http') listen = once(listen, value('[HOST:]PORT, e.g. 8765 or 127.0.0.1:8765'));
+    else if (flag === '--token-file') tokenFile = once(tokenFile, value('a file holding the bearer token'));
+    else if (flag === '--allow-host') allowHosts.push(...value('a hostname, or a comma list of them').split(',').map((h) => h.trim()).filter(Boolean));
+    else if (flag === '--socket') socket.path = once(socket.path, value('a tmux socket path'));
+    else if (flag === '--socket-name') socket.name = once(socket.name, value('a tmux socket name'));
+    else if (flag === '--tmux') socket.bin = once(socket.bin, value('a tmux executable'));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
@@ -131,6 +133,33 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     return { kind: 'serve', config };
   }
   return { kind: 'serve', config: { ...config, julia: juliaOptions(julia, allowCreate, env) } };
+}
+
+function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {
+  const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`--http takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
+  const token = nonEmpty(env.TMUX_MCP_TOKEN);
+  if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
+  if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
+    throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
+  }
+  // A specific listen address is how clients will name the server, so it is an allowed Host.
+  const listenName = host.includes(':') ? `[${host}]` : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  return {
+    host,
+    port,
+    ...(token !== undefined ? { token } : {}),
+    ...(tokenFile !== undefined ? { tokenFile } : {}),
+    allowedHostnames: [...new Set([...allowHosts, ...(wildcard || isLoopback(host) ? [] : [listenName])])],
+  };
+}
+
+/** Loopback addresses and names: only this machine can reach them. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** `--socket`, `--socket-name` and `--tmux` win over the environment; giving both sockets is an error. */
@@ -191,33 +220,6 @@ function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: N
   };
 }
 
-function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {
-  const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
-  const port = Number(match?.[2]);
-  if (!match || port > 65535) throw new ConfigError(`--http takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
-  const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
-  const token = nonEmpty(env.TMUX_MCP_TOKEN);
-  if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
-  if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
-    throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
-  }
-  // A specific listen address is how clients will name the server, so it is an allowed Host.
-  const listenName = host.includes(':') ? `[${host}]` : host;
-  const wildcard = host === '0.0.0.0' || host === '::';
-  return {
-    host,
-    port,
-    ...(token !== undefined ? { token } : {}),
-    ...(tokenFile !== undefined ? { tokenFile } : {}),
-    allowedHostnames: [...new Set([...allowHosts, ...(wildcard || isLoopback(host) ? [] : [listenName])])],
-  };
-}
-
-/** Loopback addresses and names: only this machine can reach them. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
   const profile = profileArg ?? nonEmpty(env.TMUX_MCP_PROFILE) ?? 'libtmux';
   if (!(PROFILES as readonly string[]).includes(profile)) {
@@ -226,28 +228,46 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
   for (const [name, instead] of Object.entries(RETIRED)) {
     if (env[name] !== undefined) throw new ConfigError(`${name} is no longer read; use ${instead}`);
   }
-  const socketName = nonEmpty(env.LIBTMUX_SOCKET_NAME);
+  // The python profile reads the socket name from LIBTMUX_SOCKET, as the Python server does.
+  const nameVariable = profile === 'python' && nonEmpty(env.LIBTMUX_SOCKET) !== undefined ? 'LIBTMUX_SOCKET' : 'LIBTMUX_SOCKET_NAME';
+  const socketName = nonEmpty(env[nameVariable]);
   const socketPath = nonEmpty(env.LIBTMUX_SOCKET_PATH);
   if (socketName !== undefined && socketPath !== undefined) {
-    throw new ConfigError('LIBTMUX_SOCKET_NAME and LIBTMUX_SOCKET_PATH are both set; set only one of them');
+    throw new ConfigError(`${nameVariable} and LIBTMUX_SOCKET_PATH are both set; set only one of them`);
   }
-  if (socketName !== undefined && socketName.includes('/')) {
-    throw new ConfigError('LIBTMUX_SOCKET_NAME is a name, not a path; use LIBTMUX_SOCKET_PATH for a path');
+  if (socketName !== undefined && (socketName.includes('/') || socketName.includes('..'))) {
+    throw new ConfigError(`${nameVariable} is a name, not a path; use LIBTMUX_SOCKET_PATH for a path`);
   }
+  const python = profile === 'python';
   return {
     profile: profile as ProfileName,
     tmuxBin: nonEmpty(env.LIBTMUX_TMUX_BIN) ?? 'tmux',
     ...(socketPath !== undefined
       ? { socketPath, socketSource: 'LIBTMUX_SOCKET_PATH' as const }
-      : { socketName: socketName ?? DEFAULT_SOCKET_NAME, socketSource: socketName ? ('LIBTMUX_SOCKET_NAME' as const) : ('default' as const) }),
+      : { socketName: socketName ?? DEFAULT_SOCKET_NAME, socketSource: socketName ? nameVariable : ('default' as const) }),
     toolsets: list(env.LIBTMUX_TOOLSETS, 'LIBTMUX_TOOLSETS'),
     tools: list(env.LIBTMUX_TOOLS, 'LIBTMUX_TOOLS'),
     excludeTools: list(env.LIBTMUX_EXCLUDE_TOOLS, 'LIBTMUX_EXCLUDE_TOOLS'),
-    waitMaxMs: seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
+    // The Python server's ceiling: 30 s by default, held to 1..120 s rather than refused.
+    waitMaxMs: python
+      ? clamp(seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 30, -Infinity, Infinity), 1, 120) * 1000
+      : seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
+    suppressHistory: suppressHistory(env.LIBTMUX_SUPPRESS_HISTORY),
     caller: callerFrom(env),
     ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
   };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** Unset or "1": on; "0": off; anything else stops start-up (without echoing the value). */
+function suppressHistory(value: string | undefined): boolean {
+  if (value === undefined || value === '1') return true;
+  if (value === '0') return false;
+  throw new ConfigError("LIBTMUX_SUPPRESS_HISTORY must be unset, '0', or '1'");
 }
 
 /**
@@ -259,7 +279,8 @@ export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Prom
     return await checkTmuxBinary(config.tmuxBin, env);
   } catch (error) {
     if (!(error instanceof TmuxError)) throw error;
-    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    const fromEnv = nonEmpty(env.LIBTMUX_TMUX_BIN);
+    const source = config.tmuxBin !== (fromEnv ?? 'tmux') ? '--tmux' : fromEnv !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
     throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
   }
 }
