@@ -5,16 +5,8 @@
  * name the one legacy version and come while nothing else runs (-32602), and a request that names
  * its protocol version in `_meta` must name the modern one (-32602).
  */
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-  type Transport,
-  type TransportSendOptions,
-} from '@modelcontextprotocol/server';
+import { isJSONRPCRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import { cancelledId, TransportGate, type Extra } from './transport-gate.js';
 
 export interface JsonRpcRules {
   /** Request methods answered; any other gets -32601. */
@@ -38,54 +30,35 @@ export function withJsonRpcRules(inner: Transport, rules: JsonRpcRules): Transpo
   return new RulesGate(inner, rules);
 }
 
-class RulesGate implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: Transport['onmessage'];
+class RulesGate extends TransportGate {
   /** Requests passed on and not yet answered. */
   readonly #active = new Set<RequestId>();
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly rules: JsonRpcRules,
-  ) {}
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  ) {
+    super(inner);
   }
 
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  async start(): Promise<void> {
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
-    this.inner.onmessage = (message, extra) => {
-      const refusal = isJSONRPCRequest(message) ? this.#refusal(message) : undefined;
-      if (refusal) {
-        void this.inner.send({ jsonrpc: '2.0', id: refusal.id, error: { ...refusal.error } } as JSONRPCMessage).catch((error: Error) => this.onerror?.(error));
-        return;
-      }
-      if (isJSONRPCRequest(message)) this.#active.add(message.id);
-      // A cancelled request is never answered: it is no longer active.
-      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-        if (id !== undefined) this.#active.delete(id);
-      }
-      this.onmessage?.(message, extra);
-    };
-    await this.inner.start();
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) this.#active.delete(message.id);
-    await this.inner.send(message, options);
-  }
-
-  async close(): Promise<void> {
+  protected reset(): void {
     this.#active.clear();
-    await this.inner.close();
+  }
+
+  protected receive(message: JSONRPCMessage, extra: Extra): void {
+    if (isJSONRPCRequest(message)) {
+      const refusal = this.#refusal(message);
+      if (refusal) return this.refuse(refusal.id, refusal.error);
+      this.#active.add(message.id);
+    }
+    // A cancelled request is never answered: it is no longer active.
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined) this.#active.delete(cancelled);
+    this.forward(message, extra);
+  }
+
+  protected answered(id: RequestId): void {
+    this.#active.delete(id);
   }
 
   #refusal(request: { id: RequestId; method: string; params?: Record<string, unknown> }): { id: RequestId | null; error: { code: number; message: string } } | undefined {
