@@ -157,5 +157,7 @@ test('waitForText: a long wait on a chatty pane returns just the newest lines as
   assert.equal(r.outcome, 'matched');
   assert.equal(r.tail.length, 3);
   assert.ok(r.tail.includes('END-MARK'), JSON.stringify(r.tail));
-  assert.ok(r.droppedLines >= 5000, String(r.droppedLines));
+  // At least 1..4998 are left out; the echo of the typed line and the prompt after END-MARK may or may not
+  // be in the same read, so the count is certain only from below.
+  assert.ok(r.droppedLines >= 4998, String(r.droppedLines));
 });
