@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import type { Launcher } from './launcher.js';
 
 export interface SpawnResult {
   readonly code: number | null;
@@ -21,19 +22,24 @@ export interface SpawnOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Runs `bin ...globalArgs ...command`; `command` alone names the command in errors. */
+/**
+ * Runs `tmux ...globalArgs ...command` through `launcher` (here or over ssh); `command` alone names
+ * the command in errors. A failure of the launcher itself (ssh could not connect) rejects with its error.
+ */
 export function spawnTmux(
-  bin: string,
+  launcher: Launcher,
   globalArgs: readonly string[],
   command: readonly string[],
   options: SpawnOptions,
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     let child;
+    let launch;
     try {
-      child = spawn(bin, [...globalArgs, ...command.map(argvSafe)], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      launch = launcher.launch([...globalArgs, ...command.map(argvSafe)]);
+      child = spawn(launch.file, launch.args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
-      reject(new TmuxUnavailableError(bin, error));
+      reject(new TmuxUnavailableError(launcher.label, error));
       return;
     }
     const stdout: Buffer[] = [];
@@ -62,15 +68,20 @@ export function spawnTmux(
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      reject(new TmuxUnavailableError(bin, error));
+      reject(new TmuxUnavailableError(launch.file, error));
     });
     child.on('close', (code) => {
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(options.signal?.reason ?? new Error('aborted'));
-      else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
-      else resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8').trim() });
+      else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs, launcher.host));
+      else {
+        const text = Buffer.concat(stderr).toString('utf8').trim();
+        const transport = launcher.transportError(code, text);
+        if (transport) reject(transport);
+        else resolve({ code, stdout: Buffer.concat(stdout), stderr: text });
+      }
     });
     child.stdin.end(options.stdin);
   });
