@@ -1,5 +1,7 @@
 /** One typed, validated configuration, from argv and the environment. Bad values stop start-up with a message. */
 
+import { HOST_NAME, type RemoteHost } from './core/hosts.js';
+
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
 export type ProfileName = (typeof PROFILES)[number];
 
@@ -21,6 +23,8 @@ export interface Config {
   readonly waitMaxMs: number;
   /** Deadline for one tmux command. */
   readonly commandTimeoutMs: number;
+  /** Other hosts whose tmux this process serves over ssh (`--host`, TMUX_MCP_HOSTS); the local tmux stays the default. */
+  readonly hosts: readonly RemoteHost[];
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
 }
@@ -37,6 +41,7 @@ export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   let profile: string | undefined;
+  const hosts: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
@@ -46,14 +51,20 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
       if (profile === undefined) throw new ConfigError('--profile needs a value: one of ' + PROFILES.join(', '));
     } else if (arg.startsWith('--profile=')) {
       profile = arg.slice('--profile='.length);
+    } else if (arg === '--host') {
+      const value = argv[++i];
+      if (value === undefined) throw new ConfigError('--host needs a value: NAME=SSH-DESTINATION');
+      hosts.push(value);
+    } else if (arg.startsWith('--host=')) {
+      hosts.push(arg.slice('--host='.length));
     } else {
       throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
     }
   }
-  return { kind: 'serve', config: loadConfig(env, profile) };
+  return { kind: 'serve', config: loadConfig(env, profile, hosts) };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
+export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string, hostArgs: readonly string[] = []): Config {
   const profile = profileArg ?? nonEmpty(env.TMUX_MCP_PROFILE) ?? 'libtmux';
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new ConfigError(`unknown profile "${profile}"; choose one of ${PROFILES.join(', ')}`);
@@ -80,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
     excludeTools: list(env.LIBTMUX_EXCLUDE_TOOLS, 'LIBTMUX_EXCLUDE_TOOLS'),
     waitMaxMs: seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
+    hosts: hostsFrom(env, hostArgs, socketPath === undefined ? (socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME),
     caller: callerFrom(env),
   };
 }
@@ -118,4 +130,41 @@ function callerFrom(env: NodeJS.ProcessEnv): Config['caller'] {
     ...(Number.isInteger(pid) ? { serverPid: pid } : {}),
     socketPath: parts.slice(0, -2).join(','),
   };
+}
+
+/**
+ * Hosts from `--host` (repeatable) and TMUX_MCP_HOSTS (comma- or space-separated), each
+ * `NAME=DESTINATION[#SOCKET]`: DESTINATION is anything ssh takes (an alias of ~/.ssh/config,
+ * user@host, ssh://user@host:port); SOCKET a tmux socket name (-L) or, starting with `/`, a path
+ * (-S) on that host, by default the same socket name as here.
+ */
+function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocketName: string): RemoteHost[] {
+  const specs = [...(nonEmpty(env.TMUX_MCP_HOSTS)?.split(/[\s,]+/).filter(Boolean) ?? []), ...args];
+  const sshConfig = nonEmpty(env.TMUX_MCP_SSH_CONFIG);
+  const sshBin = nonEmpty(env.TMUX_MCP_SSH_BIN);
+  const hosts: RemoteHost[] = [];
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    const name = spec.slice(0, Math.max(eq, 0));
+    const [destination = '', socket] = spec.slice(eq + 1).split('#', 2);
+    if (eq <= 0 || !HOST_NAME.test(name)) {
+      throw new ConfigError(`host "${spec}" must be NAME=SSH-DESTINATION, NAME being 1-16 letters, digits, "_" or "-", starting with a letter`);
+    }
+    if (name === 'local') throw new ConfigError('"local" names this machine; give the host another name');
+    if (destination === '' || destination.startsWith('-') || /\s/.test(destination)) {
+      throw new ConfigError(`host ${name}: "${destination}" is not an ssh destination`);
+    }
+    if (hosts.some((host) => host.name === name)) throw new ConfigError(`host ${name} is configured twice`);
+    if (socket !== undefined && (socket === '' || (!socket.startsWith('/') && (socket.includes('/') || socket.includes('..'))))) {
+      throw new ConfigError(`host ${name}: "#${socket}" must be a tmux socket name or an absolute socket path`);
+    }
+    hosts.push({
+      name,
+      destination,
+      ...(socket?.startsWith('/') ? { socketPath: socket } : { socketName: socket ?? defaultSocketName }),
+      ...(sshConfig !== undefined ? { sshConfig } : {}),
+      ...(sshBin !== undefined ? { sshBin } : {}),
+    });
+  }
+  return hosts;
 }

@@ -13,7 +13,7 @@ export interface ProfileBuild {
 export function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): ProfileBuild {
   switch (config.profile) {
     case 'libtmux': {
-      const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
+      const profile = createLibtmuxProfile({ config, registry, launchesDaemon });
       const { toolsets, included, excluded } = profile.selection;
       return {
         profile: profile as Profile<unknown>,
