@@ -33,18 +33,21 @@ async function rig(t: T, extraHosts: string[] = []): Promise<Rig> {
     env: { ...local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10' },
     args: ['--host', `a=hosta#${a.socketPath}`, '--host', `b=hostb#${b.socketPath}`, ...extraHosts.flatMap((h) => ['--host', h])],
   });
-  // The server's ssh processes end with it; checked after the client closes.
-  t.after(async () => {
-    await mcp.close();
-    const deadline = Date.now() + 10_000;
-    while (sshClients().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.deepEqual(sshClients(), [], 'no ssh left behind by the server');
-  });
   return { sshd, local, a, b, mcp };
 }
 
+/** Ends the server and checks that nothing it started over ssh lives on: no ssh session on the far side, so no remote tmux client. */
+async function closeAndCheck({ mcp, sshd }: Rig): Promise<void> {
+  await mcp.close();
+  const deadline = Date.now() + 10_000;
+  while (sshd.sessions().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(sshd.sessions(), [], 'no ssh session is left on the far side');
+  assert.deepEqual(sshClients(), []);
+}
+
 test('hosts: list, capture, send keys, run, wait and kill each land on the right host', async (t) => {
-  const { a, b, mcp } = await rig(t);
+  const setup = await rig(t);
+  const { a, b, mcp } = setup;
 
   const { sessions } = await mcp.ok('list_sessions');
   assert.deepEqual(
@@ -99,10 +102,12 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
   const gone = await mcp.ok('kill_session', { session: 'b:made here' });
   assert.equal(gone.sessionId, 'b:$1');
   assert.equal((await b.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'beta');
+  await closeAndCheck(setup);
 });
 
 test('hosts: a ref, cursor or target from one host is never applied on another', async (t) => {
-  const { a, mcp } = await rig(t);
+  const setup = await rig(t);
+  const { a, mcp } = setup;
   const { panes } = await mcp.ok('list_panes');
   const refA = panes.find((p: { id: string }) => p.id === 'a:%0').ref as string;
 
@@ -125,10 +130,12 @@ test('hosts: a ref, cursor or target from one host is never applied on another',
   await a.start({ session: 'alpha' });
   assert.match(await mcp.fails('capture_pane', { paneId: refA }), /stale/);
   assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
+  await closeAndCheck(setup);
 });
 
 test('hosts: a host that is down does not stop the others, and its errors name it and quote ssh', async (t) => {
-  const { mcp } = await rig(t, ['down=down', 'strange=unknownkey']);
+  const setup = await rig(t, ['down=down', 'strange=unknownkey']);
+  const { mcp } = setup;
   const listed = await mcp.call('list_sessions');
   assert.ok(!listed.isError);
   assert.deepEqual((listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id), ['$0', 'a:$0', 'b:$0']);
@@ -138,10 +145,12 @@ test('hosts: a host that is down does not stop the others, and its errors name i
   assert.match(await mcp.fails('capture_pane', { paneId: 'down:%0' }), /host down \(ssh down\).*Connection refused/);
   assert.match(await mcp.fails('get_pane_info', { paneId: 'strange:%0' }), /host strange.*(Host key verification failed|host key is known)/);
   assert.equal((await mcp.ok('capture_pane', { paneId: 'b:%0' })).paneId, 'b:%0');
+  await closeAndCheck(setup);
 });
 
 test('hosts: sshd killed mid-wait ends the wait with a clear error; the next call after it is back reconnects', async (t) => {
-  const { sshd, mcp } = await rig(t);
+  const setup = await rig(t);
+  const { sshd, mcp } = setup;
   assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
   const waiting = mcp.call('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 120_000 });
   // The wait has its own control connection once it is streaming; kill sshd under it.
@@ -156,4 +165,5 @@ test('hosts: sshd killed mid-wait ends the wait with a clear error; the next cal
   assert.equal(paneId, 'a:%0');
   assert.ok(Array.isArray(lines));
   assert.equal((await mcp.ok('list_panes', { session: 'a:alpha' })).panes[0].id, 'a:%0');
+  await closeAndCheck(setup);
 });
