@@ -83,6 +83,10 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
   }
   assert.match(await b.tmux('capture-pane', '-p', '-t', '%0'), /typed-42-on-b/);
 
+  // a channel signalled on host b releases a wait for `b:NAME` (tmux keeps a signal nobody waited for yet).
+  await b.tmux('wait-for', '-S', 'go-b');
+  assert.equal((await mcp.ok('wait_for_channel', { channel: 'b:go-b', timeoutMs: 30_000 })).released, true);
+
   // a ref goes back to its own host by itself.
   const refA = panes[1].ref as string;
   assert.equal(decodeRef(refA)?.host, 'a');
@@ -120,6 +124,10 @@ test('hosts: a ref, cursor or target from one host is never applied on another',
   const since = await mcp.ok('capture_since', { paneId: 'a:%0' });
   const onB = await mcp.ok('capture_since', { paneId: 'b:%0', cursor: since.cursor });
   assert.equal(onB.restarted, true);
+  // A wait cursor of host a's pane %0 is refused on host b's pane %0.
+  const waitedOnA = await mcp.ok('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 100 });
+  assert.ok(waitedOnA.cursor);
+  assert.match(await mcp.fails('wait_for_text', { paneId: 'b:%0', patterns: ['x'], cursor: waitedOnA.cursor, timeoutMs: 100 }), /host b.*stale/s);
 
   // One call, one host.
   assert.match(await mcp.fails('swap_pane', { paneId: 'a:%0', otherPaneId: 'b:%0' }), /different hosts/);
