@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
-import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
+import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
 import { EngineRegistry } from './core/registry.js';
 import { createServerFactory } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
@@ -26,7 +26,7 @@ Environment:
   LIBTMUX_SOCKET_PATH     tmux socket path (tmux -S); not together with LIBTMUX_SOCKET_NAME
   LIBTMUX_TMUX_BIN        tmux executable (default: tmux on PATH)
   LIBTMUX_TOOLSETS        comma list of inspect, manage, execute, teardown
-                          (default inspect,manage,execute; teardown too when this process starts the tmux server)
+                          (default inspect,manage,execute, plus teardown on the private default socket)
   LIBTMUX_TOOLS           tool names to add to the toolsets
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
   LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
 const DRAIN_SLACK_MS = 5000;
 
 async function serve(config: Config): Promise<void> {
+  await checkTmuxBin(config, process.env);
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
     commandTimeoutMs: config.commandTimeoutMs,

@@ -1,4 +1,6 @@
 /** One typed, validated configuration, from argv and the environment. Bad values stop start-up with a message. */
+import { checkTmuxBinary } from './tmux/binary.js';
+import { TmuxError } from './tmux/errors.js';
 
 import { HOST_NAME, type RemoteHost } from './core/hosts.js';
 
@@ -94,6 +96,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string, hostArgs
     hosts: hostsFrom(env, hostArgs, socketPath === undefined ? (socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME),
     caller: callerFrom(env),
   };
+}
+
+/**
+ * Checks that the tmux executable runs and is tmux 3.2 or newer, so a wrong LIBTMUX_TMUX_BIN stops
+ * start-up with a message instead of failing every call later. Returns the version.
+ */
+export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    return await checkTmuxBinary(config.tmuxBin, env);
+  } catch (error) {
+    if (!(error instanceof TmuxError)) throw error;
+    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

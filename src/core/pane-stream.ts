@@ -41,6 +41,21 @@ const STRUCTURAL = new Set([
 
 export type StreamEvent = 'output' | 'structure' | 'closed';
 
+/**
+ * Where the next wait without a cursor on a pane starts reading, and why: just before the last
+ * input this server sent into the pane (`input`), or where the last wait on it stopped (`wait`),
+ * whichever is later. Output after it counts as new even when printed before the wait was called.
+ */
+export interface UnreadMark {
+  readonly position: StreamPosition;
+  readonly reason: 'input' | 'wait';
+}
+
+/** Whether `a` comes strictly before `b`. */
+export function before(a: StreamPosition, b: StreamPosition): boolean {
+  return a.line < b.line || (a.line === b.line && a.col < b.col);
+}
+
 export class PaneStream {
   /** Identifies this stream's numbering; a cursor from another stream cannot be resumed here. */
   readonly key = randomBytes(6).toString('base64url');
@@ -54,6 +69,8 @@ export class PaneStream {
   #partial = '';
   #chars = 0;
   #closed: string | undefined;
+  #unread: UnreadMark | undefined;
+  #interruptedAt: StreamPosition | undefined;
 
   constructor(paneId: string, sessionId: string) {
     this.paneId = paneId;
@@ -81,6 +98,27 @@ export class PaneStream {
     const index = this.#head + (n - this.#first);
     if (index < this.#lines.length) return this.#lines[index];
     return index === this.#lines.length ? this.#partial : undefined;
+  }
+
+  /** Where a wait without a cursor starts; undefined when this server neither typed into the pane nor waited on it since the watch began. */
+  get unread(): UnreadMark | undefined {
+    return this.#unread;
+  }
+
+  /** This server is about to send input into the pane: everything printed from here on is new to the next wait. */
+  noteInput(interrupt = false): void {
+    this.#unread = { position: this.end, reason: 'input' };
+    if (interrupt) this.#interruptedAt = this.end;
+  }
+
+  /** Where this server last pressed C-c in the pane, if it did while watching. */
+  get interruptedAt(): StreamPosition | undefined {
+    return this.#interruptedAt;
+  }
+
+  /** A wait or run reported the output up to `to`; the next wait without a cursor starts there, unless input came later. */
+  consumed(to: StreamPosition): void {
+    if (!this.#unread || before(this.#unread.position, to)) this.#unread = { position: to, reason: 'wait' };
   }
 
   /** Calls `listener` synchronously on new output, on structural changes and when the stream ends. */
@@ -250,6 +288,21 @@ function evictIdle(registry: Map<string, Entry>): void {
   for (const [paneId, entry] of idle) {
     if (registry.size < MAX_STREAMS) break;
     closeEntry(registry, paneId, entry, 'evicted');
+  }
+}
+
+/**
+ * Marks the point before input this server is about to send into `pane` (opening its stream if
+ * none is open, so the output that follows is seen); call the returned function once sent. A
+ * stream that cannot be opened only costs the mark: the input itself is not held up.
+ */
+export async function markInput(engine: Engine, pane: { readonly id: string; readonly sessionId: string }, interrupt = false): Promise<() => void> {
+  try {
+    const lease = await openPaneStream(engine, pane);
+    lease.stream.noteInput(interrupt);
+    return () => lease.release();
+  } catch {
+    return () => {};
   }
 }
 

@@ -44,9 +44,12 @@ function variable(spec: string): string {
   return spec.startsWith('#') ? spec : `#{${spec}}`;
 }
 
-/** Makes text safe where tmux expands formats (names, titles, directories): `#` becomes `##`, once. */
+/**
+ * Makes text safe where tmux expands formats (names, titles, directories): every run of `#` is
+ * doubled, except a run just before `[`, which tmux leaves as it is (a style, `#[...]`).
+ */
 export function literalFormat(text: string): string {
-  return text.replaceAll('#', '##');
+  return text.replace(/#+/g, (run, at: number) => (text[at + run.length] === '[' ? run : run + run));
 }
 
 export const toInt = (value: string): number => {
@@ -55,3 +58,8 @@ export const toInt = (value: string): number => {
 };
 
 export const toBool = (value: string): boolean => value === '1';
+
+/** True when `format` holds a `#(...)` shell job (an odd run of `#` before `(`; `##(` is literal text). */
+export function hasShellJob(format: string): boolean {
+  return /(?:^|[^#])(?:##)*#\(/.test(format);
+}

@@ -22,7 +22,7 @@ export type LibtmuxProfile = Profile<LibtmuxContext> & { readonly selection: Sel
 
 export function createLibtmuxProfile({ config, registry, launchesDaemon }: LibtmuxProfileOptions): LibtmuxProfile {
   const engine = registry.defaultEngine;
-  const selection = selectTools(ALL_TOOLS, { ...config, launchesDaemon });
+  const selection = selectTools(ALL_TOOLS, { ...config, privateSocket: config.socketSource === 'default' });
   // Exclusions apply last and reach into batches too; a batch may call any tool that exists and
   // is not excluded, listed or not.
   const callable = ALL_TOOLS.filter((tool) => !selection.excluded.has(tool.name));
