@@ -15,7 +15,7 @@ import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
-import { TmuxCommandError, TmuxHostError } from '../tmux/errors.js';
+import { TmuxCommandError, TmuxHostError, TmuxTimeoutError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
@@ -367,7 +367,11 @@ export function watchStream<T>(
         .then((state) => {
           if (state !== 'alive' && !scan()) gone(state);
         })
-        .catch(() => {})
+        // A host that stopped answering (ssh down or hung past the command timeout) ends the wait
+        // with that error; a local hiccup is left to the next beat.
+        .catch((error: unknown) => {
+          if (engine.tmux.host !== undefined && (error instanceof TmuxHostError || error instanceof TmuxTimeoutError)) settle(() => reject(error));
+        })
         .finally(() => (checking = false));
     };
 

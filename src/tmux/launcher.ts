@@ -61,6 +61,9 @@ export function sshLauncher(target: SshTarget): Launcher {
     '-T', // no terminal: control mode speaks lines, and a pty would echo and translate them
     '-o', 'BatchMode=yes', // never a prompt: no password, no host-key question
     '-o', `ConnectTimeout=${Math.max(1, Math.ceil(target.connectTimeoutMs / 1000))}`,
+    // A link that dies without a word (no RST) would leave ssh waiting forever: keepalives end it in 30 s.
+    '-o', 'ServerAliveInterval=10',
+    '-o', 'ServerAliveCountMax=3',
     ...(target.sshConfig !== undefined ? ['-F', target.sshConfig] : []),
   ];
   const remoteTmux = target.remoteTmux ?? 'tmux';

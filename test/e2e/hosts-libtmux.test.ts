@@ -23,14 +23,14 @@ interface Rig {
 }
 
 /** Local tmux (session "here"), host a (session "alpha") and host b (session "beta"), each with one sh pane %0. */
-async function rig(t: T, extraHosts: string[] = []): Promise<Rig> {
+async function rig(t: T, extraHosts: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Rig> {
   const sshd = await loopbackSshd(t);
   const local = privateTmux(t);
   const a = privateTmux(t);
   const b = privateTmux(t);
   await Promise.all([local.start({ session: 'here' }), a.start({ session: 'alpha' }), b.start({ session: 'beta' })]);
   const mcp = await startMcp(t, {
-    env: { ...local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10' },
+    env: { ...local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10', ...env },
     args: ['--host', `a=hosta#${a.socketPath}`, '--host', `b=hostb#${b.socketPath}`, ...extraHosts.flatMap((h) => ['--host', h])],
   });
   return { sshd, local, a, b, mcp };
@@ -173,5 +173,23 @@ test('hosts: sshd killed mid-wait ends the wait with a clear error; the next cal
   assert.equal(paneId, 'a:%0');
   assert.ok(Array.isArray(lines));
   assert.equal((await mcp.ok('list_panes', { session: 'a:alpha' })).panes[0].id, 'a:%0');
+  await closeAndCheck(setup);
+});
+
+test('hosts: a hung host ends a wait once the command timeout passes; the local tmux keeps answering meanwhile', async (t) => {
+  const setup = await rig(t, [], { LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '3' });
+  const { sshd, mcp } = setup;
+  assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
+  const waiting = mcp.call('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 120_000 });
+  const deadline = Date.now() + 20_000;
+  while (sshd.sessions().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  sshd.pause(); // connections stay up, nothing answers: a hung host, not a refused one
+  t.after(() => sshd.unpause());
+  assert.equal((await mcp.ok('capture_pane', { paneId: '%0' })).paneId, '%0', 'the local tmux is not held up');
+  const result = await waiting;
+  assert.equal(result.isError, true, JSON.stringify(result.structuredContent));
+  assert.match(result.content.map((c) => c.text).join('\n'), /host a.*did not answer within 3000 ms/s);
+  sshd.unpause();
+  assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0', 'the next call reconnects');
   await closeAndCheck(setup);
 });
