@@ -162,8 +162,23 @@ export class EngineRegistry {
     await Promise.all(entries.map((entry) => this.#dispose(entry)));
   }
 
-  #acquire(location: ServerLocation | undefined): Entry {
+  /**
+   * A socket name `HOST:` or `HOST:NAME`, HOST a configured host, means that host's configured
+   * socket or socket NAME there: how a profile with a per-call socket name (python) reaches hosts.
+   * Any other name, `:` or not, is a local socket name.
+   */
+  #onHost(location: ServerLocation | undefined): ServerLocation | undefined {
+    const name = location?.host === undefined ? location?.socketName : undefined;
+    const colon = name?.indexOf(':') ?? -1;
+    if (name === undefined || colon <= 0 || !this.#hosts.has(name.slice(0, colon))) return location;
+    const host = name.slice(0, colon);
+    const socketName = name.slice(colon + 1);
+    return socketName === '' ? this.hostLocation(host) : { host, socketName };
+  }
+
+  #acquire(requested: ServerLocation | undefined): Entry {
     if (this.#closed) throw refused('the server is shutting down');
+    const location = this.#onHost(requested);
     if (location?.socketName !== undefined) checkSocketName(location.socketName);
     const key = location === undefined ? this.#defaultKey : locationKey(location);
     let entry = this.#entries.get(key);
