@@ -87,6 +87,10 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
   await b.tmux('wait-for', '-S', 'go-b');
   assert.equal((await mcp.ok('wait_for_channel', { channel: 'b:go-b', timeoutMs: 30_000 })).released, true);
 
+  // tmux://capabilities names the hosts and how to address them.
+  const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
+  assert.deepEqual(report.hosts.map((h: { name: string; socketSelector: string }) => [h.name, h.socketSelector]), [['a', `-S ${a.socketPath}`], ['b', `-S ${b.socketPath}`]]);
+
   // a ref goes back to its own host by itself.
   const refA = panes[1].ref as string;
   assert.equal(decodeRef(refA)?.host, 'a');
