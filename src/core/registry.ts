@@ -71,6 +71,8 @@ export interface RegistryOptions {
 }
 
 const DEFAULT_IDLE_MS = 60_000;
+/** How long a listing leaves out a host that could not be reached, before trying it again. */
+const UNREACHABLE_MS = 10_000;
 const DEFAULT_MAX_ENGINES = 32;
 
 interface Entry {
@@ -99,6 +101,30 @@ export class EngineRegistry {
       this.#pinned.add(key);
       this.#entries.set(key, this.#open(location, key));
     }
+  }
+
+  /**
+   * Hosts that failed to answer (ssh refused, or silence past the command timeout) lately, with
+   * that failure: a listing over every host skips them for a while instead of waiting on each again.
+   */
+  readonly #unreachable = new Map<string, { readonly until: number; readonly error: unknown }>();
+
+  /** Remembers that `host` could not be reached; `forMs` later it is tried again by listings too. */
+  markUnreachable(host: string, error: unknown, forMs = UNREACHABLE_MS): void {
+    this.#unreachable.set(host, { until: Date.now() + forMs, error });
+  }
+
+  /** A host answered: listings use it again at once. */
+  markReachable(host: string): void {
+    this.#unreachable.delete(host);
+  }
+
+  /** The failure that made `host` unreachable, while it is remembered. */
+  unreachable(host: string): unknown {
+    const entry = this.#unreachable.get(host);
+    if (entry && entry.until > Date.now()) return entry.error;
+    this.#unreachable.delete(host);
+    return undefined;
   }
 
   /** The configured hosts' names, in configuration order. */

@@ -157,6 +157,10 @@ test('hosts: a host that is down does not stop the others, and its errors name i
   assert.match(await mcp.fails('capture_pane', { paneId: 'down:%0' }), /host down \(ssh down\).*Connection refused/);
   assert.match(await mcp.fails('get_pane_info', { paneId: 'strange:%0' }), /host strange.*(Host key verification failed|host key is known)/);
   assert.equal((await mcp.ok('capture_pane', { paneId: 'b:%0' })).paneId, 'b:%0');
+  // Listed again soon after, the failed hosts are left out with the reason remembered.
+  const again = await mcp.call('list_sessions');
+  assert.deepEqual((again.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id), ['$0', 'a:$0', 'b:$0']);
+  assert.match(again.content.map((c) => c.text).join('\n'), /down: .*Connection refused/);
   await closeAndCheck(setup);
 });
 

@@ -8,6 +8,7 @@ import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/hos
 import type { EngineRegistry } from '../../core/registry.js';
 import { isFailure } from '../../core/failure.js';
 import { isTmuxError } from '../../tmux/server.js';
+import { TmuxHostError, TmuxTimeoutError } from '../../tmux/errors.js';
 import type { ToolCall, ToolOutcome } from '../../mcp/tool.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
@@ -75,8 +76,10 @@ async function onHost(
   if (host === undefined) return tool.handler(args, call);
   try {
     const outcome = await registry.use(registry.hostLocation(host), (engine) => tool.handler(args, { ...call, ctx: { ...call.ctx, engine } }));
+    registry.markReachable(host);
     return qualifyOutcome(host, outcome);
   } catch (error) {
+    if (error instanceof TmuxHostError || error instanceof TmuxTimeoutError) registry.markUnreachable(host, error);
     throw onHostError(host, error);
   }
 }
@@ -90,7 +93,13 @@ async function spanHosts(
   registry: EngineRegistry,
 ): Promise<ToolOutcome> {
   const hosts: Array<string | undefined> = [undefined, ...registry.hostNames];
-  const answers = await Promise.allSettled(hosts.map((host) => onHost(tool, host, args, call, registry)));
+  // A host that just failed is left out for a while: one hung host must not stall every listing.
+  const answers = await Promise.allSettled(
+    hosts.map((host) => {
+      const failure = host === undefined ? undefined : registry.unreachable(host);
+      return failure === undefined ? onHost(tool, host, args, call, registry) : Promise.reject(failure);
+    }),
+  );
   const rows: unknown[] = [];
   const missing: string[] = [];
   answers.forEach((answer, i) => {
