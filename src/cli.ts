@@ -33,6 +33,7 @@ Environment:
   LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15; over ssh, also ConnectTimeout)
   TMUX_MCP_SSH_CONFIG     ssh config file for the hosts (ssh -F); default: ssh's own (~/.ssh/config)
   TMUX_MCP_SSH_BIN        ssh client (default: ssh on PATH)
+  TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
 `;
 
 async function main(): Promise<void> {

@@ -158,6 +158,7 @@ function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocke
   const specs = [...(nonEmpty(env.TMUX_MCP_HOSTS)?.split(/[\s,]+/).filter(Boolean) ?? []), ...args];
   const sshConfig = nonEmpty(env.TMUX_MCP_SSH_CONFIG);
   const sshBin = nonEmpty(env.TMUX_MCP_SSH_BIN);
+  const remoteTmux = nonEmpty(env.TMUX_MCP_REMOTE_TMUX);
   const hosts: RemoteHost[] = [];
   for (const spec of specs) {
     const eq = spec.indexOf('=');
@@ -180,6 +181,7 @@ function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocke
       ...(socket?.startsWith('/') ? { socketPath: socket } : { socketName: socket ?? defaultSocketName }),
       ...(sshConfig !== undefined ? { sshConfig } : {}),
       ...(sshBin !== undefined ? { sshBin } : {}),
+      ...(remoteTmux !== undefined ? { remoteTmux } : {}),
     });
   }
   return hosts;

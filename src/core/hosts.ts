@@ -26,6 +26,8 @@ export interface RemoteHost {
   readonly sshConfig?: string;
   /** The ssh client (TMUX_MCP_SSH_BIN; default `ssh`). */
   readonly sshBin?: string;
+  /** tmux on that host (TMUX_MCP_REMOTE_TMUX; default `tmux` on the remote PATH). */
+  readonly remoteTmux?: string;
 }
 
 /** Where a target points: its host (undefined: this machine) and the target as that host's tmux knows it. */

@@ -269,7 +269,7 @@ export class EngineRegistry {
         socketName: location.socketName,
         socketPath: location.socketPath,
         commandTimeoutMs: this.#options.commandTimeoutMs,
-        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin } } : {}),
+        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux } } : {}),
       });
     // The caller guard is about the pane this process runs in: only ever on this machine.
     const engineOptions = host ? { ...this.#options.engine, caller: undefined } : this.#options.engine;

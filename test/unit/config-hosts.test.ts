@@ -27,6 +27,9 @@ test('--host and TMUX_MCP_HOSTS: destination, socket name or path, ssh settings'
   );
   // A local socket path is this machine's: a host keeps the default socket name.
   assert.deepEqual(hosts(['--host', 'x=y'], { LIBTMUX_SOCKET_PATH: '/tmp/s' }), [{ name: 'x', destination: 'y', socketName: 'libtmux-mcp' }]);
+  assert.deepEqual(hosts(['--host', 'x=y'], { TMUX_MCP_SSH_BIN: '/opt/ssh', TMUX_MCP_REMOTE_TMUX: '/opt/homebrew/bin/tmux' }), [
+    { name: 'x', destination: 'y', socketName: 'libtmux-mcp', sshBin: '/opt/ssh', remoteTmux: '/opt/homebrew/bin/tmux' },
+  ]);
 });
 
 test('bad hosts stop start-up with a message', () => {
