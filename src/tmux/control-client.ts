@@ -90,13 +90,14 @@ export class ControlClient {
     const client = new ControlClient(options);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        client.close();
         // Over ssh, silence means the host or the network: the same bound as any command.
-        reject(
+        const error =
           options.launcher.host !== undefined
             ? new TmuxTimeoutError(['attach-session'], options.connectTimeoutMs, options.launcher.host)
-            : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`),
-        );
+            : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`);
+        // Answer once the process is gone, so a failed attach leaves nothing running behind it.
+        client.#onAttached = undefined;
+        void client.close().then(() => reject(error));
       }, options.connectTimeoutMs);
       client.#onAttached = (error) => {
         clearTimeout(timer);

@@ -69,7 +69,7 @@ export class TmuxConnectionLostError extends TmuxError {
 export class TmuxHostError extends TmuxError {
   readonly host: string;
   constructor(host: string, destination: string, sshMessage: string) {
-    const said = lastLines(sshMessage) || 'ssh failed without a message';
+    const said = lastLines(sshMessage) || 'the ssh connection failed or was closed (ssh exited with status 255 and said nothing)';
     super(
       `cannot reach host ${host} (ssh ${destination}): ${said}`,
       `Check that \`ssh -o BatchMode=yes ${destination} tmux -V\` works from this machine without a prompt (keys or agent, a known host key); calls on other hosts are not affected.`,
