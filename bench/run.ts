@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: latency and memory of the built server (dist/cli.js) against private tmux
- * servers, driven through the official SDK Client over stdio, side by side with a no-op SDK server
- * on the same transport (the floor). Prints each table as it goes and writes bench/RESULTS.md.
+ * servers, driven through the official SDK Client over stdio (and, for the fast tools, over
+ * Streamable HTTP in both eras), side by side with a no-op SDK server on the same transport (the floor). Prints each table as it goes and writes bench/RESULTS.md.
  *
  * Sizes are flags (or BENCH_* env): see `--help`. Tools that the server does not list yet get a
  * "not available" row, so the bench runs at any stage of the project.
@@ -29,7 +29,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --lines LIST       history sizes for capture_pane growth (default 100,10000,100000)
   --wait-iterations N  wait_for_text latency samples (default 30)
   --flood-mb N       megabytes printed in the memory test (default 100)
-  --only LIST        scenarios to run: fast,wait,memory,capture,ssh,growth (default all)
+  --only LIST        scenarios to run: fast,http,wait,memory,capture,ssh,growth (default all)
   --out FILE         report path (default bench/RESULTS.md; "-" for none)
   --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR
   --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare
@@ -61,7 +61,7 @@ function options() {
     lines: list('lines', '100,10000,100000').map(Number),
     waitIterations: int('wait-iterations', 30),
     floodMb: int('flood-mb', 100),
-    only: new Set(list('only', 'fast,wait,memory,capture,ssh,growth')),
+    only: new Set(list('only', 'fast,http,wait,memory,capture,ssh,growth')),
     out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
     cpuProf: get('cpu-prof', ''),
     cli: get('cli', ''),
@@ -296,14 +296,8 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: n
     idleRss = driver.memory('VmRSS');
 
     const f = floor.p50;
-    await toolRow(t, driver, 'list_sessions', 'list_sessions', () => ({}), { target: 1.0, floor: f });
-    await toolRow(t, driver, 'list_panes (8 panes)', 'list_panes', () => ({}), { target: 1.0, floor: f });
-    await toolRow(t, driver, 'get_pane_info', 'get_pane_info', () => ({ paneId: base.shell }), { target: 1.0, floor: f });
-    await toolRow(t, driver, 'capture_pane (visible screen)', 'capture_pane', () => ({ paneId: base.others[0] }), { target: 1.0, floor: f });
-    await toolRow(t, driver, 'send_keys (one key + Enter)', 'send_keys', () => ({ paneId: base.sink, keys: ['x'], literal: true, enter: true }), {
-      target: 1.0,
-      floor: f,
-    });
+    const calls = fastCalls(base);
+    for (const call of calls.slice(0, -1)) stdioP50.set(call.name, (await toolRow(t, driver, call.name, call.tool, call.args, { ...call, floor: f })).summary?.p50);
     const reads = batchOperations(driver, base);
     if (!driver.has('call_read_tools_batch')) addRow(t, { name: 'call_read_tools_batch (16 reads)', unavailable: true, target: 3 });
     else
@@ -311,12 +305,8 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: n
         target: 3,
         floor: f,
       });
-    await toolRow(t, driver, 'run_shell_command `true`', 'run_shell_command', () => ({ paneId: base.shell, command: 'true' }), {
-      target: 8,
-      floor: f,
-      iterations: Math.min(opts.iterations, 100),
-      warmup: Math.min(opts.warmup, 5),
-    });
+    const shell = calls.at(-1)!;
+    stdioP50.set(shell.name, (await toolRow(t, driver, shell.name, shell.tool, shell.args, { ...shell, floor: f })).summary?.p50);
     const after = driver.memory('VmRSS');
     // The issue states this target in MB (10^6 bytes); VmRSS is read in KiB.
     const mb = (mib: number) => (mib * 2 ** 20) / 1e6;
@@ -328,6 +318,72 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: n
     await driver.close();
   }
   return { idleRss };
+}
+
+/** The single-tool rows of the fast table, measured over stdio there and over HTTP in the HTTP table. */
+function fastCalls(base: Base) {
+  return [
+    { name: 'list_sessions', tool: 'list_sessions', args: () => ({}), target: 1.0 },
+    { name: 'list_panes (8 panes)', tool: 'list_panes', args: () => ({}), target: 1.0 },
+    { name: 'get_pane_info', tool: 'get_pane_info', args: () => ({ paneId: base.shell }), target: 1.0 },
+    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: () => ({ paneId: base.others[0] }), target: 1.0 },
+    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: () => ({ paneId: base.sink, keys: ['x'], literal: true, enter: true }), target: 1.0 },
+    // Last: the fast table measures the batch before it.
+    {
+      name: 'run_shell_command `true`',
+      tool: 'run_shell_command',
+      args: () => ({ paneId: base.shell, command: 'true' }),
+      target: 8,
+      iterations: Math.min(opts.iterations, 100),
+      warmup: Math.min(opts.warmup, 5),
+    },
+  ];
+}
+
+/** p50 of each fast row over stdio, for the HTTP table's comparison line. */
+const stdioP50 = new Map<string, number | undefined>();
+
+// ---- scenario: the same calls over Streamable HTTP ------------------------------------------------------
+
+async function httpScenario(base: Base): Promise<void> {
+  const t = table(
+    'The same tools over Streamable HTTP',
+    'Our server with `--http 127.0.0.1:0` and a bearer token, driven by the SDK client in each protocol era: 2025-11-25 ' +
+      '(`initialize`; the SDK serves it statelessly, a fresh server instance per request) and 2026-07-28 (`server/discover`; ' +
+      'per-request envelope). The floor of each era is the no-op server behind the same SDK HTTP handler, without the token ' +
+      'check; ratio = p50 / that floor. The stdio rows are in the first table.',
+  );
+  const eras = [
+    ['legacy', 'HTTP 2025-11-25'],
+    ['auto', 'HTTP 2026-07-28'],
+  ] as const;
+  const p50 = new Map<string, Map<string, number | undefined>>();
+  for (const [era, label] of eras) {
+    const noop = await McpDriver.noopOverHttp(base.tmux.env, era);
+    let floor: Awaited<ReturnType<typeof measure>>;
+    try {
+      floor = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
+    } finally {
+      await noop.close();
+    }
+    addRow(t, { name: `${label}: floor, no-op SDK server`, summary: floor, ratio: 1, cpu: floor.cpu, note: 'same SDK HTTP handler, no token check' });
+    const driver = await McpDriver.oursOverHttp(base.tmux.env, era, nodeArgs);
+    const measured = new Map<string, number | undefined>();
+    p50.set(label, measured);
+    try {
+      for (const call of fastCalls(base)) {
+        const row = await toolRow(t, driver, `${label}: ${call.name}`, call.tool, call.args, { iterations: call.iterations, warmup: call.warmup, floor: floor.p50 });
+        measured.set(call.name, row.summary?.p50);
+      }
+    } finally {
+      await driver.close();
+    }
+  }
+  const cell = (value: number | undefined) => (value === undefined ? '-' : `${ms(value)} ms`);
+  for (const call of fastCalls(base)) {
+    t.after.push(`${call.name}, p50: stdio ${cell(stdioP50.get(call.name))}, ${eras.map(([, label]) => `${label} ${cell(p50.get(label)?.get(call.name))}`).join(', ')}.`);
+    console.log('  ' + t.after.at(-1));
+  }
 }
 
 function batchOperations(driver: McpDriver, base: Base) {
@@ -704,6 +760,7 @@ async function main(): Promise<void> {
     const floor = floorInfo.summary;
     console.log(`floor p50 ${ms(floor.p50)} ms`);
     if (opts.only.has('fast')) await fastScenario(base, floorInfo);
+    if (opts.only.has('http')) await httpScenario(base);
     if (opts.only.has('wait')) await waitScenario(base, floor);
     if (opts.only.has('capture')) await captureScenario(base, floor);
     if (opts.only.has('memory')) await memoryScenario(base);

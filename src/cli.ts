@@ -1,25 +1,36 @@
 #!/usr/bin/env node
-/** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
-import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
+/** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
+import { readFile } from 'node:fs/promises';
+import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
+import { withCapacity } from './mcp/capacity.js';
 import { createServerFactory } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
+import { serveHttp } from './mcp/http.js';
+import { generateToken } from './mcp/http-auth.js';
 import { buildProfile } from './profiles/index.js';
 import { VERSION } from './version.js';
 
-const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio.
+const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
-Usage: tmux-mcp [--profile NAME]   serve MCP on stdin/stdout
+Usage: tmux-mcp [--profile NAME]                  serve MCP on stdin/stdout
+       tmux-mcp --http [HOST:]PORT [options]      serve MCP at http://HOST:PORT/mcp
        tmux-mcp --help | --version
 
 Options:
-  --profile NAME   contract to speak: ${PROFILES.join(', ')} (default libtmux; also TMUX_MCP_PROFILE)
+  --profile NAME       contract to speak: ${PROFILES.join(', ')} (default libtmux; also TMUX_MCP_PROFILE)
+  --http [HOST:]PORT   Streamable HTTP, both protocol eras; HOST defaults to ${DEFAULT_HTTP_HOST} (loopback only);
+                       every request needs "Authorization: Bearer <token>"
+  --token-file PATH    the bearer token is this file's content (else TMUX_MCP_TOKEN, else one is
+                       generated and printed once on stderr; a non-loopback HOST needs a chosen token)
+  --allow-host NAME    also accept NAME in the Host and Origin headers (repeatable or a comma list;
+                       localhost, 127.0.0.1 and [::1] always are, and so is a specific HOST)
   --host NAME=DEST[#SOCKET]
-                   also serve the tmux on another host, over your own ssh (repeatable; also
-                   TMUX_MCP_HOSTS, comma-separated). DEST: an ssh destination (config alias,
-                   user@host, ssh://user@host:port); SOCKET: a tmux socket name, or a path
-                   starting with /, on that host (default: the same socket name as here).
-                   Address it as NAME:%3, NAME:@1, NAME:$0 or NAME:session; refs go back by themselves.
+                       also serve the tmux on another host, over your own ssh (repeatable; also
+                       TMUX_MCP_HOSTS, comma-separated). DEST: an ssh destination (config alias,
+                       user@host, ssh://user@host:port); SOCKET: a tmux socket name, or a path
+                       starting with /, on that host (default: the same socket name as here).
+                       Address it as NAME:%3, NAME:@1, NAME:$0 or NAME:session; refs go back by themselves.
 
 Environment:
   LIBTMUX_SOCKET_NAME     tmux socket name (tmux -L); default "${DEFAULT_SOCKET_NAME}", a private server
@@ -34,6 +45,29 @@ Environment:
   TMUX_MCP_SSH_CONFIG     ssh config file for the hosts (ssh -F); default: ssh's own (~/.ssh/config)
   TMUX_MCP_SSH_BIN        ssh client (default: ssh on PATH)
   TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
+  TMUX_MCP_TOKEN          bearer token for --http
+
+Socket (any profile; wins over the environment):
+  --socket PATH         tmux socket path (tmux -S)
+  --socket-name NAME    tmux socket name (tmux -L)
+  --tmux PATH           tmux executable
+
+Julia profile (--profile julia):
+  --tool NAME           enable a tool; repeat to replace the default set (list_panes, capture_pane,
+                        send_keys); the order given is the tools/list order. Tools: list_panes,
+                        capture_pane, send_keys, paste_text, resize_pane, kill_pane, run_operations,
+                        create_session, teardown_session, wait_for_text, send_keys_and_wait
+  --caller-pane ID      pane (exact id, e.g. %3) a call without "target" acts on; bound at start-up
+                        to the running tmux server, so a restart makes it stale
+  --allow-pane ID       permit only this pane (repeatable, at most 256); sessions created through
+                        create_session are permitted too
+  --allow-create        let create_session create sessions (owned by this process, killed at exit)
+  --timeout SECONDS     deadline for everything one tool call does, > 0 and <= 30 (default 5)
+  --workers N           tool calls run at once (default 4)
+  --capacity N          tool calls running or queued, at most 16 (default 16); one more is refused
+                        with JSON-RPC error -32000
+  LIBTMUX_MCP_MAX_RESULT_BYTES  largest result payload, 1024..1048576 bytes (default 1048576);
+                        a larger one is answered with the error code result_limit
 `;
 
 async function main(): Promise<void> {
@@ -64,30 +98,65 @@ async function serve(config: Config): Promise<void> {
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, registry, !running);
-  const connection = serveBothErasOverStdio(createServerFactory(profile), {
-    // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
-    drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
-  });
+  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
+  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
+  const factory = createServerFactory(profile);
 
+  let closeTransport: () => Promise<void> = async () => {};
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
-    await connection.close().catch(() => {});
+    await closeTransport().catch(() => {});
+    await closeProfile?.().catch(() => {});
     await registry.close();
     process.exit(code);
   };
-  void connection.closed.then(() => shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+
+  let where: string;
+  if (config.http) {
+    const token = await httpToken(config.http);
+    const http = await serveHttp(factory, {
+      host: config.http.host,
+      port: config.http.port,
+      token: token.value,
+      allowedHostnames: config.http.allowedHostnames,
+    });
+    closeTransport = () => http.close();
+    where = `, HTTP at ${http.url}`;
+    if (token.generated) process.stderr.write(`tmux-mcp: bearer token for this run: ${token.value}\n`);
+  } else {
+    const connection = serveBothErasOverStdio(factory, {
+      // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
+      drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+      ...(profile.capacity ? { wrap: (wire) => withCapacity(wire, profile.capacity!) } : {}),
+    });
+    closeTransport = () => connection.close();
+    void connection.closed.then(() => shutdown(0));
+    where = '';
+  }
 
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ` +
       (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
-      `${selectionSummary}\n`,
+      `${selectionSummary}${where}\n`,
   );
+}
+
+/** The HTTP bearer token: TMUX_MCP_TOKEN, else the --token-file's content, else a fresh one printed once. */
+async function httpToken(http: HttpConfig): Promise<{ value: string; generated: boolean }> {
+  if (http.token !== undefined) return { value: http.token, generated: false };
+  if (http.tokenFile !== undefined) {
+    const value = (await readFile(http.tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new ConfigError(`--token-file ${http.tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    })).trim();
+    if (value === '') throw new ConfigError(`--token-file ${http.tokenFile} is empty; put the token in it`);
+    return { value, generated: false };
+  }
+  return { value: generateToken(), generated: true };
 }
 
 main().catch((error: unknown) => {

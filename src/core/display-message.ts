@@ -5,7 +5,7 @@
  * value (a pane title a program set, say) as a format again. The output is bounded.
  */
 import { TmuxCommandError } from '../tmux/errors.js';
-import { hasShellJob } from '../tmux/formats.js';
+import { hasShellJob, withoutTimeConversions } from '../tmux/formats.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import type { Engine } from './engine.js';
 import { invalidArgument, notFound } from './failure.js';
@@ -23,7 +23,7 @@ export function checkFormat(format: string, field = 'format_string'): void {
   if (hasShellJob(format)) {
     throw invalidArgument(`${field} holds a #(...) shell job, which tmux would run as a command; shell jobs are not allowed here`, 'Read values with #{variable}; write ##( for a literal "#(".');
   }
-  if (REEXPANDING_MODIFIER.test(format)) {
+  if (REEXPANDING_MODIFIER.test(format) || REEXPANDING_MODIFIER.test(withoutTimeConversions(format))) {
     throw invalidArgument(
       `${field} uses the E: or T: modifier, which expands a value as a format again (and so could run a #(...) job hidden in it); it is not allowed here`,
       'Read the value itself with #{name}, or use other modifiers (=, s/../../, l:, q:, b:, d:, ...).',

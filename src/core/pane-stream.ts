@@ -69,6 +69,7 @@ export class PaneStream {
   #partial = '';
   #chars = 0;
   #closed: string | undefined;
+  #lastAlternateEntry: StreamPosition | undefined;
   #unread: UnreadMark | undefined;
   #interruptedAt: StreamPosition | undefined;
 
@@ -85,6 +86,16 @@ export class PaneStream {
   /** The position just after everything received so far. */
   get end(): StreamPosition {
     return { line: this.#first + this.#lines.length - this.#head, col: this.#partial.length };
+  }
+
+  /** Whether the program is on the alternate screen, as far as its output since the stream began tells (undefined: no switch seen). */
+  get alternate(): boolean | undefined {
+    return this.#filter.alternate;
+  }
+
+  /** Where the latest switch to the alternate screen arrived (the start of its chunk of output); undefined when none has. */
+  get lastAlternateEntry(): StreamPosition | undefined {
+    return this.#lastAlternateEntry;
   }
 
   /** The oldest line still kept. */
@@ -129,7 +140,10 @@ export class PaneStream {
 
   push(raw: string): void {
     if (this.#closed !== undefined) return;
+    const entries = this.#filter.alternateEntries;
+    const at = this.end;
     const text = this.#filter.write(raw);
+    if (this.#filter.alternateEntries !== entries) this.#lastAlternateEntry = at;
     if (text.length === 0) return;
     let start = 0;
     for (;;) {

@@ -38,6 +38,8 @@ export interface WaitRequest {
   readonly timeoutMs: number;
   readonly maxLines: number;
   readonly signal: AbortSignal;
+  /** Ignore output drawn while the pane shows the alternate screen (a full-screen program paints a picture, it does not print lines). */
+  readonly skipAlternateScreen?: boolean;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface WaitResult {
   readonly matchedIndex: number | null;
   readonly sawNewOutput: boolean;
   readonly matchedAtEntry: boolean;
+  /** The pane showed the alternate screen (vim, less, top...) at some time during the wait. */
+  readonly alternateScreen: boolean;
   readonly tail: string[];
   /** Older lines of the tail left out to stay within maxLines and the byte budget. */
   readonly droppedLines: number;
@@ -152,7 +156,17 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     stream: PaneStream | undefined,
     from: StreamPosition,
     outcome: WaitOutcome,
-    extra: { matched?: Matcher; matchedIndex?: number; at?: StreamPosition; sawNewOutput: boolean; matchedAtEntry: boolean; note?: string; startedFrom?: WaitStart; matchedBeforeCall?: boolean },
+    extra: {
+      matched?: Matcher;
+      matchedIndex?: number;
+      at?: StreamPosition;
+      sawNewOutput: boolean;
+      matchedAtEntry: boolean;
+      alternateScreen: boolean;
+      note?: string;
+      startedFrom?: WaitStart;
+      matchedBeforeCall?: boolean;
+    },
   ): WaitResult => {
     const end = extra.at ?? stream?.end ?? from;
     // Only the newest lines are rendered: a long wait on a chatty pane may span thousands.
@@ -170,6 +184,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
       matchedIndex: extra.matchedIndex ?? null,
       sawNewOutput: extra.sawNewOutput,
       matchedAtEntry: extra.matchedAtEntry,
+      alternateScreen: extra.alternateScreen,
       tail: tail.lines,
       droppedLines: tail.droppedLines,
       seconds: round3((performance.now() - started) / 1000),
@@ -185,7 +200,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
 
   if (pane.isDead) {
     const screen = await captureLines(engine, pane.id).catch(() => []);
-    return finish(undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: entryCheck(screen) });
+    return finish(undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: entryCheck(screen), alternateScreen: false });
   }
 
   const lease = await openPaneStream(engine, pane);
@@ -194,7 +209,10 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     // Subscribed first, then looked: whatever the screen showed is "at entry"; the stream has the rest.
     const entry = captureLines(engine, pane.id).then(entryCheck, () => false);
     entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
+    // The stream knows the alternate screen from the switches it sees; before any, the state at entry holds.
+    const alternateAtEntry = engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{alternate_on}']).then(([flag]) => flag === '1', () => false);
     const entryEnd = stream.end;
+    const skipAlternate = request.skipAlternateScreen ? await alternateAtEntry : undefined;
     let from = entryEnd;
     let note: string | undefined;
     let startedFrom: WaitStart = request.since !== undefined ? 'since' : 'now';
@@ -238,6 +256,10 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     let scanned = from;
     const scan = (): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition } | undefined => {
       const last = stream.end;
+      if (skipAlternate !== undefined && (stream.alternate ?? skipAlternate)) {
+        scanned = last;
+        return undefined;
+      }
       for (let n = Math.max(scanned.line, stream.firstLine); n <= last.line; n++) {
         const col = n === scanned.line ? scanned.col : 0;
         const text = stream.line(n) ?? '';
@@ -264,6 +286,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
       sawNewOutput: backlog.length > 0 || before(from, stream.end),
       // Pattern text on screen counts "at entry" only when it was not itself the (new) match.
       matchedAtEntry: (await entry) && !matchedBeforeCall,
+      alternateScreen: (await alternateAtEntry) || stream.alternate === true || (stream.lastAlternateEntry !== undefined && !before(stream.lastAlternateEntry, from)),
       ...(note ? { note } : {}),
     });
     if (backlog.length === 0) return result;

@@ -33,11 +33,13 @@ export interface StdioOptions {
   readonly input?: Readable;
   readonly output?: Writable;
   readonly onerror?: (error: Error) => void;
+  /** Wraps the wire before the SDK sees it (request capacity: capacity.ts). */
+  readonly wrap?: (wire: Transport) => Transport;
 }
 
 export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
   const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs);
-  const handle = serveStdio(factory, { transport: wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
+  const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
   return { closed: wire.closed, close: () => handle.close() };
 }
 

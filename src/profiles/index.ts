@@ -2,15 +2,18 @@
 import { ConfigError, type Config } from '../config.js';
 import type { EngineRegistry } from '../core/registry.js';
 import type { Profile } from '../mcp/server.js';
+import { createJuliaProfile } from './julia/index.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
 
 export interface ProfileBuild {
   readonly profile: Profile<unknown>;
   /** One line for the banner: which tools are in force. */
   readonly selectionSummary: string;
+  /** What the profile must do before the process exits (the julia profile kills the sessions it created). */
+  readonly close?: () => Promise<void>;
 }
 
-export function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): ProfileBuild {
+export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): Promise<ProfileBuild> {
   switch (config.profile) {
     case 'libtmux': {
       const profile = createLibtmuxProfile({ config, registry, launchesDaemon });
@@ -23,6 +26,11 @@ export function buildProfile(config: Config, registry: EngineRegistry, launchesD
           (excluded.size ? `; excluded ${[...excluded].join(',')}` : '') +
           ')',
       };
+    }
+    case 'julia': {
+      if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');
+      const profile = await createJuliaProfile(config.julia, registry.defaultEngine);
+      return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
     }
     default:
       throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux (the default)`);

@@ -59,7 +59,17 @@ export const toInt = (value: string): number => {
 
 export const toBool = (value: string): boolean => value === '1';
 
-/** True when `format` holds a `#(...)` shell job (an odd run of `#` before `(`; `##(` is literal text). */
+/**
+ * `format` with every strftime conversion taken out. tmux runs strftime over many formats before
+ * expanding them, and a conversion that prints nothing (%Z under some TZ) could join what is
+ * around it; checks look at both forms.
+ */
+export function withoutTimeConversions(format: string): string {
+  return format.replace(/%[^A-Za-z%]*[A-Za-z%]?/g, '');
+}
+
+/** True when `format` holds a `#(...)` shell job (an odd run of `#` before `(`; `##(` is literal text), before or after strftime. */
 export function hasShellJob(format: string): boolean {
-  return /(?:^|[^#])(?:##)*#\(/.test(format);
+  const job = /(?:^|[^#])(?:##)*#\(/;
+  return job.test(format) || job.test(withoutTimeConversions(format));
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { CLI, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
+import { until, waiters } from '../fixture/processes.js';
 import { compileValidator } from '../../src/mcp/validation.js';
 
 for (const [negotiation, era, version] of [
@@ -33,6 +34,15 @@ for (const [negotiation, era, version] of [
     const capture = await mcp.ok('capture_pane', { paneId: pane });
     assert.ok(capture.lines.includes('era-42'), capture.lines.join('\n'));
     assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
+    // A call that runs past a second reports progress when asked (each second: elapsed of total seconds).
+    const seen: Array<{ progress: number; total?: number }> = [];
+    const waited = await mcp.client.callTool(
+      { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 2500 } },
+      { onprogress: (p: { progress: number; total?: number }) => void seen.push(p) } as never,
+    );
+    assert.equal((waited.structuredContent as { matched: unknown }).matched, null);
+    assert.ok(seen.length >= 1, 'at least one progress notification');
+    assert.ok(seen.every((p, i) => p.total === 2.5 && (i === 0 || p.progress > seen[i - 1]!.progress)), JSON.stringify(seen));
   });
 }
 
@@ -41,7 +51,7 @@ const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', im
 };
 const outputOf = (name: string) => compileValidator(contract.tools.find((tool) => tool.name === name)!.outputSchema as never, `${name} result`);
 
-test('stdin closed with calls in flight: each is answered, waits run to their own end, then the process exits', async (t) => {
+test('stdin closed with calls in flight: each is answered (waits to their own end or release), then the process exits', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const server = spawn(process.execPath, [CLI], { env: tmux.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -68,26 +78,27 @@ test('stdin closed with calls in flight: each is answered, waits run to their ow
 
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
   send({ method: 'notifications/initialized' });
-  // One wait that only its deadline ends, one that output printed after end of input ends, one instant call.
+  // One wait that only its deadline ends, one that a signal sent after end of input ends, one instant call.
+  const channel = `eof-${process.pid}`;
   send({ id: 2, method: 'tools/call', params: { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 1500 } } });
-  send({ id: 3, method: 'tools/call', params: { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['after-eof-\\d+'], regex: true, timeoutMs: 60_000 } } });
+  send({ id: 3, method: 'tools/call', params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } } });
   send({ id: 4, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
-  await seen(4); // every request above has been read once a later one is answered
+  await seen(4);
+  await until('the channel wait to be armed', () => waiters(channel).length === 1);
   server.stdin.end();
-  await tmux.typeAndWait(pane, 'echo after-eof-$((40+2))');
+  await tmux.tmux('wait-for', '-S', channel);
 
   assert.equal(await exited, 0);
   await allRead;
-  const validate = { wait: outputOf('wait_for_text'), list: outputOf('list_sessions') };
+  const validate = { wait: outputOf('wait_for_text'), channel: outputOf('wait_for_channel'), list: outputOf('list_sessions') };
   const timedOut = answers.get(2)?.result?.structuredContent;
   assert.ok(timedOut, JSON.stringify(answers.get(2)));
   assert.equal(validate.wait(timedOut), undefined);
   assert.equal(timedOut.matched, null, 'the first wait ran to its own deadline');
-  const matched = answers.get(3)?.result?.structuredContent;
-  assert.ok(matched, JSON.stringify(answers.get(3)));
-  assert.equal(validate.wait(matched), undefined);
-  assert.equal(matched.matchedIndex, 0, 'the second wait matched output printed after stdin closed');
-  assert.ok(matched.tail.includes('after-eof-42'), matched.tail.join('\n'));
+  const released = answers.get(3)?.result?.structuredContent;
+  assert.ok(released, JSON.stringify(answers.get(3)));
+  assert.equal(validate.channel(released), undefined);
+  assert.equal(released.released, true, 'the channel wait was released by the signal sent after stdin closed');
   const listed = answers.get(4)?.result?.structuredContent;
   assert.equal(validate.list(listed), undefined);
   assert.equal(listed.sessions.length, 1);

@@ -16,7 +16,7 @@ import { privateTmux } from '../fixture/tmux.js';
 const untouched = (kind: string) => (error: unknown) => error instanceof Failure && error.kind === kind && !error.touched;
 
 test('formats that could run a program are refused; plain formats pass', () => {
-  for (const bad of ['#(id)', 'x #(id)', '###(id)', '#{?1,#(id),}', '#{E:pane_title}', '#{=5;E:pane_title}', '#{T:status-left}', '#{l;T;=3:x}', 'a\0b', 'x'.repeat(4097)]) {
+  for (const bad of ['#(id)', 'x #(id)', '###(id)', '#{?1,#(id),}', '#{E:pane_title}', '#{=5;E:pane_title}', '#{T:status-left}', '#{l;T;=3:x}', '#%Z(id)', '#%-5Z(id)', '#{%ZE:pane_title}', '#{=5;%ZT:x}', 'a\0b', 'x'.repeat(4097)]) {
     assert.throws(() => checkFormat(bad), untouched('invalid_argument'), JSON.stringify(bad.slice(0, 40)));
   }
   for (const ok of ['', '##(literal)', '#{pane_id}', '#{=5:pane_title}', '#{session_name}: #{window_index}', 'E: plain text', '#{s/E:/x/:pane_title}', '%H:%M']) {

@@ -25,7 +25,7 @@ test('bad option and environment input is refused before any tmux runs', async (
     await assert.rejects(setOption(engine, server, name, '1'), isFailure('invalid_argument', false), JSON.stringify(name));
     await assert.rejects(unsetOption(engine, server, name), isFailure('invalid_argument', false));
   }
-  for (const value of ['a\0b', 'x'.repeat(16_385), '#(touch x)', 'status #{?1,#(id),}']) {
+  for (const value of ['a\0b', 'x'.repeat(16_385), '#(touch x)', 'status #{?1,#(id),}', '#%Z(id)']) {
     await assert.rejects(setOption(engine, server, '@x', value), isFailure('invalid_argument', false), JSON.stringify(value.slice(0, 20)));
   }
   for (const name of ['', '1X', 'A-B', 'A=B', 'A B', 'É']) {
