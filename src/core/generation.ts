@@ -4,8 +4,9 @@
  * `%3` after a restart; the generation does not repeat, so a stale target is refused instead of
  * acting on whatever now has that id.
  *
- * Shape: `<pid>:<start_time>:<socket tag>`, the tag a short hash of the socket path. The socket
- * part tells "another server" (another socket) apart from "an earlier daemon on this socket".
+ * Shape: `<pid>:<start_time>:<socket tag>`, the tag a short hash of the host and socket path. The
+ * socket part tells "another server" (another socket, or another host) apart from "an earlier
+ * daemon on this socket".
  */
 import { createHash } from 'node:crypto';
 import type { Engine } from './engine.js';
@@ -17,18 +18,20 @@ const READ_ONLY = { touched: false } as const;
 
 const tags = new Map<string, string>();
 
-function socketTag(socketPath: string): string {
-  let tag = tags.get(socketPath);
+function socketTag(incarnation: Incarnation): string {
+  // A local server's tag is the hash of its path alone, as before hosts existed.
+  const key = incarnation.host === undefined ? incarnation.socketPath : `${incarnation.host}\0${incarnation.socketPath}`;
+  let tag = tags.get(key);
   if (tag === undefined) {
-    tag = createHash('sha256').update(socketPath).digest('base64url').slice(0, 10);
+    tag = createHash('sha256').update(key).digest('base64url').slice(0, 10);
     if (tags.size >= 64) tags.clear();
-    tags.set(socketPath, tag);
+    tags.set(key, tag);
   }
   return tag;
 }
 
 export function generationOf(incarnation: Incarnation): string {
-  return `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation.socketPath)}`;
+  return `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation)}`;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function checkGeneration(engine: Engine, subject: string, generatio
   const identity = await engine.identity();
   if (identity && generationOf(identity) === generation) return identity;
   const parts = generation.split(':');
-  if (identity && parts.length === 3 && parts[2] !== socketTag(identity.socketPath)) {
+  if (identity && parts.length === 3 && parts[2] !== socketTag(identity)) {
     throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, 'Use a target listed by this server (list_panes).', READ_ONLY);
   }
   throw new Failure(

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { EngineRegistry } from '../../src/core/registry.js';
 import { decodeRef } from '../../src/core/refs.js';
 import { Failure } from '../../src/core/failure.js';
+import { checkGeneration, generationOf } from '../../src/core/generation.js';
 import { loopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, TMUX_BIN } from '../fixture/tmux.js';
 
@@ -48,6 +49,14 @@ test('registry: hosts are engines of their own, addressed by location or by a HO
   await assert.rejects(viaName.engine.resolvePane(refB), (e: unknown) => e instanceof Failure && e.kind === 'refused' && /belongs to host b, not to host a/.test(e.message));
   await assert.rejects(registry.defaultEngine.resolvePane(refB), /belongs to host b, not to the local tmux/);
   assert.equal((await registry.use(registry.hostLocation('b'), (engine) => engine.resolvePane(refB))).id, '%0');
+
+  // Generations (the julia profile's targets) name the host too: host a's is another server on host b.
+  const generationA = generationOf(viaName.session.incarnation);
+  assert.notEqual(generationA, generationOf({ ...viaName.session.incarnation, host: undefined }));
+  await registry.use(registry.hostLocation('b'), async (engine) => {
+    await assert.rejects(checkGeneration(engine, '%0', generationA), (e: unknown) => e instanceof Failure && e.kind === 'wrong_server');
+  });
+  assert.equal((await checkGeneration(viaName.engine, '%0', generationA)).host, 'a');
 
   // The caller guard is about the pane this process runs in: %0 here, not %0 on a host.
   assert.equal(await registry.defaultEngine.isCallerPane('%0'), true);
