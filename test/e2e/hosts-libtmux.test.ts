@@ -87,6 +87,19 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
   await b.tmux('wait-for', '-S', 'go-b');
   assert.equal((await mcp.ok('wait_for_channel', { channel: 'b:go-b', timeoutMs: 30_000 })).released, true);
 
+  // a batch of reads reaches each host its operations name.
+  const batch = await mcp.ok('call_read_tools_batch', {
+    operations: [
+      { tool: 'capture_pane', arguments: { paneId: 'a:%0' } },
+      { tool: 'get_pane_info', arguments: { paneId: 'b:%0' } },
+      { tool: 'capture_pane', arguments: { paneId: '%0' } },
+    ],
+  });
+  assert.deepEqual(
+    batch.results.map((r: { result: { structuredContent: { paneId?: string; pane?: { id: string } } } }) => r.result.structuredContent.paneId ?? r.result.structuredContent.pane?.id),
+    ['a:%0', 'b:%0', '%0'],
+  );
+
   // tmux://capabilities names the hosts and how to address them.
   const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
   assert.deepEqual(report.hosts.map((h: { name: string; socketSelector: string }) => [h.name, h.socketSelector]), [['a', `-S ${a.socketPath}`], ['b', `-S ${b.socketPath}`]]);
