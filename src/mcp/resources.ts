@@ -22,6 +22,7 @@ export interface ResourceTemplateDeclaration {
   readonly title?: string;
   readonly description?: string;
   readonly mimeType: string;
+  readonly _meta?: Record<string, unknown>;
   /** Suggestions per variable (completion/complete with a ref/resource). */
   readonly complete?: Readonly<Record<string, Completer>>;
   /** Reads the resource the variables name; a `not_found` Failure answers "resource not found". */
@@ -34,12 +35,13 @@ export function serveResources(server: Server, resources: readonly ResourceDecla
     resources: resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, mimeType, ...(title ? { title } : {}), ...(description ? { description } : {}) })),
   }));
   server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
+    resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType, _meta }) => ({
       uriTemplate,
       name,
       mimeType,
       ...(title ? { title } : {}),
       ...(description ? { description } : {}),
+      ...(_meta ? { _meta } : {}),
     })),
   }));
   server.setRequestHandler('resources/read', async (request) => {
