@@ -20,6 +20,7 @@ import {
 } from './records.js';
 import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
+import { quoted } from './quote.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -222,7 +223,7 @@ export class Engine {
       if (ref.kind !== 'window') throw wrongRef(field, ref.kind, 'window');
       return this.getWindow(ref.subject);
     }
-    if (!WINDOW_ID.test(input)) throw invalidArgument(`${field} must be a window id like @1 or a window ref, got ${JSON.stringify(input)}`);
+    if (!WINDOW_ID.test(input)) throw invalidArgument(`${field} must be a window id like @1 or a window ref, got ${quoted(input)}`);
     return this.getWindow(input);
   }
 
@@ -239,8 +240,8 @@ export class Engine {
     const byName = sessions.find((s) => s.name === input);
     if (!byName) {
       throw notFound(
-        `no session named ${JSON.stringify(input)}`,
-        sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${JSON.stringify(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
+        `no session named ${quoted(input)}`,
+        sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${quoted(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
       );
     }
     return byName;
@@ -252,13 +253,13 @@ export class Engine {
       if (ref.kind !== kind) throw wrongRef(field, ref.kind, kind);
       return ref.subject;
     }
-    if (!idPattern.test(input)) throw invalidArgument(`${field} must be ${example} or a ${kind} ref, got ${JSON.stringify(input)}`);
+    if (!idPattern.test(input)) throw invalidArgument(`${field} must be ${example} or a ${kind} ref, got ${quoted(input)}`);
     return input;
   }
 
   async #checkRef(input: string, field: string) {
     const ref = decodeRef(input);
-    if (!ref) throw invalidArgument(`${field} is not a ref this server issued: ${JSON.stringify(input)}`);
+    if (!ref) throw invalidArgument(`${field} is not a ref this server issued: ${quoted(input)}`);
     if (ref.host !== this.tmux.host) {
       // Routing sends a ref to its own host; one that still lands elsewhere must not act there.
       throw refused(

@@ -15,6 +15,7 @@ import { checkSessionName, checkWindowName } from './naming.js';
 import { checkSpawnOptions, environmentFlags, shellArgument, type SpawnOptions } from './spawn-options.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
+import { quoted } from './quote.js';
 
 /**
  * An existing directory, as an absolute path (`~` and `~/...` mean the home directory). tmux
@@ -25,11 +26,11 @@ export async function checkStartDirectory(input: string, field = 'startDirectory
   if (input.includes('\0')) throw invalidArgument(`${field} must not contain NUL bytes`);
   const path = input === '~' ? homedir() : input.startsWith('~/') ? join(homedir(), input.slice(2)) : input;
   if (!isAbsolute(path)) {
-    throw invalidArgument(`${field} must be an absolute path (or start with ~/), got ${JSON.stringify(input)}`);
+    throw invalidArgument(`${field} must be an absolute path (or start with ~/), got ${quoted(input)}`);
   }
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw invalidArgument(`${field} ${JSON.stringify(input)} does not exist`);
-  if (!info.isDirectory()) throw invalidArgument(`${field} ${JSON.stringify(input)} is not a directory`);
+  if (!info) throw invalidArgument(`${field} ${quoted(input)} does not exist`);
+  if (!info.isDirectory()) throw invalidArgument(`${field} ${quoted(input)} is not a directory`);
   return path;
 }
 
@@ -85,7 +86,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     if (error instanceof TmuxCommandError && /duplicate session/i.test(error.message)) {
       const existing = (await engine.listSessions()).find((s) => s.name === input.name);
       throw refused(
-        `a session named ${JSON.stringify(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
+        `a session named ${quoted(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
         'Pick another name, or use the existing session (create_window adds a window to it).',
       );
     }

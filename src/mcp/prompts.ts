@@ -33,7 +33,7 @@ export function servePrompts(server: Server, prompts: readonly PromptDeclaration
   server.setRequestHandler('prompts/get', async (request) => {
     const { name, arguments: given = {} } = request.params;
     const prompt = prompts.find((each) => each.name === name);
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no prompt "${name}"; prompts/list names the ones this server has`);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the ones this server has`);
     const declared = prompt.arguments ?? [];
     const unknown = Object.keys(given).filter((key) => !declared.some((arg) => arg.name === key));
     const missing = declared.filter((arg) => arg.required && !given[arg.name]).map((arg) => arg.name);

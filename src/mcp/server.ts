@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CapacityOptions } from './capacity.js';
 import { compileValidator, type Validator } from './validation.js';
+import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
@@ -146,7 +147,7 @@ function buildServer<Ctx>(
       // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        profile.describeUnavailable?.(name) ?? `unknown tool "${name}"; call tools/list for the tools this server offers`,
+        boundErrorText(profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`),
       );
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -251,8 +252,8 @@ const structuredJson = new WeakMap<CallToolResult, string>();
 const structuredBytes = new WeakMap<CallToolResult, number>();
 
 function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string): CallToolResult {
-  if (profile.renderError) return profile.renderError(error, tool);
-  return errorResult(describeError(error));
+  // Errors echo inputs: bounded and escaped like this, they stay readable and under the cap too.
+  return boundError(profile.renderError ? profile.renderError(error, tool) : errorResult(describeError(error)));
 }
 
 /** The message and, when there is one, the next step, for any failure a handler can throw. */

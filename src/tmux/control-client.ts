@@ -20,13 +20,22 @@ export interface ControlClientOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Session to attach to (`$N`); omitted means tmux's choice. */
   readonly target?: string;
-  readonly connectTimeoutMs: number;
+  /**
+   * Gives up waiting for the attach after this long (the process is left to end by itself, see
+   * close()); omitted, connect waits until tmux answers or the process ends.
+   */
+  readonly connectTimeoutMs?: number;
   /** Ask tmux for `%output` of the session's panes (for watches); command clients go without. */
   readonly receiveOutput?: boolean;
 }
 
 /** Bytes of the client's stderr kept for the error that ends it. */
 const STDERR_KEEP = 2000;
+/** Bound on asking a remote tmux for its client's pid right after the attach. */
+const PID_QUERY_MS = 10_000;
+
+/** How long after the process exits its output may still arrive before the connection counts as closed. */
+const EXIT_GRACE_MS = 1000;
 
 export type NotificationListener = (name: string, args: string) => void;
 export type OutputListener = (text: string) => void;
@@ -77,11 +86,19 @@ export class ControlClient {
     this.#child.stderr.on('data', (chunk: Buffer) => (this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_KEEP)));
     this.#child.stdin.on('error', () => {});
     this.#child.on('error', (error) => this.#shutdown(`cannot run tmux: ${error.message}`, new TmuxUnavailableError(launch.file, error)));
-    this.#child.on('close', (code, signal) => {
-      // Before the attach, ssh's failure is the answer; after it, the calls in flight lost their connection.
+    // Before the attach, ssh's failure is the answer; after it, the calls in flight lost their connection.
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
       const transport = options.launcher.transportError(code, this.#stderr);
       const where = options.launcher.host === undefined ? '' : ` on host ${options.launcher.host}`;
       this.#shutdown(transport?.message ?? `tmux control client${where} exited (${signal ?? `code ${code}`})`, this.#attached ? undefined : transport);
+    };
+    this.#child.on('close', ended);
+    // A stopped tmux server holds the stdio it was handed at connect, so 'close' may never come.
+    this.#child.on('exit', (code, signal) => {
+      setTimeout(() => {
+        this.#child.stdout.destroy();
+        ended(code, signal);
+      }, EXIT_GRACE_MS).unref();
     });
   }
 
@@ -89,16 +106,18 @@ export class ControlClient {
   static async connect(options: ControlClientOptions): Promise<ControlClient> {
     const client = new ControlClient(options);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        // Over ssh, silence means the host or the network: the same bound as any command.
-        const error =
-          options.launcher.host !== undefined
-            ? new TmuxTimeoutError(['attach-session'], options.connectTimeoutMs, options.launcher.host)
-            : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`);
-        // Answer once the process is gone, so a failed attach leaves nothing running behind it.
-        client.#onAttached = undefined;
-        void client.close().then(() => reject(error));
-      }, options.connectTimeoutMs);
+      const timer =
+        options.connectTimeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              void client.close();
+              // Over ssh, silence means the host or the network: the same bound as any command.
+              reject(
+                options.launcher.host !== undefined
+                  ? new TmuxTimeoutError(['attach-session'], options.connectTimeoutMs!, options.launcher.host)
+                  : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`),
+              );
+            }, options.connectTimeoutMs);
       client.#onAttached = (error) => {
         clearTimeout(timer);
         if (error) reject(error);
@@ -108,7 +127,7 @@ export class ControlClient {
     if (options.launcher.host !== undefined) {
       // Over ssh the local pid is ssh's: ask tmux for its client's own, to tell our clients from people's.
       try {
-        const reply = await client.runReply(['display-message', '-p', '#{client_pid}'], options.connectTimeoutMs);
+        const reply = await client.runReply(['display-message', '-p', '#{client_pid}'], options.connectTimeoutMs ?? PID_QUERY_MS);
         client.#remotePid = Number(reply.body.toString('utf8').trim()) || undefined;
       } catch (error) {
         await client.close();
@@ -142,7 +161,9 @@ export class ControlClient {
         // The FIFO can no longer be trusted once a reply is missing: end this connection.
         this.#settle(pending, new TmuxTimeoutError(command, timeoutMs, this.#host));
         this.#shutdown(`tmux ${command[0]} timed out`);
-        this.#child.kill('SIGKILL');
+        // Killed now, not left to stdin EOF: tmux keeps a control client whose unanswered command's
+        // reply cannot be written (this process may have exited). Safe once tmux answered the attach.
+        if (this.#attached) this.#child.kill('SIGKILL');
       }, timeoutMs);
       this.#queue.push(pending);
       // Commands issued in the same tick (Promise.all of several) go out in one write.
@@ -191,16 +212,22 @@ export class ControlClient {
     return this.#watches.size;
   }
 
-  /** Ends the client: stdin EOF detaches it, a kill follows if it lingers. */
+  /**
+   * Ends the client: stdin EOF detaches it, a kill follows if it lingers. A client tmux has not
+   * answered yet is never signalled: tmux 3.3a crashes (SIGSEGV) when it resumes after SIGSTOP and
+   * finds control clients that connected while it was stopped already killed. Such a client ends by
+   * itself on the EOF once tmux answers; close() does not wait for it.
+   */
   close(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
+    this.#child.stdin.end();
+    if (!this.#attached) return Promise.resolve();
     return new Promise((resolve) => {
       const kill = setTimeout(() => this.#child.kill('SIGKILL'), 1000);
-      this.#child.once('close', () => {
+      this.#child.once('exit', () => {
         clearTimeout(kill);
         resolve();
       });
-      this.#child.stdin.end();
       this.#child.kill('SIGTERM');
     });
   }
@@ -266,7 +293,8 @@ export class ControlClient {
     this.#closeListeners.clear();
     if (this.#child.exitCode === null && this.#child.signalCode === null) {
       this.#child.stdin.end();
-      setTimeout(() => this.#child.kill('SIGKILL'), 1000).unref();
+      // Not before tmux answered the attach (see close()): the EOF ends it once tmux runs again.
+      if (this.#attached) setTimeout(() => this.#child.kill('SIGKILL'), 1000).unref();
     }
   }
 }

@@ -93,7 +93,8 @@ export class TmuxServer {
    * order, so a sequence (text, then Enter) costs one round trip; the first failure is thrown.
    */
   async runInOrder(commands: ReadonlyArray<readonly string[]>): Promise<void> {
-    const client = this.#closed || this.#spawnOnly ? undefined : await this.#client();
+    const client =
+      this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
     if (client) {
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
@@ -108,24 +109,35 @@ export class TmuxServer {
     for (; next < commands.length; next++) await this.run(commands[next]!);
   }
 
-  /** A control-mode reply, or the lines of a spawned tmux's output. */
+  /**
+   * A control-mode reply, or the lines of a spawned tmux's output. The whole call, reconnecting
+   * included, is bounded by its timeout: while tmux does not answer (stopped, or overloaded) an
+   * attach waits in the background, shared by every call, and each call gives up at its deadline.
+   */
   async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
+    const deadline = performance.now() + timeoutMs;
+    const left = () => Math.max(1, Math.ceil(deadline - performance.now()));
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
-      const client = await this.#client();
+      const client = await this.#clientBy(deadline, command, timeoutMs);
       if (client) {
         try {
-          return await client.runReply(command, timeoutMs);
+          return await client.runReply(command, left());
         } catch (error) {
           // The client was detached (its session killed) before tmux began this command: safe to send again.
           if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
-          const next = await this.#client();
-          if (next) return next.runReply(command, timeoutMs);
+          const next = await this.#clientBy(deadline, command, timeoutMs);
+          if (next) return next.runReply(command, left());
         }
       }
     }
-    return this.#spawn(command, timeoutMs, options.stdin, options.signal);
+    return this.#spawn(command, left(), options.stdin, options.signal);
+  }
+
+  /** The command client, or undefined when there is none to attach; a TmuxTimeoutError at `deadline`. */
+  #clientBy(deadline: number, command: readonly string[], timeoutMs: number): Promise<ControlClient | undefined> {
+    return byDeadline(this.#client(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
   }
 
   /**
@@ -170,7 +182,11 @@ export class TmuxServer {
     paneId: string,
     handlers: { output: OutputListener; notification?: NotificationListener; close: (reason: string) => void },
   ): Promise<() => void> {
-    const client = await this.#watcherFor(sessionId);
+    const client = await byDeadline(
+      this.#watcherFor(sessionId),
+      performance.now() + this.commandTimeoutMs,
+      () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
+    );
     const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
@@ -209,6 +225,8 @@ export class TmuxServer {
         return undefined;
       })
       .finally(() => (this.#connecting = undefined));
+    // A caller past its deadline may not wait for it: its rejection must not go unhandled.
+    this.#connecting.catch(() => {});
     return this.#connecting;
   }
 
@@ -237,7 +255,8 @@ export class TmuxServer {
       globalArgs: this.globalArgs,
       env: this.#env,
       target: sessionId,
-      connectTimeoutMs: this.commandTimeoutMs,
+      // No limit here: callers stop waiting at their own deadline (byDeadline), and the attach
+      // stays pending for the next call instead of a new client per call.
       receiveOutput,
     });
     if (this.#closed) {
@@ -271,6 +290,15 @@ export class TmuxServer {
     this.#lastAttachFailure = 0;
     return result.stdout;
   }
+}
+
+/** `promise`, or the error `late()` makes once `deadline` (performance.now() time) passes first. */
+function byDeadline<T>(promise: Promise<T>, deadline: number, late: () => Error): Promise<T> {
+  const ms = deadline - performance.now();
+  if (ms <= 0) return Promise.reject(late());
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), ms)));
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /** UTF-8 text of each line, invalid bytes replaced. */

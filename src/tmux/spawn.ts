@@ -3,7 +3,7 @@
  * connection exists (no session yet), for commands that read stdin, and when control mode fails.
  */
 import { spawn } from 'node:child_process';
-import { TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import { TmuxArgumentsTooLongError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
 
 export interface SpawnResult {
@@ -34,12 +34,17 @@ export function spawnTmux(
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     let child;
-    let launch;
+    const argv = [...globalArgs, ...command.map(argvSafe)];
+    // E2BIG is the arguments' fault, not a missing tmux: say so, whichever way spawn reports it.
+    const failure = (error: unknown) =>
+      (error as NodeJS.ErrnoException | undefined)?.code === 'E2BIG'
+        ? new TmuxArgumentsTooLongError(command, argv.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0))
+        : new TmuxUnavailableError(launcher.label, error);
     try {
-      launch = launcher.launch([...globalArgs, ...command.map(argvSafe)]);
+      const launch = launcher.launch(argv);
       child = spawn(launch.file, launch.args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
-      reject(new TmuxUnavailableError(launcher.label, error));
+      reject(failure(error));
       return;
     }
     const stdout: Buffer[] = [];
@@ -68,9 +73,12 @@ export function spawnTmux(
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      reject(new TmuxUnavailableError(launch.file, error));
+      reject(failure(error));
     });
-    child.on('close', (code) => {
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -82,6 +90,18 @@ export function spawnTmux(
         if (transport) reject(transport);
         else resolve({ code, stdout: Buffer.concat(stdout), stderr: text });
       }
+    };
+    child.on('close', finish);
+    // tmux hands its stdio to the server when it connects: a stopped server keeps those pipes open
+    // after the client is gone, so 'close' may never come. Exit settles it, after a grace for output.
+    child.on('exit', (code) => {
+      const end = () => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code);
+      };
+      if (timedOut || aborted) end();
+      else setTimeout(end, options.killGraceMs ?? 1000).unref();
     });
     child.stdin.end(options.stdin);
   });

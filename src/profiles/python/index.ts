@@ -12,6 +12,7 @@ import { TOOLSETS, type PythonTool } from './declare.js';
 import { renderError, renderSuccess } from './errors.js';
 import { PYTHON_PROMPTS } from './prompts.js';
 import { pythonResourceTemplates } from './resources.js';
+import { pythonCompleters } from './completions.js';
 import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/batch.js';
 import { ALL_TOOLS, BATCHABLE } from './tools/index.js';
 
@@ -34,6 +35,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
   const nestedOnlyTools = tools.some((tool) => tool.name === CALL_READ_TOOLS_BATCH)
     ? bound.filter((tool) => reach.includes(tool.name) && !selection.names.has(tool.name))
     : [];
+  const completers = pythonCompleters(registry);
   return {
     name: 'python',
     serverInfo: { name: 'tmux', version: PYTHON_VERSION },
@@ -48,7 +50,11 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     selection,
     context: { registry, suppressHistory: config.suppressHistory, tmuxBin: config.tmuxBin },
     resourceTemplates: pythonResourceTemplates(registry),
-    prompts: PYTHON_PROMPTS,
+    // Prompt arguments that name tmux objects complete like the templates' variables.
+    prompts: PYTHON_PROMPTS.map((prompt) => ({
+      ...prompt,
+      arguments: prompt.arguments?.map((arg) => (completers[arg.name] ? { ...arg, complete: completers[arg.name] } : arg)),
+    })),
     capabilities: { logging: true, toolsListChanged: true },
     describeUnavailable: (name) => whyUnavailable(ALL_TOOLS, selection, name),
     renderError: (error) => renderError(error),

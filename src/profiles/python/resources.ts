@@ -6,6 +6,7 @@
 import { captureLines } from '../../core/capture.js';
 import { listPaneDetails, paneDetail } from '../../core/pane-details.js';
 import { EngineRegistry } from '../../core/registry.js';
+import { completersFor, pythonCompleters } from './completions.js';
 import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
 import { PANE_ID } from '../../tmux/ids.js';
@@ -17,11 +18,13 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 function template(
   registry: EngineRegistry,
-  spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta'> & { read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string> },
+  spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta' | 'complete'> & { read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string> },
 ): ResourceTemplateDeclaration {
+  const variables = [...spec.uriTemplate.matchAll(/[{,?]([a-z_]+)/g)].map((match) => match[1]!);
   return {
     ...spec,
     _meta: META,
+    complete: completersFor(pythonCompleters(registry), variables),
     read: (variables) => registry.use(EngineRegistry.named(variables.socket_name), (engine) => spec.read(engine, variables)),
   };
 }
