@@ -12,6 +12,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
+import { LoopbackSshd, SSHD_BIN } from '../test/fixture/sshd.js';
 import { BenchTmux, buildPaneFarm } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
@@ -28,7 +29,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --lines LIST       history sizes for capture_pane growth (default 100,10000,100000)
   --wait-iterations N  wait_for_text latency samples (default 30)
   --flood-mb N       megabytes printed in the memory test (default 100)
-  --only LIST        scenarios to run: fast,http,wait,memory,capture,growth (default all)
+  --only LIST        scenarios to run: fast,http,wait,memory,capture,ssh,growth (default all)
   --out FILE         report path (default bench/RESULTS.md; "-" for none)
   --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR
   --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare
@@ -60,7 +61,7 @@ function options() {
     lines: list('lines', '100,10000,100000').map(Number),
     waitIterations: int('wait-iterations', 30),
     floodMb: int('flood-mb', 100),
-    only: new Set(list('only', 'fast,http,wait,memory,capture,growth')),
+    only: new Set(list('only', 'fast,http,wait,memory,capture,ssh,growth')),
     out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
     cpuProf: get('cpu-prof', ''),
     cli: get('cli', ''),
@@ -756,6 +757,38 @@ function report(machineLines: string[], seconds: number): string {
   return out.join('\n');
 }
 
+// ---- scenario: a host over loopback ssh ------------------------------------------------------------
+
+/**
+ * The same calls on the same tmux server, addressed locally and as a host over a loopback sshd
+ * (test/fixture/sshd.ts): the difference is the ssh hop. Skipped when sshd is not installed.
+ */
+async function sshScenario(base: Base, floor: Summary): Promise<void> {
+  const t = table('Local vs a host over loopback ssh (same tmux server)', 'Each pair: the call on the local tmux, then the same call through `--host ssh=...`; ratio = p50 / floor p50.');
+  if (!existsSync(SSHD_BIN)) return void addRow(t, { name: 'loopback sshd', unavailable: true, note: `${SSHD_BIN} not installed` });
+  const sshd = await LoopbackSshd.start(['benchhost']);
+  const driver = await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_SSH_CONFIG: sshd.config }, nodeArgs, ['--host', `ssh=benchhost#${base.tmux.socketPath}`]);
+  try {
+    const started = performance.now();
+    execFileSync('ssh', ['-T', '-F', sshd.config, 'benchhost', 'true']);
+    addRow(t, { name: 'one `ssh host true` (what a process per call would cost)', value: performance.now() - started });
+    const first = await driver.call('get_pane_info', { paneId: `ssh:${base.shell}` });
+    addRow(t, { name: 'first call on the host (ssh connect + control client)', value: first.ms, error: first.isError ? first.text : undefined });
+    const few = { iterations: Math.min(opts.iterations, 300), warmup: Math.min(opts.warmup, 100), floor: floor.p50 };
+    for (const [where, prefix] of [['local', ''], ['ssh', 'ssh:']] as const) {
+      await toolRow(t, driver, `${where}: list_panes (session)`, 'list_panes', () => ({ session: `${prefix}bench` }), few);
+      await toolRow(t, driver, `${where}: get_pane_info`, 'get_pane_info', () => ({ paneId: prefix + base.shell }), few);
+      await toolRow(t, driver, `${where}: capture_pane`, 'capture_pane', () => ({ paneId: prefix + base.others[0] }), few);
+      await toolRow(t, driver, `${where}: send_keys (one key + Enter)`, 'send_keys', () => ({ paneId: prefix + base.sink, keys: ['x'], literal: true, enter: true }), few);
+      await toolRow(t, driver, `${where}: run_shell_command \`true\``, 'run_shell_command', () => ({ paneId: prefix + base.shell, command: 'true' }), { ...few, iterations: Math.min(opts.iterations, 50), warmup: 3 });
+    }
+  } finally {
+    await driver.close();
+    await sshd.stop();
+    sshd.dispose();
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const idle = holdLowLatencyIdle(opts.lowLatencyIdle);
@@ -772,6 +805,7 @@ async function main(): Promise<void> {
     if (opts.only.has('wait')) await waitScenario(base, floor);
     if (opts.only.has('capture')) await captureScenario(base, floor);
     if (opts.only.has('memory')) await memoryScenario(base);
+    if (opts.only.has('ssh')) await sshScenario(base, floor);
     base.tmux.dispose();
     if (opts.only.has('growth')) await growthScenario(floor);
   } finally {

@@ -24,6 +24,12 @@ Options:
                        generated and printed once on stderr; a non-loopback HOST needs a chosen token)
   --allow-host NAME    also accept NAME in the Host and Origin headers (repeatable or a comma list;
                        localhost, 127.0.0.1 and [::1] always are, and so is a specific HOST)
+  --host NAME=DEST[#SOCKET]
+                       also serve the tmux on another host, over your own ssh (repeatable; also
+                       TMUX_MCP_HOSTS, comma-separated). DEST: an ssh destination (config alias,
+                       user@host, ssh://user@host:port); SOCKET: a tmux socket name, or a path
+                       starting with /, on that host (default: the same socket name as here).
+                       Address it as NAME:%3, NAME:@1, NAME:$0 or NAME:session; refs go back by themselves.
 
 Environment:
   LIBTMUX_SOCKET_NAME     tmux socket name (tmux -L); default "${DEFAULT_SOCKET_NAME}", a private server
@@ -34,7 +40,10 @@ Environment:
   LIBTMUX_TOOLS           tool names to add to the toolsets
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
   LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
-  LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15)
+  LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15; over ssh, also ConnectTimeout)
+  TMUX_MCP_SSH_CONFIG     ssh config file for the hosts (ssh -F); default: ssh's own (~/.ssh/config)
+  TMUX_MCP_SSH_BIN        ssh client (default: ssh on PATH)
+  TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
   TMUX_MCP_TOKEN          bearer token for --http
 
 Python profile (--profile python):
@@ -89,6 +98,7 @@ async function serve(config: Config): Promise<void> {
     commandTimeoutMs: config.commandTimeoutMs,
     engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
     defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
+    hosts: config.hosts,
   });
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
@@ -136,7 +146,9 @@ async function serve(config: Config): Promise<void> {
 
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
-      `${running ? 'server running' : 'no server yet'}), ${selectionSummary}${where}\n`,
+      `${running ? 'server running' : 'no server yet'}), ` +
+      (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
+      `${selectionSummary}${where}\n`,
   );
 }
 

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { checkTmuxBinary } from './tmux/binary.js';
 import { TmuxError } from './tmux/errors.js';
 
+import { HOST_NAME, type RemoteHost } from './core/hosts.js';
+
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
 export type ProfileName = (typeof PROFILES)[number];
 
@@ -24,6 +26,8 @@ export interface Config {
   readonly waitMaxMs: number;
   /** Deadline for one tmux command. */
   readonly commandTimeoutMs: number;
+  /** Other hosts whose tmux this process serves over ssh (`--host`, TMUX_MCP_HOSTS); the local tmux stays the default. */
+  readonly hosts: readonly RemoteHost[];
   /** python profile: whether run_command keeps commands out of shell history by default (LIBTMUX_SUPPRESS_HISTORY). */
   readonly suppressHistory: boolean;
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
@@ -86,6 +90,7 @@ export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   let profile: string | undefined;
+  const hosts: string[] = [];
   let listen: string | undefined;
   let tokenFile: string | undefined;
   const allowHosts: string[] = [];
@@ -115,6 +120,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--socket') socket.path = once(socket.path, value('a tmux socket path'));
     else if (flag === '--socket-name') socket.name = once(socket.name, value('a tmux socket name'));
     else if (flag === '--tmux') socket.bin = once(socket.bin, value('a tmux executable'));
+    else if (flag === '--host') hosts.push(value('NAME=SSH-DESTINATION'));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
@@ -125,7 +131,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   if (listen === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
     throw new ConfigError('--token-file and --allow-host apply to --http only');
   }
-  const loaded = withSocketFlags(loadConfig(env, profile), socket);
+  const flagged = withSocketFlags(loadConfig(env, profile), socket);
+  // Hosts read the socket name in force (flags included) as their default.
+  const loaded = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
   const config = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
   if (config.profile !== 'julia') {
     const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
@@ -253,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
       ? clamp(seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 30, -Infinity, Infinity), 1, 120) * 1000
       : seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
+    hosts: hostsFrom(env, [], socketPath === undefined ? (socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME),
     suppressHistory: suppressHistory(env.LIBTMUX_SUPPRESS_HISTORY),
     caller: callerFrom(env),
     ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
@@ -319,4 +328,43 @@ function callerFrom(env: NodeJS.ProcessEnv): Config['caller'] {
     ...(Number.isInteger(pid) ? { serverPid: pid } : {}),
     socketPath: parts.slice(0, -2).join(','),
   };
+}
+
+/**
+ * Hosts from `--host` (repeatable) and TMUX_MCP_HOSTS (comma- or space-separated), each
+ * `NAME=DESTINATION[#SOCKET]`: DESTINATION is anything ssh takes (an alias of ~/.ssh/config,
+ * user@host, ssh://user@host:port); SOCKET a tmux socket name (-L) or, starting with `/`, a path
+ * (-S) on that host, by default the same socket name as here.
+ */
+function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocketName: string): RemoteHost[] {
+  const specs = [...(nonEmpty(env.TMUX_MCP_HOSTS)?.split(/[\s,]+/).filter(Boolean) ?? []), ...args];
+  const sshConfig = nonEmpty(env.TMUX_MCP_SSH_CONFIG);
+  const sshBin = nonEmpty(env.TMUX_MCP_SSH_BIN);
+  const remoteTmux = nonEmpty(env.TMUX_MCP_REMOTE_TMUX);
+  const hosts: RemoteHost[] = [];
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    const name = spec.slice(0, Math.max(eq, 0));
+    const [destination = '', socket] = spec.slice(eq + 1).split('#', 2);
+    if (eq <= 0 || !HOST_NAME.test(name)) {
+      throw new ConfigError(`host "${spec}" must be NAME=SSH-DESTINATION, NAME being 1-16 letters, digits, "_" or "-", starting with a letter`);
+    }
+    if (name === 'local') throw new ConfigError('"local" names this machine; give the host another name');
+    if (destination === '' || destination.startsWith('-') || /\s/.test(destination)) {
+      throw new ConfigError(`host ${name}: "${destination}" is not an ssh destination`);
+    }
+    if (hosts.some((host) => host.name === name)) throw new ConfigError(`host ${name} is configured twice`);
+    if (socket !== undefined && (socket === '' || (!socket.startsWith('/') && (socket.includes('/') || socket.includes('..'))))) {
+      throw new ConfigError(`host ${name}: "#${socket}" must be a tmux socket name or an absolute socket path`);
+    }
+    hosts.push({
+      name,
+      destination,
+      ...(socket?.startsWith('/') ? { socketPath: socket } : { socketName: socket ?? defaultSocketName }),
+      ...(sshConfig !== undefined ? { sshConfig } : {}),
+      ...(sshBin !== undefined ? { sshBin } : {}),
+      ...(remoteTmux !== undefined ? { remoteTmux } : {}),
+    });
+  }
+  return hosts;
 }

@@ -61,7 +61,8 @@ export class Engine {
       row = IDENTITY_FORMAT.parse(lines)[0];
     }
     if (!row) return undefined;
-    const value = { socketPath: row.socketPath, pid: toInt(row.pid), startTime: toInt(row.startTime), version: row.version };
+    const host = this.tmux.host;
+    const value = { ...(host !== undefined ? { host } : {}), socketPath: row.socketPath, pid: toInt(row.pid), startTime: toInt(row.startTime), version: row.version };
     this.#identity = { epoch: this.tmux.connectionEpoch, value };
     return value;
   }
@@ -93,7 +94,7 @@ export class Engine {
       const epoch = this.tmux.connectionEpoch;
       const lines = await this.tmux.runIfServer(command);
       if (!lines) return undefined;
-      const incarnation = { socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
+      const incarnation = { ...(before.host !== undefined ? { host: before.host } : {}), socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
       if (epoch !== 0 && epoch === this.tmux.connectionEpoch) return { lines, incarnation };
       const after = await this.identity();
       if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation };
@@ -259,6 +260,13 @@ export class Engine {
   async #checkRef(input: string, field: string) {
     const ref = decodeRef(input);
     if (!ref) throw invalidArgument(`${field} is not a ref this server issued: ${quoted(input)}`);
+    if (ref.host !== this.tmux.host) {
+      // Routing sends a ref to its own host; one that still lands elsewhere must not act there.
+      throw refused(
+        `the ${ref.kind} reference belongs to ${ref.host === undefined ? 'the local tmux' : `host ${ref.host}`}, not to ${this.tmux.host === undefined ? 'the local tmux' : `host ${this.tmux.host}`}`,
+        'Pass refs back unchanged to the tool that takes them; each one goes to its own host.',
+      );
+    }
     const identity = await this.requireIdentity();
     if (ref.fingerprint !== fingerprint(identity)) {
       throw refused(

@@ -4,8 +4,9 @@
  * `%3` after a restart; the generation does not repeat, so a stale target is refused instead of
  * acting on whatever now has that id.
  *
- * Shape: `<pid>:<start_time>:<socket tag>`, the tag a short hash of the socket path. The socket
- * part tells "another server" (another socket) apart from "an earlier daemon on this socket".
+ * Shape: `<pid>:<start_time>:<socket tag>`, the tag a short hash of the host and socket path. The
+ * socket part tells "another server" (another socket, or another host) apart from "an earlier
+ * daemon on this socket".
  */
 import type { Engine } from './engine.js';
 import { Failure } from './failure.js';
@@ -15,11 +16,14 @@ import { shortHash } from './refs.js';
 /** The check only reads the server's identity: a refusal here has changed nothing. */
 const READ_ONLY = { touched: false } as const;
 
-/** The socket part of a generation: tells another server's generation from an earlier daemon's. */
-const socketTag = (socketPath: string) => shortHash(socketPath, 10);
+/** The socket part of a generation: tells another server's (another socket or host) from an earlier daemon's. */
+function socketTag(incarnation: Incarnation): string {
+  // A local server's tag is the hash of its path alone, as before hosts existed.
+  return shortHash(incarnation.host === undefined ? incarnation.socketPath : `${incarnation.host}\0${incarnation.socketPath}`, 10);
+}
 
 export function generationOf(incarnation: Incarnation): string {
-  return `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation.socketPath)}`;
+  return `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation)}`;
 }
 
 /**
@@ -31,7 +35,7 @@ export async function checkGeneration(engine: Engine, subject: string, generatio
   const identity = await engine.identity();
   if (identity && generationOf(identity) === generation) return identity;
   const parts = generation.split(':');
-  if (identity && parts.length === 3 && parts[2] !== socketTag(identity.socketPath)) {
+  if (identity && parts.length === 3 && parts[2] !== socketTag(identity)) {
     throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, 'Use a target listed by this server (list_panes).', READ_ONLY);
   }
   throw new Failure(

@@ -6,6 +6,8 @@
 import { rowFormat, toBool, toInt } from '../tmux/formats.js';
 
 export interface Incarnation {
+  /** The configured host the server runs on; undefined for this machine. */
+  readonly host?: string;
   readonly socketPath: string;
   readonly pid: number;
   readonly startTime: number;

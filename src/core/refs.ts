@@ -3,7 +3,8 @@
  * (`%3`, `@1`, `$0`) after a restart, so a ref records which server it came from, and one from
  * another server is refused as stale instead of acting on a different object.
  *
- * Shape: `tmux1_` + base64url(kind, id, fingerprint of the incarnation), at most 64 bytes.
+ * Shape: `tmux1_` + base64url(kind, fingerprint of the incarnation, id), at most 64 bytes. A ref of
+ * a remote host's object writes the id `NAME:%3`: the ref itself says which host to go back to.
  */
 import { createHash } from 'node:crypto';
 import type { Incarnation } from './records.js';
@@ -31,19 +32,26 @@ export function shortHash(key: string, length: number): string {
 }
 
 export function fingerprint(incarnation: Incarnation): string {
-  return shortHash(`${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`, 12);
+  return shortHash(`${incarnation.host ?? ''}\0${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`, 12);
 }
 
 /** `subject` is the tmux id (`%3`), or for a window link `$1:@2`. */
 export function encodeRef(kind: RefKind, subject: string, incarnation: Incarnation): string {
-  return PREFIX + Buffer.from(`${KIND_CODE[kind]}${fingerprint(incarnation)}${subject}`, 'utf8').toString('base64url');
+  const where = incarnation.host === undefined ? '' : `${incarnation.host}:`;
+  return PREFIX + Buffer.from(`${KIND_CODE[kind]}${fingerprint(incarnation)}${where}${subject}`, 'utf8').toString('base64url');
 }
 
 export interface DecodedRef {
   readonly kind: RefKind;
+  /** The tmux id on its host (`%3`, or `$1:@2` for a link). */
   readonly subject: string;
   readonly fingerprint: string;
+  /** The configured host the object lives on; undefined for this machine. */
+  readonly host?: string;
 }
+
+// tmux ids start with %, @ or $; a host name starts with a letter.
+const HOST_SUBJECT = /^([A-Za-z][A-Za-z0-9_-]{0,15}):([%@$].*)$/s;
 
 /** What each kind of ref may name: a tmux id of that kind (a link: session and window). */
 const SUBJECT: Record<RefKind, RegExp> = { session: SESSION_ID, window: WINDOW_ID, link: /^\$\d+:@\d+$/, pane: PANE_ID };
@@ -62,7 +70,9 @@ export function decodeRef(text: string): DecodedRef | undefined {
   const body = bytes.toString('utf8');
   const kind = CODE_KIND[body[0] ?? ''];
   if (!kind || body.length < 14) return undefined;
-  const decoded = { kind, fingerprint: body.slice(1, 13), subject: body.slice(13) };
+  const subject = body.slice(13);
+  const hosted = HOST_SUBJECT.exec(subject);
+  const decoded = hosted ? { kind, fingerprint: body.slice(1, 13), subject: hosted[2]!, host: hosted[1]! } : { kind, fingerprint: body.slice(1, 13), subject };
   return SUBJECT[kind].test(decoded.subject) && Buffer.from(body, 'utf8').equals(bytes) ? decoded : undefined;
 }
 

@@ -7,7 +7,8 @@
  */
 import { TmuxServer } from '../tmux/server.js';
 import { Engine, type EngineOptions } from './engine.js';
-import { invalidArgument, refused } from './failure.js';
+import { invalidArgument, notFound, refused } from './failure.js';
+import { LOCAL_HOST, type RemoteHost } from './hosts.js';
 import { closePaneStreams } from './pane-stream.js';
 
 /** Where a tmux server lives. `host` is reserved for remote hosts (absent: this machine). */
@@ -17,6 +18,10 @@ export interface ServerLocation {
   readonly socketName?: string;
   /** `tmux -S PATH`. */
   readonly socketPath?: string;
+}
+
+function hostLocation(host: RemoteHost): ServerLocation {
+  return { host: host.name, ...(host.socketPath !== undefined ? { socketPath: host.socketPath } : { socketName: host.socketName }) };
 }
 
 /** The stable string key of a location: equal locations, equal keys; the parts never run together. */
@@ -59,11 +64,15 @@ export interface RegistryOptions {
   readonly idleMs?: number;
   /** Most engines open at once. */
   readonly maxEngines?: number;
-  /** Builds the tmux server for a location (remote hosts plug in here). */
+  /** Builds the tmux server for a location (tests plug in here). */
   readonly connect?: (location: ServerLocation) => TmuxServer;
+  /** Hosts served over ssh; their engines stay open like the default's and reconnect on use. */
+  readonly hosts?: readonly RemoteHost[];
 }
 
 const DEFAULT_IDLE_MS = 60_000;
+/** How long a listing leaves out a host that could not be reached, before trying it again. */
+const UNREACHABLE_MS = 10_000;
 const DEFAULT_MAX_ENGINES = 32;
 
 interface Entry {
@@ -78,12 +87,62 @@ export class EngineRegistry {
   readonly #options: RegistryOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #defaultKey: string;
+  /** Keys of engines never closed as idle: the default and every configured host. */
+  readonly #pinned = new Set<string>();
+  readonly #hosts: ReadonlyMap<string, RemoteHost>;
   #closed = false;
 
   constructor(options: RegistryOptions) {
     this.#options = options;
     this.#defaultKey = locationKey(options.defaultLocation);
-    this.#entries.set(this.#defaultKey, this.#open(options.defaultLocation, this.#defaultKey));
+    this.#hosts = new Map((options.hosts ?? []).map((host) => [host.name, host]));
+    for (const location of [options.defaultLocation, ...[...this.#hosts.values()].map(hostLocation)]) {
+      const key = locationKey(location);
+      this.#pinned.add(key);
+      this.#entries.set(key, this.#open(location, key));
+    }
+  }
+
+  /**
+   * Hosts that failed to answer (ssh refused, or silence past the command timeout) lately, with
+   * that failure: a listing over every host skips them for a while instead of waiting on each again.
+   */
+  readonly #unreachable = new Map<string, { readonly until: number; readonly error: unknown }>();
+
+  /** Remembers that `host` could not be reached; `forMs` later it is tried again by listings too. */
+  markUnreachable(host: string, error: unknown, forMs = UNREACHABLE_MS): void {
+    this.#unreachable.set(host, { until: Date.now() + forMs, error });
+  }
+
+  /** A host answered: listings use it again at once. */
+  markReachable(host: string): void {
+    this.#unreachable.delete(host);
+  }
+
+  /** The failure that made `host` unreachable, while it is remembered. */
+  unreachable(host: string): unknown {
+    const entry = this.#unreachable.get(host);
+    if (entry && entry.until > Date.now()) return entry.error;
+    this.#unreachable.delete(host);
+    return undefined;
+  }
+
+  /** The configured hosts' names, in configuration order. */
+  get hostNames(): string[] {
+    return [...this.#hosts.keys()];
+  }
+
+  /** The location of a host's tmux (undefined: this machine's configured server). */
+  hostLocation(host: string | undefined): ServerLocation | undefined {
+    if (host === undefined) return undefined;
+    const config = this.#hosts.get(host);
+    if (!config) {
+      throw notFound(
+        `no host named ${JSON.stringify(host)} is configured`,
+        this.#hosts.size ? `Hosts: ${[LOCAL_HOST, ...this.#hosts.keys()].join(', ')}.` : 'This server serves the local tmux only (see --host).',
+      );
+    }
+    return hostLocation(config);
   }
 
   /** The engine of the configured server; it is never closed as idle. */
@@ -129,8 +188,23 @@ export class EngineRegistry {
     await Promise.all(entries.map((entry) => this.#dispose(entry)));
   }
 
-  #acquire(location: ServerLocation | undefined): Entry {
+  /**
+   * A socket name `HOST:` or `HOST:NAME`, HOST a configured host, means that host's configured
+   * socket or socket NAME there: how a profile with a per-call socket name (python) reaches hosts.
+   * Any other name, `:` or not, is a local socket name.
+   */
+  #onHost(location: ServerLocation | undefined): ServerLocation | undefined {
+    const name = location?.host === undefined ? location?.socketName : undefined;
+    const colon = name?.indexOf(':') ?? -1;
+    if (name === undefined || colon <= 0 || !this.#hosts.has(name.slice(0, colon))) return location;
+    const host = name.slice(0, colon);
+    const socketName = name.slice(colon + 1);
+    return socketName === '' ? this.hostLocation(host) : { host, socketName };
+  }
+
+  #acquire(requested: ServerLocation | undefined): Entry {
     if (this.#closed) throw refused('the server is shutting down');
+    const location = this.#onHost(requested);
     if (location?.socketName !== undefined) checkSocketName(location.socketName);
     const key = location === undefined ? this.#defaultKey : locationKey(location);
     let entry = this.#entries.get(key);
@@ -153,7 +227,7 @@ export class EngineRegistry {
 
   #release(entry: Entry): void {
     entry.leases--;
-    if (entry.leases > 0 || entry.key === this.#defaultKey || this.#entries.get(entry.key) !== entry) return;
+    if (entry.leases > 0 || this.#pinned.has(entry.key) || this.#entries.get(entry.key) !== entry) return;
     // No live control connection left: the server is gone (or never had a session); nothing to keep.
     if (entry.engine.tmux.connectionEpoch === 0) {
       this.#forget(entry);
@@ -166,7 +240,7 @@ export class EngineRegistry {
   /** Closes the least recently opened idle engine to make room. */
   #evictIdle(): void {
     for (const entry of this.#entries.values()) {
-      if (entry.key !== this.#defaultKey && entry.leases === 0) {
+      if (!this.#pinned.has(entry.key) && entry.leases === 0) {
         this.#forget(entry);
         return;
       }
@@ -186,6 +260,8 @@ export class EngineRegistry {
   }
 
   #open(location: ServerLocation, key: string): Entry {
+    const host = location.host === undefined ? undefined : this.#hosts.get(location.host);
+    if (location.host !== undefined && !host) this.hostLocation(location.host); // throws: not configured
     const tmux =
       this.#options.connect?.(location) ??
       new TmuxServer({
@@ -193,7 +269,10 @@ export class EngineRegistry {
         socketName: location.socketName,
         socketPath: location.socketPath,
         commandTimeoutMs: this.#options.commandTimeoutMs,
+        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux } } : {}),
       });
-    return { key, location, engine: new Engine(tmux, this.#options.engine), leases: 0, idle: undefined };
+    // The caller guard is about the pane this process runs in: only ever on this machine.
+    const engineOptions = host ? { ...this.#options.engine, caller: undefined } : this.#options.engine;
+    return { key, location, engine: new Engine(tmux, engineOptions), leases: 0, idle: undefined };
   }
 }

@@ -18,7 +18,7 @@ export interface ProfileBuild {
 export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): Promise<ProfileBuild> {
   switch (config.profile) {
     case 'libtmux': {
-      const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
+      const profile = createLibtmuxProfile({ config, registry, launchesDaemon });
       return { profile: profile as Profile<unknown>, selectionSummary: selectionSummary(profile.tools.length, profile.selection) };
     }
     case 'python': {

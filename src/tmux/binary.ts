@@ -1,4 +1,5 @@
 /** Checks that the configured tmux executable runs and is a tmux this server can drive, before serving. */
+import { localLauncher } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 import { TmuxUnavailableError } from './errors.js';
 
@@ -10,7 +11,7 @@ export const MIN_TMUX = [3, 2] as const;
  * TmuxUnavailableError when it cannot run, exits non-zero, is not tmux, or is older than MIN_TMUX.
  */
 export async function checkTmuxBinary(bin: string, env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
-  const result = await spawnTmux(bin, [], ['-V'], { timeoutMs, env });
+  const result = await spawnTmux(localLauncher(bin), [], ['-V'], { timeoutMs, env });
   const out = result.stdout.toString('utf8').trim();
   const m = /^tmux (\S+)/.exec(out);
   if (result.code !== 0 || !m) {

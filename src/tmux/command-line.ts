@@ -3,7 +3,7 @@
  *
  * Control mode parses what we write exactly like a config file line, so every argument that is not
  * a plain word is double-quoted with tmux's escapes: `$` would expand a variable, `~` a home
- * directory, `#` start a comment, a trailing `;` split commands, `{` open a block, and a newline end
+ * directory (even inside double quotes, so a leading one is escaped), `#` start a comment, a trailing `;` split commands, `{` open a block, and a newline end
  * the line. Inside double quotes only `\`, `"` and `$` are special; control bytes go as octal.
  */
 
@@ -25,7 +25,8 @@ export function quoteArgument(arg: string): string {
     if (cached !== undefined) return cached;
   }
   if (arg.includes('\0')) throw new TypeError('tmux arguments cannot contain NUL bytes');
-  const quoted = '"' + arg.replace(SPECIAL, escape) + '"';
+  // tmux expands a leading `~` even inside double quotes; `\~` keeps it a tilde.
+  const quoted = '"' + (arg.startsWith('~') ? '\\' : '') + arg.replace(SPECIAL, escape) + '"';
   if (isFormat) {
     if (FORMAT_CACHE.size >= FORMAT_CACHE_MAX) FORMAT_CACHE.clear();
     FORMAT_CACHE.set(arg, quoted);

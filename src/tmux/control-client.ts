@@ -11,9 +11,11 @@ import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent, type ControlReply } from './control-parser.js';
 import { commandLine } from './command-line.js';
 import { TmuxCommandError, TmuxConnectionLostError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import type { Launcher } from './launcher.js';
 
 export interface ControlClientOptions {
-  readonly bin: string;
+  /** Starts the `tmux -C` process, here or over ssh. */
+  readonly launcher: Launcher;
   readonly globalArgs: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   /** Session to attach to (`$N`); omitted means tmux's choice. */
@@ -26,6 +28,11 @@ export interface ControlClientOptions {
   /** Ask tmux for `%output` of the session's panes (for watches); command clients go without. */
   readonly receiveOutput?: boolean;
 }
+
+/** Bytes of the client's stderr kept for the error that ends it. */
+const STDERR_KEEP = 2000;
+/** Bound on asking a remote tmux for its client's pid right after the attach. */
+const PID_QUERY_MS = 10_000;
 
 /** How long after the process exits its output may still arrive before the connection counts as closed. */
 const EXIT_GRACE_MS = 1000;
@@ -56,6 +63,9 @@ export class ControlClient {
   readonly #closeListeners = new Set<(reason: string) => void>();
   readonly #watches = new Map<string, PaneWatch>();
   #closed: string | undefined;
+  #stderr = '';
+  #remotePid: number | undefined;
+  readonly #host: string | undefined;
   #attached = false;
   #onAttached: ((error?: Error) => void) | undefined;
 
@@ -65,20 +75,29 @@ export class ControlClient {
     const flags = options.receiveOutput ? 'ignore-size' : 'ignore-size,no-output';
     const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', flags];
     if (options.target !== undefined) argv.push('-t', options.target);
-    this.#child = spawn(options.bin, argv, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#host = options.launcher.host;
+    const launch = options.launcher.launch(argv);
+    this.#child = spawn(launch.file, launch.args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#parser = new ControlParser((event) => this.#dispatch(event), {
       wantsOutput: (paneId) => this.#watches.has(paneId),
     });
     this.#child.stdout.on('data', (chunk: Buffer) => this.#parser.push(chunk));
-    this.#child.stderr.on('data', () => {}); // "no sessions" and the like; the exit tells us enough
+    // tmux says little here ("no sessions"); ssh says why it could not connect. Only the tail is kept.
+    this.#child.stderr.on('data', (chunk: Buffer) => (this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_KEEP)));
     this.#child.stdin.on('error', () => {});
-    this.#child.on('error', (error) => this.#shutdown(`cannot run tmux: ${error.message}`, new TmuxUnavailableError(options.bin, error)));
-    this.#child.on('close', (code, signal) => this.#shutdown(`tmux control client exited (${signal ?? `code ${code}`})`));
+    this.#child.on('error', (error) => this.#shutdown(`cannot run tmux: ${error.message}`, new TmuxUnavailableError(launch.file, error)));
+    // Before the attach, ssh's failure is the answer; after it, the calls in flight lost their connection.
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
+      const transport = options.launcher.transportError(code, this.#stderr);
+      const where = options.launcher.host === undefined ? '' : ` on host ${options.launcher.host}`;
+      this.#shutdown(transport?.message ?? `tmux control client${where} exited (${signal ?? `code ${code}`})`, this.#attached ? undefined : transport);
+    };
+    this.#child.on('close', ended);
     // A stopped tmux server holds the stdio it was handed at connect, so 'close' may never come.
     this.#child.on('exit', (code, signal) => {
       setTimeout(() => {
         this.#child.stdout.destroy();
-        this.#shutdown(`tmux control client exited (${signal ?? `code ${code}`})`);
+        ended(code, signal);
       }, EXIT_GRACE_MS).unref();
     });
   }
@@ -92,7 +111,12 @@ export class ControlClient {
           ? undefined
           : setTimeout(() => {
               void client.close();
-              reject(new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`));
+              // Over ssh, silence means the host or the network: the same bound as any command.
+              reject(
+                options.launcher.host !== undefined
+                  ? new TmuxTimeoutError(['attach-session'], options.connectTimeoutMs!, options.launcher.host)
+                  : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`),
+              );
             }, options.connectTimeoutMs);
       client.#onAttached = (error) => {
         clearTimeout(timer);
@@ -100,11 +124,22 @@ export class ControlClient {
         else resolve();
       };
     });
+    if (options.launcher.host !== undefined) {
+      // Over ssh the local pid is ssh's: ask tmux for its client's own, to tell our clients from people's.
+      try {
+        const reply = await client.runReply(['display-message', '-p', '#{client_pid}'], options.connectTimeoutMs ?? PID_QUERY_MS);
+        client.#remotePid = Number(reply.body.toString('utf8').trim()) || undefined;
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+    }
     return client;
   }
 
+  /** The tmux client's process id, as tmux reports it in `client_pid`. */
   get pid(): number | undefined {
-    return this.#child.pid;
+    return this.#remotePid ?? this.#child.pid;
   }
 
   get closed(): boolean {
@@ -124,7 +159,7 @@ export class ControlClient {
       const pending: Pending = { command, resolve, reject, timer: undefined, settled: false };
       pending.timer = setTimeout(() => {
         // The FIFO can no longer be trusted once a reply is missing: end this connection.
-        this.#settle(pending, new TmuxTimeoutError(command, timeoutMs));
+        this.#settle(pending, new TmuxTimeoutError(command, timeoutMs, this.#host));
         this.#shutdown(`tmux ${command[0]} timed out`);
         // Killed now, not left to stdin EOF: tmux keeps a control client whose unanswered command's
         // reply cannot be written (this process may have exited). Safe once tmux answered the attach.

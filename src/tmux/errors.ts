@@ -54,9 +54,9 @@ export class TmuxArgumentsTooLongError extends TmuxError {
 
 /** A command got no answer in time; the connection or process was ended. */
 export class TmuxTimeoutError extends TmuxError {
-  constructor(command: readonly string[], timeoutMs: number) {
+  constructor(command: readonly string[], timeoutMs: number, host?: string) {
     super(
-      `tmux ${command[0] ?? ''} did not answer within ${timeoutMs} ms`,
+      `tmux ${command[0] ?? ''}${host === undefined ? '' : ` on host ${host}`} did not answer within ${timeoutMs} ms`,
       'The tmux server may be overloaded or stopped; retry once, then check it with get_server_info.',
     );
   }
@@ -73,4 +73,22 @@ export class TmuxConnectionLostError extends TmuxError {
     );
     this.notStarted = notStarted;
   }
+}
+
+/** ssh could not reach or log in to a configured host; `message` carries ssh's own words. */
+export class TmuxHostError extends TmuxError {
+  readonly host: string;
+  constructor(host: string, destination: string, sshMessage: string) {
+    const said = lastLines(sshMessage) || 'the ssh connection failed or was closed (ssh exited with status 255 and said nothing)';
+    super(
+      `cannot reach host ${host} (ssh ${destination}): ${said}`,
+      `Check that \`ssh -o BatchMode=yes ${destination} tmux -V\` works from this machine without a prompt (keys or agent, a known host key); calls on other hosts are not affected.`,
+    );
+    this.host = host;
+  }
+}
+
+/** The last lines of a process's stderr, bounded: ssh's reason is at the end. */
+function lastLines(text: string): string {
+  return text.replaceAll('\r', '').trim().split('\n').slice(-3).join(' / ').slice(-500);
 }

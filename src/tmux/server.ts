@@ -6,11 +6,15 @@
  */
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 
 export interface TmuxServerOptions {
+  /** tmux here; with `ssh`, the ssh client runs tmux on that host instead and this is not used. */
   readonly bin: string;
+  /** A tmux server on another host, reached over the user's OpenSSH; the socket options apply there. */
+  readonly ssh?: Omit<SshTarget, 'connectTimeoutMs'>;
   /** Exactly one of these; neither means tmux's own default socket. */
   readonly socketName?: string;
   readonly socketPath?: string;
@@ -35,6 +39,8 @@ const ATTACH_RETRY_MS = 250;
 
 export class TmuxServer {
   readonly bin: string;
+  /** Starts tmux processes: here, or over ssh on `host`. */
+  readonly launcher: Launcher;
   readonly globalArgs: readonly string[];
   /** Human-readable socket, for messages and the banner. */
   readonly socketLabel: string;
@@ -59,14 +65,21 @@ export class TmuxServer {
     // tmux would turn every control character and non-ASCII byte of command output into "_".
     const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
     this.globalArgs = ['-u', ...socket];
-    this.socketLabel =
+    const socketLabel =
       options.socketPath !== undefined ? options.socketPath : options.socketName !== undefined ? `-L ${options.socketName}` : 'the default socket';
+    this.socketLabel = options.ssh ? `${socketLabel} on host ${options.ssh.host}` : socketLabel;
     this.commandTimeoutMs = options.commandTimeoutMs;
+    this.launcher = options.ssh ? sshLauncher({ ...options.ssh, connectTimeoutMs: options.commandTimeoutMs }) : localLauncher(options.bin);
     const env = { ...(options.env ?? process.env) };
     delete env.TMUX;
     delete env.TMUX_PANE;
     this.#env = env;
     this.#spawnOnly = options.spawnOnly ?? false;
+  }
+
+  /** The configured name of the host this server runs on; undefined for this machine. */
+  get host(): string | undefined {
+    return this.launcher.host;
   }
 
   /** Runs one tmux command and returns its output lines (UTF-8, invalid bytes replaced). */
@@ -124,7 +137,7 @@ export class TmuxServer {
 
   /** The command client, or undefined when there is none to attach; a TmuxTimeoutError at `deadline`. */
   #clientBy(deadline: number, command: readonly string[], timeoutMs: number): Promise<ControlClient | undefined> {
-    return byDeadline(this.#client(), deadline, () => new TmuxTimeoutError(command, timeoutMs));
+    return byDeadline(this.#client(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
   }
 
   /**
@@ -172,7 +185,7 @@ export class TmuxServer {
     const client = await byDeadline(
       this.#watcherFor(sessionId),
       performance.now() + this.commandTimeoutMs,
-      () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs),
+      () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
     );
     const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
@@ -205,11 +218,15 @@ export class TmuxServer {
         });
         return (this.#commandClient = client);
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         this.#lastAttachFailure = Date.now();
+        // An unreachable host fails the spawn path the same way: say so now instead of twice as late.
+        if (error instanceof TmuxHostError || (this.host !== undefined && error instanceof TmuxTimeoutError)) throw error;
         return undefined;
       })
       .finally(() => (this.#connecting = undefined));
+    // A caller past its deadline may not wait for it: its rejection must not go unhandled.
+    this.#connecting.catch(() => {});
     return this.#connecting;
   }
 
@@ -234,7 +251,7 @@ export class TmuxServer {
 
   async #attach(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
     const client = await ControlClient.connect({
-      bin: this.bin,
+      launcher: this.launcher,
       globalArgs: this.globalArgs,
       env: this.#env,
       target: sessionId,
@@ -264,7 +281,7 @@ export class TmuxServer {
   }
 
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
-    const result = await spawnTmux(this.bin, this.globalArgs, command, { timeoutMs, env: this.#env, stdin, signal });
+    const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs, env: this.#env, stdin, signal });
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
       throw new TmuxCommandError(command, result.stderr);

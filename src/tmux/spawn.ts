@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { TmuxArgumentsTooLongError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import type { Launcher } from './launcher.js';
 
 export interface SpawnResult {
   readonly code: number | null;
@@ -21,9 +22,12 @@ export interface SpawnOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Runs `bin ...globalArgs ...command`; `command` alone names the command in errors. */
+/**
+ * Runs `tmux ...globalArgs ...command` through `launcher` (here or over ssh); `command` alone names
+ * the command in errors. A failure of the launcher itself (ssh could not connect) rejects with its error.
+ */
 export function spawnTmux(
-  bin: string,
+  launcher: Launcher,
   globalArgs: readonly string[],
   command: readonly string[],
   options: SpawnOptions,
@@ -35,9 +39,10 @@ export function spawnTmux(
     const failure = (error: unknown) =>
       (error as NodeJS.ErrnoException | undefined)?.code === 'E2BIG'
         ? new TmuxArgumentsTooLongError(command, argv.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0))
-        : new TmuxUnavailableError(bin, error);
+        : new TmuxUnavailableError(launcher.label, error);
     try {
-      child = spawn(bin, argv, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const launch = launcher.launch(argv);
+      child = spawn(launch.file, launch.args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       reject(failure(error));
       return;
@@ -78,8 +83,13 @@ export function spawnTmux(
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(options.signal?.reason ?? new Error('aborted'));
-      else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
-      else resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8').trim() });
+      else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs, launcher.host));
+      else {
+        const text = Buffer.concat(stderr).toString('utf8').trim();
+        const transport = launcher.transportError(code, text);
+        if (transport) reject(transport);
+        else resolve({ code, stdout: Buffer.concat(stdout), stderr: text });
+      }
     };
     child.on('close', finish);
     // tmux hands its stdio to the server when it connects: a stopped server keeps those pipes open

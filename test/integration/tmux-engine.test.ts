@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { spawnTmux } from '../../src/tmux/spawn.js';
+import { localLauncher } from '../../src/tmux/launcher.js';
 import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
@@ -180,7 +181,7 @@ test('the spawn fallback runs commands and ends a stuck tmux with SIGTERM then S
   writeFileSync(stuck, `#!/bin/sh\necho $$ > '${pidFile}'\ntrap '' TERM\nwhile :; do sleep 0.05; done\n`);
   chmodSync(stuck, 0o755);
   const started = Date.now();
-  await assert.rejects(spawnTmux(stuck, [], ['list-sessions'], { timeoutMs: 200, killGraceMs: 200, env: scrubbedEnv() }), TmuxTimeoutError);
+  await assert.rejects(spawnTmux(localLauncher(stuck), [], ['list-sessions'], { timeoutMs: 200, killGraceMs: 200, env: scrubbedEnv() }), TmuxTimeoutError);
   assert.ok(Date.now() - started < 3000);
   const { readFileSync } = await import('node:fs');
   assert.ok(!alive(Number(readFileSync(pidFile, 'utf8'))), 'the stuck process was killed');

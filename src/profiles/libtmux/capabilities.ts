@@ -67,6 +67,18 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
       configurationProvenance,
       namespaceBoundary: 'tmux-objects-only',
     },
+    // Other machines served beside the local tmux (README "Hosts"); present only when configured.
+    ...(config.hosts.length
+      ? {
+          hosts: config.hosts.map((host) => ({
+            name: host.name,
+            destination: host.destination,
+            socketSelector: host.socketPath !== undefined ? `-S ${host.socketPath}` : `-L ${host.socketName}`,
+            transport: 'ssh control-mode',
+            addressing: `${host.name}:%N, ${host.name}:@N, ${host.name}:$N, ${host.name}:SESSION-NAME, or a ref from that host`,
+          })),
+        }
+      : {}),
     connection: {
       socketSelector: selector,
       socketProvenance: config.socketSource,

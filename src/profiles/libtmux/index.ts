@@ -1,9 +1,10 @@
 /** The libtmux profile: the 45-tool contract shared by the family's ports (schemas of the Swift port). */
 import type { Config } from '../../config.js';
-import type { Engine } from '../../core/engine.js';
+import type { EngineRegistry } from '../../core/registry.js';
 import type { Profile } from '../../mcp/server.js';
 import { VERSION } from '../../version.js';
 import { capabilitiesResource } from './capabilities.js';
+import { hostAware } from './hosts.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
 import { selectTools, whyUnavailable, type Selection } from './selection.js';
@@ -12,21 +13,23 @@ import { ALL_TOOLS } from './tools/index.js';
 
 export interface LibtmuxProfileOptions {
   readonly config: Config;
-  readonly engine: Engine;
+  /** The local tmux (its default engine) and any hosts configured beside it. */
+  readonly registry: EngineRegistry;
   readonly launchesDaemon: boolean;
 }
 
 export type LibtmuxProfile = Profile<LibtmuxContext> & { readonly selection: Selection; readonly tools: readonly LibtmuxTool[] };
 
-export function createLibtmuxProfile({ config, engine, launchesDaemon }: LibtmuxProfileOptions): LibtmuxProfile {
+export function createLibtmuxProfile({ config, registry, launchesDaemon }: LibtmuxProfileOptions): LibtmuxProfile {
+  const engine = registry.defaultEngine;
   const selection = selectTools(ALL_TOOLS, { ...config, privateSocket: config.socketSource === 'default' });
   // Exclusions apply last and reach into batches too; a batch may call any tool that exists and
   // is not excluded, listed or not.
   const callable = ALL_TOOLS.filter((tool) => !selection.excluded.has(tool.name));
   const bound = ALL_TOOLS.map((tool) => (tool.name === CALL_READ_TOOLS_BATCH ? readToolsBatch(callable) : tool));
-  const tools = bound.filter((tool) => selection.names.has(tool.name));
+  const tools = bound.filter((tool) => selection.names.has(tool.name)).map((tool) => hostAware(tool, registry));
   const reach = new Set(tools.flatMap((tool) => tool.nestedAuthority ?? []));
-  const nestedOnlyTools = callable.filter((tool) => reach.has(tool.name) && !selection.names.has(tool.name));
+  const nestedOnlyTools = callable.filter((tool) => reach.has(tool.name) && !selection.names.has(tool.name)).map((tool) => hostAware(tool, registry));
   return {
     name: 'libtmux',
     serverInfo: { name: 'libtmux', title: 'tmux', version: VERSION },

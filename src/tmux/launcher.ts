@@ -1,0 +1,90 @@
+/**
+ * How a tmux process is started: here, or on another host through the user's own OpenSSH client.
+ * The control-mode client and the spawn fallback both take a launcher, so one client serves both.
+ *
+ * Over ssh the remote command line is read by the remote user's login shell, so every word is
+ * POSIX single-quoted: nothing in it is re-split, expanded or run by that shell.
+ */
+import { TmuxHostError } from './errors.js';
+
+export interface Launch {
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+export interface Launcher {
+  /** The configured host name, absent for this machine. */
+  readonly host?: string;
+  /** For messages: the tmux binary, or `ssh DEST`. */
+  readonly label: string;
+  /** The process that runs `tmux ...tmuxArgs`. */
+  launch(tmuxArgs: readonly string[]): Launch;
+  /**
+   * The error a failed process means when it is not tmux's own (ssh could not connect or
+   * authenticate), or undefined when tmux ran and the failure is tmux's.
+   */
+  transportError(code: number | null, stderr: string): Error | undefined;
+}
+
+export function localLauncher(bin: string): Launcher {
+  return {
+    label: bin,
+    launch: (tmuxArgs) => ({ file: bin, args: [...tmuxArgs] }),
+    transportError: () => undefined,
+  };
+}
+
+export interface SshTarget {
+  /** The name the host is configured under (`--host NAME=...`). */
+  readonly host: string;
+  /** What ssh connects to: an alias of the user's ssh config, `user@host`, or `ssh://user@host:port`. */
+  readonly destination: string;
+  /** The ssh client (default `ssh` on PATH). */
+  readonly sshBin?: string;
+  /** An ssh config file to use instead of ~/.ssh/config (`ssh -F`). */
+  readonly sshConfig?: string;
+  /** tmux on the far side (default `tmux` on the remote PATH). */
+  readonly remoteTmux?: string;
+  /** Bounds ssh's own connect (`ConnectTimeout`), in milliseconds. */
+  readonly connectTimeoutMs: number;
+}
+
+/** ssh exits with 255 for its own failures (connect, host key, authentication); anything else is the remote command's. */
+const SSH_FAILED = 255;
+
+export function sshLauncher(target: SshTarget): Launcher {
+  if (target.destination === '' || target.destination.startsWith('-')) {
+    throw new TypeError(`ssh destination ${JSON.stringify(target.destination)} for host ${target.host} is not a destination`);
+  }
+  const sshBin = target.sshBin ?? 'ssh';
+  const options = [
+    '-T', // no terminal: control mode speaks lines, and a pty would echo and translate them
+    '-o', 'BatchMode=yes', // never a prompt: no password, no host-key question
+    '-o', `ConnectTimeout=${Math.max(1, Math.ceil(target.connectTimeoutMs / 1000))}`,
+    // A link that dies without a word (no RST) would leave ssh waiting forever: keepalives end it in 30 s.
+    '-o', 'ServerAliveInterval=10',
+    '-o', 'ServerAliveCountMax=3',
+    ...(target.sshConfig !== undefined ? ['-F', target.sshConfig] : []),
+  ];
+  const remoteTmux = target.remoteTmux ?? 'tmux';
+  return {
+    host: target.host,
+    label: `ssh ${target.destination}`,
+    launch: (tmuxArgs) => ({
+      file: sshBin,
+      args: [...options, target.destination, '--', remoteCommandLine([remoteTmux, ...tmuxArgs])],
+    }),
+    transportError: (code, stderr) => (code === SSH_FAILED ? new TmuxHostError(target.host, target.destination, stderr) : undefined),
+  };
+}
+
+/** One word for a POSIX shell, taken literally: single quotes, with each `'` written as `'\''`. */
+export function shellQuote(word: string): string {
+  if (word.includes('\0')) throw new TypeError('arguments cannot contain NUL bytes');
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The command line the remote login shell runs: exactly `argv`, word for word. */
+export function remoteCommandLine(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(' ');
+}

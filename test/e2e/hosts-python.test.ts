@@ -1,0 +1,33 @@
+/**
+ * The python profile and hosts: its per-call socket_name names a host as `HOST:` (the host's
+ * configured tmux) while plain names stay local sockets, over a loopback sshd.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startMcp } from '../fixture/mcp.js';
+import { ALL_TOOLSETS } from '../fixture/python.js';
+import { loopbackSshd } from '../fixture/sshd.js';
+import { privateTmux } from '../fixture/tmux.js';
+
+test('python: socket_name "HOST:" reaches that host; without it, the local tmux', async (t) => {
+  const sshd = await loopbackSshd(t);
+  const local = privateTmux(t);
+  const a = privateTmux(t);
+  const localPane = await local.start({ session: 'here' });
+  const remotePane = await a.start({ session: 'alpha' });
+  const mcp = await startMcp(t, {
+    env: { ...local.env, LIBTMUX_TOOLSETS: ALL_TOOLSETS, SHELL: '/bin/sh', TMUX_MCP_SSH_CONFIG: sshd.config },
+    args: ['--profile', 'python', '--host', `a=hosta#${a.socketPath}`],
+  });
+  const names = async (args: Record<string, unknown>) => (await mcp.ok('list_sessions', args)).result.map((s: { session_name: string }) => s.session_name);
+  assert.deepEqual(await names({}), ['here']);
+  assert.deepEqual(await names({ socket_name: 'a:' }), ['alpha']);
+  const ran = await mcp.ok('run_command', { socket_name: 'a:', pane_id: remotePane, command: 'echo "$TMUX" | cut -d, -f1' });
+  assert.deepEqual(ran.output, [a.socketPath], 'the command ran in host a\'s tmux');
+  assert.equal((await mcp.ok('get_server_info', { socket_name: 'a:' })).socket_path, a.socketPath);
+  assert.equal((await mcp.ok('get_pane_info', { pane_id: localPane })).pane_id, localPane);
+  await mcp.close();
+  const deadline = Date.now() + 10_000;
+  while (sshd.sessions().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(sshd.sessions(), [], 'no ssh session is left on the far side');
+});
