@@ -48,7 +48,6 @@ test('a 100 MB flood: run_shell_command sees its end, answers under the cap, and
   // Past the SDK's default 60 s request timeout: tmux takes a while to draw 100 MB on a busy machine.
   const answer = await mcp.client.callTool(
     { name: 'run_shell_command', arguments: { paneId: pane, command: "head -c 100000000 /dev/zero | tr '\\0' 'x' | fold -w 200; echo; echo flood-done", timeoutMs: 115_000, maxLines: 5 } },
-    undefined,
     { timeout: 300_000 },
   );
   assert.ok(!answer.isError, JSON.stringify(answer.content));

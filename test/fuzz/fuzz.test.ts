@@ -8,7 +8,7 @@
  * no "internal error"); no payload may run (the canary file); and no session the call did not name
  * may change.
  *
- * FUZZ_SEED (default 12) and FUZZ_RUNS (calls per profile, default 400) set the run; FUZZ_PROFILES
+ * FUZZ_SEED (default 12) and FUZZ_RUNS (calls per profile, default 250) set the run; FUZZ_PROFILES
  * (comma list) narrows the profiles. The summary line per profile is what docs/RELIABILITY.md cites.
  */
 import assert from 'node:assert/strict';
@@ -22,7 +22,7 @@ import { argumentsFor } from './arguments.js';
 import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const PROFILES = (process.env.FUZZ_PROFILES ?? 'libtmux,python,julia').split(',').filter((name) => existsSync(new URL(`../../src/profiles/${name}/`, import.meta.url)));
 /** Calls generated at a time; the pools of live targets are read again between batches. */
 const BATCH = 25;
