@@ -125,13 +125,7 @@ export class Engine {
    * several sessions appears once, as seen from the first session tmux lists.
    */
   async listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-    const command =
-      scope.windowId !== undefined
-        ? ['list-panes', '-t', scope.windowId]
-        : scope.sessionId !== undefined
-          ? ['list-panes', '-s', '-t', scope.sessionId]
-          : ['list-panes', '-a'];
-    const read = await this.#read([...command, '-F', PANE_FORMAT.format]);
+    const read = await this.#read([...listPanesCommand(scope), '-F', PANE_FORMAT.format]);
     if (!read) return [];
     const seen = new Set<string>();
     const panes: PaneRecord[] = [];
@@ -302,7 +296,7 @@ export class Engine {
       if (await this.isCallerPane(paneId)) {
         throw refused(
           `refusing to ${action}: ${paneId} is the pane this MCP server runs in`,
-          'Pass force: true if that is really meant.',
+          'Pick another pane (list_panes marks this one is_caller), or do it in tmux yourself; where the tool takes force, force: true allows it.',
         );
       }
     }
@@ -314,6 +308,13 @@ export class Engine {
     await this.guardCaller(panes.map((p) => p.id), action, force);
   }
 
+}
+
+/** `list-panes` for the whole server, one session, or one window (give a format after it). */
+export function listPanesCommand(scope: { sessionId?: string; windowId?: string }): string[] {
+  if (scope.windowId !== undefined) return ['list-panes', '-t', scope.windowId];
+  if (scope.sessionId !== undefined) return ['list-panes', '-s', '-t', scope.sessionId];
+  return ['list-panes', '-a'];
 }
 
 function missing(kind: RefKind, target: string): never {

@@ -125,7 +125,8 @@ export interface PaneRecord {
   readonly isSynchronized: boolean;
 }
 
-export const PANE_FORMAT = rowFormat({
+/** The tmux format of each pane field, for formats that read more than a PaneRecord (see pane-details.ts). */
+export const PANE_FIELDS = {
   id: 'pane_id',
   index: 'pane_index',
   sessionId: 'session_id',
@@ -145,7 +146,9 @@ export const PANE_FORMAT = rowFormat({
   deadStatus: 'pane_dead_status',
   inMode: 'pane_in_mode',
   synchronized: 'pane_synchronized',
-});
+} as const;
+
+export const PANE_FORMAT = rowFormat(PANE_FIELDS);
 
 export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
   return {

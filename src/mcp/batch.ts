@@ -51,6 +51,11 @@ export interface BatchOptions {
   readonly budgetBytes?: number;
   /** Names the batch in its text summary, e.g. "Read batch". */
   readonly label: string;
+  /**
+   * Why a tool outside the batch's reach may not run, as the error of that operation's row. Without
+   * it such a batch is refused whole before anything runs; with it, that operation fails alone.
+   */
+  readonly outsideReach?: (tool: string) => string;
 }
 
 /**
@@ -69,7 +74,7 @@ export async function runSerialBatch(
     throw invalidArgument(`operations must hold 1 to ${options.maxOperations} calls, not ${operations.length}`);
   }
   operations.forEach((operation, index) => {
-    if (!nested.names.includes(operation.tool)) {
+    if (!nested.names.includes(operation.tool) && !options.outsideReach) {
       throw refused(
         `operations[${index}]: "${operation.tool}" is outside what this batch may call, so nothing ran`,
         nested.names.length
@@ -96,7 +101,9 @@ export async function runSerialBatch(
     if (call.signal.aborted) throw new Failure('cancelled', `the batch was cancelled before operations[${index}]`);
     // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
-    const row = toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}));
+    const row = nested.names.includes(operation.tool)
+      ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}))
+      : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
     rowBytes.push(jsonBytes(row));
     if (row.success) report.succeeded++;

@@ -42,6 +42,8 @@ export interface Profile<Ctx> {
   readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
   /** Prompts; an argument with a completer makes the server offer completions. */
   readonly prompts?: readonly PromptDeclaration[];
+  /** Capabilities the contract advertises beyond what the server derives (logging, tools.listChanged). */
+  readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
   describeUnavailable?(name: string): string;
@@ -124,13 +126,15 @@ function buildServer<Ctx>(
 ): Server {
   const { resources, templates, prompts, completable } = surface;
   const hasResources = resources.length > 0 || templates.length > 0;
+  const extra = profile.capabilities ?? {};
   const server = new Server(profile.serverInfo, {
     capabilities: {
-      tools: { listChanged: false },
+      tools: { listChanged: extra.toolsListChanged ?? false },
       // Advertised only when served: resources and prompts that are there, completions that have a completer.
       ...(hasResources ? { resources: { listChanged: false, subscribe: false } } : {}),
       ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
       ...(completable ? { completions: {} } : {}),
+      ...(extra.logging ? { logging: {} } : {}),
     },
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
   });
@@ -166,6 +170,8 @@ function buildServer<Ctx>(
   if (hasResources) serveResources(server, resources, templates);
   if (prompts.length > 0) servePrompts(server, prompts);
   if (completable) serveCompletions(server, completable);
+  // A contract that advertises logging gets a level the server keeps; it sends no log messages of its own.
+  if (extra.logging) server.setRequestHandler('logging/setLevel', async () => ({}));
   return server;
 }
 
