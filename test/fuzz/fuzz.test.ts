@@ -127,6 +127,8 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
     const failedRows = (result.structuredContent as { failed?: unknown } | undefined)?.failed;
     if (!valid && !(typeof failedRows === 'number' && failedRows > 0)) return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
   }
+  // Stopping the whole tmux server is that tool's job, not collateral damage.
+  if (valid && /kill_server/.test(tool)) return undefined;
   return unchanged(world, before, valid ? undefined : 'all', args);
 }
 
