@@ -12,7 +12,7 @@
  * (comma list) narrows the profiles. The summary line per profile is what docs/RELIABILITY.md cites.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
@@ -77,18 +77,24 @@ for (const profile of PROFILES) {
         if (crashed) tally.failures.push(`the server exited after ${tool} ${preview(args)}`);
         assert.ok(!crashed, tally.failures.join('\n'));
         await world.repair();
+        // Long runs: a line every 250 calls to FUZZ_PROGRESS, so a run cut short still has figures.
+        if (process.env.FUZZ_PROGRESS && tally.calls % 250 === 0) appendFileSync(process.env.FUZZ_PROGRESS, `${summary(profile, tally, started)}\n`);
       }
     }
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    t.diagnostic(
-      `FUZZ profile=${profile} seed=${SEED} calls=${tally.calls} schema-valid=${tally.schemaValid} schema-invalid=${tally.schemaInvalid} ` +
-        `succeeded=${tally.succeeded} tool-errors=${tally.toolErrors} protocol-errors=${tally.protocolErrors} largest-response=${tally.largestBytes} ` +
-        `seconds=${seconds} failures=${tally.failures.length}`,
-    );
+    t.diagnostic(summary(profile, tally, started));
     assert.deepEqual(tally.failures, [], `${tally.failures.length} of ${tally.calls} calls broke a rule`);
     assert.equal(tally.schemaValid + tally.schemaInvalid, tally.calls);
     assert.ok(tally.schemaValid > 0 && tally.schemaInvalid > 0, 'both valid and invalid sets were sent');
   });
+}
+
+function summary(profile: string, tally: Tally, started: number): string {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  return (
+    `FUZZ profile=${profile} seed=${SEED} calls=${tally.calls} schema-valid=${tally.schemaValid} schema-invalid=${tally.schemaInvalid} ` +
+    `succeeded=${tally.succeeded} tool-errors=${tally.toolErrors} protocol-errors=${tally.protocolErrors} largest-response=${tally.largestBytes} ` +
+    `seconds=${seconds} failures=${tally.failures.length}` + (tally.failures.length ? `\n${tally.failures.join('\n')}` : '')
+  );
 }
 
 /** Makes one call and checks every rule; returns what broke, if anything. */
