@@ -29,6 +29,8 @@ export interface CallOutcome {
   readonly structured: any;
 }
 
+const HTTP_TOKEN = `bench-${process.pid}`;
+
 /** Over HTTP: which protocol era the client negotiates (2025-11-25 by `initialize`, 2026-07-28 by `server/discover`). */
 export type HttpEra = 'legacy' | 'auto';
 
@@ -68,13 +70,13 @@ export class McpDriver {
 
   /** Our server over Streamable HTTP on a free loopback port, with a bearer token. */
   static oursOverHttp(env: NodeJS.ProcessEnv, era: HttpEra, nodeArgs: string[] = []): Promise<McpDriver> {
-    const token = `bench-${process.pid}`;
-    return McpDriver.startHttp(process.execPath, [...nodeArgs, cliPath, '--http', '127.0.0.1:0'], { ...env, TMUX_MCP_TOKEN: token }, era, token);
+    return McpDriver.startHttp(process.execPath, [...nodeArgs, cliPath, '--http', '127.0.0.1:0'], { ...env, TMUX_MCP_TOKEN: HTTP_TOKEN }, era, HTTP_TOKEN);
   }
 
-  /** The floor over HTTP: the no-op server behind the same SDK HTTP handler, without the token check. */
+  /** The floor over HTTP: the no-op server behind our own HTTP stack (dist/mcp/http.js), token and all. */
   static noopOverHttp(env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
-    return McpDriver.startHttp(process.execPath, [compiledNoopServer(), '--http'], env, era);
+    const http = fileURLToPath(new URL('../dist/mcp/http.js', import.meta.url));
+    return McpDriver.startHttp(process.execPath, [compiledNoopServer(), '--http', http], { ...env, TMUX_MCP_TOKEN: HTTP_TOKEN }, era, HTTP_TOKEN);
   }
 
   /** Starts a server that prints "HTTP at <url>" on stderr once it listens, and connects to that URL. */

@@ -1,13 +1,12 @@
 /**
  * The floor: a low-level SDK `Server` on the same transport with one tool that does nothing and
  * returns `{}`. Its latency is what the protocol, the SDK and process hops cost by themselves, so
- * (our p50) / (this p50) isolates the work that is ours. Over stdio by default; with `--http`, behind
- * the same SDK HTTP handler our server uses (both eras), on a free loopback port it names on stderr.
+ * (our p50) / (this p50) isolates the work that is ours. Over stdio by default; with `--http MODULE`,
+ * behind the very HTTP stack our server uses (MODULE is the built dist/mcp/http.js: the Host/Origin
+ * gates, the bearer token from TMUX_MCP_TOKEN, 2025 sessions), on a free loopback port it names on stderr.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, Server } from '@modelcontextprotocol/server';
+import { pathToFileURL } from 'node:url';
+import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 function noopServer(): Server {
@@ -19,10 +18,11 @@ function noopServer(): Server {
   return server;
 }
 
-if (process.argv.includes('--http')) {
-  const serve = toNodeHandler(createMcpHandler(noopServer));
-  const http = createServer((req, res) => void serve(req, res));
-  http.listen(0, '127.0.0.1', () => process.stderr.write(`noop: HTTP at http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+const httpModule = process.argv[process.argv.indexOf('--http') + 1];
+if (process.argv.includes('--http') && httpModule) {
+  const { serveHttp } = (await import(pathToFileURL(httpModule).href)) as typeof import('../src/mcp/http.js');
+  const http = await serveHttp(noopServer, { host: '127.0.0.1', port: 0, token: process.env.TMUX_MCP_TOKEN ?? '', allowedHostnames: [] });
+  process.stderr.write(`noop: HTTP at ${http.url}\n`);
   process.on('SIGTERM', () => process.exit(0));
 } else {
   process.stdin.on('end', () => process.exit(0));

@@ -349,9 +349,9 @@ async function httpScenario(base: Base): Promise<void> {
   const t = table(
     'The same tools over Streamable HTTP',
     'Our server with `--http 127.0.0.1:0` and a bearer token, driven by the SDK client in each protocol era: 2025-11-25 ' +
-      '(`initialize`; the SDK serves it statelessly, a fresh server instance per request) and 2026-07-28 (`server/discover`; ' +
-      'per-request envelope). The floor of each era is the no-op server behind the same SDK HTTP handler, without the token ' +
-      'check; ratio = p50 / that floor. The stdio rows are in the first table.',
+      '(`initialize`, then calls in its session) and 2026-07-28 (`server/discover`, then each call its own request and ' +
+      'server instance). The floor of each era is the no-op server behind the same HTTP stack (dist/mcp/http.js: gates, ' +
+      'token, sessions); ratio = p50 / that floor. The stdio rows are in the first table.',
   );
   const eras = [
     ['legacy', 'HTTP 2025-11-25'],
@@ -366,7 +366,7 @@ async function httpScenario(base: Base): Promise<void> {
     } finally {
       await noop.close();
     }
-    addRow(t, { name: `${label}: floor, no-op SDK server`, summary: floor, ratio: 1, cpu: floor.cpu, note: 'same SDK HTTP handler, no token check' });
+    addRow(t, { name: `${label}: floor, no-op SDK server`, summary: floor, ratio: 1, cpu: floor.cpu, note: 'same HTTP stack' });
     const driver = await McpDriver.oursOverHttp(base.tmux.env, era, nodeArgs);
     const measured = new Map<string, number | undefined>();
     p50.set(label, measured);

@@ -38,6 +38,12 @@ Environment:
   LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15)
   TMUX_MCP_TOKEN          bearer token for --http
 
+Python profile (--profile python):
+  LIBTMUX_SOCKET          the socket name for calls without socket_name (instead of LIBTMUX_SOCKET_NAME)
+  LIBTMUX_SUPPRESS_HISTORY  run_command keeps commands out of shell history by default: 1 (default) or 0
+  LIBTMUX_TOOLSETS        default inspect,manage,execute; teardown is opt-in
+  LIBTMUX_MCP_WAIT_MAX_SECONDS  default 30, held to 1..120
+
 Socket (any profile; wins over the environment):
   --socket PATH         tmux socket path (tmux -S)
   --socket-name NAME    tmux socket name (tmux -L)
@@ -113,6 +119,7 @@ async function serve(config: Config): Promise<void> {
       port: config.http.port,
       token: token.value,
       allowedHostnames: config.http.allowedHostnames,
+      ...(profile.capacity ? { capacity: profile.capacity } : {}),
     });
     closeTransport = () => http.close();
     where = `, HTTP at ${http.url}`;

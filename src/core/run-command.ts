@@ -158,29 +158,35 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const { pane } = request;
   let runs = active.get(engine);
   if (!runs) active.set(engine, (runs = new Map()));
-  const previous = runs.get(pane.id);
-  if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
-    if (runs.get(pane.id) === previous) runs.delete(pane.id);
-  }
-  const current = runs.get(pane.id); // read again: another call may have started meanwhile
-  if (current?.waiting) {
-    throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
-  }
-  if (current && !request.force) {
-    const ago = Math.round((Date.now() - current.since) / 1000);
-    if (!current.reader.started) {
+  const lease = await openPaneStream(engine, pane);
+  try {
+    const previous = runs.get(pane.id);
+    if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
+      if (runs.get(pane.id) === previous) runs.delete(pane.id);
+    }
+    const current = runs.get(pane.id); // read again: another call may have started meanwhile
+    if (current?.waiting) {
+      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
+    }
+    if (current && !request.force) {
+      const ago = Math.round((Date.now() - current.since) / 1000);
+      if (!current.reader.started) {
+        throw refused(
+          `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago never started: the shell is busy (still starting, or running something) or waits for more input (an unterminated quote or a trailing backslash at its prompt); a new one would only be typed behind it`,
+          'Look at the pane with capture_pane. Press C-c there (send_keys ["C-c"]) to discard the pending input, then call run_shell_command again; or pass force: true to type anyway.',
+        );
+      }
       throw refused(
-        `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago never started: the shell is busy (still starting, or running something) or waits for more input (an unterminated quote or a trailing backslash at its prompt); a new one would only be typed behind it`,
-        'Look at the pane with capture_pane. Press C-c there (send_keys ["C-c"]) to discard the pending input, then call run_shell_command again; or pass force: true to type anyway.',
+        `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago has not finished; a new one would only queue behind it`,
+        `Wait for it with wait_for_text (its end prints "${current.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
       );
     }
-    throw refused(
-      `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago has not finished; a new one would only queue behind it`,
-      `Wait for it with wait_for_text (its end prints "${current.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
-    );
+  } catch (error) {
+    lease.release();
+    throw error;
   }
+  // From the last look at `runs` to claiming the pane below nothing awaits, so two calls cannot both pass.
   const id = 'tm' + randomBytes(6).toString('hex');
-  const lease = await openPaneStream(engine, pane);
   const stream = lease.stream;
   const typedAt = stream.end;
   const reader = new FrameReader(stream, typedAt, id);
@@ -253,8 +259,9 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
  * HISTCONTROL=ignorespace it was never saved, and the user's previous entry must stay).
  */
 function frameFor(id: string, command: string, shell: string): string {
-  const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD;` : '';
-  return ` command printf '%s%s\\n' ${id} _S;${forget} (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
+  // Before the start marker, so nothing it might print can land in the command's output.
+  const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD 2>/dev/null;` : '';
+  return `${forget} command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
 }
 
 /**

@@ -291,9 +291,8 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     });
     if (backlog.length === 0) return result;
     // The backlog was read after the stream began, so its last rows may be the stream's first lines again.
-    const live = result.droppedLines === 0 ? result.tail : [];
-    const kept = backlog.slice(0, backlog.length - overlap(backlog, live, from.col > 0));
-    const tail = tailBudget([...kept, ...result.tail], request.maxLines);
+    const joined = result.droppedLines === 0 ? joinBacklog(backlog, result.tail, from.col > 0) : [...backlog, ...result.tail];
+    const tail = tailBudget(joined, request.maxLines);
     return { ...result, tail: tail.lines, droppedLines: result.droppedLines + tail.droppedLines };
   } finally {
     lease.release();
@@ -301,21 +300,28 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
 }
 
 /**
- * How many rows at the end of `rows` (screen rows) are the first lines of `lines` (stream lines)
- * again. The first stream line may be the end of a row (`firstPartial`), and the last row the
- * start of a line the pane was still printing when the screen was read.
+ * Screen rows read after the stream began (`rows`) followed by the stream's lines (`lines`),
+ * without the lines both hold. Either may run further than the other (the two come over different
+ * tmux connections), so the stream's first line is looked for in the rows, earliest first, and
+ * taken as the seam when everything after it agrees. The stream's first line may be the end of a
+ * row (`firstPartial`), and the last line compared may still have been printing when read.
  */
-export function overlap(rows: readonly string[], lines: readonly string[], firstPartial: boolean): number {
-  for (let k = Math.min(rows.length, lines.length); k > 0; k--) {
+export function joinBacklog(rows: readonly string[], lines: readonly string[], firstPartial: boolean): string[] {
+  if (lines.length === 0) return [...rows];
+  for (let j = 0; j < rows.length; j++) {
+    const n = Math.min(rows.length - j, lines.length);
     let same = true;
-    for (let i = 0; i < k && same; i++) {
-      const row = rows[rows.length - k + i]!.trimEnd();
+    for (let i = 0; same && i < n; i++) {
+      const row = rows[j + i]!.trimEnd();
       const line = lines[i]!.trimEnd();
-      same = row === line || (i === 0 && firstPartial && row.endsWith(line)) || (i === k - 1 && line.startsWith(row));
+      same =
+        row === line ||
+        (i === 0 && firstPartial && line.length > 0 && row.endsWith(line)) ||
+        (i === n - 1 && ((line.length > 0 && row.startsWith(line)) || (row.length > 0 && line.startsWith(row))));
     }
-    if (same) return k;
+    if (same) return rows.length - j > lines.length ? [...rows] : [...rows.slice(0, j), ...lines];
   }
-  return 0;
+  return [...rows, ...lines];
 }
 
 /** The first stop or pattern in rows read from the screen (a capture_since backlog). */

@@ -1,15 +1,23 @@
 /**
- * MCP over Streamable HTTP in both protocol eras, for any profile: the SDK's `createMcpHandler`
- * serves 2026-07-28 requests and, statelessly, 2025-11-25 ones from the same server factory, behind
+ * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
+ * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
+ * request aborts its call), and 2025-11-25 traffic goes to sessions (http-sessions.ts). All behind
  * three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
- * the bearer token (401). Every request gets a fresh server from the factory, all sharing one
- * profile context and so one engine; a client that drops its connection aborts its call.
+ * the bearer token (401). Every server shares one profile context and so one engine.
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, localhostAllowedHostnames, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate } from './http-auth.js';
+import { legacySessions } from './http-sessions.js';
+import { httpAdmission } from './http-capacity.js';
+import type { CapacityOptions } from './capacity.js';
+
+/** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
+const SESSION_IDLE_MS = 30 * 60_000;
+/** The most 2025 sessions open at once. */
+const MAX_SESSIONS = 64;
 
 /** The one path the server answers on; anything else is 404. */
 export const MCP_PATH = '/mcp';
@@ -21,6 +29,8 @@ export interface HttpOptions {
   readonly token: string;
   /** Hostnames accepted in Host and Origin besides localhost, 127.0.0.1 and [::1]. */
   readonly allowedHostnames: readonly string[];
+  /** When the profile bounds concurrent tool calls: the bound, across all requests. */
+  readonly capacity?: CapacityOptions;
   readonly onerror?: (error: Error) => void;
 }
 
@@ -36,12 +46,18 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const checkHost = hostHeaderValidation(allowed);
   const checkOrigin = originValidation(allowed);
   const gate = bearerGate(options.token);
-  const handler = createMcpHandler(factory, { ...(options.onerror ? { onerror: options.onerror } : {}) });
+  const onerror = options.onerror ? { onerror: options.onerror } : {};
+  const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
+  const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
+  const admit = options.capacity ? httpAdmission(options.capacity) : (_request: Request, serve: () => Promise<Response>) => serve();
   const serve = toNodeHandler(
     {
       async fetch(request) {
         const auth = await gate(request);
-        return auth instanceof Response ? auth : handler.fetch(request, { authInfo: auth });
+        if (auth instanceof Response) return auth;
+        // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
+        const legacy = await isLegacyRequest(request);
+        return admit(request, () => (legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth })));
       },
     },
     { ...(options.onerror ? { onerror: options.onerror } : {}) },
@@ -66,6 +82,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
     url: `http://${hostInUrl}:${port}${MCP_PATH}`,
     async close() {
       await handler.close();
+      await sessions.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

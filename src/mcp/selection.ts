@@ -4,9 +4,9 @@
  * (LIBTMUX_TOOLS), then exclusions (LIBTMUX_EXCLUDE_TOOLS), which win over everything and also
  * narrow what a batch may call. Filtering shapes the interface; it is not an authorization boundary.
  */
+import { quoted } from '../core/quote.js';
 import { ConfigError } from '../config.js';
 import { nearest } from './nearest.js';
-import { quoted } from '../core/quote.js';
 
 export interface Selectable {
   readonly name: string;
@@ -62,6 +62,7 @@ export function selectGroups(all: readonly Selectable[], request: SelectionReque
 /** Why `name` is not callable under `selection`, phrased as what to change. */
 export function whyUnavailable(all: readonly Selectable[], selection: Selection, name: string): string {
   const tool = all.find((t) => t.name === name);
+  // The name is the caller's: echoed bounded and escaped.
   if (!tool) return `unknown tool ${quoted(name)}${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
   if (selection.excluded.has(name)) return `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`;
   return (

@@ -7,8 +7,8 @@
  * Which scenarios apply follows from what the server advertises in `initialize`; the others need
  * the suite's own fixtures or a feature the server does not offer, and say why.
  *
- * `npm run conformance` runs every scenario and prints the table; `npm test` runs the applicable
- * ones (test/e2e/http-conformance.test.ts).
+ * `npm run conformance [-- --profile NAME]` runs every scenario and prints the table; `npm test` runs
+ * the applicable ones for each profile (test/e2e/http-conformance.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,9 +44,10 @@ export function notApplicable(scenario: string, capabilities: Capabilities): str
     case 'resources-subscribe':
     case 'resources-unsubscribe':
       return capabilities.resources?.subscribe ? undefined : 'resources/subscribe not advertised';
-    case 'server-sse-polling':
     case 'server-sse-multiple-streams':
-      return 'needs a 2025-era HTTP session (Mcp-Session-Id); 2025-11-25 over HTTP is served statelessly by the SDK\'s createMcpHandler, and 2026-07-28 has no sessions';
+      return undefined;
+    case 'server-sse-polling':
+      return 'exercises the suite\'s "test_reconnection" fixture tool, which closes its stream mid-call';
     default:
       if (/^(tools-call-|resources-read-|resources-templates-|prompts-get-|elicitation-|json-schema-)/.test(scenario)) return fixtures;
       return 'not classified yet: a scenario this runner does not know';
@@ -69,14 +70,19 @@ export async function listScenarios(): Promise<string[]> {
 }
 
 /** Starts a private tmux and the server over HTTP with a token, runs the scenarios, and tears all down. */
-export async function runConformance(options: { all?: boolean; onResult?: (result: ScenarioResult) => void } = {}): Promise<{ capabilities: Capabilities; results: ScenarioResult[] }> {
+export async function runConformance(
+  options: { all?: boolean; profile?: string; onResult?: (result: ScenarioResult) => void } = {},
+): Promise<{ capabilities: Capabilities; results: ScenarioResult[] }> {
   const tmux = new PrivateTmux();
   const cleanups: Array<() => Promise<void> | void> = [];
   const out = mkdtempSync(join(tmpdir(), 'tmux-mcp-conformance-'));
   try {
     await tmux.start({ session: 'conformance' });
     const token = `conformance-${process.pid}`;
-    const server = await startHttp({ after: (fn) => cleanups.push(fn) }, { env: { ...tmux.env, TMUX_MCP_TOKEN: token } });
+    const server = await startHttp(
+      { after: (fn) => cleanups.push(fn) },
+      { env: { ...tmux.env, TMUX_MCP_TOKEN: token }, args: ['--profile', options.profile ?? 'libtmux'] },
+    );
     const forwarder = await bearerForwarder(server.url, token);
     cleanups.push(() => forwarder.close());
     const capabilities = await advertised(server.url, token);
@@ -128,8 +134,10 @@ function readChecks(dir: string): Array<{ id: string; status: string; errorMessa
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const all = !process.argv.includes('--applicable');
+  const profileAt = process.argv.indexOf('--profile');
   const { capabilities, results } = await runConformance({
     all,
+    ...(profileAt !== -1 ? { profile: process.argv[profileAt + 1]! } : {}),
     onResult: (r) => {
       const outcome = r.passed === undefined ? '' : r.passed ? 'passes' : `fails: ${r.failures!.join('; ').slice(0, 160)}`;
       if (r.notApplicable) console.log(`n/a   ${r.scenario.padEnd(30)} ${r.notApplicable}${outcome ? ` (run anyway: ${outcome})` : ''}`);

@@ -6,43 +6,17 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CLI, startMcp } from '../fixture/mcp.js';
+import { checkEra, CLI, ERAS, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 import { until, waiters } from '../fixture/processes.js';
 import { compileValidator } from '../../src/mcp/validation.js';
 
-for (const [negotiation, era, version] of [
-  ['auto', 'modern', '2026-07-28'],
-  ['legacy', 'legacy', '2025-11-25'],
-] as const) {
+for (const [negotiation, era, version] of ERAS) {
   test(`stdio, ${negotiation} client: the ${version} era lists and calls tools`, async (t) => {
     const tmux = privateTmux(t);
     const pane = await tmux.start({ session: 'eras' });
     const mcp = await startMcp(t, { env: tmux.env, negotiation });
-    assert.equal(mcp.client.getProtocolEra(), era);
-    assert.equal(mcp.client.getNegotiatedProtocolVersion(), version);
-    if (era === 'modern') {
-      const discovered = mcp.client.getDiscoverResult();
-      assert.ok(discovered?.supportedVersions.includes('2026-07-28'), JSON.stringify(discovered));
-      assert.ok(discovered?.capabilities.tools, 'server/discover advertises tools');
-    }
-    const { tools } = await mcp.client.listTools();
-    assert.ok(tools.some((tool) => tool.name === 'wait_for_text'));
-    const { sessions } = await mcp.ok('list_sessions');
-    assert.deepEqual(sessions.map((s: { name: string }) => s.name), ['eras']);
-    await tmux.typeAndWait(pane, 'echo era-$((6*7))');
-    const capture = await mcp.ok('capture_pane', { paneId: pane });
-    assert.ok(capture.lines.includes('era-42'), capture.lines.join('\n'));
-    assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
-    // A call that runs past a second reports progress when asked (each second: elapsed of total seconds).
-    const seen: Array<{ progress: number; total?: number }> = [];
-    const waited = await mcp.client.callTool(
-      { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 2500 } },
-      { onprogress: (p: { progress: number; total?: number }) => void seen.push(p) } as never,
-    );
-    assert.equal((waited.structuredContent as { matched: unknown }).matched, null);
-    assert.ok(seen.length >= 1, 'at least one progress notification');
-    assert.ok(seen.every((p, i) => p.total === 2.5 && (i === 0 || p.progress > seen[i - 1]!.progress)), JSON.stringify(seen));
+    await checkEra(mcp, { era, version, pane, session: 'eras' });
   });
 }
 

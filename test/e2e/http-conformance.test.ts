@@ -7,14 +7,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runConformance } from '../conformance/run.js';
 
-test('conformance 0.1.13: every applicable server scenario passes over HTTP with a token', async () => {
-  const { capabilities, results } = await runConformance();
-  const applicable = results.filter((result) => result.notApplicable === undefined);
-  assert.ok(capabilities.tools, 'tools are advertised');
-  for (const must of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
-    assert.ok(applicable.some((result) => result.scenario === must), `${must} ran`);
-  }
-  const failed = applicable.filter((result) => !result.passed).map((result) => `${result.scenario}: ${result.failures?.join('; ') || 'no check passed'}`);
-  assert.deepEqual(failed, []);
-  assert.ok(!results.some((result) => result.notApplicable?.startsWith('not classified')), 'every scenario is classified');
-});
+// The profiles built so far; each is served through the same src/mcp transports.
+for (const profile of ['libtmux', 'python', 'julia']) {
+  test(`conformance 0.1.13, ${profile} profile: every applicable server scenario passes over HTTP with a token`, async () => {
+    const { capabilities, results } = await runConformance({ profile });
+    const applicable = results.filter((result) => result.notApplicable === undefined);
+    assert.ok(capabilities.tools, 'tools are advertised');
+    for (const must of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+      assert.ok(applicable.some((result) => result.scenario === must), `${must} ran`);
+    }
+    const failed = applicable.filter((result) => !result.passed).map((result) => `${result.scenario}: ${result.failures?.join('; ') || 'no check passed'}`);
+    assert.deepEqual(failed, []);
+    assert.ok(!results.some((result) => result.notApplicable?.startsWith('not classified')), 'every scenario is classified');
+  });
+}

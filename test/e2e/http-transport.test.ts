@@ -8,10 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, connectHttp } from '../fixture/mcp.js';
+import { checkEra, CLI, ERAS, connectHttp } from '../fixture/mcp.js';
 import { startHttp } from '../fixture/http.js';
 import { until, waiters } from '../fixture/processes.js';
-import { clientsAfterExit, privateTmux, scrubbedEnv } from '../fixture/tmux.js';
+import { clientsAfterExit, privateTmux, scrubbedEnv, stopTmuxServer } from '../fixture/tmux.js';
 
 const TOKEN = 'test-token-0123456789';
 
@@ -39,34 +39,14 @@ function post(url: string, headers: Record<string, string>, body: unknown = INIT
   });
 }
 
-for (const [negotiation, era, version] of [
-  ['auto', 'modern', '2026-07-28'],
-  ['legacy', 'legacy', '2025-11-25'],
-] as const) {
+for (const [negotiation, era, version] of ERAS) {
   test(`HTTP, ${negotiation} client: the ${version} era lists and calls tools`, async (t) => {
     const tmux = privateTmux(t);
     const pane = await tmux.start({ session: 'web' });
     const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation });
-    assert.equal(mcp.client.getProtocolEra(), era);
-    assert.equal(mcp.client.getNegotiatedProtocolVersion(), version);
-    const { tools } = await mcp.client.listTools();
-    assert.ok(tools.some((tool) => tool.name === 'run_shell_command'));
-    assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['web']);
-    const run = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo http-$((6*7))', timeoutMs: 30_000 });
-    assert.equal(run.exitStatus, 0, JSON.stringify(run));
-    assert.deepEqual(run.output, ['http-42']);
-    assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
-    // A call that runs past a second reports progress when asked (each second: elapsed of total seconds).
-    const seen: Array<{ progress: number; total?: number }> = [];
-    const waited = await mcp.client.callTool(
-      { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 2500 } },
-      { onprogress: (p: { progress: number; total?: number }) => void seen.push(p) } as never,
-    );
-    assert.equal((waited.structuredContent as { matched: unknown }).matched, null);
-    assert.ok(seen.length >= 1, 'at least one progress notification');
-    assert.ok(seen.every((p, i) => p.total === 2.5 && (i === 0 || p.progress > seen[i - 1]!.progress)), JSON.stringify(seen));
+    await checkEra(mcp, { era, version, pane, session: 'web' });
     await mcp.close();
     assert.equal(await server.stop(), 0, server.stderr());
     assert.equal(await clientsAfterExit(tmux), '', 'the server left no tmux client behind');
@@ -86,6 +66,30 @@ test('HTTP: without the right bearer token every request is refused with 401', a
   const ok = await post(server.url, { authorization: `Bearer ${TOKEN}` });
   assert.equal(ok.status, 200, ok.body);
   assert.match(ok.body, /"protocolVersion":"2025-11-25"/);
+});
+
+test('HTTP 2025-11-25: initialize opens a session; an unknown session is 404; DELETE ends one', async (t) => {
+  const tmux = privateTmux(t);
+  const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const opened = await post(server.url, auth);
+  assert.equal(opened.status, 200, opened.body);
+  const session = String(opened.headers['mcp-session-id'] ?? '');
+  assert.match(session, /^[0-9a-f-]{36}$/);
+  const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+  const inSession = { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  assert.equal((await post(server.url, inSession, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+  const listed = await post(server.url, inSession, list);
+  assert.equal(listed.status, 200);
+  assert.match(listed.body, /"name":"list_sessions"/);
+  assert.equal((await post(server.url, { ...inSession, 'mcp-session-id': 'not-a-session' }, list)).status, 404);
+  // Without a session header, a request is still answered (statelessly).
+  assert.equal((await post(server.url, auth, list)).status, 200);
+  const ended = await new Promise<number>((resolve, reject) =>
+    request(server.url, { method: 'DELETE', headers: inSession }).on('response', (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject).end(),
+  );
+  assert.equal(ended, 200);
+  assert.equal((await post(server.url, inSession, list)).status, 404);
 });
 
 test('HTTP: a foreign Host or Origin gets 403 before the token is looked at; --allow-host admits a name', async (t) => {
@@ -131,7 +135,7 @@ test('HTTP: start-up refuses a non-loopback address without a chosen token, and 
   assert.match(run(['--http', '0', '--token-file', '/x'], { TMUX_MCP_TOKEN: 'a' }).stderr, /both set/);
 });
 
-test('HTTP: one engine serves every request, and a dropped request cancels its wait (both eras)', async (t) => {
+test('HTTP: one engine serves every request; a cancelled call or a dropped request stops its wait (both eras)', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
@@ -142,16 +146,19 @@ test('HTTP: one engine serves every request, and a dropped request cancels its w
   await legacy.ok('list_sessions');
   assert.equal((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim(), '1');
 
-  // 2026-07-28: the SDK client cancels a call by closing its request.
-  const modernChannel = `http-drop-modern-${process.pid}`;
-  const controller = new AbortController();
-  const call = modern.client.callTool({ name: 'wait_for_channel', arguments: { channel: modernChannel, timeoutMs: 60_000 } }, { signal: controller.signal });
-  await until('the modern wait-for process', () => waiters(modernChannel).length === 1);
-  controller.abort();
-  await assert.rejects(call);
-  await until('the modern wait-for process to go once its request is gone', () => waiters(modernChannel).length === 0, 5000);
+  // 2026-07-28: the SDK client cancels a call by closing its request; 2025-11-25: by notifications/cancelled
+  // in its session (Mcp-Session-Id), which reaches the call on the server it names.
+  for (const [name, mcp] of [['modern', modern], ['legacy', legacy]] as const) {
+    const channel = `http-cancel-${name}-${process.pid}`;
+    const controller = new AbortController();
+    const call = mcp.client.callTool({ name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } }, { signal: controller.signal });
+    await until(`the ${name} wait-for process`, () => waiters(channel).length === 1);
+    controller.abort();
+    await assert.rejects(call);
+    await until(`the ${name} wait-for process to go once the call is cancelled`, () => waiters(channel).length === 0, 5000);
+  }
 
-  // 2025-11-25: a POST whose connection is simply closed, with no cancellation message.
+  // 2025-11-25 without a session: a POST whose connection is simply closed, with no cancellation message.
   const channel = `http-drop-raw-${process.pid}`;
   const req = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` } });
   req.on('error', () => {});
@@ -161,3 +168,28 @@ test('HTTP: one engine serves every request, and a dropped request cancels its w
   await until('the raw wait-for process to go once its connection closed', () => waiters(channel).length === 0, 5000);
   assert.ok((await modern.ok('list_sessions')).sessions.length === 1, 'the server carries on');
 });
+
+for (const [negotiation, , version] of ERAS) {
+  test(`HTTP ${version}: a profile's request capacity holds across HTTP requests (julia, --workers 1 --capacity 2)`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--profile', 'julia', '--workers', '1', '--capacity', '2', '--timeout', '30'] });
+    const mcp = await connectHttp(t, { url: server.url, token: TOKEN, negotiation });
+    const { panes } = await mcp.ok('list_panes', { limit: 128 });
+    const { target } = panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane);
+    const resume = await stopTmuxServer(t, tmux);
+    // Three calls that hang on the stopped tmux server: one runs, one waits, whichever comes third is refused.
+    const calls = [0, 1, 2].map((i) =>
+      mcp.client.callTool({ name: 'capture_pane', arguments: { target } }).then(
+        (result) => ({ i, result }),
+        (error: { code?: number; message?: string }) => ({ i, error }),
+      ),
+    );
+    const first = await Promise.race(calls);
+    assert.equal('error' in first && first.error.code, -32000, JSON.stringify(first));
+    assert.match(String('error' in first && first.error.message), /Request capacity exhausted/);
+    resume();
+    const rest = await Promise.all(calls.filter((_, i) => i !== first.i));
+    for (const settled of rest) assert.ok('result' in settled && !settled.result.isError, JSON.stringify(settled));
+  });
+}

@@ -10,7 +10,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { allToolArgs, ERAS, startJulia, type Target } from '../fixture/julia.js';
-import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { privateTmux, stopTmuxServer, type PrivateTmux } from '../fixture/tmux.js';
 
 const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
 const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
@@ -24,20 +24,6 @@ const REST: Record<string, Record<string, unknown>> = {
   wait_for_text: { text: 'never-printed' },
   send_keys_and_wait: { keys: ['typed-when-stale'], text: 'never-printed' },
 };
-
-/** Stops the tmux server process (every command to it then hangs) until the returned function resumes it. */
-async function stopServer(t: { after: (fn: () => void) => void }, tmux: PrivateTmux): Promise<() => void> {
-  const pid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
-  process.kill(pid, 'SIGSTOP');
-  let resumed = false;
-  const resume = () => {
-    if (resumed) return;
-    resumed = true;
-    process.kill(pid, 'SIGCONT');
-  };
-  t.after(resume);
-  return resume;
-}
 
 /**
  * Kills the tmux server and starts a new one on the same socket. Until the old daemon has gone, a
@@ -112,7 +98,7 @@ for (const [negotiation, version] of ERAS) {
     const spareTarget = await julia.target(spare);
     const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
 
-    const resume = await stopServer(t, tmux);
+    const resume = await stopTmuxServer(t, tmux);
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
       ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...REST[tool] }]),
@@ -140,7 +126,7 @@ for (const [negotiation, version] of ERAS) {
     const target = await narrow.target(pane);
     const made = await wide.ok('create_session', { name: 'owned', command: ['sh'] });
 
-    const resume = await stopServer(t, tmux);
+    const resume = await stopTmuxServer(t, tmux);
     // Two calls hang on the stopped server: one running, one queued; a third is over capacity.
     const held = [narrow.ok('capture_pane', { target }), narrow.ok('capture_pane', { target })];
     // Answered only after the calls before it were taken in (tools/list is not counted).

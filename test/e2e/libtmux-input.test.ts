@@ -4,20 +4,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { waiters } from '../fixture/processes.js';
+import { until, waiters } from '../fixture/processes.js';
 
 // ---- helpers --------------------------------------------------------------------------------------
-
-/** Polls `probe` until it returns something truthy; for states tmux sends no event about. */
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function display(tmux: PrivateTmux, target: string, format: string): Promise<string> {
   return (await tmux.tmux('display-message', '-p', '-t', target, format)).trimEnd();

@@ -98,7 +98,8 @@ test('create_session starts the tmux server, takes names and directories literal
 
 test('killing the last session stops the server; the MCP server keeps answering and can start a new one', async (t) => {
   const tmux = privateTmux(t);
-  const mcp = await startMcp(t, { env: tmux.env });
+  // A socket the test names (LIBTMUX_SOCKET_PATH): teardown is opt-in there.
+  const mcp = await startMcp(t, { env: { ...tmux.env, ...ALL_TOOLSETS } });
   const one = await mcp.ok('create_session', { name: 'one' });
   const two = await mcp.ok('create_session', { name: 'two' });
   // Kill the session the control connection most likely sits in first, then the last one.

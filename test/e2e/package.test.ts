@@ -21,7 +21,7 @@ test('package metadata: MIT LICENSE, repository, no install-time scripts, regist
   assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /^MIT License/);
   assert.match(pkg.repository?.url ?? '', /^git\+https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
   for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts[script], undefined, `no ${script} script`);
-  assert.equal(pkg.scripts.prepack, 'npm run build', 'the build runs before packing');
+  assert.match(pkg.scripts.prepack, /rmSync\('dist'.*&& npm run build$/, 'a clean build runs before packing, so no stale file ships');
   const server = JSON.parse(readFileSync(join(ROOT, 'server.json'), 'utf8'));
   assert.equal(server.name, pkg.mcpName);
   assert.equal(server.version, pkg.version);

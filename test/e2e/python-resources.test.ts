@@ -33,6 +33,12 @@ test('python: every resource template reads, on the configured server or ?socket
   assert.equal(content.mimeType, 'text/plain');
   assert.ok(content.text.split('\n').includes('resource-text'), content.text);
 
+  // Template variables complete from the configured server.
+  const completed = await mcp.client.complete({ ref: { type: 'ref/resource', uri: 'tmux://panes/{pane_id}{?socket_name}' }, argument: { name: 'pane_id', value: '%' } });
+  assert.ok(completed.completion.values.includes(pane), JSON.stringify(completed));
+  const named = await mcp.client.complete({ ref: { type: 'ref/prompt', name: 'build_dev_workspace' }, argument: { name: 'session_name', value: 'al' } });
+  assert.deepEqual(named.completion.values, ['alpha']);
+
   await assert.rejects(read(mcp, 'tmux://sessions/nope'), (error: any) => /Session not found/.test(error.message));
   await assert.rejects(read(mcp, 'tmux://panes/%25999'), (error: any) => /%999/.test(error.message));
   await assert.rejects(read(mcp, 'tmux://sessions?socket_name=..%2Fx'), (error: any) => /not a socket name/.test(error.message));
@@ -68,5 +74,5 @@ test('python: the four prompts render instructions that use the tools, with thei
   assert.match(interrupt, /send_keys\(pane_id="%2", keys="C-c", enter=false\)/);
   assert.match(interrupt, /Do not put "\^C" in stop/);
   await assert.rejects(mcp.client.getPrompt({ name: 'run_and_wait', arguments: { command: 'x' } }), /pane_id/);
-  await assert.rejects(mcp.client.getPrompt({ name: 'nope', arguments: {} }), /unknown prompt/);
+  await assert.rejects(mcp.client.getPrompt({ name: 'nope', arguments: {} }), /unknown prompt "nope"/);
 });

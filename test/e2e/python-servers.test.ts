@@ -91,8 +91,23 @@ test('python: call_read_tools_batch runs reads in order; other tools fail their 
   assert.ok(!listed.includes('get_server_info'), 'LIBTMUX_EXCLUDE_TOOLS removes it');
 });
 
+test('python: call_read_tools_batch keeps its answer under 1,000,000 bytes by eliding the last rows\' content', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  // About 8000 rows of 60 characters: each full capture is ~480 KB.
+  await tmux.typeAndWait(pane, "seq -f '%056g row' 1 8000");
+  const mcp = await startPython(t, tmux.env);
+  const capture = { tool: 'capture_pane', arguments: { pane_id: pane, start: -9000, max_lines: null } };
+  const batch = await mcp.ok('call_read_tools_batch', { operations: [capture, capture, capture] });
+  assert.equal(batch.succeeded, 3);
+  assert.equal(batch.response_truncated, true);
+  assert.ok(batch.response_truncated_bytes > 400_000, String(batch.response_truncated_bytes));
+  assert.ok(batch.results[0].content[0].text.length > 400_000, 'the first rows keep their content');
+  assert.deepEqual(batch.results[2].content, [{ type: 'text', text: '[... batch truncated nested content ...]' }]);
+});
+
 function startup(env: NodeJS.ProcessEnv): { status: number | null; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, '--profile', 'python'], { env: scrubbedEnv(env), input: '', encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, [CLI, '--profile', 'python'], { env: scrubbedEnv(env), input: '', encoding: 'utf8', timeout: 120_000 });
   return { status: run.status, stderr: run.stderr };
 }
 

@@ -43,8 +43,9 @@ export const sendKeys = libtmuxTool({
     'typed into a dead pane, a pane in copy mode (or another tmux mode), or the pane this server runs in (unless ' +
     'force). When the window has synchronize-panes on, tmux copies the input to its other panes; resolvedPaneIds ' +
     'lists every pane that received it. Returns at once, without waiting for the ' +
-    'program: to run a shell command and get its output and exit status use run_shell_command; to wait for output ' +
-    'use wait_for_text; to insert a multi-line block without running it line by line use paste_text.',
+    'program. To get the answer, call wait_for_text next (no cursor needed: everything the pane prints after this ' +
+    'input counts as new, even if it comes before the wait starts); to run a shell command and get its output and ' +
+    'exit status use run_shell_command; to insert a multi-line block without running it line by line use paste_text.',
   toolset: 'execute',
   processReach: 'pane-input',
   tmuxEffects: ['change', 'observe'],

@@ -1,0 +1,71 @@
+/**
+ * Request capacity over HTTP, for profiles whose contract bounds concurrent tool calls: the rule
+ * withCapacity (capacity.ts) applies to one stdio connection, applied across every HTTP request of the
+ * process, since they all share one engine. At most `workers` counted requests run at once, the rest
+ * wait up to `capacity` in all, and one more is answered at once with JSON-RPC -32000. A slot is held
+ * until the response has been sent in full, or the client has gone.
+ */
+import { CAPACITY_EXHAUSTED, type CapacityOptions } from './capacity.js';
+
+export type Admission = (request: Request, serve: () => Promise<Response>) => Promise<Response>;
+
+export function httpAdmission(options: CapacityOptions): Admission {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    // A freed slot passes straight to the oldest waiter, so no newcomer can slip in between.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+
+  return async (request, serve) => {
+    const id = await countedRequestId(request, options.methods);
+    if (id === undefined) return serve();
+    if (running + waiting.length >= options.capacity) return Response.json({ jsonrpc: '2.0', id, error: { ...CAPACITY_EXHAUSTED } });
+    if (running < options.workers) running++;
+    else {
+      const admitted = await new Promise<boolean>((resolve) => {
+        const take = () => resolve(true);
+        waiting.push(take);
+        request.signal.addEventListener('abort', () => {
+          const at = waiting.indexOf(take);
+          if (at !== -1) waiting.splice(at, 1);
+          resolve(at === -1); // already handed a slot: it must be given back below
+        }, { once: true });
+      });
+      if (!admitted) return new Response(null, { status: 499 });
+    }
+    let held = true;
+    const done = () => {
+      if (!held) return;
+      held = false;
+      release();
+    };
+    request.signal.addEventListener('abort', done, { once: true });
+    let response: Response;
+    try {
+      response = await serve();
+    } catch (error) {
+      done();
+      throw error;
+    }
+    if (!response.body) {
+      done();
+      return response;
+    }
+    return new Response(response.body.pipeThrough(new TransformStream({ flush: done })), response);
+  };
+}
+
+/** The id of a request whose method counts against capacity, read from a copy of the body. */
+async function countedRequestId(request: Request, methods: ReadonlySet<string>): Promise<string | number | undefined> {
+  if (request.method !== 'POST') return undefined;
+  try {
+    const body = (await request.clone().json()) as { method?: unknown; id?: unknown };
+    const counted = typeof body?.method === 'string' && methods.has(body.method);
+    return counted && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * 2025-11-25 over HTTP with sessions: an `initialize` opens a session (Mcp-Session-Id) with its own
+ * server from the factory on the SDK's WebStandardStreamableHTTPServerTransport, so a 2025 client's
+ * `notifications/cancelled` reaches the call it names, and GET streams and DELETE work as that
+ * revision describes. Requests without a session (and that are not an `initialize`) are served
+ * statelessly, as the SDK's createMcpHandler does. Sessions are bounded in number and idle time.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  legacyStatelessFallback,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+
+export interface LegacySessionOptions {
+  /** A session unused this long is closed (longer than any single call may run). */
+  readonly idleMs: number;
+  /** The most sessions open at once; a new one closes the least recently used. */
+  readonly maxSessions: number;
+  readonly onerror?: (error: Error) => void;
+}
+
+export interface LegacySessions {
+  fetch(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
+  /** Sessions open now. */
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  close(): Promise<void>;
+  lastUsed: number;
+}
+
+export function legacySessions(factory: McpServerFactory, options: LegacySessionOptions): LegacySessions {
+  const sessions = new Map<string, Session>();
+  const stateless = legacyStatelessFallback(factory, options.onerror);
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (now - session.lastUsed > options.idleMs) void drop(id);
+  }, Math.min(options.idleMs, 60_000));
+  sweeper.unref();
+
+  async function drop(id: string): Promise<void> {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    await session.close().catch((error: unknown) => options.onerror?.(error as Error));
+  }
+
+  async function open(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+    if (sessions.size >= options.maxSessions) {
+      const [oldest] = [...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]!;
+      await drop(oldest);
+    }
+    const server = await factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}), requestInfo: request });
+    let session: Session;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, session),
+      onsessionclosed: (id) => void drop(id),
+    });
+    session = {
+      transport,
+      lastUsed: Date.now(),
+      close: async () => {
+        await transport.close();
+        await server.close();
+      },
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request, { ...(authInfo ? { authInfo } : {}) });
+  }
+
+  return {
+    async fetch(request, authInfo) {
+      const id = request.headers.get('mcp-session-id');
+      if (id !== null) {
+        const session = sessions.get(id);
+        // 404 tells a 2025 client its session is gone and to initialize again.
+        if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null }, { status: 404 });
+        session.lastUsed = Date.now();
+        return session.transport.handleRequest(request, { ...(authInfo ? { authInfo } : {}) });
+      }
+      if (await isInitialize(request)) return open(request, authInfo);
+      return stateless(request, { ...(authInfo ? { authInfo } : {}) });
+    },
+    get size() {
+      return sessions.size;
+    },
+    async close() {
+      clearInterval(sweeper);
+      await Promise.all([...sessions.keys()].map(drop));
+    },
+  };
+}
+
+/** Whether a POST carries an `initialize` request, read from a copy so the body stays unread. */
+async function isInitialize(request: Request): Promise<boolean> {
+  if (request.method !== 'POST') return false;
+  try {
+    const body = (await request.clone().json()) as { method?: unknown };
+    return body?.method === 'initialize';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * run_shell_command in the everyday loop (issue 9): a command the shell never started is told from
+ * one that runs, and blocks the pane until the shell is back at a prompt (item 2); the frame stays
+ * out of bash's history whatever HISTCONTROL says (item 8).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { privateTmux } from '../fixture/tmux.js';
+import { startMcp } from '../fixture/mcp.js';
+
+type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
+
+async function setup(t: T, shell?: string) {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start(shell ? { shell } : {});
+  const mcp = await startMcp(t, { env: tmux.env });
+  return { tmux, pane, mcp };
+}
+
+test('run_shell_command: a shell waiting for more input answers NOT STARTED, and the pane takes no frame until C-c brings the prompt back', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  // Someone left an unterminated quote: the shell shows its continuation prompt.
+  await tmux.tmux('send-keys', '-t', pane, '-l', 'echo "unterminated\n');
+  const deadline = Date.now() + 10_000;
+  while (!/^> ?$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane))) assert.ok(Date.now() < deadline, 'no continuation prompt');
+
+  const first = await mcp.call('run_shell_command', { paneId: pane, command: 'echo first', timeoutMs: 1000 });
+  const r = first.structuredContent as any;
+  assert.equal(r.timedOut, true);
+  assert.equal(r.exitStatus, null);
+  assert.deepEqual(r.output, []);
+  const text = first.content[0]!.text!;
+  assert.match(text, /^NOT STARTED/);
+  assert.match(text, /waits for more input/);
+  assert.match(text, /send_keys \["C-c"\]/);
+
+  // The next frame is refused, and nothing is typed.
+  const before = await tmux.tmux('capture-pane', '-p', '-t', pane);
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo MUST-NOT-APPEAR' });
+  assert.match(refusal, /never started/);
+  assert.match(refusal, /C-c/);
+  assert.equal(await tmux.tmux('capture-pane', '-p', '-t', pane), before);
+
+  // C-c discards the pending input; once the shell prints its prompt the pane takes frames again.
+  await mcp.ok('send_keys', { paneId: pane, keys: ['C-c'] });
+  const prompt = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['^[$#] $'], regex: true, timeoutMs: 10_000 });
+  assert.equal(prompt.outcome, 'matched');
+  const back = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo back' });
+  assert.deepEqual(back.output, ['back']);
+  assert.equal(back.exitStatus, 0);
+});
+
+test('run_shell_command: a command that started and runs past the deadline answers RUNNING', async (t) => {
+  const { tmux, pane, mcp } = await setup(t);
+  const r = await mcp.call('run_shell_command', { paneId: pane, command: `tmux -S '${tmux.socketPath}' wait-for go-run; echo done`, timeoutMs: 300 });
+  assert.equal((r.structuredContent as any).timedOut, true);
+  assert.match(r.content[0]!.text!, /^RUNNING/);
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo next' });
+  assert.match(refusal, /has not finished/);
+  await tmux.tmux('wait-for', '-S', 'go-run');
+  // Output since the command was typed counts for a wait without a cursor: its end marker cannot be missed.
+  const marker = /prints "(tm[0-9a-f]+_E) <status>"/.exec(r.content[0]!.text!)![1]!;
+  const end = await mcp.ok('wait_for_text', { paneId: pane, patterns: [`${marker} 0`], timeoutMs: 10_000 });
+  assert.equal(end.outcome, 'matched');
+});
+
+/** bash with its history in `file` and the given HISTCONTROL; no rc files. */
+function bash(file: string, histcontrol: string): string {
+  return `env HISTFILE=${file} HISTCONTROL=${histcontrol} HISTSIZE=100 bash --norc --noprofile`;
+}
+
+for (const histcontrol of ['', 'ignorespace', 'ignoreboth']) {
+  test(`run_shell_command: the frame stays out of bash history (HISTCONTROL=${JSON.stringify(histcontrol)}), the user's own lines stay in`, async (t) => {
+    const tmux = privateTmux(t);
+    const file = join(tmux.dir, 'history');
+    const pane = await tmux.start({ shell: bash(file, histcontrol) });
+    const mcp = await startMcp(t, { env: tmux.env });
+    await tmux.typeAndWait(pane, 'echo user-before');
+    const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo framed-output' });
+    assert.deepEqual(r.output, ['framed-output']);
+    await tmux.typeAndWait(pane, 'echo user-after');
+    await tmux.typeAndWait(pane, 'history -w');
+    const saved = readFileSync(file, 'utf8');
+    assert.doesNotMatch(saved, /framed-output|printf|tm[0-9a-f]{12}/, saved);
+    assert.match(saved, /echo user-before/);
+    assert.match(saved, /echo user-after/);
+  });
+}
