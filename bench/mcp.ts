@@ -50,9 +50,9 @@ export class McpDriver {
     this.#child = child;
   }
 
-  /** Our server: the built dist/cli.js, with the given environment (the private socket). */
-  static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [...nodeArgs, cliPath], env);
+  /** Our server: the built dist/cli.js, with the given environment (the private socket) and arguments (`--profile`). */
+  static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cliArgs: string[] = []): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [...nodeArgs, cliPath, ...cliArgs], env);
   }
 
   /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js. */

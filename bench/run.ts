@@ -306,6 +306,7 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<{ idleRss?: n
       });
     const shell = calls.at(-1)!;
     stdioP50.set(shell.name, (await toolRow(t, driver, shell.name, shell.tool, shell.args, { ...shell, floor: f })).summary?.p50);
+    await juliaRows(t, base, f);
     await pythonRows(t, base, f);
     const after = driver.memory('VmRSS');
     // The issue states this target in MB (10^6 bytes); VmRSS is read in KiB.
@@ -338,6 +339,22 @@ function fastCalls(base: Base) {
       warmup: Math.min(opts.warmup, 5),
     },
   ];
+}
+
+/** The same reads and input through `--profile julia`: `{paneId, generation}` targets, each call re-checking the generation. */
+async function juliaRows(t: Table, base: Base, floor: number): Promise<void> {
+  const driver = await McpDriver.ours(base.tmux.env, nodeArgs, ['--profile', 'julia']);
+  try {
+    const { panes } = (await driver.call('list_panes', {})).structured as { panes: Array<{ target: { paneId: string } }> };
+    const target = (paneId: string) => panes.find((p) => p.target.paneId === paneId)!.target;
+    const screen = target(base.others[0]!);
+    const sink = target(base.sink);
+    await toolRow(t, driver, 'julia: list_panes (8 panes)', 'list_panes', () => ({}), { target: 1.0, floor });
+    await toolRow(t, driver, 'julia: capture_pane (50 lines: the screen)', 'capture_pane', () => ({ target: screen, lines: 50 }), { target: 1.0, floor });
+    await toolRow(t, driver, 'julia: send_keys (one key + Enter)', 'send_keys', () => ({ target: sink, keys: ['x', 'Enter'] }), { target: 1.0, floor });
+  } finally {
+    await driver.close();
+  }
 }
 
 /** p50 of each fast row over stdio, for the HTTP table's comparison line. */

@@ -3,8 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
-import { withCapacity } from './mcp/capacity.js';
-import { createServerFactory } from './mcp/server.js';
+import { createServerFactory, profileWire } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
 import { serveHttp } from './mcp/http.js';
 import { generateToken } from './mcp/http-auth.js';
@@ -128,7 +127,7 @@ async function serve(config: Config): Promise<void> {
     const connection = serveBothErasOverStdio(factory, {
       // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
       drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
-      ...(profile.capacity ? { wrap: (wire) => withCapacity(wire, profile.capacity!) } : {}),
+      wrap: (wire) => profileWire(profile, wire),
     });
     closeTransport = () => connection.close();
     void connection.closed.then(() => shutdown(0));

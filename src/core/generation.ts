@@ -7,25 +7,16 @@
  * Shape: `<pid>:<start_time>:<socket tag>`, the tag a short hash of the socket path. The socket
  * part tells "another server" (another socket) apart from "an earlier daemon on this socket".
  */
-import { createHash } from 'node:crypto';
 import type { Engine } from './engine.js';
 import { Failure } from './failure.js';
 import type { Incarnation } from './records.js';
+import { shortHash } from './refs.js';
 
 /** The check only reads the server's identity: a refusal here has changed nothing. */
 const READ_ONLY = { touched: false } as const;
 
-const tags = new Map<string, string>();
-
-function socketTag(socketPath: string): string {
-  let tag = tags.get(socketPath);
-  if (tag === undefined) {
-    tag = createHash('sha256').update(socketPath).digest('base64url').slice(0, 10);
-    if (tags.size >= 64) tags.clear();
-    tags.set(socketPath, tag);
-  }
-  return tag;
-}
+/** The socket part of a generation: tells another server's generation from an earlier daemon's. */
+const socketTag = (socketPath: string) => shortHash(socketPath, 10);
 
 export function generationOf(incarnation: Incarnation): string {
   return `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation.socketPath)}`;

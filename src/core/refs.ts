@@ -15,18 +15,23 @@ const PREFIX = 'tmux1_';
 const KIND_CODE: Record<RefKind, string> = { session: 's', window: 'w', link: 'l', pane: 'p' };
 const CODE_KIND = Object.fromEntries(Object.entries(KIND_CODE).map(([k, v]) => [v, k])) as Record<string, RefKind>;
 
-// A listing builds one ref per row, all of the same incarnation: hash each incarnation once.
-const fingerprints = new Map<string, string>();
+// A listing builds one ref per row, all of the same incarnation: hash each key once.
+const hashes = new Map<string, string>();
 
-export function fingerprint(incarnation: Incarnation): string {
-  const key = `${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`;
-  let value = fingerprints.get(key);
+/** The first `length` base64url characters of the SHA-256 of `key`, remembered for the few keys a process sees. */
+export function shortHash(key: string, length: number): string {
+  const slot = `${length}\0${key}`;
+  let value = hashes.get(slot);
   if (value === undefined) {
-    value = createHash('sha256').update(key).digest('base64url').slice(0, 12);
-    if (fingerprints.size >= 64) fingerprints.clear();
-    fingerprints.set(key, value);
+    value = createHash('sha256').update(key).digest('base64url').slice(0, length);
+    if (hashes.size >= 64) hashes.clear();
+    hashes.set(slot, value);
   }
   return value;
+}
+
+export function fingerprint(incarnation: Incarnation): string {
+  return shortHash(`${incarnation.socketPath}\0${incarnation.pid}\0${incarnation.startTime}`, 12);
 }
 
 /** `subject` is the tmux id (`%3`), or for a window link `$1:@2`. */

@@ -9,8 +9,10 @@ import {
   Server,
   type CallToolResult,
   type RequestId,
+  type Transport,
 } from '@modelcontextprotocol/server';
-import type { CapacityOptions } from './capacity.js';
+import { withCapacity, type CapacityOptions } from './capacity.js';
+import { withJsonRpcRules, type JsonRpcRules } from './jsonrpc-rules.js';
 import { compileValidator, type Validator } from './validation.js';
 import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
@@ -55,6 +57,14 @@ export interface Profile<Ctx> {
   readonly maxResponseBytes?: number;
   /** When the contract bounds concurrent tool calls: the transport is wrapped with withCapacity (capacity.ts). */
   readonly capacity?: CapacityOptions;
+  /** When the contract sets JSON-RPC admission rules: the transport is wrapped with withJsonRpcRules (jsonrpc-rules.ts). */
+  readonly jsonRpcRules?: JsonRpcRules;
+}
+
+/** The wire as the profile's contract wants it: its JSON-RPC rules first, then its request capacity. */
+export function profileWire<Ctx>(profile: Profile<Ctx>, wire: Transport): Transport {
+  const ruled = profile.jsonRpcRules ? withJsonRpcRules(wire, profile.jsonRpcRules) : wire;
+  return profile.capacity ? withCapacity(ruled, profile.capacity) : ruled;
 }
 
 interface Registered<Ctx> {

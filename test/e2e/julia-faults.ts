@@ -9,21 +9,10 @@ import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allToolArgs, ERAS, startJulia, type Target } from '../fixture/julia.js';
+import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Negotiation, type Target } from '../fixture/julia.js';
 import { privateTmux, stopTmuxServer, type PrivateTmux } from '../fixture/tmux.js';
 
-const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
 const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
-/** Valid arguments of each pane tool besides its target. */
-const REST: Record<string, Record<string, unknown>> = {
-  capture_pane: {},
-  send_keys: { keys: ['typed-when-stale'] },
-  paste_text: { text: 'pasted-when-stale' },
-  resize_pane: { width: 10 },
-  kill_pane: {},
-  wait_for_text: { text: 'never-printed' },
-  send_keys_and_wait: { keys: ['typed-when-stale'], text: 'never-printed' },
-};
 
 /**
  * Kills the tmux server and starts a new one on the same socket. Until the old daemon has gone, a
@@ -41,7 +30,8 @@ async function restart(tmux: PrivateTmux): Promise<string> {
   }
 }
 
-for (const [negotiation, version] of ERAS) {
+/** The tests of one protocol era; julia-faults-<era>.test.ts run them, one file per era. */
+export function juliaFaultTests(negotiation: Negotiation, version: string): void {
   const era = `[${version}]`;
 
   test(`${era} julia: a tmux restart makes every target stale; nothing is typed, resized or killed`, async (t) => {
@@ -58,7 +48,7 @@ for (const [negotiation, version] of ERAS) {
     const sizeBefore = (await julia.ok('list_panes')).panes[0].width;
 
     for (const tool of PANE_TOOLS) {
-      const error = await julia.error(tool, { target: old, ...REST[tool] });
+      const error = await julia.error(tool, { target: old, ...PANE_TOOL_ARGS[tool] });
       assert.deepEqual([tool, error.code, error.effects], [tool, 'stale_target', 'none']);
       assert.equal(error.message.startsWith(`target "${pane}" belongs to another observed daemon generation`), true, error.message);
     }
@@ -83,7 +73,7 @@ for (const [negotiation, version] of ERAS) {
     const foreign = await other.target(far);
     const before = (await julia.ok('capture_pane', { target: await julia.target(pane) })).text;
     for (const tool of PANE_TOOLS) {
-      const error = await julia.error(tool, { target: foreign, ...REST[tool] });
+      const error = await julia.error(tool, { target: foreign, ...PANE_TOOL_ARGS[tool] });
       assert.deepEqual([tool, error.code, error.effects], [tool, 'wrong_server', 'none']);
     }
     assert.equal((await julia.ok('capture_pane', { target: await julia.target(pane) })).text, before);
@@ -101,7 +91,7 @@ for (const [negotiation, version] of ERAS) {
     const resume = await stopTmuxServer(t, tmux);
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...REST[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] }]),
       ['create_session', { name: 'late', command: ['sh'] }],
       ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
     ];
@@ -146,7 +136,7 @@ for (const [negotiation, version] of ERAS) {
     await wide.mcp.client.listTools();
     const args: Record<string, Record<string, unknown>> = {
       list_panes: {},
-      ...Object.fromEntries(PANE_TOOLS.map((tool) => [tool, { target, ...REST[tool] }])),
+      ...Object.fromEntries(PANE_TOOLS.map((tool) => [tool, { target, ...PANE_TOOL_ARGS[tool] }])),
       run_operations: { operations: [{ tool: 'list_panes', arguments: {} }] },
       create_session: { name: 'busy', command: ['sh'] },
       teardown_session: { sessionId: made.sessionId, generation: made.generation },
@@ -170,7 +160,7 @@ for (const [negotiation, version] of ERAS) {
     const target = { paneId: '%0', generation: '1:1:x' };
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...REST[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...PANE_TOOL_ARGS[tool] }]),
       ['create_session', { name: 'never', command: ['sh'] }],
     ];
     for (const [tool, args] of calls) {
@@ -195,9 +185,12 @@ for (const [negotiation, version] of ERAS) {
     limited({ error: listed });
     assert.equal(listed.effects, 'none');
 
-    // A page small enough passes; its target serves the rest.
-    const { panes } = await julia.ok('list_panes', { limit: 1 });
-    const target: Target = panes.find((p: { target: Target }) => p.target.paneId === pane)?.target ?? (await julia.ok('list_panes', { limit: 1, offset: 4 })).panes[0].target;
+    // Pages of one row fit; the pane's own row gives its target.
+    let target: Target | undefined;
+    for (let offset = 0; !target; offset++) {
+      const { panes } = await julia.ok('list_panes', { limit: 1, offset });
+      if (panes[0].target.paneId === pane) target = panes[0].target;
+    }
     await tmux.typeAndWait(target.paneId, `printf '%0600d\\n' 0 | tr 0 '"'`);
     limited({ error: await julia.error('capture_pane', { target }) });
     const quotes = '"'.repeat(600);
@@ -216,10 +209,11 @@ for (const [negotiation, version] of ERAS) {
         { tool: 'capture_pane', arguments: { target: { ...target, paneId: '%999' } } },
       ],
     });
-    // Under the limit as it stands: the partial result arrives whole; a long enough history pushes it over.
-    if (!('originalError' in partial)) {
-      assert.equal(partial.failedIndex, 3);
-    }
+    limited(partial);
+    assert.deepEqual(
+      [partial.failedIndex, partial.completed.map((c: { tool: string }) => c.tool), partial.originalError, partial.error.effects],
+      [3, ['send_keys', 'capture_pane'], { code: 'operation_failed' }, 'possible'],
+    );
     const overPartial = await julia.payload('run_operations', {
       operations: [
         { tool: 'capture_pane', arguments: { target } },

@@ -6,22 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allToolArgs, ERAS, startJulia, type Target } from '../fixture/julia.js';
+import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Negotiation, type Target } from '../fixture/julia.js';
 import { privateTmux } from '../fixture/tmux.js';
 
-const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
-/** Valid arguments of each pane tool besides its target. */
-const REST: Record<string, Record<string, unknown>> = {
-  capture_pane: {},
-  send_keys: { keys: ['x'] },
-  paste_text: { text: 'x' },
-  resize_pane: { width: 10 },
-  kill_pane: {},
-  wait_for_text: { text: 'x' },
-  send_keys_and_wait: { keys: ['x'], text: 'x' },
-};
 
-for (const [negotiation, version] of ERAS) {
+/** The tests of one protocol era; julia-tools-<era>.test.ts run them, one file per era. */
+export function juliaToolTests(negotiation: Negotiation, version: string): void {
   const era = `[${version}]`;
 
   test(`${era} julia: list_panes, capture_pane, send_keys, paste_text and the waits on a live shell`, async (t) => {
@@ -220,7 +210,7 @@ for (const [negotiation, version] of ERAS) {
     }
 
     for (const tool of PANE_TOOLS) {
-      const error = await julia.error(tool, REST[tool]);
+      const error = await julia.error(tool, PANE_TOOL_ARGS[tool]);
       assert.deepEqual([tool, error.code, error.message, error.effects], [tool, 'target_required', 'supply a target or configure a caller pane', 'none']);
     }
     const denied = await julia.error('create_session', { name: 'nope', command: ['sh'] });
@@ -244,7 +234,7 @@ for (const [negotiation, version] of ERAS) {
 
     const generation = listed.panes[0].target.generation;
     for (const tool of PANE_TOOLS) {
-      const error = await julia.error(tool, { target: { paneId: other, generation }, ...REST[tool] });
+      const error = await julia.error(tool, { target: { paneId: other, generation }, ...PANE_TOOL_ARGS[tool] });
       assert.deepEqual([tool, error.code, error.message, error.effects], [tool, 'target_denied', 'pane is not allowed by this application', 'none']);
     }
     const inBatch = await julia.error('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target: { paneId: other, generation } } }] });

@@ -1,0 +1,74 @@
+/**
+ * JSON-RPC admission rules a contract may ask for, as a transport wrapper in front of the SDK
+ * server (so both eras and every wire get them): only the listed methods are answered (-32601),
+ * a request id may not be reused while its request is still running (-32600), `initialize` must
+ * name the one legacy version and come while nothing else runs (-32602), and a request that names
+ * its protocol version in `_meta` must name the modern one (-32602).
+ */
+import { isJSONRPCRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import { cancelledId, TransportGate, type Extra } from './transport-gate.js';
+
+export interface JsonRpcRules {
+  /** Request methods answered; any other gets -32601. */
+  readonly methods: ReadonlySet<string>;
+  /** The only protocol version `initialize` may ask for. */
+  readonly legacyVersion: string;
+  /** The only version a request may name in `_meta` (the 2026 era's per-request version). */
+  readonly modernVersion: string;
+}
+
+const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+export const RULE_ERRORS = {
+  notEnabled: { code: -32601, message: 'Method is not enabled' },
+  duplicateId: { code: -32600, message: 'Duplicate active request ID' },
+  legacyInit: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' },
+  modernVersion: { code: -32602, message: 'Unsupported modern protocol version' },
+} as const;
+
+export function withJsonRpcRules(inner: Transport, rules: JsonRpcRules): Transport {
+  return new RulesGate(inner, rules);
+}
+
+class RulesGate extends TransportGate {
+  /** Requests passed on and not yet answered. */
+  readonly #active = new Set<RequestId>();
+
+  constructor(
+    inner: Transport,
+    private readonly rules: JsonRpcRules,
+  ) {
+    super(inner);
+  }
+
+  protected reset(): void {
+    this.#active.clear();
+  }
+
+  protected receive(message: JSONRPCMessage, extra: Extra): void {
+    if (isJSONRPCRequest(message)) {
+      const refusal = this.#refusal(message);
+      if (refusal) return this.refuse(refusal.id, refusal.error);
+      this.#active.add(message.id);
+    }
+    // A cancelled request is never answered: it is no longer active.
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined) this.#active.delete(cancelled);
+    this.forward(message, extra);
+  }
+
+  protected answered(id: RequestId): void {
+    this.#active.delete(id);
+  }
+
+  #refusal(request: { id: RequestId; method: string; params?: Record<string, unknown> }): { id: RequestId | null; error: { code: number; message: string } } | undefined {
+    if (this.#active.has(request.id)) return { id: null, error: RULE_ERRORS.duplicateId };
+    if (!this.rules.methods.has(request.method)) return { id: request.id, error: RULE_ERRORS.notEnabled };
+    if (request.method === 'initialize' && (request.params?.protocolVersion !== this.rules.legacyVersion || this.#active.size > 0)) {
+      return { id: request.id, error: RULE_ERRORS.legacyInit };
+    }
+    const meta = request.params?._meta as Record<string, unknown> | undefined;
+    if (meta && VERSION_META in meta && meta[VERSION_META] !== this.rules.modernVersion) return { id: request.id, error: RULE_ERRORS.modernVersion };
+    return undefined;
+  }
+}
