@@ -80,15 +80,22 @@ export class FuzzWorld {
     return existsSync(this.canary);
   }
 
+  /** Every pane's row; none when a call stopped the tmux server itself. */
   async #rows(): Promise<string[][]> {
-    return (await this.tmux.tmux('list-panes', '-a', '-F', ROW)).split('\n').filter(Boolean).map((line) => line.split('\t'));
+    const listed = await this.tmux.tmux('list-panes', '-a', '-F', ROW).catch((error: Error) => {
+      if (/no server running|error connecting/.test(error.message)) return '';
+      throw error;
+    });
+    return listed.split('\n').filter(Boolean).map((line) => line.split('\t'));
   }
 
   /** Every session's state, by id. */
   async snapshot(): Promise<Map<string, SessionState>> {
+    const rows = await this.#rows();
+    if (rows.length === 0) return new Map();
     const incarnation = (this.#incarnation ??= await this.#identity());
     const bySession = new Map<string, { names: Set<string>; rows: string[] }>();
-    for (const [sessionId, sessionName, windowId, windowIndex, windowName, paneId, paneTitle] of await this.#rows()) {
+    for (const [sessionId, sessionName, windowId, windowIndex, windowName, paneId, paneTitle] of rows) {
       let entry = bySession.get(sessionId!);
       if (!entry) {
         entry = { names: new Set([sessionId!, encodeRef('session', sessionId!, incarnation)]), rows: [] };
