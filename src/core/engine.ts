@@ -6,8 +6,11 @@ import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '..
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
 import { invalidArgument, notFound, refused, Failure } from './failure.js';
+import { ForegroundReads } from './foreground.js';
 import {
+  FOREGROUND_FORMAT,
   PANE_FORMAT,
+  PANE_FORMAT_NO_FOREGROUND,
   SESSION_FORMAT,
   WINDOW_FORMAT,
   toPane,
@@ -15,6 +18,7 @@ import {
   toWindow,
   type Incarnation,
   type PaneRecord,
+  type PaneRow,
   type SessionRecord,
   type WindowRecord,
 } from './records.js';
@@ -26,6 +30,11 @@ export interface EngineOptions {
   readonly waitMaxMs: number;
   /** The pane this process runs in, when it runs inside tmux. */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+  /**
+   * Whether the tmux server may be on this machine, so pane foregrounds can be read from /proc
+   * (checked against /proc as well). False for a tmux server reached over ssh. Default true.
+   */
+  readonly localProcesses?: boolean;
 }
 
 export interface ServerIdentity extends Incarnation {
@@ -42,6 +51,7 @@ export class Engine {
   readonly tmux: TmuxServer;
   readonly options: EngineOptions;
   #identity: { epoch: number; value: ServerIdentity } | undefined;
+  readonly #foreground = new ForegroundReads();
 
   constructor(tmux: TmuxServer, options: EngineOptions) {
     this.tmux = tmux;
@@ -130,11 +140,11 @@ export class Engine {
         : scope.sessionId !== undefined
           ? ['list-panes', '-s', '-t', scope.sessionId]
           : ['list-panes', '-a'];
-    const read = await this.#read([...command, '-F', PANE_FORMAT.format]);
+    const read = await this.#readPanes(command, '-F');
     if (!read) return [];
     const seen = new Set<string>();
     const panes: PaneRecord[] = [];
-    for (const row of PANE_FORMAT.parse(read.lines)) {
+    for (const row of read.rows) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
       panes.push(toPane(row, read.incarnation));
@@ -142,11 +152,51 @@ export class Engine {
     return panes;
   }
 
+  /**
+   * Pane rows with every field. For a tmux server on this machine tmux lists all but the
+   * foreground command and directory, which src/core/foreground.ts reads from /proc meanwhile (the
+   * panes the same listing had last time) and after (the rest); a pane it cannot read there is
+   * asked of tmux. `formatFlag` is how the command takes its format (`-F`, or none for display-message).
+   */
+  async #readPanes(command: readonly string[], formatFlag?: '-F'): Promise<{ rows: PaneRow[]; incarnation: Incarnation } | undefined> {
+    const withFormat = (format: string) => (formatFlag ? [...command, formatFlag, format] : [...command, format]);
+    const identity = await this.identity();
+    if (!identity || this.options.localProcesses === false || !this.#foreground.isLocal(identity.pid)) {
+      const read = await this.#read(withFormat(PANE_FORMAT.format));
+      return read && { rows: PANE_FORMAT.parse(read.lines), incarnation: read.incarnation };
+    }
+    const listing = command.join(' ');
+    const reading = this.#read(withFormat(PANE_FORMAT_NO_FOREGROUND.format));
+    const ahead = await this.#foreground.readAhead(listing, identity.pid);
+    const read = await reading;
+    if (!read) return undefined;
+    const partial = PANE_FORMAT_NO_FOREGROUND.parse(read.lines);
+    const found = this.#foreground.complete(listing, partial.map((row) => toInt(row.pid)), read.incarnation.pid, ahead);
+    const rows: PaneRow[] = [];
+    const unread: PaneRow[] = [];
+    partial.forEach((row, i) => {
+      const foreground = found[i];
+      const full = { ...row, command: foreground?.command ?? '', path: foreground?.path ?? '' };
+      rows.push(full);
+      if (!foreground) unread.push(full);
+    });
+    // Dead panes, processes of another user or outside the pane's terminal: tmux's own answer.
+    await Promise.all(
+      unread.map(async (row) => {
+        const lines = await this.tmux.run(['display-message', '-p', '-t', row.id, FOREGROUND_FORMAT.format]).catch(() => []);
+        const answer = FOREGROUND_FORMAT.parse(lines)[0];
+        if (answer?.id === row.id) Object.assign(row, { command: answer.command, path: answer.path });
+      }),
+    );
+    return { rows, incarnation: read.incarnation };
+  }
+
   // ---- single objects -------------------------------------------------------------------------
 
   async getPane(paneId: string): Promise<PaneRecord> {
-    const read = await this.#display(paneId, PANE_FORMAT.format, 'pane');
-    const row = PANE_FORMAT.parse(read.lines)[0];
+    const read = await this.#onTarget('pane', paneId, () => this.#readPanes(['display-message', '-p', '-t', paneId]));
+    if (!read) throw new TmuxNoServerError(this.tmux.socketLabel);
+    const row = read.rows[0];
     return toPane(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);
   }
 
