@@ -46,29 +46,43 @@ function readProc(path: string): Buffer | undefined {
 }
 
 interface Stat {
-  readonly comm: string;
   readonly ppid: number;
   readonly session: number;
   readonly ttyNr: number;
   readonly tpgid: number;
 }
 
-/** The fields of /proc/<pid>/stat that matter here; `comm` may hold spaces and parentheses, so it ends at the last ')'. */
+/**
+ * The fields of /proc/<pid>/stat that matter here, parsed from the bytes: after "pid (comm) " come
+ * state, ppid, pgrp, session, tty_nr, tpgid. comm may hold spaces and parentheses, so it ends at
+ * the last ')'.
+ */
 function readStat(pid: number): Stat | undefined {
   const data = readProc(`/proc/${pid}/stat`);
   if (!data) return undefined;
-  const text = data.toString('latin1');
-  const close = text.lastIndexOf(')');
-  if (close === -1) return undefined;
-  // After "pid (comm) ": state ppid pgrp session tty_nr tpgid ...
-  const fields = text.slice(close + 2).split(' ', 6);
-  return {
-    comm: text.slice(text.indexOf('(') + 1, close),
-    ppid: Number(fields[1]),
-    session: Number(fields[3]),
-    ttyNr: Number(fields[4]),
-    tpgid: Number(fields[5]),
+  let at = data.lastIndexOf(0x29) + 4; // past ") S "
+  if (at < 4) return undefined;
+  const next = (): number => {
+    let value = 0;
+    let sign = 1;
+    if (data[at] === 0x2d) {
+      sign = -1;
+      at++;
+    }
+    for (let byte = data[at]!; byte >= 0x30 && byte <= 0x39; byte = data[++at]!) value = value * 10 + byte - 0x30;
+    at++; // the space
+    return sign * value;
   };
+  const ppid = next();
+  next(); // pgrp
+  const session = next();
+  const ttyNr = next();
+  return { ppid, session, ttyNr, tpgid: next() };
+}
+
+/** The process's name as the kernel keeps it (/proc/<pid>/comm, without the newline). */
+function readComm(pid: number): string | undefined {
+  return readProc(`/proc/${pid}/comm`)?.toString('utf8').trimEnd();
 }
 
 function readCwd(pid: number): string | undefined {
@@ -80,12 +94,12 @@ function readCwd(pid: number): string | undefined {
   }
 }
 
-/** The process's first argument, as raw bytes (empty for a zombie or a kernel thread). */
+/** The process's first argument, as raw bytes (empty for a zombie or a kernel thread); valid until the next read. */
 function readArgv0(pid: number): Buffer | undefined {
   const data = readProc(`/proc/${pid}/cmdline`);
   if (!data) return undefined;
   const nul = data.indexOf(0);
-  return Buffer.from(nul === -1 ? data : data.subarray(0, nul));
+  return nul === -1 ? data : data.subarray(0, nul);
 }
 
 /**
@@ -130,15 +144,16 @@ export function readForeground(pane: PaneProcess): Foreground | undefined {
   const argv0 = readArgv0(leader.tpgid);
   // An empty command line (the group's leader is a zombie) makes tmux fall back to the pane's own command.
   if (!argv0 || argv0.length === 0) return undefined;
+  const command = windowName(argv0);
   const path = readCwd(leader.tpgid) ?? readCwd(leader.session);
   if (path === undefined) return undefined;
-  return { command: windowName(argv0), path };
+  return { command, path };
 }
 
 /** True when `serverPid` is a tmux process in this machine's /proc, so pane pids it lists can be read here. */
 export function isLocalTmuxServer(serverPid: number): boolean {
   if (process.platform !== 'linux' || !(serverPid > 0)) return false;
-  return readStat(serverPid)?.comm.startsWith('tmux') ?? false;
+  return readComm(serverPid)?.startsWith('tmux') ?? false;
 }
 
 /**
