@@ -1,21 +1,32 @@
 /** JSON Schema validation of tool arguments and results, with messages an agent can act on. */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './schema.js';
 
-// verbose: errors carry their schema value, so a message can name the limit that was crossed.
-// The schemas are our own declarations, held against the contracts by tests: checking each against
-// the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with
-// code optimisation it costs ~5.5 MiB of resident memory for no gain (validation speed is the same).
-const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } });
-
-// Contracts bound some strings in UTF-8 bytes rather than characters.
-ajv.addKeyword({
-  keyword: 'x-libtmux-max-utf8-bytes',
-  type: 'string',
-  schemaType: 'number',
-  errors: false,
-  validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
-});
+/**
+ * The one ajv instance, made when the first validator runs: loading ajv takes ~40 ms, a tenth of
+ * start-up, and nothing before the first tool call needs it (tools/list only lists schemas).
+ * `require` because that load has to happen inside a synchronous validator; ajv is CommonJS.
+ */
+let ajv: Ajv | undefined;
+function validation(): Ajv {
+  if (ajv) return ajv;
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  // verbose: errors carry their schema value, so a message can name the limit that was crossed.
+  // The schemas are our own declarations, held against the contracts by tests: checking each against
+  // the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with
+  // code optimisation it costs ~5.5 MiB of resident memory for no gain (validation speed is the same).
+  ajv = new AjvClass({ allErrors: false, strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } });
+  // Contracts bound some strings in UTF-8 bytes rather than characters.
+  ajv.addKeyword({
+    keyword: 'x-libtmux-max-utf8-bytes',
+    type: 'string',
+    schemaType: 'number',
+    errors: false,
+    validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+  });
+  return ajv;
+}
 
 export type Validator = (value: unknown) => string | undefined;
 
@@ -25,7 +36,7 @@ export function compileValidator(schema: JsonSchema, what: string): Validator {
   // up front costs start-up time and resident memory for validators that never run.
   let validate: ValidateFunction | undefined;
   return (value) => {
-    validate ??= ajv.compile(schema as object);
+    validate ??= validation().compile(schema as object);
     return validate(value) ? undefined : describe(validate.errors ?? [], what);
   };
 }
