@@ -140,7 +140,7 @@ export class Engine {
         : scope.sessionId !== undefined
           ? ['list-panes', '-s', '-t', scope.sessionId]
           : ['list-panes', '-a'];
-    const read = await this.#readPanes(command, '-F');
+    const read = await this.#readPanes(command);
     if (!read) return [];
     const seen = new Set<string>();
     const panes: PaneRecord[] = [];
@@ -153,19 +153,22 @@ export class Engine {
   }
 
   /**
-   * Pane rows with every field. For a tmux server on this machine tmux lists all but the
-   * foreground command and directory, which src/core/foreground.ts reads from /proc meanwhile (the
-   * panes the same listing had last time) and after (the rest); a pane it cannot read there is
-   * asked of tmux. `formatFlag` is how the command takes its format (`-F`, or none for display-message).
+   * Pane rows with every field. For a long listing of a tmux server on this machine tmux lists all
+   * but the foreground command and directory, which src/core/foreground.ts reads from /proc
+   * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
+   * read there is asked of tmux.
    */
-  async #readPanes(command: readonly string[], formatFlag?: '-F'): Promise<{ rows: PaneRow[]; incarnation: Incarnation } | undefined> {
-    const withFormat = (format: string) => (formatFlag ? [...command, formatFlag, format] : [...command, format]);
+  async #readPanes(command: readonly string[]): Promise<{ rows: PaneRow[]; incarnation: Incarnation } | undefined> {
+    const withFormat = (format: string) => [...command, '-F', format];
     const identity = await this.identity();
-    if (!identity || this.options.localProcesses === false || !this.#foreground.isLocal(identity.pid)) {
-      const read = await this.#read(withFormat(PANE_FORMAT.format));
-      return read && { rows: PANE_FORMAT.parse(read.lines), incarnation: read.incarnation };
-    }
     const listing = command.join(' ');
+    if (!identity || this.options.localProcesses === false || !this.#foreground.worthReading(listing, identity.pid)) {
+      const read = await this.#read(withFormat(PANE_FORMAT.format));
+      if (!read) return undefined;
+      const rows = PANE_FORMAT.parse(read.lines);
+      this.#foreground.remember(listing, rows.map((row) => toInt(row.pid)));
+      return { rows, incarnation: read.incarnation };
+    }
     const reading = this.#read(withFormat(PANE_FORMAT_NO_FOREGROUND.format));
     const ahead = await this.#foreground.readAhead(listing, identity.pid);
     const read = await reading;
@@ -194,9 +197,9 @@ export class Engine {
   // ---- single objects -------------------------------------------------------------------------
 
   async getPane(paneId: string): Promise<PaneRecord> {
-    const read = await this.#onTarget('pane', paneId, () => this.#readPanes(['display-message', '-p', '-t', paneId]));
-    if (!read) throw new TmuxNoServerError(this.tmux.socketLabel);
-    const row = read.rows[0];
+    // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
+    const read = await this.#display(paneId, PANE_FORMAT.format, 'pane');
+    const row = PANE_FORMAT.parse(read.lines)[0];
     return toPane(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);
   }
 

@@ -168,12 +168,30 @@ export class ForegroundReads {
   /** A tmux server pid this machine's /proc showed to be tmux: its panes can be read here. */
   #localServer: number | undefined;
 
-  /** Whether panes of the tmux server `serverPid` can be read from this machine's /proc. */
-  isLocal(serverPid: number): boolean {
+  /**
+   * Whether to read the panes of `listing` here: only for a tmux server on this machine, and only
+   * when the listing answered many panes last time. Reading /proc here costs more CPU than tmux
+   * spends on the same two fields (~34 against ~23 us a pane on the 2-core VM of bench/RESULTS.md:
+   * tmux has the pane's terminal open and asks it for its foreground group, we read
+   * /proc/<pid>/stat for it); it pays off only when it runs beside tmux's listing of the other
+   * fields, which for a few panes is over before our first read.
+   */
+  worthReading(listing: string, serverPid: number): boolean {
+    return (this.#lastPids.get(listing)?.length ?? 0) >= MIN_PANES && this.#isLocal(serverPid);
+  }
+
+  #isLocal(serverPid: number): boolean {
     if (this.#localServer === serverPid) return true;
     if (!isLocalTmuxServer(serverPid)) return false;
     this.#localServer = serverPid;
     return true;
+  }
+
+  /** The pane pids `listing` answered, for its next run. */
+  remember(listing: string, pids: readonly number[]): void {
+    this.#lastPids.delete(listing);
+    this.#lastPids.set(listing, pids);
+    if (this.#lastPids.size > MAX_LISTINGS) this.#lastPids.delete(this.#lastPids.keys().next().value!);
   }
 
   /**
@@ -191,12 +209,12 @@ export class ForegroundReads {
 
   /** The foreground of each pid (read ahead, or now), remembering them for the listing's next run. */
   complete(listing: string, pids: readonly number[], serverPid: number, ahead: Map<number, Foreground | undefined>): Array<Foreground | undefined> {
-    this.#lastPids.delete(listing);
-    this.#lastPids.set(listing, pids);
-    if (this.#lastPids.size > MAX_LISTINGS) this.#lastPids.delete(this.#lastPids.keys().next().value!);
+    this.remember(listing, pids);
     return pids.map((pid) => (ahead.has(pid) ? ahead.get(pid) : readForeground({ pid, serverPid })));
   }
 }
 
-/** Distinct listings remembered (whole server, a session, a window, one pane...). */
+/** Distinct listings remembered (whole server, a session, a window...). */
 const MAX_LISTINGS = 32;
+/** Listings shorter than this leave the two fields to tmux (see worthReading). */
+export const MIN_PANES = 64;
