@@ -444,7 +444,10 @@ function mixedCalls(base: Base, driver: McpDriver): Array<[string, Record<string
   return out.filter(([tool]) => driver.has(tool));
 }
 
-/** RSS of the server and its children at rest (1 s after the last call) after each checkpoint's number of calls. */
+/** Seconds at rest before RSS is read: past the 2 s after which the search worker thread is ended. */
+const REST_MS = 3000;
+
+/** RSS of the server and its children at rest (REST_MS after the last call) after each checkpoint's number of calls. */
 async function restingRss(driver: McpDriver, calls: ReadonlyArray<[string, Record<string, unknown>]>, checkpoints: readonly number[]) {
   const rss: number[] = [];
   let made = 0;
@@ -454,7 +457,7 @@ async function restingRss(driver: McpDriver, calls: ReadonlyArray<[string, Recor
       const outcome = await driver.call(tool, args);
       if (outcome.isError) throw new ToolError(`${tool}: ${outcome.text}`);
     }
-    await sleep(1000);
+    await sleep(REST_MS);
     rss.push(mb(driver.treeMemory()));
   }
   return rss;
@@ -464,7 +467,7 @@ async function idleMemoryScenario(base: Base): Promise<void> {
   const checkpoints = opts.idleCalls;
   const t = table(
     'Memory at rest after mixed calls',
-    `VmRSS in MB (10^6 bytes) of the server and its child processes (the tmux control clients), 1 s after the last of N calls. ` +
+    `VmRSS in MB (10^6 bytes) of the server and its child processes (the tmux control clients), ${REST_MS / 1000} s after the last of N calls. ` +
       `Ours: a mix of reads (list_sessions, list_panes, get_pane_info, capture_pane, snapshot_pane, search_panes, list_windows, a 4-read batch), ` +
       `send_keys, and every 25th call a run_shell_command or a wait_for_text. Floor: the no-op server after as many calls. ` +
       `Targets: at ${checkpoints[0]} calls at most the floor + ${IDLE_OVER_FLOOR_MB} MB; from ${checkpoints[0]} to ${checkpoints.at(-1)} calls, ` +
