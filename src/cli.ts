@@ -7,6 +7,7 @@ import { createMcpServer } from './mcp/server.js';
 import { buildProfile } from './profiles/index.js';
 import { TmuxServer } from './tmux/server.js';
 import { VERSION } from './version.js';
+import { collectWhenIdle } from './idle-memory.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio.
 
@@ -67,6 +68,7 @@ async function serve(config: Config): Promise<void> {
   process.stdin.on('end', () => void shutdown(0));
 
   await server.connect(new StdioServerTransport());
+  collectWhenIdle();
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ${selectionSummary}\n`,
