@@ -49,6 +49,7 @@ export class TmuxServer {
   #connecting: Promise<ControlClient | undefined> | undefined;
   #lastAttachFailure = 0;
   #closed = false;
+  #sent = 0;
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -83,6 +84,7 @@ export class TmuxServer {
     const client = this.#closed || this.#spawnOnly ? undefined : await this.#client();
     let next = 0;
     if (client) {
+      this.#sent += commands.length;
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
@@ -103,15 +105,18 @@ export class TmuxServer {
       const client = await this.#client();
       if (client) {
         try {
+          this.#sent++;
           return await client.runReply(command, timeoutMs);
         } catch (error) {
           // The client was detached (its session killed) before tmux began this command: safe to send again.
           if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
           const next = await this.#client();
+          this.#sent++;
           if (next) return next.runReply(command, timeoutMs);
         }
       }
     }
+    this.#sent++;
     return this.#spawn(command, timeoutMs, options.stdin, options.signal);
   }
 
@@ -129,6 +134,11 @@ export class TmuxServer {
         if (!(error instanceof TmuxConnectionLostError) || attempt > 0 || this.#closed) throw error;
       }
     }
+  }
+
+  /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
+  get commandsSent(): number {
+    return this.#sent;
   }
 
   /**
