@@ -1,13 +1,15 @@
 /**
- * Drives an MCP server over stdio with the official SDK Client, as a real agent host does, and
- * times each tools/call from just before the request is written to just after the result is parsed.
+ * Drives an MCP server over stdio or Streamable HTTP with the official SDK Client, as a real agent
+ * host does, and times each tools/call from just before the request is written to just after the
+ * result is parsed.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/client';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -28,17 +30,23 @@ export interface CallOutcome {
   readonly structured: any;
 }
 
+/** Over HTTP: which protocol era the client negotiates (2025-11-25 by `initialize`, 2026-07-28 by `server/discover`). */
+export type HttpEra = 'legacy' | 'auto';
+
 export class McpDriver {
   readonly client: Client;
-  readonly transport: StdioClientTransport;
   readonly tools: Set<string>;
   readonly #stderr: () => string;
+  readonly #pid: () => number | null | undefined;
+  /** An HTTP server's process, which the driver started and stops. */
+  readonly #child?: ChildProcess;
 
-  private constructor(client: Client, transport: StdioClientTransport, tools: Set<string>, stderr: () => string) {
+  private constructor(client: Client, tools: Set<string>, stderr: () => string, pid: () => number | null | undefined, child?: ChildProcess) {
     this.client = client;
-    this.transport = transport;
     this.tools = tools;
     this.#stderr = stderr;
+    this.#pid = pid;
+    this.#child = child;
   }
 
   /** Our server: the built dist/cli.js, with the given environment (the private socket). */
@@ -63,12 +71,38 @@ export class McpDriver {
 
   static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
     const transport = new StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'tmux-mcp-bench', version: '0' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    return new McpDriver(client, transport, new Set(tools.map((t) => t.name)), () => stderr);
+    const { client, tools } = await connect(transport, 'legacy');
+    return new McpDriver(client, tools, () => stderr, () => transport.pid);
+  }
+
+  /** Our server over Streamable HTTP on a free loopback port, with a bearer token. */
+  static oursOverHttp(env: NodeJS.ProcessEnv, era: HttpEra, nodeArgs: string[] = []): Promise<McpDriver> {
+    const token = `bench-${process.pid}`;
+    return McpDriver.startHttp(process.execPath, [...nodeArgs, cliPath, '--http', '127.0.0.1:0'], { ...env, TMUX_MCP_TOKEN: token }, era, token);
+  }
+
+  /** The floor over HTTP: the no-op server behind the same SDK HTTP handler, without the token check. */
+  static noopOverHttp(env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
+    return McpDriver.startHttp(process.execPath, [compiled(NOOP_SERVER), '--http'], env, era);
+  }
+
+  /** Starts a server that prints "HTTP at <url>" on stderr once it listens, and connects to that URL. */
+  static async startHttp(command: string, args: string[], env: NodeJS.ProcessEnv, era: HttpEra, token?: string): Promise<McpDriver> {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        const found = /HTTP at (\S+)/.exec(stderr)?.[1];
+        if (found) resolve(found);
+      });
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening: ${stderr}`)));
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {});
+    const { client, tools } = await connect(transport, era);
+    return new McpDriver(client, tools, () => stderr, () => child.pid, child);
   }
 
   get stderr(): string {
@@ -80,8 +114,8 @@ export class McpDriver {
   }
 
   get pid(): number {
-    const pid = this.transport.pid;
-    if (pid === null) throw new Error('server process has no pid');
+    const pid = this.#pid();
+    if (pid === null || pid === undefined) throw new Error('server process has no pid');
     return pid;
   }
 
@@ -122,7 +156,20 @@ export class McpDriver {
 
   async close(): Promise<void> {
     await this.client.close().catch(() => {});
+    const child = this.#child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
+}
+
+async function connect(transport: Transport, era: HttpEra): Promise<{ client: Client; tools: Set<string> }> {
+  const client = new Client({ name: 'tmux-mcp-bench', version: '0' }, { versionNegotiation: { mode: era } });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  return { client, tools: new Set(tools.map((t) => t.name)) };
 }
 
 /**

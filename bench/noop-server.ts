@@ -1,18 +1,30 @@
 /**
- * The floor: a low-level SDK `Server` on the same stdio transport with one tool that does nothing
- * and returns `{}`. Its latency is what the protocol, the SDK and process hops cost by themselves,
- * so (our p50) / (this p50) isolates the work that is ours.
+ * The floor: a low-level SDK `Server` on the same transport with one tool that does nothing and
+ * returns `{}`. Its latency is what the protocol, the SDK and process hops cost by themselves, so
+ * (our p50) / (this p50) isolates the work that is ours. Over stdio by default; with `--http`, behind
+ * the same SDK HTTP handler our server uses (both eras), on a free loopback port it names on stderr.
  */
-import { Server } from '@modelcontextprotocol/server';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-const server = new Server({ name: 'noop', version: '0' }, { capabilities: { tools: { listChanged: false } } });
+function noopServer(): Server {
+  const server = new Server({ name: 'noop', version: '0' }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler('tools/list', async () => ({
+    tools: [{ name: 'noop', description: 'Does nothing.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }],
+  }));
+  server.setRequestHandler('tools/call', async () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: {} }));
+  return server;
+}
 
-server.setRequestHandler('tools/list', async () => ({
-  tools: [{ name: 'noop', description: 'Does nothing.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }],
-}));
-
-server.setRequestHandler('tools/call', async () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: {} }));
-
-process.stdin.on('end', () => process.exit(0));
-await server.connect(new StdioServerTransport());
+if (process.argv.includes('--http')) {
+  const serve = toNodeHandler(createMcpHandler(noopServer));
+  const http = createServer((req, res) => void serve(req, res));
+  http.listen(0, '127.0.0.1', () => process.stderr.write(`noop: HTTP at http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+  process.on('SIGTERM', () => process.exit(0));
+} else {
+  process.stdin.on('end', () => process.exit(0));
+  await noopServer().connect(new StdioServerTransport());
+}

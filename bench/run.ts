@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: latency and memory of the built server (dist/cli.js) against private tmux
- * servers, driven through the official SDK Client over stdio, side by side with a no-op SDK server
- * on the same transport (the floor). Prints each table as it goes and writes bench/RESULTS.md.
+ * servers, driven through the official SDK Client over stdio (and, for the fast tools, over
+ * Streamable HTTP in both eras), side by side with a no-op SDK server on the same transport (the floor). Prints each table as it goes and writes bench/RESULTS.md.
  *
  * Sizes are flags (or BENCH_* env): see `--help`. Tools that the server does not list yet get a
  * "not available" row, so the bench runs at any stage of the project.
@@ -17,10 +17,9 @@ import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, ms, summarize, type Summary } from './stats.js';
 import { holdLowLatencyIdle, type IdleHold } from './idle.js';
 import { parseCli } from '../src/config.js';
-import { Engine } from '../src/core/engine.js';
+import { EngineRegistry } from '../src/core/registry.js';
 import type { Profile } from '../src/mcp/server.js';
 import { buildProfile } from '../src/profiles/index.js';
-import { TmuxServer } from '../src/tmux/server.js';
 
 // ---- parameters -----------------------------------------------------------------------------------
 
@@ -33,7 +32,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --lines LIST       history sizes for capture_pane growth (default 100,10000,100000)
   --wait-iterations N  wait_for_text latency samples (default 30)
   --flood-mb N       megabytes printed in the memory test (default 100)
-  --only LIST        scenarios to run: start,fast,idle,wait,memory,capture,growth (default all)
+  --only LIST        scenarios to run: start,fast,http,idle,wait,memory,capture,growth (default all)
   --idle-calls LIST  mixed calls before each idle RSS reading (default 1000,10000)
   --start-runs N     cold starts of ours and of the floor, alternately (default 10)
   --clients LIST     concurrent clients for the growth table (default 1,8,64)
@@ -69,7 +68,7 @@ function options() {
     lines: list('lines', '100,10000,100000').map(Number),
     waitIterations: int('wait-iterations', 30),
     floodMb: int('flood-mb', 100),
-    only: new Set(list('only', 'start,fast,idle,wait,memory,capture,growth')),
+    only: new Set(list('only', 'start,fast,http,idle,wait,memory,capture,growth')),
     idleCalls: list('idle-calls', '1000,10000').map(Number),
     startRuns: int('start-runs', 10),
     clients: list('clients', '1,8,64').map(Number),
@@ -322,12 +321,11 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<void> {
   const driver = await McpDriver.ours(base.tmux.env, nodeArgs);
   try {
     const f = floor.p50;
-    const read = { target: f + READ_OVER_FLOOR_MS, goal: `floor + ${READ_OVER_FLOOR_MS} ms`, floorValue: f, floor: f };
-    await toolRow(t, driver, 'list_sessions', 'list_sessions', () => ({}), read);
-    await toolRow(t, driver, 'list_panes (8 panes)', 'list_panes', () => ({}), read);
-    await toolRow(t, driver, 'get_pane_info', 'get_pane_info', () => ({ paneId: base.shell }), read);
-    await toolRow(t, driver, 'capture_pane (visible screen)', 'capture_pane', () => ({ paneId: base.others[0] }), read);
-    await toolRow(t, driver, 'send_keys (one key + Enter)', 'send_keys', () => ({ paneId: base.sink, keys: ['x'], literal: true, enter: true }), read);
+    const calls = fastCalls(base);
+    const overFloor = (call: (typeof calls)[number]) => ({ target: f + call.overFloor, goal: `floor + ${call.overFloor} ms`, floorValue: f, floor: f });
+    for (const call of calls.slice(0, -1)) {
+      stdioP50.set(call.name, (await toolRow(t, driver, call.name, call.tool, call.args, { ...call, ...overFloor(call) })).summary?.p50);
+    }
     if (!driver.has('call_read_tools_batch')) addRow(t, { name: 'call_read_tools_batch (16 reads)', unavailable: true });
     else {
       const oneEach = inProcess.total;
@@ -338,14 +336,8 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<void> {
         floor: f,
       });
     }
-    await toolRow(t, driver, 'run_shell_command `true`', 'run_shell_command', () => ({ paneId: base.shell, command: 'true' }), {
-      target: f + RUN_OVER_FLOOR_MS,
-      goal: `floor + ${RUN_OVER_FLOOR_MS} ms`,
-      floorValue: f,
-      floor: f,
-      iterations: Math.min(opts.iterations, 100),
-      warmup: Math.min(opts.warmup, 5),
-    });
+    const shell = calls.at(-1)!;
+    stdioP50.set(shell.name, (await toolRow(t, driver, shell.name, shell.tool, shell.args, { ...shell, ...overFloor(shell) })).summary?.p50);
   } finally {
     await driver.close();
   }
@@ -389,14 +381,91 @@ async function inProcessReads(base: Base, operations: ReadonlyArray<{ tool: stri
   }
 }
 
-/** Our libtmux profile in this process, on its own control connection to `tmux`. */
+/** Our libtmux profile in this process, on its own control connection to `tmux`, built as src/cli.ts builds it. */
 async function inProcessProfile(tmux: BenchTmux) {
   const action = parseCli([], tmux.env);
   if (action.kind !== 'serve') throw new Error('the bench environment did not make a server configuration');
-  const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: action.config.commandTimeoutMs, env: scrubbedEnv() });
-  const engine = new Engine(server, { waitMaxMs: action.config.waitMaxMs });
-  const { profile } = buildProfile(action.config, engine, false);
-  return { profile: profile as Profile<unknown>, close: () => server.close() };
+  const { config } = action;
+  const registry = new EngineRegistry({
+    bin: config.tmuxBin,
+    commandTimeoutMs: config.commandTimeoutMs,
+    engine: { waitMaxMs: config.waitMaxMs },
+    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
+  });
+  const { profile, close } = await buildProfile(config, registry, false);
+  return {
+    profile: profile as Profile<unknown>,
+    close: async () => {
+      await close?.();
+      await registry.close();
+    },
+  };
+}
+
+/** The single-tool rows of the fast table, measured over stdio there and over HTTP in the HTTP table. */
+function fastCalls(base: Base) {
+  return [
+    { name: 'list_sessions', tool: 'list_sessions', args: () => ({}), overFloor: READ_OVER_FLOOR_MS },
+    { name: 'list_panes (8 panes)', tool: 'list_panes', args: () => ({}), overFloor: READ_OVER_FLOOR_MS },
+    { name: 'get_pane_info', tool: 'get_pane_info', args: () => ({ paneId: base.shell }), overFloor: READ_OVER_FLOOR_MS },
+    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: () => ({ paneId: base.others[0] }), overFloor: READ_OVER_FLOOR_MS },
+    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: () => ({ paneId: base.sink, keys: ['x'], literal: true, enter: true }), overFloor: READ_OVER_FLOOR_MS },
+    // Last: the fast table measures the batch before it.
+    {
+      name: 'run_shell_command `true`',
+      tool: 'run_shell_command',
+      args: () => ({ paneId: base.shell, command: 'true' }),
+      overFloor: RUN_OVER_FLOOR_MS,
+      iterations: Math.min(opts.iterations, 100),
+      warmup: Math.min(opts.warmup, 5),
+    },
+  ];
+}
+
+/** p50 of each fast row over stdio, for the HTTP table's comparison line. */
+const stdioP50 = new Map<string, number | undefined>();
+
+// ---- scenario: the same calls over Streamable HTTP ------------------------------------------------------
+
+async function httpScenario(base: Base): Promise<void> {
+  const t = table(
+    'The same tools over Streamable HTTP',
+    'Our server with `--http 127.0.0.1:0` and a bearer token, driven by the SDK client in each protocol era: 2025-11-25 ' +
+      '(`initialize`; the SDK serves it statelessly, a fresh server instance per request) and 2026-07-28 (`server/discover`; ' +
+      'per-request envelope). The floor of each era is the no-op server behind the same SDK HTTP handler, without the token ' +
+      'check; ratio = p50 / that floor. The stdio rows are in the first table.',
+  );
+  const eras = [
+    ['legacy', 'HTTP 2025-11-25'],
+    ['auto', 'HTTP 2026-07-28'],
+  ] as const;
+  const p50 = new Map<string, Map<string, number | undefined>>();
+  for (const [era, label] of eras) {
+    const noop = await McpDriver.noopOverHttp(base.tmux.env, era);
+    let floor: Awaited<ReturnType<typeof measure>>;
+    try {
+      floor = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
+    } finally {
+      await noop.close();
+    }
+    addRow(t, { name: `${label}: floor, no-op SDK server`, summary: floor, ratio: 1, cpu: floor.cpu, note: 'same SDK HTTP handler, no token check' });
+    const driver = await McpDriver.oursOverHttp(base.tmux.env, era, nodeArgs);
+    const measured = new Map<string, number | undefined>();
+    p50.set(label, measured);
+    try {
+      for (const call of fastCalls(base)) {
+        const row = await toolRow(t, driver, `${label}: ${call.name}`, call.tool, call.args, { iterations: call.iterations, warmup: call.warmup, floor: floor.p50 });
+        measured.set(call.name, row.summary?.p50);
+      }
+    } finally {
+      await driver.close();
+    }
+  }
+  const cell = (value: number | undefined) => (value === undefined ? '-' : `${ms(value)} ms`);
+  for (const call of fastCalls(base)) {
+    t.after.push(`${call.name}, p50: stdio ${cell(stdioP50.get(call.name))}, ${eras.map(([, label]) => `${label} ${cell(p50.get(label)?.get(call.name))}`).join(', ')}.`);
+    console.log('  ' + t.after.at(-1));
+  }
 }
 
 function batchOperations(base: Base) {
@@ -1003,6 +1072,7 @@ async function main(): Promise<void> {
     const floor = floorInfo.summary;
     console.log(`floor p50 ${ms(floor.p50)} ms`);
     if (opts.only.has('fast')) await fastScenario(base, floorInfo);
+    if (opts.only.has('http')) await httpScenario(base);
     if (opts.only.has('idle')) await idleMemoryScenario(base);
     if (opts.only.has('start')) await coldStartScenario(base);
     if (opts.only.has('wait')) await waitScenario(base, floor);

@@ -1,32 +1,65 @@
 #!/usr/bin/env node
-/** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio. stdout carries only the protocol. */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, type Config } from './config.js';
-import { Engine } from './core/engine.js';
-import { createMcpServer } from './mcp/server.js';
+/** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
+import { readFile } from 'node:fs/promises';
+import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
+import { EngineRegistry } from './core/registry.js';
+import { withCapacity } from './mcp/capacity.js';
+import { createServerFactory } from './mcp/server.js';
+import { serveBothErasOverStdio } from './mcp/stdio.js';
+import { serveHttp } from './mcp/http.js';
+import { generateToken } from './mcp/http-auth.js';
 import { buildProfile } from './profiles/index.js';
-import { TmuxServer } from './tmux/server.js';
 import { VERSION } from './version.js';
 import { collectWhenIdle } from './idle-memory.js';
 
-const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio.
+const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
-Usage: tmux-mcp [--profile NAME]   serve MCP on stdin/stdout
+Usage: tmux-mcp [--profile NAME]                  serve MCP on stdin/stdout
+       tmux-mcp --http [HOST:]PORT [options]      serve MCP at http://HOST:PORT/mcp
        tmux-mcp --help | --version
 
 Options:
-  --profile NAME   contract to speak: ${PROFILES.join(', ')} (default libtmux; also TMUX_MCP_PROFILE)
+  --profile NAME       contract to speak: ${PROFILES.join(', ')} (default libtmux; also TMUX_MCP_PROFILE)
+  --http [HOST:]PORT   Streamable HTTP, both protocol eras; HOST defaults to ${DEFAULT_HTTP_HOST} (loopback only);
+                       every request needs "Authorization: Bearer <token>"
+  --token-file PATH    the bearer token is this file's content (else TMUX_MCP_TOKEN, else one is
+                       generated and printed once on stderr; a non-loopback HOST needs a chosen token)
+  --allow-host NAME    also accept NAME in the Host and Origin headers (repeatable or a comma list;
+                       localhost, 127.0.0.1 and [::1] always are, and so is a specific HOST)
 
 Environment:
   LIBTMUX_SOCKET_NAME     tmux socket name (tmux -L); default "${DEFAULT_SOCKET_NAME}", a private server
   LIBTMUX_SOCKET_PATH     tmux socket path (tmux -S); not together with LIBTMUX_SOCKET_NAME
   LIBTMUX_TMUX_BIN        tmux executable (default: tmux on PATH)
   LIBTMUX_TOOLSETS        comma list of inspect, manage, execute, teardown
-                          (default inspect,manage,execute; teardown too when this process starts the tmux server)
+                          (default inspect,manage,execute, plus teardown on the private default socket)
   LIBTMUX_TOOLS           tool names to add to the toolsets
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
   LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
   LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15)
+  TMUX_MCP_TOKEN          bearer token for --http
+
+Socket (any profile; wins over the environment):
+  --socket PATH         tmux socket path (tmux -S)
+  --socket-name NAME    tmux socket name (tmux -L)
+  --tmux PATH           tmux executable
+
+Julia profile (--profile julia):
+  --tool NAME           enable a tool; repeat to replace the default set (list_panes, capture_pane,
+                        send_keys); the order given is the tools/list order. Tools: list_panes,
+                        capture_pane, send_keys, paste_text, resize_pane, kill_pane, run_operations,
+                        create_session, teardown_session, wait_for_text, send_keys_and_wait
+  --caller-pane ID      pane (exact id, e.g. %3) a call without "target" acts on; bound at start-up
+                        to the running tmux server, so a restart makes it stale
+  --allow-pane ID       permit only this pane (repeatable, at most 256); sessions created through
+                        create_session are permitted too
+  --allow-create        let create_session create sessions (owned by this process, killed at exit)
+  --timeout SECONDS     deadline for everything one tool call does, > 0 and <= 30 (default 5)
+  --workers N           tool calls run at once (default 4)
+  --capacity N          tool calls running or queued, at most 16 (default 16); one more is refused
+                        with JSON-RPC error -32000
+  LIBTMUX_MCP_MAX_RESULT_BYTES  largest result payload, 1024..1048576 bytes (default 1048576);
+                        a larger one is answered with the error code result_limit
 `;
 
 async function main(): Promise<void> {
@@ -42,37 +75,78 @@ async function main(): Promise<void> {
   await serve(action.config);
 }
 
-async function serve(config: Config): Promise<void> {
-  const tmux = new TmuxServer({
-    bin: config.tmuxBin,
-    socketName: config.socketName,
-    socketPath: config.socketPath,
-    commandTimeoutMs: config.commandTimeoutMs,
-  });
-  const engine = new Engine(tmux, { waitMaxMs: config.waitMaxMs, caller: config.caller });
-  const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { profile, selectionSummary } = buildProfile(config, engine, !running);
-  const server = createMcpServer(profile);
+/** Beyond the longest wait and one tmux command, the margin before answers in flight at end of input are given up. */
+const DRAIN_SLACK_MS = 5000;
 
+async function serve(config: Config): Promise<void> {
+  await checkTmuxBin(config, process.env);
+  const registry = new EngineRegistry({
+    bin: config.tmuxBin,
+    commandTimeoutMs: config.commandTimeoutMs,
+    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
+  });
+  const engine = registry.defaultEngine;
+  const tmux = engine.tmux;
+  const running = (await engine.identity().catch(() => undefined)) !== undefined;
+  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
+  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
+  const factory = createServerFactory(profile);
+
+  let closeTransport: () => Promise<void> = async () => {};
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
-    await server.close().catch(() => {});
-    await tmux.close();
+    await closeTransport().catch(() => {});
+    await closeProfile?.().catch(() => {});
+    await registry.close();
     process.exit(code);
   };
-  server.onclose = () => void shutdown(0);
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-  process.stdin.on('end', () => void shutdown(0));
 
-  await server.connect(new StdioServerTransport());
+  let where: string;
+  if (config.http) {
+    const token = await httpToken(config.http);
+    const http = await serveHttp(factory, {
+      host: config.http.host,
+      port: config.http.port,
+      token: token.value,
+      allowedHostnames: config.http.allowedHostnames,
+    });
+    closeTransport = () => http.close();
+    where = `, HTTP at ${http.url}`;
+    if (token.generated) process.stderr.write(`tmux-mcp: bearer token for this run: ${token.value}\n`);
+  } else {
+    const connection = serveBothErasOverStdio(factory, {
+      // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
+      drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+      ...(profile.capacity ? { wrap: (wire) => withCapacity(wire, profile.capacity!) } : {}),
+    });
+    closeTransport = () => connection.close();
+    void connection.closed.then(() => shutdown(0));
+    where = '';
+  }
   collectWhenIdle();
+
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
-      `${running ? 'server running' : 'no server yet'}), ${selectionSummary}\n`,
+      `${running ? 'server running' : 'no server yet'}), ${selectionSummary}${where}\n`,
   );
+}
+
+/** The HTTP bearer token: TMUX_MCP_TOKEN, else the --token-file's content, else a fresh one printed once. */
+async function httpToken(http: HttpConfig): Promise<{ value: string; generated: boolean }> {
+  if (http.token !== undefined) return { value: http.token, generated: false };
+  if (http.tokenFile !== undefined) {
+    const value = (await readFile(http.tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new ConfigError(`--token-file ${http.tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    })).trim();
+    if (value === '') throw new ConfigError(`--token-file ${http.tokenFile} is empty; put the token in it`);
+    return { value, generated: false };
+  }
+  return { value: generateToken(), generated: true };
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,7 @@
 /** One typed, validated configuration, from argv and the environment. Bad values stop start-up with a message. */
+import { resolve } from 'node:path';
+import { checkTmuxBinary } from './tmux/binary.js';
+import { TmuxError } from './tmux/errors.js';
 
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
 export type ProfileName = (typeof PROFILES)[number];
@@ -11,8 +14,8 @@ export interface Config {
   readonly tmuxBin: string;
   readonly socketName?: string;
   readonly socketPath?: string;
-  /** Which variable chose the socket, for the banner and error messages. */
-  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET_PATH' | 'default';
+  /** Which flag or variable chose the socket, for the banner and error messages. */
+  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET_PATH' | '--socket' | '--socket-name' | 'default';
   /** Raw selection lists; the profile checks the names. Undefined means "not set". */
   readonly toolsets?: readonly string[];
   readonly tools?: readonly string[];
@@ -23,9 +26,53 @@ export interface Config {
   readonly commandTimeoutMs: number;
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+  /** Set by `--http`: serve Streamable HTTP instead of stdio. */
+  readonly http?: HttpConfig;
+  /** The julia profile's own options (its command-line flags); present only for that profile. */
+  readonly julia?: JuliaOptions;
 }
 
+export interface HttpConfig {
+  readonly host: string;
+  /** 0 lets the system pick a free port (the banner names it). */
+  readonly port: number;
+  /** The bearer token given by TMUX_MCP_TOKEN; undefined when it comes from a file or is generated. */
+  readonly token?: string;
+  /** `--token-file`: the token is the file's content, trimmed. */
+  readonly tokenFile?: string;
+  /** `--allow-host`: hostnames accepted in Host and Origin besides the loopback names. */
+  readonly allowedHostnames: readonly string[];
+}
+
+/** Where `--http PORT` listens when no host is given: loopback only. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+
 export class ConfigError extends Error {}
+
+export interface JuliaOptions {
+  /** `--tool`, in the order given; undefined means the default catalog. Names are checked by the profile. */
+  readonly tools?: readonly string[];
+  /** `--caller-pane`: the pane a call without `target` acts on, resolved at start-up. */
+  readonly callerPane?: string;
+  /** `--allow-pane`: when non-empty, the only panes calls may target (plus the panes of sessions this process creates). */
+  readonly allowPanes: readonly string[];
+  /** `--allow-create`: create_session may create sessions. */
+  readonly allowCreate: boolean;
+  /** `--timeout`: one deadline for everything one tool call does. */
+  readonly timeoutMs: number;
+  /** `--workers`: tool calls run at once; more wait their turn. */
+  readonly workers: number;
+  /** `--capacity`: tool calls running or waiting; one more is refused with JSON-RPC -32000. */
+  readonly capacity: number;
+  /** Largest result payload, in UTF-8 bytes of its JSON; a larger one is replaced by a `result_limit` error. */
+  readonly maxResultBytes: number;
+}
+
+/** The julia profile's flags that take a value, and those that repeat. */
+const JULIA_VALUE_FLAGS = ['--tool', '--caller-pane', '--allow-pane', '--timeout', '--workers', '--capacity'] as const;
+const JULIA_REPEATABLE = new Set(['--tool', '--allow-pane']);
+const PANE_ID_SHAPE = /^%(0|[1-9][0-9]*)$/;
+export const MAX_ALLOWED_PANES = 256;
 
 /** Variables older servers of the family read; set now, they would silently mean nothing, so they stop start-up. */
 const RETIRED: Readonly<Record<string, string>> = {
@@ -37,20 +84,138 @@ export type CliAction = { readonly kind: 'help' } | { readonly kind: 'version' }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAction {
   let profile: string | undefined;
+  let listen: string | undefined;
+  let tokenFile: string | undefined;
+  const allowHosts: string[] = [];
+  const socket: { path?: string; name?: string; bin?: string } = {};
+  const julia = new Map<string, string[]>();
+  let allowCreate = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
-    if (arg === '--profile') {
-      profile = argv[++i];
-      if (profile === undefined) throw new ConfigError('--profile needs a value: one of ' + PROFILES.join(', '));
-    } else if (arg.startsWith('--profile=')) {
-      profile = arg.slice('--profile='.length);
-    } else {
-      throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
-    }
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const value = (what = 'see tmux-mcp --help'): string => {
+      const next = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (next === undefined || next === '') throw new ConfigError(`${flag} needs a value: ${what}`);
+      if (next.includes('\0')) throw new ConfigError(`${flag} must not contain NUL`);
+      return next;
+    };
+    const once = <T>(current: T | undefined, next: T): T => {
+      if (current !== undefined) throw new ConfigError(`${flag} is given twice; give it once`);
+      return next;
+    };
+    if (flag === '--profile') profile = once(profile, value('one of ' + PROFILES.join(', ')));
+    else if (flag === '--http') listen = once(listen, value('[HOST:]PORT, e.g. 8765 or 127.0.0.1:8765'));
+    else if (flag === '--token-file') tokenFile = once(tokenFile, value('a file holding the bearer token'));
+    else if (flag === '--allow-host') allowHosts.push(...value('a hostname, or a comma list of them').split(',').map((h) => h.trim()).filter(Boolean));
+    else if (flag === '--socket') socket.path = once(socket.path, value('a tmux socket path'));
+    else if (flag === '--socket-name') socket.name = once(socket.name, value('a tmux socket name'));
+    else if (flag === '--tmux') socket.bin = once(socket.bin, value('a tmux executable'));
+    else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
+    else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
+      const seen = julia.get(flag) ?? [];
+      if (seen.length > 0 && !JULIA_REPEATABLE.has(flag)) throw new ConfigError(`${flag} is given twice; give it once`);
+      julia.set(flag, [...seen, value()]);
+    } else throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
   }
-  return { kind: 'serve', config: loadConfig(env, profile) };
+  if (listen === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
+    throw new ConfigError('--token-file and --allow-host apply to --http only');
+  }
+  const loaded = withSocketFlags(loadConfig(env, profile), socket);
+  const config = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
+  if (config.profile !== 'julia') {
+    const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
+    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')}: only the julia profile takes these; add --profile julia`);
+    return { kind: 'serve', config };
+  }
+  return { kind: 'serve', config: { ...config, julia: juliaOptions(julia, allowCreate, env) } };
+}
+
+function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {
+  const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`--http takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
+  const token = nonEmpty(env.TMUX_MCP_TOKEN);
+  if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
+  if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
+    throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
+  }
+  // A specific listen address is how clients will name the server, so it is an allowed Host.
+  const listenName = host.includes(':') ? `[${host}]` : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  return {
+    host,
+    port,
+    ...(token !== undefined ? { token } : {}),
+    ...(tokenFile !== undefined ? { tokenFile } : {}),
+    allowedHostnames: [...new Set([...allowHosts, ...(wildcard || isLoopback(host) ? [] : [listenName])])],
+  };
+}
+
+/** Loopback addresses and names: only this machine can reach them. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** `--socket`, `--socket-name` and `--tmux` win over the environment; giving both sockets is an error. */
+function withSocketFlags(config: Config, socket: { path?: string; name?: string; bin?: string }): Config {
+  if (socket.path !== undefined && socket.name !== undefined) throw new ConfigError('--socket and --socket-name are both given; give one');
+  if (socket.name?.includes('/')) throw new ConfigError('--socket-name is a name, not a path; use --socket for a path');
+  const { socketName: _name, socketPath: _path, ...rest } = config;
+  const tmuxBin = socket.bin ?? config.tmuxBin;
+  if (socket.path !== undefined) return { ...rest, tmuxBin, socketPath: resolve(socket.path), socketSource: '--socket' };
+  if (socket.name !== undefined) return { ...rest, tmuxBin, socketName: socket.name, socketSource: '--socket-name' };
+  return { ...config, tmuxBin };
+}
+
+function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: NodeJS.ProcessEnv): JuliaOptions {
+  const one = (flag: string) => flags.get(flag)?.[0];
+  const distinct = (flag: string, values: readonly string[]) => {
+    const dup = values.find((v, i) => values.indexOf(v) !== i);
+    if (dup !== undefined) throw new ConfigError(`${flag} ${dup} is given twice`);
+  };
+  const paneId = (flag: string, value: string) => {
+    if (!PANE_ID_SHAPE.test(value)) throw new ConfigError(`${flag} takes an exact pane id such as %3, not ${JSON.stringify(value)}`);
+    return value;
+  };
+  const tools = flags.get('--tool');
+  if (tools) distinct('--tool', tools);
+  const allowPanes = (flags.get('--allow-pane') ?? []).map((v) => paneId('--allow-pane', v));
+  distinct('--allow-pane', allowPanes);
+  if (allowPanes.length > MAX_ALLOWED_PANES) throw new ConfigError(`--allow-pane is given ${allowPanes.length} times; at most ${MAX_ALLOWED_PANES}`);
+  const caller = one('--caller-pane');
+  const timeout = one('--timeout');
+  const timeoutSeconds = timeout === undefined ? 5 : Number(timeout);
+  if (!/^\d*\.?\d+$/.test(timeout ?? '5') || !(timeoutSeconds > 0 && timeoutSeconds <= 30)) {
+    throw new ConfigError('--timeout takes seconds, greater than 0 and at most 30');
+  }
+  const count = (flag: string, fallback: number) => {
+    const raw = one(flag);
+    if (raw === undefined) return fallback;
+    if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${flag} takes a whole number, not ${JSON.stringify(raw)}`);
+    return Number(raw);
+  };
+  const workers = count('--workers', 4);
+  const capacity = count('--capacity', 16);
+  if (!(workers >= 1 && workers <= capacity && capacity <= 16)) throw new ConfigError('--workers and --capacity need 1 <= workers <= capacity <= 16');
+  const maxResult = env.LIBTMUX_MCP_MAX_RESULT_BYTES;
+  const maxResultBytes = maxResult === undefined || maxResult.trim() === '' ? 1_048_576 : Number(maxResult);
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1024 || maxResultBytes > 1_048_576) {
+    throw new ConfigError('LIBTMUX_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024 to 1048576');
+  }
+  return {
+    ...(tools ? { tools } : {}),
+    ...(caller !== undefined ? { callerPane: paneId('--caller-pane', caller) } : {}),
+    allowPanes,
+    allowCreate,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+    workers,
+    capacity,
+    maxResultBytes,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
@@ -81,7 +246,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
     waitMaxMs: seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
     caller: callerFrom(env),
+    ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
   };
+}
+
+/**
+ * Checks that the tmux executable runs and is tmux 3.2 or newer, so a wrong LIBTMUX_TMUX_BIN stops
+ * start-up with a message instead of failing every call later. Returns the version.
+ */
+export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    return await checkTmuxBinary(config.tmuxBin, env);
+  } catch (error) {
+    if (!(error instanceof TmuxError)) throw error;
+    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

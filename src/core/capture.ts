@@ -8,6 +8,8 @@ export interface CaptureRange {
   readonly end?: number;
   /** Join lines the terminal wrapped, so a long line reads as one. */
   readonly joinWrapped?: boolean;
+  /** Keep the blank rows at the bottom of the screen (default: removed). */
+  readonly keepTrailingBlank?: boolean;
 }
 
 /** Most bytes of pane text one result carries; rows beyond it are dropped from the old end. */
@@ -20,7 +22,53 @@ export async function captureLines(engine: Engine, paneId: string, range: Captur
   if (range.end !== undefined) command.push('-E', String(range.end));
   if (range.joinWrapped) command.push('-J');
   const lines = await engine.tmux.run(command);
-  return trimTrailingBlank(lines);
+  return range.keepTrailingBlank ? lines : trimTrailingBlank(lines);
+}
+
+export interface BoundedCapture {
+  readonly text: string;
+  /** True when bytes or lines were left out. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The newest `lines` rows of history plus the screen, as one text with a newline after each row,
+ * cut to the first `maxBytes` UTF-8 bytes of tmux's output (a character cut in two is dropped)
+ * and then to its last `lines` lines.
+ */
+export async function captureBounded(engine: Engine, paneId: string, limits: { lines: number; maxBytes: number }): Promise<BoundedCapture> {
+  const rows = await captureLines(engine, paneId, { start: -limits.lines, keepTrailingBlank: true });
+  let text = rows.map((row) => row + '\n').join('');
+  let truncated = false;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length > limits.maxBytes) {
+    truncated = true;
+    text = new TextDecoder('utf-8').decode(bytes.subarray(0, utf8Boundary(bytes, limits.maxBytes)));
+  }
+  const pieces = text.split('\n');
+  const count = text.endsWith('\n') ? pieces.length - 1 : pieces.length;
+  if (count > limits.lines) {
+    truncated = true;
+    text = pieces.slice(pieces.length - (text.endsWith('\n') ? limits.lines + 1 : limits.lines)).join('\n');
+  }
+  return { text, truncated };
+}
+
+/** The largest length <= `limit` that does not end inside a UTF-8 character of `bytes`. */
+export function utf8Boundary(bytes: Uint8Array, limit: number): number {
+  if (limit >= bytes.length) return bytes.length;
+  let end = limit;
+  // Step back over continuation bytes to the lead byte of the character the limit cuts.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return end;
+}
+
+/** `text` cut to at most `maxBytes` UTF-8 bytes at a character boundary. */
+export function clipUtf8(text: string, maxBytes: number): { text: string; clipped: boolean } {
+  if (text.length * 3 <= maxBytes) return { text, clipped: false };
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return { text, clipped: false };
+  return { text: bytes.subarray(0, utf8Boundary(bytes, maxBytes)).toString('utf8'), clipped: true };
 }
 
 export function trimTrailingBlank(lines: string[]): string[] {

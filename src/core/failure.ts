@@ -12,6 +12,12 @@ export type FailureKind =
   | 'timeout'
   | 'server_gone'
   | 'stale'
+  /** A reference made by another tmux server (another socket), not an earlier incarnation of this one. */
+  | 'wrong_server'
+  /** The watch a wait relied on broke (the pane went away, the stream was lost) before the wait could end. */
+  | 'observation_lost'
+  /** More calls are running than the configured limit allows; nothing was done. */
+  | 'busy'
   | 'too_large'
   | 'internal';
 
@@ -32,8 +38,8 @@ export class Failure extends Error {
     this.name = 'Failure';
     this.kind = kind;
     this.hint = hint;
-    // Bad input is refused before tmux runs; everything else happens after at least one read.
-    this.touched = options.touched ?? kind !== 'invalid_argument';
+    // Bad input and a full house are refused before tmux runs; everything else happens after at least one read.
+    this.touched = options.touched ?? (kind !== 'invalid_argument' && kind !== 'busy');
   }
 }
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
+import { markInput } from './pane-stream.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** One tmux command's worth of input. */
@@ -268,8 +269,21 @@ export async function sendKeys(engine: Engine, request: SendKeysRequest): Promis
     request.pane,
     () => prepareKeys(engine, request),
     (prepared) => prepared.target.pane.id,
-    (prepared) => sendSteps(engine, prepared.target.pane.id, prepared.steps),
+    (prepared) => withInputMark(engine, prepared.target, () => sendSteps(engine, prepared.target.pane.id, prepared.steps), pressesInterrupt(prepared.steps)),
   );
+}
+
+/**
+ * Runs `send` with every receiving pane's stream marked just before it, so a wait_for_text without
+ * a cursor counts what the input makes the pane print as new, however fast it comes.
+ */
+export async function withInputMark<T>(engine: Engine, target: InputTarget, send: () => Promise<T>, interrupt = false): Promise<T> {
+  const releases = await Promise.all(target.receivers.map((id) => markInput(engine, { id, sessionId: target.pane.sessionId }, interrupt)));
+  try {
+    return await send();
+  } finally {
+    for (const release of releases) release();
+  }
 }
 
 /**
@@ -294,18 +308,25 @@ async function checkedInput<C>(
   return withPaneInput(engine, paneOf(await check()), run);
 }
 
+/** Whether the steps press C-c (tmux reads key names case-insensitively; ^c is the same key). */
+function pressesInterrupt(steps: readonly InputStep[]): boolean {
+  return steps.some((step) => step.kind === 'keys' && step.names.some((name) => /^(?:c-|\^)c$/i.test(name)));
+}
+
 // ---- paste ----------------------------------------------------------------------------------------
 
 export interface PasteRequest {
   readonly pane: string;
   readonly text: string;
   readonly enter?: boolean;
+  /** Wrap in bracketed paste when the pane's program asked for it (default true); false pastes as if typed. */
+  readonly bracket?: boolean;
   readonly force?: boolean;
   readonly field?: string;
 }
 
-// A pasted end-of-paste marker would let text escape bracketed paste and run as typed keys.
-const PASTE_MARKERS = /\u001b\[20[01]~/;
+/** A pasted end-of-paste marker would let text escape bracketed paste and run as typed keys. */
+export const PASTE_MARKERS = /\u001b\[20[01]~/;
 
 /**
  * Pastes `text` as one block through a private tmux buffer, bracketed when the program asked for
@@ -319,17 +340,36 @@ export async function pasteText(engine: Engine, request: PasteRequest): Promise<
   if (PASTE_MARKERS.test(request.text)) {
     throw invalidArgument('text contains a bracketed-paste marker (ESC [200~ or ESC [201~), which would let the rest run as typed keys');
   }
+  const pane = await pasteChecked(engine, request, 'paste', async (paneId) => {
+    if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', ...bracketFlag(request.bracket), '-b', name, '-t', paneId]));
+    if (request.enter) await sendSteps(engine, paneId, [{ kind: 'keys', names: ['Enter'] }]);
+  });
+  return { pane, characters: [...request.text].length };
+}
+
+/** paste-buffer's `-p` (bracketed paste, when the program asked for it) unless `bracket` is false. */
+export const bracketFlag = (bracket: boolean | undefined): string[] => (bracket ?? true ? ['-p'] : []);
+
+/**
+ * Runs `paste` (tmux commands pasting into the pane) in the pane's input queue once the pane passed
+ * the input checks: not dead, in no mode, not this server's own pane unless `force`. A paste is
+ * not copied to synchronized panes, so only the pane itself is checked.
+ */
+export async function pasteChecked(
+  engine: Engine,
+  request: { readonly pane: string; readonly force?: boolean; readonly field?: string },
+  action: string,
+  paste: (paneId: string) => Promise<void>,
+): Promise<PaneRecord> {
   const { pane } = await checkedInput(
     engine,
     request.pane,
-    () => preflightInput(engine, request.pane, { action: 'paste', force: request.force, field: request.field, synchronized: false }),
+    () => preflightInput(engine, request.pane, { action, force: request.force, field: request.field, synchronized: false }),
     (target) => target.pane.id,
-    async ({ pane }) => {
-      if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', '-p', '-b', name, '-t', pane.id]));
-      if (request.enter) await sendSteps(engine, pane.id, [{ kind: 'keys', names: ['Enter'] }]);
-    },
+    // A paste is input like any other: later waits count what the pane prints after it as new.
+    ({ pane }) => withInputMark(engine, { pane, receivers: [pane.id] }, () => paste(pane.id)),
   );
-  return { pane, characters: [...request.text].length };
+  return pane;
 }
 
 /**

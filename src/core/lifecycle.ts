@@ -45,6 +45,11 @@ export interface NewSession {
   readonly startDirectory?: string;
   readonly width?: number;
   readonly height?: number;
+  /**
+   * The program to run instead of the default shell, as argv (no shell expansion). A single word is
+   * run through `/bin/sh -c 'exec "$0"'` so tmux does not read it as shell syntax.
+   */
+  readonly command?: readonly string[];
 }
 
 /** Checks everything about a new session that can be checked without tmux; returns the resolved directory. */
@@ -67,6 +72,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   if (input.width !== undefined) command.push('-x', String(input.width));
   if (input.height !== undefined) command.push('-y', String(input.height));
+  if (input.command !== undefined) command.push('--', ...programArgv(input.command));
   let lines: string[];
   try {
     lines = await engine.tmux.run(command);
@@ -81,6 +87,16 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     throw error;
   }
   return engine.getSession(createdId(lines, SESSION_ID, 'new-session'));
+}
+
+/** argv for tmux's shell-command slot: several words are exec'd as they are, one word through sh so tmux does not parse it. */
+export function programArgv(argv: readonly string[]): string[] {
+  if (argv.length === 0 || argv[0] === '') throw invalidArgument('command executable cannot be empty');
+  if (argv[0]!.startsWith('-')) throw invalidArgument('command executable cannot start with "-"', 'use ./-name or an absolute executable path');
+  // A trailing ';' ends a tmux command when argv reaches tmux unquoted (the spawn path).
+  const bad = argv.findIndex((arg) => arg.endsWith(';') || arg.includes('\0'));
+  if (bad !== -1) throw invalidArgument(`command[${bad}] ends with ";" or holds NUL, which tmux cannot pass on unchanged`);
+  return argv.length === 1 ? ['/bin/sh', '-c', 'exec "$0"', argv[0]!] : [...argv];
 }
 
 /** Adds a detached window at the session's next free index; returns that window as linked there. */

@@ -1,10 +1,11 @@
 /**
- * Reading tmux options at one scope. Names come from tmux's own listing (one escaped row per
- * value, so names cannot be forged by values), and each value is then read raw with `-v`, so
- * quoting, `#` and newlines in values come back exactly as tmux stores them.
+ * Reading and setting tmux options at one scope. Names come from tmux's own listing (one escaped
+ * row per value, so names cannot be forged by values), and each value is then read raw with `-v`,
+ * so quoting, `#` and newlines in values come back exactly as tmux stores them.
  */
 import { TmuxCommandError } from '../tmux/errors.js';
-import { invalidArgument, notFound } from './failure.js';
+import { hasShellJob } from '../tmux/formats.js';
+import { Failure, invalidArgument, notFound } from './failure.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -38,7 +39,9 @@ export function validateOptionName(name: string): void {
   }
 }
 
-function scopeFlags(scope: OptionScope): string[] {
+/** The flags naming `scope`; reads of a local scope add `-A` so an unset option shows what it inherits. */
+function scopeFlags(scope: OptionScope, read = true): string[] {
+  const inherit = read ? ['-A'] : [];
   switch (scope.kind) {
     case 'server':
       return ['-s'];
@@ -47,11 +50,11 @@ function scopeFlags(scope: OptionScope): string[] {
     case 'global_window':
       return ['-gw'];
     case 'session':
-      return ['-A', '-t', scope.sessionId];
+      return [...inherit, '-t', scope.sessionId];
     case 'window':
-      return ['-A', '-w', '-t', scope.windowId];
+      return [...inherit, '-w', '-t', scope.windowId];
     case 'pane':
-      return ['-A', '-p', '-t', scope.paneId];
+      return [...inherit, '-p', '-t', scope.paneId];
   }
 }
 
@@ -89,6 +92,48 @@ async function showOptions(engine: Engine, args: string[], name: string): Promis
           ? 'User options exist only once set (set-option @name value); check the spelling and the scope.'
           : 'Check the spelling against `man tmux` (OPTIONS); window and pane options need scope global_window, window or pane.',
       );
+    }
+    throw error;
+  }
+}
+
+/** Longest option value accepted. */
+export const MAX_OPTION_VALUE_CHARS = 16_384;
+
+/**
+ * Sets the option at `scope` to `value` (tmux checks it against the option's type: numbers,
+ * choices like on/off, colours) and returns the value(s) tmux holds now. A `#(...)` shell job in
+ * a value is refused: tmux would run it from the status line or a border, over and over.
+ */
+export async function setOption(engine: Engine, scope: OptionScope, name: string, value: string): Promise<OptionValue[]> {
+  validateOptionName(name);
+  if (value.includes('\0')) throw invalidArgument('value must not contain NUL bytes');
+  if (value.length > MAX_OPTION_VALUE_CHARS) throw invalidArgument(`value is longer than ${MAX_OPTION_VALUE_CHARS} characters`);
+  if (hasShellJob(value)) {
+    throw invalidArgument('value holds a #(...) shell job, which tmux would run as a command whenever it draws the value', 'Write ##( for a literal "#(".');
+  }
+  // `--` ends the flags, so a value such as "-1" stays the value.
+  await changeOption(engine, ['set-option', ...scopeFlags(scope, false), '--', name, value], name);
+  return showOption(engine, scope, name);
+}
+
+/** Removes the option's value at `scope`: a local option then inherits again, a global one returns to its default. */
+export async function unsetOption(engine: Engine, scope: OptionScope, name: string): Promise<void> {
+  validateOptionName(name);
+  await changeOption(engine, ['set-option', '-u', ...scopeFlags(scope, false), '--', name], name);
+}
+
+async function changeOption(engine: Engine, command: string[], name: string): Promise<void> {
+  // set-option may start a tmux server of its own; with none running there is nothing to set.
+  await engine.requireIdentity();
+  try {
+    await engine.tmux.run(command);
+  } catch (error) {
+    if (error instanceof TmuxCommandError && /can't find|no such/i.test(error.message)) throw notFound(`${error.message.trim()}`, 'List what exists now and pick a current target.');
+    if (error instanceof TmuxCommandError) {
+      throw new Failure('invalid_argument', `tmux refused option ${name}: ${error.message.trim()}`, 'Check the name, the scope it belongs to and the values it takes (man tmux, OPTIONS); nothing was changed.', {
+        touched: true,
+      });
     }
     throw error;
   }

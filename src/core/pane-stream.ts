@@ -41,6 +41,21 @@ const STRUCTURAL = new Set([
 
 export type StreamEvent = 'output' | 'structure' | 'closed';
 
+/**
+ * Where the next wait without a cursor on a pane starts reading, and why: just before the last
+ * input this server sent into the pane (`input`), or where the last wait on it stopped (`wait`),
+ * whichever is later. Output after it counts as new even when printed before the wait was called.
+ */
+export interface UnreadMark {
+  readonly position: StreamPosition;
+  readonly reason: 'input' | 'wait';
+}
+
+/** Whether `a` comes strictly before `b`. */
+export function before(a: StreamPosition, b: StreamPosition): boolean {
+  return a.line < b.line || (a.line === b.line && a.col < b.col);
+}
+
 export class PaneStream {
   /** Identifies this stream's numbering; a cursor from another stream cannot be resumed here. */
   readonly key = randomBytes(6).toString('base64url');
@@ -54,6 +69,9 @@ export class PaneStream {
   #partial = '';
   #chars = 0;
   #closed: string | undefined;
+  #lastAlternateEntry: StreamPosition | undefined;
+  #unread: UnreadMark | undefined;
+  #interruptedAt: StreamPosition | undefined;
 
   constructor(paneId: string, sessionId: string) {
     this.paneId = paneId;
@@ -70,6 +88,16 @@ export class PaneStream {
     return { line: this.#first + this.#lines.length - this.#head, col: this.#partial.length };
   }
 
+  /** Whether the program is on the alternate screen, as far as its output since the stream began tells (undefined: no switch seen). */
+  get alternate(): boolean | undefined {
+    return this.#filter.alternate;
+  }
+
+  /** Where the latest switch to the alternate screen arrived (the start of its chunk of output); undefined when none has. */
+  get lastAlternateEntry(): StreamPosition | undefined {
+    return this.#lastAlternateEntry;
+  }
+
   /** The oldest line still kept. */
   get firstLine(): number {
     return this.#first;
@@ -83,6 +111,27 @@ export class PaneStream {
     return index === this.#lines.length ? this.#partial : undefined;
   }
 
+  /** Where a wait without a cursor starts; undefined when this server neither typed into the pane nor waited on it since the watch began. */
+  get unread(): UnreadMark | undefined {
+    return this.#unread;
+  }
+
+  /** This server is about to send input into the pane: everything printed from here on is new to the next wait. */
+  noteInput(interrupt = false): void {
+    this.#unread = { position: this.end, reason: 'input' };
+    if (interrupt) this.#interruptedAt = this.end;
+  }
+
+  /** Where this server last pressed C-c in the pane, if it did while watching. */
+  get interruptedAt(): StreamPosition | undefined {
+    return this.#interruptedAt;
+  }
+
+  /** A wait or run reported the output up to `to`; the next wait without a cursor starts there, unless input came later. */
+  consumed(to: StreamPosition): void {
+    if (!this.#unread || before(this.#unread.position, to)) this.#unread = { position: to, reason: 'wait' };
+  }
+
   /** Calls `listener` synchronously on new output, on structural changes and when the stream ends. */
   listen(listener: (event: StreamEvent) => void): () => void {
     this.#listeners.add(listener);
@@ -91,7 +140,10 @@ export class PaneStream {
 
   push(raw: string): void {
     if (this.#closed !== undefined) return;
+    const entries = this.#filter.alternateEntries;
+    const at = this.end;
     const text = this.#filter.write(raw);
+    if (this.#filter.alternateEntries !== entries) this.#lastAlternateEntry = at;
     if (text.length === 0) return;
     let start = 0;
     for (;;) {
@@ -250,6 +302,21 @@ function evictIdle(registry: Map<string, Entry>): void {
   for (const [paneId, entry] of idle) {
     if (registry.size < MAX_STREAMS) break;
     closeEntry(registry, paneId, entry, 'evicted');
+  }
+}
+
+/**
+ * Marks the point before input this server is about to send into `pane` (opening its stream if
+ * none is open, so the output that follows is seen); call the returned function once sent. A
+ * stream that cannot be opened only costs the mark: the input itself is not held up.
+ */
+export async function markInput(engine: Engine, pane: { readonly id: string; readonly sessionId: string }, interrupt = false): Promise<() => void> {
+  try {
+    const lease = await openPaneStream(engine, pane);
+    lease.stream.noteInput(interrupt);
+    return () => lease.release();
+  } catch {
+    return () => {};
   }
 }
 

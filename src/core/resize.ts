@@ -32,6 +32,17 @@ export function checkCells(value: number | undefined, field: string): void {
   }
 }
 
+/** Asks tmux for a pane size and leaves the rest to it: tmux clamps to what the window's layout allows (a lone pane keeps the window's size). */
+export async function requestPaneSize(engine: Engine, paneId: string, size: { readonly width?: number; readonly height?: number }): Promise<void> {
+  checkCells(size.width, 'width');
+  checkCells(size.height, 'height');
+  if (size.width === undefined && size.height === undefined) throw invalidArgument('supply width or height');
+  const command = ['resize-pane', '-t', paneId];
+  if (size.width !== undefined) command.push('-x', String(size.width));
+  if (size.height !== undefined) command.push('-y', String(size.height));
+  await engine.tmux.run(command);
+}
+
 export async function resizePane(engine: Engine, pane: PaneRecord, request: PaneResize): Promise<PaneResizeResult> {
   const window = await engine.getWindow(pane.windowId);
   if (request.kind === 'zoom') return zoomPane(engine, pane, window, request.zoom);

@@ -8,10 +8,21 @@
  *   ); command printf '%s%s %s\n' ID _E "$?"
  *
  * The printed markers read `ID_S` and `ID_E <status>`, while the echo of what was typed reads
- * `ID _S` (with a space): only the shell's real output can match, never the echo. The leading space
- * keeps the line out of history under HISTCONTROL=ignorespace; `command` bypasses a user's printf
- * function or alias; the subshell keeps `cd`, `exit` and `set -e` from touching the interactive
- * shell; the command sits on lines of its own so a trailing `# comment` cannot swallow the frame.
+ * `ID _S` (with a space): only the shell's real output can match, never the echo. `command`
+ * bypasses a user's printf function or alias; the subshell keeps `cd`, `exit` and `set -e` from
+ * touching the interactive shell; the command sits on lines of its own so a trailing `# comment`
+ * cannot swallow the frame.
+ *
+ * History: the leading space keeps the frame out of history where the shell ignores such lines
+ * (HISTCONTROL=ignorespace, zsh's HIST_IGNORE_SPACE, fish always). In bash the frame also deletes
+ * its own entry (`history -d $HISTCMD`) when, and only when, the newest entry is this frame, so the
+ * user's settings decide nothing and are never changed.
+ *
+ * A frame whose start marker never shows was never run: the shell is busy (still starting, or
+ * running something) or waits for more input (an unterminated quote left on the prompt). That is
+ * "not started", not "running", and the pane takes no new frame until the shell is seen back at a
+ * prompt: the frame starts after all, the pane's process changes, or an interrupt this server sent
+ * (send_keys C-c, or a cancelled call) is followed by the shell printing again.
  *
  * Output is read from the pane's `%output` stream, not from capture-pane: the stream has each line
  * whole however the terminal wrapped it, is not lost when the screen scrolls or is cleared, and
@@ -22,7 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tailBudget } from './capture.js';
 import type { Engine } from './engine.js';
-import { openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
+import { before, openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { PaneRecord } from './records.js';
 import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
@@ -49,8 +60,16 @@ export interface RunRequest {
 }
 
 export interface RunResult {
-  /** `watchLost`: the connection carrying the pane's output broke while the pane lives on (rare). */
-  readonly outcome: 'exited' | 'timedOut' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
+  /**
+   * `notStarted`: the deadline passed before the shell ran the frame (busy, or waiting for more
+   * input). `cancelled`: the caller cancelled; the command was interrupted with C-c (`interrupted`).
+   * `watchLost`: the connection carrying the pane's output broke while the pane lives on (rare).
+   */
+  readonly outcome: 'exited' | 'timedOut' | 'notStarted' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
+  /** For notStarted: the shell held the terminal (so it most likely waits for more input) rather than a program it runs. */
+  readonly shellWaitsForInput: boolean;
+  /** C-c was sent to stop the command (on cancel). */
+  readonly interrupted: boolean;
   readonly exitStatus: number | null;
   readonly output: string[];
   readonly droppedLines: number;
@@ -70,6 +89,10 @@ interface ActiveRun {
   /** The pane's process when typed; a respawned pane cannot still be running it. */
   readonly panePid: number;
   readonly since: number;
+  /** The stream the frame was typed into, where it was typed, and what reads its markers. */
+  readonly stream: PaneStream;
+  readonly typedAt: StreamPosition;
+  readonly reader: FrameReader;
   /** True while a run_shell_command call waits for it; false once that call timed out or was cancelled. */
   waiting: boolean;
 }
@@ -136,8 +159,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   let runs = active.get(engine);
   if (!runs) active.set(engine, (runs = new Map()));
   const previous = runs.get(pane.id);
-  // A shell back in the foreground of its terminal finished (or abandoned, after C-c) the earlier frame.
-  if (previous && !previous.waiting && (previous.panePid !== pane.pid || (await shellInForeground(pane.pid)))) {
+  if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
     if (runs.get(pane.id) === previous) runs.delete(pane.id);
   }
   const current = runs.get(pane.id); // read again: another call may have started meanwhile
@@ -145,27 +167,32 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
   }
   if (current && !request.force) {
+    const ago = Math.round((Date.now() - current.since) / 1000);
+    if (!current.reader.started) {
+      throw refused(
+        `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago never started: the shell is busy (still starting, or running something) or waits for more input (an unterminated quote or a trailing backslash at its prompt); a new one would only be typed behind it`,
+        'Look at the pane with capture_pane. Press C-c there (send_keys ["C-c"]) to discard the pending input, then call run_shell_command again; or pass force: true to type anyway.',
+      );
+    }
     throw refused(
-      `the command an earlier run_shell_command typed into ${pane.id} ${Math.round((Date.now() - current.since) / 1000)} s ago has not finished; a new one would only queue behind it`,
+      `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago has not finished; a new one would only queue behind it`,
       `Wait for it with wait_for_text (its end prints "${current.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
     );
   }
   const id = 'tm' + randomBytes(6).toString('hex');
-  const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), waiting: true };
+  const lease = await openPaneStream(engine, pane);
+  const stream = lease.stream;
+  const typedAt = stream.end;
+  const reader = new FrameReader(stream, typedAt, id);
+  const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), stream, typedAt, reader, waiting: true };
+  if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new frame is the one to follow
   runs.set(pane.id, run);
   const forget = () => {
     if (runs.get(pane.id) === run) runs.delete(pane.id);
   };
-  const lease = await openPaneStream(engine, pane).catch((error: unknown) => {
-    forget();
-    throw error;
-  });
-  const stream = lease.stream;
   let handedOver = false;
   try {
-    const frame = ` command printf '%s%s\\n' ${id} _S; (\n${request.command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
-    const from = stream.end;
-    const reader = new FrameReader(stream, from, id);
+    const frame = frameFor(id, request.command, shellName(pane.currentCommand));
     const ended = watchStream(engine, pane.id, stream, {
       timeoutMs: request.timeoutMs,
       signal: request.signal,
@@ -174,20 +201,37 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     // Queued behind other input to this pane from this process, so keystrokes never interleave. One
     // literal send (-l: never read as key names): a leading C-u (0x15) clears anything left
     // half-typed on the prompt line, and the final newline is the Enter.
-    await withPaneInput(engine, pane.id, () => engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + frame]));
-    let outcome = await ended;
-    if (outcome === 'timedOut' && reader.scan()) outcome = 'exited'; // ended in the same instant
-    if (outcome === 'timedOut' || outcome === 'cancelled') {
+    await withPaneInput(engine, pane.id, async () => {
+      stream.noteInput();
+      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + frame]);
+    });
+    let outcome: RunResult['outcome'] = await ended;
+    if ((outcome === 'timedOut' || outcome === 'cancelled') && reader.scan()) outcome = 'exited'; // ended in the same instant
+    let interrupted = false;
+    if (outcome === 'cancelled') {
+      // Cancelling a command this server started stops it: C-c, as a person at the keyboard would.
+      // (Before the frame started, the same C-c discards it from the shell's pending input.)
+      await withPaneInput(engine, pane.id, async () => {
+        stream.noteInput(true);
+        await engine.tmux.run(['send-keys', '-t', pane.id, 'C-c']);
+      }).then(() => (interrupted = true), () => {});
+    }
+    if (outcome === 'timedOut' && !reader.started) outcome = 'notStarted';
+    if (outcome === 'timedOut' || outcome === 'notStarted' || outcome === 'cancelled') {
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
         forget();
         lease.release();
       });
     }
+    // What the command printed was reported: the next wait without a cursor starts after its end.
+    if (outcome === 'exited') stream.consumed(reader.endPosition ?? stream.end);
     const body = reader.output();
     const kept = tailBudget(body.lines, request.maxLines);
     return {
       outcome,
+      shellWaitsForInput: outcome === 'notStarted' && (await shellInForeground(pane.pid)),
+      interrupted,
       exitStatus: outcome === 'exited' ? reader.status : null,
       output: kept.lines,
       droppedLines: kept.droppedLines + body.dropped,
@@ -201,6 +245,32 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       forget();
     }
   }
+}
+
+/**
+ * The typed text: markers around the command, on lines of their own. For bash the first line also
+ * deletes the frame's own history entry, only when the newest entry is this frame (with
+ * HISTCONTROL=ignorespace it was never saved, and the user's previous entry must stay).
+ */
+function frameFor(id: string, command: string, shell: string): string {
+  const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD;` : '';
+  return ` command printf '%s%s\\n' ${id} _S;${forget} (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
+}
+
+/**
+ * Whether a frame the call stopped waiting for no longer holds the pane: its process changed, or it
+ * ran and the shell is back in the foreground of its terminal (finished, or abandoned after C-c), or
+ * it never started and an interrupt sent since was answered by the shell printing again.
+ */
+async function backAtPrompt(run: ActiveRun, panePid: number): Promise<boolean> {
+  if (run.panePid !== panePid) return true;
+  run.reader.scan();
+  if (run.reader.started) return shellInForeground(panePid);
+  const interrupt = run.stream.interruptedAt;
+  if (!interrupt || before(interrupt, run.typedAt)) return false;
+  // The terminal itself echoes "^C" at once; anything after that came from the shell, i.e. a prompt.
+  const after = linesBetween(run.stream, interrupt, run.stream.end).join('\n').replace(/^\^C/, '').trim();
+  return after.length > 0 && (await shellInForeground(panePid));
 }
 
 /** Keeps watching a command the call stopped waiting for, until its end marker shows (or an hour passes). */
@@ -251,6 +321,16 @@ class FrameReader {
     this.#start = `${id}_S`;
     this.#end = new RegExp(`${id}_E (\\d+)$`);
     this.#scanned = from.line;
+  }
+
+  /** Whether the start marker has shown: the shell ran the frame. */
+  get started(): boolean {
+    return this.#body !== undefined;
+  }
+
+  /** Just after the end marker's line, once read. */
+  get endPosition(): StreamPosition | undefined {
+    return this.#endLine === undefined ? undefined : { line: this.#endLine + 1, col: 0 };
   }
 
   /** Looks at complete lines not yet seen; true once the end marker has been read. */

@@ -19,6 +19,10 @@ const enum State {
 
 /** CSI finals that move the cursor to another row: text after them belongs to another line. */
 const ROW_MOVES = new Set(['A', 'B', 'E', 'F', 'H', 'f', 'd']);
+/** Private modes that switch to the alternate screen (full-screen programs: vim, less, top). */
+const ALTERNATE_MODES = new Set(['1049', '1047', '47']);
+/** Longest CSI parameter string kept to look for those modes; longer ones are no mode switch. */
+const MAX_CSI_PARAMS = 64;
 
 /**
  * Removes escape sequences from a stream, keeping state across chunks so a sequence cut in two is
@@ -29,6 +33,19 @@ export class EscapeFilter {
   #state = State.Text;
   #oscLike = false;
   #atLineStart = true;
+  #csiParams = '';
+  #alternate: boolean | undefined;
+  #alternateEntries = 0;
+
+  /** Whether the program last switched to (true) or from (false) the alternate screen; undefined before any switch. */
+  get alternate(): boolean | undefined {
+    return this.#alternate;
+  }
+
+  /** How many times the program has switched to the alternate screen. */
+  get alternateEntries(): number {
+    return this.#alternateEntries;
+  }
 
   write(chunk: string): string {
     // Fast path: nothing to remove.
@@ -63,18 +80,20 @@ export class EscapeFilter {
             out += '\n';
             this.#atLineStart = true;
           } else if (code === 0x0d || code === 0x08 || code === 0x09) out += chunk[i];
-          else if (code === 0x9b) this.#state = State.Csi; // 8-bit CSI
+          else if (code === 0x9b) this.#enterCsi(); // 8-bit CSI
           // Other C0 controls (BEL, SO, SI, NUL, DEL) print nothing.
           continue;
         case State.Escape:
-          if (code === 0x5b /* [ */) this.#state = State.Csi;
+          if (code === 0x5b /* [ */) this.#enterCsi();
           else if (code === 0x5d /* ] */ || code === 0x50 /* P */ || code === 0x5f /* _ */ || code === 0x5e /* ^ */ || code === 0x58 /* X */) {
             this.#state = State.String;
             this.#oscLike = code === 0x5d;
           } else if (code >= 0x20 && code <= 0x2f) this.#state = State.EscapeIntermediate;
           else {
-            // A two-byte sequence (ESC 7, ESC =, ESC M ...). ESC E is "next line".
+            // A two-byte sequence (ESC 7, ESC =, ESC M ...). ESC E is "next line"; ESC c resets
+            // the terminal, which leaves the alternate screen.
             if (code === 0x45) out += this.#rowBreak();
+            else if (code === 0x63 && this.#alternate) this.#alternate = false;
             this.#state = State.Text;
           }
           continue;
@@ -87,7 +106,8 @@ export class EscapeFilter {
             const final = chunk[i]!;
             if (ROW_MOVES.has(final)) out += this.#rowBreak();
             else if (final === 'C' && !this.#atLineStart) out += ' ';
-          }
+            else if (final === 'h' || final === 'l') this.#modeSwitch(final === 'h');
+          } else if (this.#csiParams.length < MAX_CSI_PARAMS) this.#csiParams += chunk[i];
           continue;
         case State.String:
           if (code === 0x07 && this.#oscLike) this.#state = State.Text;
@@ -95,12 +115,26 @@ export class EscapeFilter {
           continue;
         case State.StringEscape:
           // ESC \ ends the string; any other ESC inside it starts a new sequence.
-          this.#state = code === 0x5c ? State.Text : code === 0x5b ? State.Csi : State.String;
+          if (code === 0x5b) this.#enterCsi();
+          else this.#state = code === 0x5c ? State.Text : State.String;
           continue;
       }
     }
     flush(chunk.length);
     return out;
+  }
+
+  #enterCsi(): void {
+    this.#state = State.Csi;
+    this.#csiParams = '';
+  }
+
+  /** `CSI ? Pm h` / `l`: notes switches to and from the alternate screen. */
+  #modeSwitch(set: boolean): void {
+    if (!this.#csiParams.startsWith('?')) return;
+    if (!this.#csiParams.slice(1).split(';').some((mode) => ALTERNATE_MODES.has(mode))) return;
+    if (set) this.#alternateEntries++;
+    this.#alternate = set;
   }
 
   /** A newline for a move to another row, unless the line is still empty. */

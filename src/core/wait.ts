@@ -1,14 +1,16 @@
 /**
- * Waiting for text in a pane: woken by the pane's `%output`, never by a polling timer. Only output
- * that arrives after the wait starts can match (or, with a cursor, after where an earlier wait
- * stopped); what was already on screen is reported as `matchedAtEntry`, never as a match. Every
- * ending is an answer with what was printed meanwhile.
+ * Waiting for text in a pane: woken by the pane's `%output`, never by a polling timer. What counts
+ * as new output starts at a point (`WaitStart`): a cursor's, or else the later of "just before this
+ * server's last input into the pane" and "where the last wait on it stopped", or else the moment the
+ * wait begins. Output after that point can match even when it was printed before the call; text
+ * older than it is never a match, only `matchedAtEntry`. Every ending is an answer with what was
+ * printed meanwhile.
  */
 import { boundedRegex, MATCH_LIMIT_MS, MatchTimeoutError, type BoundedRegex } from './bounded-regex.js';
 import { captureLines, tailBudget } from './capture.js';
 import { captureSince } from './capture-since.js';
 import type { Engine } from './engine.js';
-import { openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
+import { before, openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
@@ -36,14 +38,28 @@ export interface WaitRequest {
   readonly timeoutMs: number;
   readonly maxLines: number;
   readonly signal: AbortSignal;
+  /** Ignore output drawn while the pane shows the alternate screen (a full-screen program paints a picture, it does not print lines). */
+  readonly skipAlternateScreen?: boolean;
 }
+
+/**
+ * Where new output began for a wait: `cursor` / `since` (the caller's cursor), `input` (just before
+ * this server's last input into the pane), `wait` (where the previous wait on the pane stopped),
+ * `now` (the moment the wait began: the server had not typed into or waited on the pane lately).
+ */
+export type WaitStart = 'cursor' | 'since' | 'input' | 'wait' | 'now';
 
 export interface WaitResult {
   readonly outcome: WaitOutcome;
+  readonly startedFrom: WaitStart;
+  /** The match is in output printed before this call began (after its starting point). */
+  readonly matchedBeforeCall: boolean;
   readonly matched: string | null;
   readonly matchedIndex: number | null;
   readonly sawNewOutput: boolean;
   readonly matchedAtEntry: boolean;
+  /** The pane showed the alternate screen (vim, less, top...) at some time during the wait. */
+  readonly alternateScreen: boolean;
   readonly tail: string[];
   /** Older lines of the tail left out to stay within maxLines and the byte budget. */
   readonly droppedLines: number;
@@ -140,7 +156,17 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     stream: PaneStream | undefined,
     from: StreamPosition,
     outcome: WaitOutcome,
-    extra: { matched?: Matcher; matchedIndex?: number; at?: StreamPosition; sawNewOutput: boolean; matchedAtEntry: boolean; note?: string },
+    extra: {
+      matched?: Matcher;
+      matchedIndex?: number;
+      at?: StreamPosition;
+      sawNewOutput: boolean;
+      matchedAtEntry: boolean;
+      alternateScreen: boolean;
+      note?: string;
+      startedFrom?: WaitStart;
+      matchedBeforeCall?: boolean;
+    },
   ): WaitResult => {
     const end = extra.at ?? stream?.end ?? from;
     // Only the newest lines are rendered: a long wait on a chatty pane may span thousands.
@@ -152,10 +178,13 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     const resumable = stream && outcome !== 'paneClosed' && outcome !== 'watchLost';
     return {
       outcome,
+      startedFrom: extra.startedFrom ?? 'now',
+      matchedBeforeCall: extra.matchedBeforeCall ?? false,
       matched: extra.matched?.source ?? null,
       matchedIndex: extra.matchedIndex ?? null,
       sawNewOutput: extra.sawNewOutput,
       matchedAtEntry: extra.matchedAtEntry,
+      alternateScreen: extra.alternateScreen,
       tail: tail.lines,
       droppedLines: tail.droppedLines,
       seconds: round3((performance.now() - started) / 1000),
@@ -171,7 +200,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
 
   if (pane.isDead) {
     const screen = await captureLines(engine, pane.id).catch(() => []);
-    return finish(undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: entryCheck(screen) });
+    return finish(undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: entryCheck(screen), alternateScreen: false });
   }
 
   const lease = await openPaneStream(engine, pane);
@@ -180,10 +209,26 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     // Subscribed first, then looked: whatever the screen showed is "at entry"; the stream has the rest.
     const entry = captureLines(engine, pane.id).then(entryCheck, () => false);
     entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
-    let from = stream.end;
+    // The stream knows the alternate screen from the switches it sees; before any, the state at entry holds.
+    const alternateAtEntry = engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{alternate_on}']).then(([flag]) => flag === '1', () => false);
+    const entryEnd = stream.end;
+    const skipAlternate = request.skipAlternateScreen ? await alternateAtEntry : undefined;
+    let from = entryEnd;
     let note: string | undefined;
+    let startedFrom: WaitStart = request.since !== undefined ? 'since' : 'now';
     const cursor = request.cursor;
+    const unread = stream.unread;
+    if (!cursor && request.since === undefined && unread) {
+      // Our last input (or the last wait) marked where new output begins: what the pane printed since counts.
+      startedFrom = unread.reason;
+      from = before(unread.position, entryEnd) ? unread.position : entryEnd;
+      if (from.line < stream.firstLine) {
+        note = `Output older than the buffer (${stream.firstLine - from.line} lines) was dropped since the last input; matching starts from the oldest line kept.`;
+        from = { line: stream.firstLine, col: 0 };
+      }
+    }
     if (cursor) {
+      startedFrom = 'cursor';
       if (cursor.streamKey !== stream.key) {
         note = 'The cursor belongs to a watch that has ended (idle for a long time, or the server restarted); waiting from now on, so output printed between the two calls may be missed.';
       } else {
@@ -211,6 +256,10 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     let scanned = from;
     const scan = (): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: StreamPosition } | undefined => {
       const last = stream.end;
+      if (skipAlternate !== undefined && (stream.alternate ?? skipAlternate)) {
+        scanned = last;
+        return undefined;
+      }
       for (let n = Math.max(scanned.line, stream.firstLine); n <= last.line; n++) {
         const col = n === scanned.line ? scanned.col : 0;
         const text = stream.line(n) ?? '';
@@ -224,19 +273,49 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     };
     const watched = early ?? (await watchStream(engine, pane.id, stream, { timeoutMs: request.timeoutMs, signal: request.signal, scan }));
     const outcome = typeof watched === 'string' ? { outcome: watched } : watched;
+    const at = 'at' in outcome ? (outcome.at as StreamPosition | undefined) : undefined;
+    // A match in the backlog (capture_since rows) or in stream text received before the call began.
+    const matchedBeforeCall = (outcome.outcome === 'matched' || outcome.outcome === 'stopped') && (early !== undefined || (at !== undefined && !before(entryEnd, at)));
+    // The next wait without a cursor starts where this one stopped (a cancelled one was never read).
+    if (outcome.outcome !== 'cancelled') stream.consumed(at ?? stream.end);
 
     const result = finish(stream, from, outcome.outcome, {
       ...outcome,
+      startedFrom,
+      matchedBeforeCall,
       sawNewOutput: backlog.length > 0 || before(from, stream.end),
-      matchedAtEntry: await entry,
+      // Pattern text on screen counts "at entry" only when it was not itself the (new) match.
+      matchedAtEntry: (await entry) && !matchedBeforeCall,
+      alternateScreen: (await alternateAtEntry) || stream.alternate === true || (stream.lastAlternateEntry !== undefined && !before(stream.lastAlternateEntry, from)),
       ...(note ? { note } : {}),
     });
     if (backlog.length === 0) return result;
-    const tail = tailBudget([...backlog, ...result.tail], request.maxLines);
+    // The backlog was read after the stream began, so its last rows may be the stream's first lines again.
+    const live = result.droppedLines === 0 ? result.tail : [];
+    const kept = backlog.slice(0, backlog.length - overlap(backlog, live, from.col > 0));
+    const tail = tailBudget([...kept, ...result.tail], request.maxLines);
     return { ...result, tail: tail.lines, droppedLines: result.droppedLines + tail.droppedLines };
   } finally {
     lease.release();
   }
+}
+
+/**
+ * How many rows at the end of `rows` (screen rows) are the first lines of `lines` (stream lines)
+ * again. The first stream line may be the end of a row (`firstPartial`), and the last row the
+ * start of a line the pane was still printing when the screen was read.
+ */
+export function overlap(rows: readonly string[], lines: readonly string[], firstPartial: boolean): number {
+  for (let k = Math.min(rows.length, lines.length); k > 0; k--) {
+    let same = true;
+    for (let i = 0; i < k && same; i++) {
+      const row = rows[rows.length - k + i]!.trimEnd();
+      const line = lines[i]!.trimEnd();
+      same = row === line || (i === 0 && firstPartial && row.endsWith(line)) || (i === k - 1 && line.startsWith(row));
+    }
+    if (same) return k;
+  }
+  return 0;
 }
 
 /** The first stop or pattern in rows read from the screen (a capture_since backlog). */
@@ -357,10 +436,6 @@ export function linesBetween(stream: PaneStream, from: StreamPosition, to: Strea
     lines.push(renderLine(text));
   }
   return lines;
-}
-
-function before(a: StreamPosition, b: StreamPosition): boolean {
-  return a.line < b.line || (a.line === b.line && a.col < b.col);
 }
 
 function round3(n: number): number {

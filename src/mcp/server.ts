@@ -6,27 +6,24 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
-  ResourceNotFoundError,
   Server,
   type CallToolResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
+import type { CapacityOptions } from './capacity.js';
 import { compileValidator, type Validator } from './validation.js';
+import { serveCompletions, type Completable } from './completions.js';
+import { servePrompts, type PromptDeclaration } from './prompts.js';
+import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
+
+export type { ResourceDeclaration, ResourceTemplateDeclaration } from './resources.js';
+export type { PromptDeclaration } from './prompts.js';
 import { type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { isTmuxError } from '../tmux/server.js';
 import { Failure, refused } from '../core/failure.js';
 
 /** The most bytes one JSON-RPC response may take on the wire. */
 export const MAX_RESPONSE_BYTES = 1_000_000;
-
-export interface ResourceDeclaration {
-  readonly uri: string;
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly mimeType: string;
-  read(): Promise<string>;
-}
 
 export interface Profile<Ctx> {
   readonly name: string;
@@ -40,6 +37,10 @@ export interface Profile<Ctx> {
    */
   readonly nestedOnlyTools?: readonly ToolDeclaration<Ctx>[];
   readonly resources?: readonly ResourceDeclaration[];
+  /** Resource templates; a variable with a completer makes the server offer completions. */
+  readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
+  /** Prompts; an argument with a completer makes the server offer completions. */
+  readonly prompts?: readonly PromptDeclaration[];
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
   describeUnavailable?(name: string): string;
@@ -47,6 +48,10 @@ export interface Profile<Ctx> {
   renderError?(error: unknown, tool: string): CallToolResult;
   /** Renders a success; the default is `structuredContent` plus its JSON as text. */
   renderSuccess?(outcome: ToolOutcome, tool: string): CallToolResult;
+  /** The most bytes one response may take on the wire, when the contract says other than MAX_RESPONSE_BYTES. */
+  readonly maxResponseBytes?: number;
+  /** When the contract bounds concurrent tool calls: the transport is wrapped with withCapacity (capacity.ts). */
+  readonly capacity?: CapacityOptions;
 }
 
 interface Registered<Ctx> {
@@ -64,23 +69,67 @@ interface Invocation {
   readonly mayNest: boolean;
 }
 
-export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
+/**
+ * Prepares a profile once (compiled validators, the listing) and returns the factory the transports
+ * call for a fresh `Server` per connection (stdio) or per request (HTTP); every server it builds
+ * shares the profile's context, so one engine serves them all.
+ */
+export function createServerFactory<Ctx>(profile: Profile<Ctx>): () => Server {
   const invoker = createInvoker(profile);
   const listing = profile.tools.map((tool) => ({
     name: tool.name,
-    title: tool.title,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     ...(tool._meta ? { _meta: tool._meta } : {}),
   }));
-  const resources = profile.resources ?? [];
+  const surface = extraSurface(profile);
+  return () => buildServer(profile, invoker, listing, surface);
+}
 
+/** One server for one connection or one request. */
+export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
+  return createServerFactory(profile)();
+}
+
+/** What a profile serves besides tools, and so which capabilities it advertises. */
+interface Surface {
+  readonly resources: readonly ResourceDeclaration[];
+  readonly templates: readonly ResourceTemplateDeclaration[];
+  readonly prompts: readonly PromptDeclaration[];
+  /** Present when any prompt argument or template variable has a completer. */
+  readonly completable?: Completable;
+}
+
+function extraSurface<Ctx>(profile: Profile<Ctx>): Surface {
+  const resources = profile.resources ?? [];
+  const templates = profile.resourceTemplates ?? [];
+  const prompts = profile.prompts ?? [];
+  const completable: Completable = {
+    promptArgument: (prompt, argument) => prompts.find((p) => p.name === prompt)?.arguments?.find((a) => a.name === argument)?.complete,
+    templateVariable: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
+  };
+  const anyCompleter = prompts.some((p) => p.arguments?.some((a) => a.complete)) || templates.some((t) => Object.keys(t.complete ?? {}).length > 0);
+  return { resources, templates, prompts, ...(anyCompleter ? { completable } : {}) };
+}
+
+function buildServer<Ctx>(
+  profile: Profile<Ctx>,
+  invoker: ReturnType<typeof createInvoker<Ctx>>,
+  listing: readonly object[],
+  surface: Surface,
+): Server {
+  const { resources, templates, prompts, completable } = surface;
+  const hasResources = resources.length > 0 || templates.length > 0;
   const server = new Server(profile.serverInfo, {
     capabilities: {
       tools: { listChanged: false },
-      ...(resources.length > 0 ? { resources: { listChanged: false, subscribe: false } } : {}),
+      // Advertised only when served: resources and prompts that are there, completions that have a completer.
+      ...(hasResources ? { resources: { listChanged: false, subscribe: false } } : {}),
+      ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
+      ...(completable ? { completions: {} } : {}),
     },
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
   });
@@ -113,23 +162,9 @@ export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
     });
   });
 
-  if (resources.length > 0) {
-    server.setRequestHandler('resources/list', async () => ({
-      resources: resources.map(({ uri, name, title, description, mimeType }) => ({
-        uri,
-        name,
-        mimeType,
-        ...(title ? { title } : {}),
-        ...(description ? { description } : {}),
-      })),
-    }));
-    server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
-    server.setRequestHandler('resources/read', async (request) => {
-      const resource = resources.find((r) => r.uri === request.params.uri);
-      if (!resource) throw new ResourceNotFoundError(request.params.uri, `no resource at ${request.params.uri}; resources/list names the ones this server has`);
-      return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: await resource.read() }] };
-    });
-  }
+  if (hasResources) serveResources(server, resources, templates);
+  if (prompts.length > 0) servePrompts(server, prompts);
+  if (completable) serveCompletions(server, completable);
   return server;
 }
 
@@ -276,21 +311,22 @@ function sameKeys(value: object, keys: readonly string[]): boolean {
  * becomes an error that says to ask for less.
  */
 function fitResponse<Ctx>(profile: Profile<Ctx>, declaration: ToolDeclaration<Ctx>, outcome: ToolOutcome, requestId: RequestId): CallToolResult {
+  const limit = profile.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   let current: ToolOutcome | undefined = outcome;
   let result = renderSuccess(profile, current, declaration.name);
   let bytes = responseBytes(result, requestId);
-  while (bytes >= MAX_RESPONSE_BYTES && declaration.shrinkOutcome && current) {
+  while (bytes >= limit && declaration.shrinkOutcome && current) {
     current = declaration.shrinkOutcome(current);
     if (!current) break;
     result = renderSuccess(profile, current, declaration.name);
     bytes = responseBytes(result, requestId);
   }
-  if (bytes < MAX_RESPONSE_BYTES) return result;
+  if (bytes < limit) return result;
   return renderFailure(
     profile,
     new Failure(
       'too_large',
-      `${declaration.name}: the result would take ${bytes} bytes, over the ${MAX_RESPONSE_BYTES}-byte response limit`,
+      `${declaration.name}: the result would take ${bytes} bytes, over the ${limit}-byte response limit`,
       'ask for less (a smaller maxLines or a narrower target)',
     ),
     declaration.name,

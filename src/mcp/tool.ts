@@ -45,7 +45,8 @@ export interface NestedCaller {
 
 export interface ToolDeclaration<Ctx, Args = any> {
   readonly name: string;
-  readonly title: string;
+  /** Omitted from tools/list when the contract gives the tool none. */
+  readonly title?: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
@@ -70,10 +71,13 @@ export interface ToolDeclaration<Ctx, Args = any> {
 }
 
 
-/** How often a long call reports progress (when the client asked for it), so it is seen to be alive. */
-const PROGRESS_EVERY_MS = 5000;
+/**
+ * How often a long call reports progress (when the client asked for it), so any call that runs past a
+ * second is seen to be alive, and clients that reset their request timeout on progress keep waiting.
+ */
+const PROGRESS_EVERY_MS = 1000;
 
-/** Runs `work`, reporting the seconds elapsed out of `totalMs` every few seconds until it settles. */
+/** Runs `work`, reporting the seconds elapsed out of `totalMs` every second until it settles. */
 export async function withProgress<T>(
   progress: ToolCall<unknown>['progress'],
   totalMs: number,

@@ -1,31 +1,37 @@
 /** JSON Schema validation of tool arguments and results, with messages an agent can act on. */
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { nearest } from './nearest.js';
 import type { JsonSchema } from './schema.js';
 
 /**
- * The one ajv instance, made when the first validator runs: loading ajv takes ~40 ms, a tenth of
+ * The ajv instances, made when the first validator runs: loading ajv takes ~40 ms, a tenth of
  * start-up, and nothing before the first tool call needs it (tools/list only lists schemas).
  * `require` because that load has to happen inside a synchronous validator; ajv is CommonJS.
+ * `check` validates; `explainer` is only for explaining a failure: every error, so an unknown
+ * field is named even when a missing required one is found first (a misspelt field is usually both).
  */
-let ajv: Ajv | undefined;
-function validation(): Ajv {
-  if (ajv) return ajv;
+let instances: { check: Ajv; explainer: Ajv } | undefined;
+function validation(): { check: Ajv; explainer: Ajv } {
+  if (instances) return instances;
   const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
   // verbose: errors carry their schema value, so a message can name the limit that was crossed.
   // The schemas are our own declarations, held against the contracts by tests: checking each against
   // the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with
   // code optimisation it costs ~5.5 MiB of resident memory for no gain (validation speed is the same).
-  ajv = new AjvClass({ allErrors: false, strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } });
+  const options = { strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } } as const;
+  instances = { check: new AjvClass({ ...options, allErrors: false }), explainer: new AjvClass({ ...options, allErrors: true }) };
   // Contracts bound some strings in UTF-8 bytes rather than characters.
-  ajv.addKeyword({
-    keyword: 'x-libtmux-max-utf8-bytes',
-    type: 'string',
-    schemaType: 'number',
-    errors: false,
-    validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
-  });
-  return ajv;
+  for (const instance of [instances.check, instances.explainer]) {
+    instance.addKeyword({
+      keyword: 'x-libtmux-max-utf8-bytes',
+      type: 'string',
+      schemaType: 'number',
+      errors: false,
+      validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+    });
+  }
+  return instances;
 }
 
 export type Validator = (value: unknown) => string | undefined;
@@ -35,19 +41,34 @@ export function compileValidator(schema: JsonSchema, what: string): Validator {
   // Compiled on first use: most processes call a few of the many tools, and compiling every schema
   // up front costs start-up time and resident memory for validators that never run.
   let validate: ValidateFunction | undefined;
+  let explain: ValidateFunction | undefined;
   return (value) => {
-    validate ??= validation().compile(schema as object);
-    return validate(value) ? undefined : describe(validate.errors ?? [], what);
+    validate ??= validation().check.compile(schema as object);
+    if (validate(value)) return undefined;
+    explain ??= validation().explainer.compile(schema as object);
+    explain(value);
+    return describe(explain.errors?.length ? explain.errors : validate.errors ?? [], what);
   };
 }
 
+/** The first error in words; an unknown field goes first, with the nearest known one and anything else wrong at the same place. */
 function describe(errors: ErrorObject[], what: string): string {
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  if (unknown) {
+    const field = String(unknown.params.additionalProperty);
+    const known = Object.keys((unknown.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const near = nearest(field, known);
+    const missing = errors.find((e) => e.keyword === 'required' && e.instancePath === unknown.instancePath);
+    return (
+      `${place(unknown, what)} has an unknown field "${field}"` +
+      (near ? ` (did you mean "${near}"?)` : known.length ? `; known fields: ${known.join(', ')}` : '') +
+      (missing ? `, and is missing the required field "${String(missing.params.missingProperty)}"` : '')
+    );
+  }
   const error = errors[0];
   if (!error) return `${what} is invalid`;
-  const at = error.instancePath ? `${what}${error.instancePath.replaceAll('/', '.')}` : what;
+  const at = place(error, what);
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `${at} has an unknown field "${String(error.params.additionalProperty)}"`;
     case 'required':
       return `${at} is missing the required field "${String(error.params.missingProperty)}"`;
     case 'enum':
@@ -57,4 +78,8 @@ function describe(errors: ErrorObject[], what: string): string {
     default:
       return `${at} ${error.message ?? 'is invalid'}`;
   }
+}
+
+function place(error: ErrorObject, what: string): string {
+  return error.instancePath ? `${what}${error.instancePath.replaceAll('/', '.')}` : what;
 }

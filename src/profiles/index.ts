@@ -1,19 +1,22 @@
 /** Profile lookup: one engine, one contract per profile. */
 import { ConfigError, type Config } from '../config.js';
-import type { Engine } from '../core/engine.js';
+import type { EngineRegistry } from '../core/registry.js';
 import type { Profile } from '../mcp/server.js';
+import { createJuliaProfile } from './julia/index.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
 
 export interface ProfileBuild {
   readonly profile: Profile<unknown>;
   /** One line for the banner: which tools are in force. */
   readonly selectionSummary: string;
+  /** What the profile must do before the process exits (the julia profile kills the sessions it created). */
+  readonly close?: () => Promise<void>;
 }
 
-export function buildProfile(config: Config, engine: Engine, launchesDaemon: boolean): ProfileBuild {
+export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): Promise<ProfileBuild> {
   switch (config.profile) {
     case 'libtmux': {
-      const profile = createLibtmuxProfile({ config, engine, launchesDaemon });
+      const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
       const { toolsets, included, excluded } = profile.selection;
       return {
         profile: profile as Profile<unknown>,
@@ -23,6 +26,11 @@ export function buildProfile(config: Config, engine: Engine, launchesDaemon: boo
           (excluded.size ? `; excluded ${[...excluded].join(',')}` : '') +
           ')',
       };
+    }
+    case 'julia': {
+      if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');
+      const profile = await createJuliaProfile(config.julia, registry.defaultEngine);
+      return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
     }
     default:
       throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux (the default)`);

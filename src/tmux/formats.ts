@@ -44,9 +44,12 @@ function variable(spec: string): string {
   return spec.startsWith('#') ? spec : `#{${spec}}`;
 }
 
-/** Makes text safe where tmux expands formats (names, titles, directories): `#` becomes `##`, once. */
+/**
+ * Makes text safe where tmux expands formats (names, titles, directories): every run of `#` is
+ * doubled, except a run just before `[`, which tmux leaves as it is (a style, `#[...]`).
+ */
 export function literalFormat(text: string): string {
-  return text.replaceAll('#', '##');
+  return text.replace(/#+/g, (run, at: number) => (text[at + run.length] === '[' ? run : run + run));
 }
 
 export const toInt = (value: string): number => {
@@ -55,3 +58,18 @@ export const toInt = (value: string): number => {
 };
 
 export const toBool = (value: string): boolean => value === '1';
+
+/**
+ * `format` with every strftime conversion taken out. tmux runs strftime over many formats before
+ * expanding them, and a conversion that prints nothing (%Z under some TZ) could join what is
+ * around it; checks look at both forms.
+ */
+export function withoutTimeConversions(format: string): string {
+  return format.replace(/%[^A-Za-z%]*[A-Za-z%]?/g, '');
+}
+
+/** True when `format` holds a `#(...)` shell job (an odd run of `#` before `(`; `##(` is literal text), before or after strftime. */
+export function hasShellJob(format: string): boolean {
+  const job = /(?:^|[^#])(?:##)*#\(/;
+  return job.test(format) || job.test(withoutTimeConversions(format));
+}

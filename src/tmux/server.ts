@@ -242,7 +242,21 @@ export class TmuxServer {
     return client;
   }
 
+  /**
+   * Runs one command in a spawned tmux and returns its stdout byte for byte. For output that
+   * tmux shapes for control clients (show-buffer escapes bytes there) or whose last newline matters.
+   */
+  async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
+    if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    return this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal);
+  }
+
   async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer[]> {
+    const stdout = await this.#spawnRaw(command, timeoutMs, stdin, signal);
+    return stdout.length === 0 ? [] : splitLines(stdout);
+  }
+
+  async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const result = await spawnTmux(this.bin, this.globalArgs, command, { timeoutMs, env: this.#env, stdin, signal });
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
@@ -250,9 +264,7 @@ export class TmuxServer {
     }
     // A spawned command may have created the first session: let the next call attach.
     this.#lastAttachFailure = 0;
-    if (result.stdout.length === 0) return [];
-    const lines = splitLines(result.stdout);
-    return lines;
+    return result.stdout;
   }
 }
 

@@ -37,12 +37,20 @@ test('an unknown profile or argument stops start-up clearly', () => {
   assert.match(arg.stderr, /unknown argument "--frobnicate"/);
 });
 
-test('a missing tmux binary does not stop the server from starting', () => {
-  // With stdin closed at once, the server starts, prints its banner and exits cleanly.
-  const result = run([], { LIBTMUX_TMUX_BIN: '/nonexistent/tmux', LIBTMUX_SOCKET_NAME: 'tmux-mcp-cli-test' });
-  assert.equal(result.status, 0, result.stderr);
-  assert.match(result.stderr, /profile libtmux, socket -L tmux-mcp-cli-test/);
-  assert.equal(result.stdout, '');
+test('a wrong LIBTMUX_TMUX_BIN stops start-up with a message naming it, before anything is served', () => {
+  for (const [bin, said] of [
+    ['/nonexistent/tmux', /ENOENT/],
+    ['/bin/true', /did not answer "tmux <version>"/],
+    ['/bin/echo', /it said: -V/],
+  ] as const) {
+    const result = run([], { LIBTMUX_TMUX_BIN: bin, LIBTMUX_SOCKET_NAME: 'tmux-mcp-cli-test' });
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, new RegExp(`^tmux-mcp: LIBTMUX_TMUX_BIN: cannot run tmux \\(${bin.replaceAll('/', '\\/')}\\)`));
+    assert.match(result.stderr, said);
+    assert.match(result.stderr, /set LIBTMUX_TMUX_BIN to its path/);
+    assert.doesNotMatch(result.stderr, /profile libtmux/, 'no banner: the server never started');
+  }
 });
 
 test('retired variables of older servers stop start-up instead of being ignored', () => {

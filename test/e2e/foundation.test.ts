@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 
 test('serves initialize and tools/list with no tmux server on its socket', async (t) => {
@@ -63,14 +63,3 @@ test('a process killed with SIGKILL leaves no tmux client behind either', async 
   process.kill(pid, 'SIGKILL');
   assert.equal(await clientsAfterExit(tmux), '', 'the control client saw EOF on stdin and exited');
 });
-
-/** tmux drops a client a moment after its process exits: wait for that, bounded, and return what is left. */
-async function clientsAfterExit(tmux: PrivateTmux): Promise<string> {
-  const deadline = Date.now() + 5000;
-  let clients = await tmux.tmux('list-clients', '-F', '#{client_pid}');
-  while (clients !== '' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    clients = await tmux.tmux('list-clients', '-F', '#{client_pid}');
-  }
-  return clients;
-}

@@ -251,7 +251,7 @@ test('wait_for_text and run_shell_command: the server ceiling caps timeouts; ref
   assert.equal(ran.pane, pane);
 });
 
-test('wait_for_channel reports progress every few seconds while it waits', async (t) => {
+test('wait_for_channel reports progress every second while it waits', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   const mcp = await startMcp(t, { env: tmux.env });
@@ -266,7 +266,7 @@ test('wait_for_channel reports progress every few seconds while it waits', async
   await mcp.ok('signal_channel', { channel: 'tick' });
   const result = await waiting;
   assert.equal((result.structuredContent as { released: boolean }).released, true);
-  assert.ok(seen[0]!.progress >= 4.9 && seen[0]!.progress < 10, JSON.stringify(seen));
+  assert.ok(seen[0]!.progress >= 0.9 && seen[0]!.progress < 20, JSON.stringify(seen));
   assert.equal(seen[0]!.total, 20);
-  assert.match(seen[0]!.message ?? '', /^waiting on channel tick \(5 of 20 s\)$/);
+  assert.match(seen[0]!.message ?? '', /^waiting on channel tick \(\d+ of 20 s\)$/);
 });

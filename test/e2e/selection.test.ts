@@ -1,6 +1,6 @@
 /**
  * Tool selection end to end: LIBTMUX_TOOLSETS / LIBTMUX_TOOLS / LIBTMUX_EXCLUDE_TOOLS shape what is
- * listed and callable, teardown is on by default only when this process found no tmux server,
+ * listed and callable, teardown is on by default only on the private default socket,
  * bad names stop start-up with exit code 2 and a message, unbuilt profiles refuse to start, and
  * tmux://capabilities reports exactly what is in force.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { CLI, startMcp, type McpSession } from '../fixture/mcp.js';
-import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { privateTmux, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 
 const CAPABILITY = 'com.git-pull.libtmux-mcp/capability';
 const ALL = 'inspect,manage,execute,teardown';
@@ -44,37 +44,47 @@ function refusedStart(env: NodeJS.ProcessEnv, args: string[] = []) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-test('default toolsets: teardown only when this process found no tmux server on its socket', async (t) => {
+test('default toolsets: teardown on the private default socket, opt-in on a socket the user named', async (t) => {
   const tmux = privateTmux(t);
   const bySet = await catalog(t, tmux);
   const teardown = bySet.get('teardown') ?? [];
   const everything = [...bySet.values()].flat().sort();
 
-  // No server at start-up: anything on this socket will be ours, so teardown is on.
-  const fresh = await startMcp(t, { env: tmux.env });
-  assert.deepEqual(names(await listed(fresh)), everything);
-  const freshReport = await capabilities(fresh);
-  assert.deepEqual(freshReport.selection.toolsets, ['execute', 'inspect', 'manage', 'teardown']);
-  assert.equal(freshReport.socket.serverState, 'not-started');
-  assert.equal(freshReport.socket.configurationProvenance, 'launched-by-this-process');
-
-  // A server this process did not start: no teardown tools, and calling one says why.
-  await tmux.start();
-  assert.equal((await capabilities(fresh)).socket.serverState, 'created', 'a server that appeared after start-up');
-  const existing = await startMcp(t, { env: tmux.env });
-  const tools = await listed(existing);
-  assert.deepEqual(names(tools), everything.filter((name) => !teardown.includes(name)));
-  assert.ok(tools.every((tool) => toolset(tool) !== 'teardown'));
-  const report = await capabilities(existing);
-  assert.deepEqual(report.selection.toolsets, ['execute', 'inspect', 'manage']);
-  assert.equal(report.socket.serverState, 'existing');
-  assert.equal(report.socket.configurationProvenance, 'pre-existing');
+  // A named socket (here LIBTMUX_SOCKET_PATH), no server yet: teardown is still opt-in.
+  const named = await startMcp(t, { env: tmux.env });
+  assert.deepEqual(names(await listed(named)), everything.filter((name) => !teardown.includes(name)));
+  const namedReport = await capabilities(named);
+  assert.deepEqual(namedReport.selection.toolsets, ['execute', 'inspect', 'manage']);
+  assert.equal(namedReport.selection.toolsetsSource, 'default');
+  assert.equal(namedReport.socket.serverState, 'not-started');
   if (teardown.includes('kill_pane')) {
     await assert.rejects(
-      existing.client.callTool({ name: 'kill_pane', arguments: { paneId: '%0' } }),
+      named.client.callTool({ name: 'kill_pane', arguments: { paneId: '%0' } }),
       /kill_pane" is not enabled on this server: it is in the "teardown" toolset.*LIBTMUX_TOOLSETS or LIBTMUX_TOOLS/,
     );
   }
+
+  // The private default socket (TMUX_TMPDIR keeps it inside the test's dir): everything there is
+  // ours, so teardown is on, also for the second start that finds the first one's tmux server.
+  const env: NodeJS.ProcessEnv = { ...tmux.env, TMUX_TMPDIR: tmux.dir };
+  delete env.LIBTMUX_SOCKET_PATH;
+  t.after(() => void spawnSync(TMUX_BIN, ['-L', 'libtmux-mcp', 'kill-server'], { env, stdio: 'ignore' }));
+  const first = await startMcp(t, { env });
+  assert.deepEqual(names(await listed(first)), everything);
+  const firstReport = await capabilities(first);
+  assert.equal(firstReport.selection.toolsetsSource, 'default-with-teardown');
+  assert.equal(firstReport.socket.configurationProvenance, 'launched-by-this-process');
+  await first.ok('create_session', { name: 'outlives' });
+  await first.close();
+
+  const second = await startMcp(t, { env });
+  assert.deepEqual(names(await listed(second)), everything);
+  const secondReport = await capabilities(second);
+  assert.deepEqual(secondReport.selection.toolsets, ['execute', 'inspect', 'manage', 'teardown']);
+  assert.equal(secondReport.socket.serverState, 'existing');
+  assert.equal(secondReport.socket.selectionProvenance, 'default');
+  await second.ok('kill_session', { session: 'outlives' });
+  assert.deepEqual((await second.ok('list_sessions')).sessions, []);
 });
 
 test('LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS shape what is listed and callable', async (t) => {

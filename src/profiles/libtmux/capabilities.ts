@@ -56,7 +56,7 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
     tools: tools.map((tool) => tool._meta?.[CAPABILITY_KEY] ?? capabilityRow(tool.spec, tool.inputSchema)),
     selection: {
       toolsets: [...selection.toolsets].sort(),
-      toolsetsSource: selection.explicitToolsets ? 'LIBTMUX_TOOLSETS' : launchesDaemon ? 'default-with-teardown' : 'default',
+      toolsetsSource: selection.explicitToolsets ? 'LIBTMUX_TOOLSETS' : selection.toolsets.includes('teardown') ? 'default-with-teardown' : 'default',
       includedTools: [...selection.included].sort(),
       excludedTools: [...selection.excluded].sort(),
     },

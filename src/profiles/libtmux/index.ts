@@ -19,7 +19,7 @@ export interface LibtmuxProfileOptions {
 export type LibtmuxProfile = Profile<LibtmuxContext> & { readonly selection: Selection; readonly tools: readonly LibtmuxTool[] };
 
 export function createLibtmuxProfile({ config, engine, launchesDaemon }: LibtmuxProfileOptions): LibtmuxProfile {
-  const selection = selectTools(ALL_TOOLS, { ...config, launchesDaemon });
+  const selection = selectTools(ALL_TOOLS, { ...config, privateSocket: config.socketSource === 'default' });
   // Exclusions apply last and reach into batches too; a batch may call any tool that exists and
   // is not excluded, listed or not.
   const callable = ALL_TOOLS.filter((tool) => !selection.excluded.has(tool.name));

@@ -4,6 +4,7 @@
  * Filtering shapes the interface; it is not an authorization boundary.
  */
 import { ConfigError } from '../../config.js';
+import { nearest } from '../../mcp/nearest.js';
 import type { LibtmuxTool, Toolset } from './declare.js';
 
 export const TOOLSETS: readonly Toolset[] = ['inspect', 'manage', 'execute', 'teardown'];
@@ -13,8 +14,12 @@ export interface SelectionInput {
   readonly toolsets?: readonly string[];
   readonly tools?: readonly string[];
   readonly excludeTools?: readonly string[];
-  /** True when no tmux server ran on the socket at start-up, so any server there is one we launch. */
-  readonly launchesDaemon: boolean;
+  /**
+   * True on the private default socket (neither LIBTMUX_SOCKET_NAME nor LIBTMUX_SOCKET_PATH set):
+   * everything there is this server's, so teardown is on by default. On a socket the user named it
+   * is opt-in, whatever an earlier run left running there.
+   */
+  readonly privateSocket: boolean;
 }
 
 export interface Selection {
@@ -40,7 +45,7 @@ export function selectTools(all: readonly LibtmuxTool[], input: SelectionInput):
       throw new ConfigError(`LIBTMUX_TOOLSETS: unknown toolset "${set}"; choose from ${TOOLSETS.join(', ')}`);
     }
   }
-  const chosen = input.toolsets ?? (input.launchesDaemon ? TOOLSETS : TOOLSETS.filter((set) => set !== 'teardown'));
+  const chosen = input.toolsets ?? (input.privateSocket ? TOOLSETS : TOOLSETS.filter((set) => set !== 'teardown'));
   const toolsets = TOOLSETS.filter((set) => chosen.includes(set));
   const included = new Set(input.tools ?? []);
   const excluded = new Set(input.excludeTools ?? []);
@@ -71,24 +76,8 @@ function checkNames(variable: string, names: readonly string[], known: readonly 
   }
 }
 
-/** ` (did you mean "x"?)` for a near miss (typo distance at most 3), else nothing. */
+/** ` (did you mean "x"?)` for a near miss, else nothing. */
 function suggestion(name: string, known: readonly string[]): string {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance <= 3 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best ? ` (did you mean "${best.name}"?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  const best = nearest(name, known);
+  return best ? ` (did you mean "${best}"?)` : '';
 }

@@ -19,21 +19,25 @@ export const runShellCommandTool = libtmuxTool({
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment ' +
-    'it finishes. `output` holds only what the command printed (no prompt, no echo of the command), escape ' +
-    'sequences removed, long lines whole however the terminal wrapped them; the newest `maxLines` lines are kept ' +
-    '(default 200, at most 2000) and `droppedLines` counts older ones left out. It runs in a subshell: `cd`, ' +
-    '`export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents work; anything ' +
-    'half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a command that might ' +
-    'read it. The pane must ' +
-    'show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, busybox); fish, csh, tcsh, nu, pwsh, xonsh and ' +
-    'elvish are refused, as are dead panes, panes in copy mode or with synchronize-panes on, and panes running ' +
-    'another program, or still running a command an earlier call timed out on (pass `force: true` only if a POSIX ' +
-    'shell will read the input, e.g. once the program ends). ' +
-    'After `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds) the call ' +
-    'answers `timedOut: true`, `exitStatus: null` with the output so far, and the command KEEPS RUNNING: follow it ' +
-    'with wait_for_text or stop it with send_keys ["C-c"]. For interactive programs (editors, REPLs, TUIs) use ' +
-    'send_keys and wait_for_text instead.',
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching; kept out of bash\'s history, and out of zsh\'s when HIST_IGNORE_SPACE is set), ' +
+    'and the call returns the moment it finishes. `output` holds only what the command printed (no prompt, no echo ' +
+    'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
+    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. It runs in ' +
+    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents ' +
+    'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
+    'command that might read it. The pane must show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
+    'busybox); fish, csh, tcsh, nu, pwsh, xonsh and elvish are refused, as are dead panes, panes in copy mode or ' +
+    'with synchronize-panes on, panes running another program, and panes where an earlier call\'s command is still ' +
+    'running or never started (pass `force: true` only if a POSIX shell will read the input). ' +
+    'Timeout: `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds). Keep it ' +
+    'under your client\'s request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short ' +
+    'timeout and follow up with wait_for_text. When the deadline passes the answer has `timedOut: true`, ' +
+    '`exitStatus: null` and the output so far, and its text says which case it is: RUNNING (the command keeps ' +
+    'running; wait for its end marker with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
+    'shell never ran it: busy starting up or running something, or waiting for more input after an unterminated ' +
+    'quote; press C-c with send_keys, then run again). Cancelling the call (MCP cancellation) interrupts the command ' +
+    'with C-c, as a person at the keyboard would. For interactive programs (editors, REPLs, TUIs) use send_keys and ' +
+    'wait_for_text instead.',
   toolset: 'execute',
   processReach: 'pane-command',
   tmuxEffects: ['change', 'observe'],
@@ -42,7 +46,7 @@ export const runShellCommandTool = libtmuxTool({
     {
       paneId: string({ description: 'Pane id (%3) or pane ref whose shell runs the command.' }),
       command: string({ description: 'Shell command line(s), as you would type them at the prompt. No tabs or control characters; lines up to 4000 bytes.' }),
-      force: boolean({ description: 'Type the command even though the pane runs another program than a shell, still runs a command an earlier call timed out on (the new one queues behind it), or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.' }),
+      force: boolean({ description: 'Type the command even though the pane runs another program than a shell, still runs (or never started) a command an earlier call timed out on (the new one queues behind it), or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.' }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most output lines returned, newest kept. Default 200.' }),
       timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait for the command to finish. Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
     },
@@ -53,7 +57,7 @@ export const runShellCommandTool = libtmuxTool({
       paneRef: string({ description: 'Ref of the pane the command ran in.' }),
       pane: string({ description: 'Pane id the command ran in.' }),
       exitStatus: nullable('integer', { description: 'The command\'s exit status (0 = success); null when it had not finished (timedOut) or the pane went away.' }),
-      timedOut: boolean({ description: 'True when the deadline passed first. The command is still running in the pane.' }),
+      timedOut: boolean({ description: 'True when the deadline passed first: the command is still running, or never started (the text says which).' }),
       output: array(string(), { description: 'Lines the command printed, oldest first, without prompt or echo.' }),
       linesMissed: boolean({ description: 'True when part of the output could not be observed at all, so more may be missing than droppedLines says.' }),
       droppedLines: integer({ description: 'Older output lines left out to stay within maxLines and the byte budget.' }),
@@ -75,7 +79,7 @@ export const runShellCommandTool = libtmuxTool({
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,
       exitStatus: result.exitStatus,
-      timedOut: result.outcome === 'timedOut',
+      timedOut: result.outcome === 'timedOut' || result.outcome === 'notStarted',
       output: result.output,
       linesMissed: result.linesMissed,
       droppedLines: result.droppedLines,
@@ -93,7 +97,15 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Exit status ${r.exitStatus} after ${r.seconds} s in ${paneId}.`;
       break;
     case 'timedOut':
-      head = `Still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done), or stop it with send_keys ["C-c"].`;
+      head = `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
+      break;
+    case 'notStarted':
+      head =
+        `NOT STARTED: the shell in ${paneId} never ran the command within ${timeoutMs / 1000} s (timedOut; exitStatus null). ` +
+        (r.shellWaitsForInput
+          ? 'The shell is at its prompt but did not run it: most likely it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up. '
+          : 'The shell is busy: still starting up (a slow rc file) or running another program. ') +
+        'The command is still pending in its input. Look with capture_pane; press C-c there (send_keys ["C-c"]) to discard it, then run again. New run_shell_command calls on this pane are refused until the shell is back at a prompt.';
       break;
     case 'paneDead':
       head = `The shell in ${paneId} exited before the command finished (an \`exec\` or a kill?); no exit status. Restart the pane with respawn_pane.`;
@@ -105,7 +117,9 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `The connection watching ${paneId} broke before the command finished; it may still be running (it prints "${r.endMarker} <status>" when done). Check with capture_pane.`;
       break;
     case 'cancelled':
-      head = `Cancelled; the command may still be running in ${paneId} (it prints "${r.endMarker} <status>" when done).`;
+      head = r.interrupted
+        ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
+        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed; it prints "${r.endMarker} <status>" when done).`;
       break;
   }
   const notes = [r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '', r.linesMissed ? '[some output could not be observed]' : ''].filter(Boolean);

@@ -1,0 +1,74 @@
+/**
+ * Waiting for one literal text in a pane, woken by its `%output`: either already on screen when the
+ * wait begins (the baseline), or in output printed after the watch began. Every ending other than
+ * a match is a typed failure, so a caller never mistakes "not seen" for "seen".
+ */
+import { captureLines } from './capture.js';
+import type { Engine } from './engine.js';
+import { Failure } from './failure.js';
+import { openPaneStream } from './pane-stream.js';
+import { watchStream } from './wait.js';
+
+export interface LiteralWait {
+  readonly pane: { readonly id: string; readonly sessionId: string };
+  readonly text: string;
+  /** Look at the screen first (after the watch began), refusing a screen over `maxBytes` UTF-8 bytes. */
+  readonly baseline?: { readonly maxBytes: number };
+  /** Runs once the watch is live and before it is scanned: input whose echo may be what is waited for. */
+  readonly before?: () => Promise<void>;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+}
+
+export type LiteralSource = 'baseline' | 'output';
+
+export async function waitForLiteral(engine: Engine, request: LiteralWait): Promise<LiteralSource> {
+  const lease = await openPaneStream(engine, request.pane);
+  try {
+    const { stream } = lease;
+    const from = stream.end;
+    if (request.baseline) {
+      const screen = (await captureLines(engine, request.pane.id, { keepTrailingBlank: true })).join('\n');
+      const bytes = Buffer.byteLength(screen, 'utf8');
+      if (bytes > request.baseline.maxBytes) {
+        throw new Failure('too_large', `stdout exceeded ${request.baseline.maxBytes} bytes`, 'The screen is too large to compare; make the pane smaller.');
+      }
+      if (screen.includes(request.text)) return 'baseline';
+    }
+    await request.before?.();
+    // Lines are scanned whole each time they grow: a match may span the chunks tmux split them into.
+    let line = from.line;
+    let col = from.col;
+    const ending = await watchStream(engine, request.pane.id, stream, {
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      scan: () => {
+        for (let n = Math.max(line, stream.firstLine); n <= stream.end.line; n++) {
+          const text = (stream.line(n) ?? '').slice(n === line ? col : 0);
+          if (text.includes(request.text)) return 'output' as const;
+          if (n < stream.end.line) {
+            line = n + 1;
+            col = 0;
+          }
+        }
+        return undefined;
+      },
+    });
+    switch (ending) {
+      case 'output':
+        return 'output';
+      case 'timedOut':
+        throw new Failure('timeout', `the text did not appear within ${request.timeoutMs} ms`);
+      case 'cancelled':
+        throw new Failure('cancelled', 'the wait was cancelled');
+      default:
+        throw new Failure('observation_lost', `the pane's output could no longer be followed (${describe(ending)})`, 'List the panes again; the pane may be gone.');
+    }
+  } finally {
+    lease.release();
+  }
+}
+
+function describe(ending: 'paneDead' | 'paneClosed' | 'watchLost'): string {
+  return ending === 'paneDead' ? 'its program exited' : ending === 'paneClosed' ? 'the pane closed' : 'the watch was lost';
+}

@@ -1,0 +1,32 @@
+/**
+ * The HTTP transport's bearer token: one shared secret, chosen by the user (TMUX_MCP_TOKEN or a file)
+ * or generated at start-up, checked by the SDK's bearer-auth gate with a constant-time comparison.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { OAuthError, OAuthErrorCode, requireBearerAuth, type AuthInfo } from '@modelcontextprotocol/server';
+
+/** The gate in front of every HTTP request: the verified AuthInfo, or the 401 answer to send. */
+export type BearerGate = (request: Request) => Promise<AuthInfo | Response>;
+
+export function bearerGate(expected: string): BearerGate {
+  const expectedDigest = digest(expected);
+  return requireBearerAuth({
+    verifier: {
+      async verifyAccessToken(token) {
+        // Digests have one length, so timingSafeEqual compares them without leaking the token's length.
+        if (!timingSafeEqual(digest(token), expectedDigest)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
+        // The SDK refuses tokens without an expiry; this one lives as long as the process.
+        return { token, clientId: 'tmux-mcp', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+      },
+    },
+  });
+}
+
+/** A fresh token for a start-up that was given none: 256 random bits, URL-safe. */
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}

@@ -1,0 +1,177 @@
+/**
+ * MCP over stdio in both protocol eras, for any profile: the SDK's `serveStdio` owns the era decision
+ * (a `server/discover` opening is served as 2026-07-28, an `initialize` opening as 2025-11-25) and
+ * builds one server from the factory per connection. Under it runs our own wire, which differs
+ * from the SDK's StdioServerTransport in one thing: when stdin ends, the requests already read are
+ * answered before the connection closes (the SDK's transport aborts them unanswered).
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  ReadBuffer,
+  serializeMessage,
+  type JSONRPCMessage,
+  type McpServerFactory,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+
+export interface StdioServing {
+  /** Settles once the connection is over: stdin ended and every call read before that was answered, or close() ran. */
+  readonly closed: Promise<void>;
+  /** Ends the connection now; calls still running are aborted. */
+  close(): Promise<void>;
+}
+
+export interface StdioOptions {
+  /** The longest the answers in flight at end of input are awaited; calls are bounded by their own deadlines well before. */
+  readonly drainLimitMs: number;
+  readonly input?: Readable;
+  readonly output?: Writable;
+  readonly onerror?: (error: Error) => void;
+  /** Wraps the wire before the SDK sees it (request capacity: capacity.ts). */
+  readonly wrap?: (wire: Transport) => Transport;
+}
+
+export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
+  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs);
+  const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
+  return { closed: wire.closed, close: () => handle.close() };
+}
+
+/**
+ * Newline-delimited JSON-RPC on a pair of streams (the SDK's own framing, ReadBuffer and
+ * serializeMessage), counting the requests it has read and not yet answered. End of input closes
+ * the wire only once that count is zero, or when the drain limit runs out.
+ */
+export class DrainingStdioWire implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly closed: Promise<void>;
+  readonly #buffer = new ReadBuffer();
+  /** Requests read and not yet answered: what end of input waits for. */
+  readonly #unanswered = new Set<RequestId>();
+  #inputEnded = false;
+  #isClosed = false;
+  #drainTimer?: NodeJS.Timeout;
+  #markClosed!: () => void;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly drainLimitMs: number,
+  ) {
+    this.closed = new Promise((resolve) => (this.#markClosed = resolve));
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.#onData);
+    this.input.on('end', this.#onInputEnd);
+    this.input.on('close', this.#onInputEnd);
+    this.input.on('error', this.#onInputError);
+    this.output.on('error', this.#onOutputError);
+    if (this.input.readableEnded || this.input.destroyed) setImmediate(this.#onInputEnd);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#isClosed) throw new Error('the stdio connection is closed');
+    const answered = (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined;
+    try {
+      await this.#write(serializeMessage(message));
+    } finally {
+      // Only once the answer is written: the process may exit right after the last one.
+      if (answered) this.#settle(message.id!);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    clearTimeout(this.#drainTimer);
+    this.input.off('data', this.#onData);
+    this.input.off('end', this.#onInputEnd);
+    this.input.off('close', this.#onInputEnd);
+    this.input.off('error', this.#onInputError);
+    if (this.input.listenerCount('data') === 0) this.input.pause();
+    this.#buffer.clear();
+    this.onclose?.();
+    this.#markClosed();
+  }
+
+  #write(line: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      this.output.once('error', failed);
+      const done = () => {
+        this.output.off('error', failed);
+        resolve();
+      };
+      if (this.output.write(line)) done();
+      else this.output.once('drain', done);
+    });
+  }
+
+  readonly #onData = (chunk: Buffer) => {
+    try {
+      this.#buffer.append(chunk);
+    } catch (error) {
+      // A message over the buffer limit: nothing after it can be framed.
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.#track(message);
+      this.onmessage?.(message);
+    }
+  };
+
+  #track(message: JSONRPCMessage): void {
+    // An open subscriptions/listen stream is answered only at teardown, so it holds nothing up.
+    if (isJSONRPCRequest(message) && message.method !== 'subscriptions/listen') this.#unanswered.add(message.id);
+    else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.#settle(id);
+    }
+  }
+
+  #settle(id: RequestId): void {
+    this.#unanswered.delete(id);
+    if (this.#inputEnded && this.#unanswered.size === 0) void this.close();
+  }
+
+  readonly #onInputEnd = () => {
+    if (this.#inputEnded) return;
+    this.#inputEnded = true;
+    if (this.#unanswered.size === 0) {
+      void this.close();
+      return;
+    }
+    this.#drainTimer = setTimeout(() => {
+      this.onerror?.(new Error(`stdin closed; ${this.#unanswered.size} call(s) still unanswered after ${this.drainLimitMs} ms`));
+      void this.close();
+    }, this.drainLimitMs);
+  };
+
+  readonly #onInputError = (error: Error) => this.onerror?.(error);
+
+  readonly #onOutputError = (error: Error) => {
+    // The reader is gone (EPIPE): nothing more can be answered.
+    if (this.#isClosed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+}

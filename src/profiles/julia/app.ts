@@ -1,0 +1,154 @@
+/**
+ * What the julia profile keeps between calls: its settings, the caller pane and the allow-list
+ * (resolved at start-up into generation-bound targets), the sessions this process created (the
+ * only ones it may tear down), the count of calls running, and each call's deadline.
+ */
+import type { Engine } from '../../core/engine.js';
+import { Failure } from '../../core/failure.js';
+import { checkGeneration } from '../../core/generation.js';
+
+export interface PaneTarget {
+  readonly paneId: string;
+  readonly generation: string;
+}
+
+/** Refusals that are this contract's policy rather than tmux's or core's: they carry their code. */
+export type PolicyCode = 'target_required' | 'target_denied' | 'tool_denied' | 'creation_denied' | 'owned_limit' | 'ownership_required';
+
+export class PolicyRefusal extends Error {
+  constructor(
+    readonly code: PolicyCode,
+    message: string,
+    /** Whether anything may have happened before the refusal (an owned_limit found after creating). */
+    readonly touched = false,
+  ) {
+    super(message);
+    this.name = 'PolicyRefusal';
+  }
+}
+
+export interface JuliaSettings {
+  readonly caller?: PaneTarget;
+  /** Empty: no allow-list, every pane may be targeted. */
+  readonly allowPanes: readonly PaneTarget[];
+  readonly allowCreate: boolean;
+  readonly timeoutMs: number;
+  /** Largest capture (capture_pane maxBytes, the wait baseline). */
+  readonly maxCaptureBytes: number;
+  readonly maxResultBytes: number;
+}
+
+/** Calls running in the application at once; one more is `busy` (a cancelled call counts until it has really ended). */
+export const MAX_ACTIVE_CALLS = 16;
+export const MAX_OWNED_SESSIONS = 8;
+export const MAX_OWNED_PANES = 256;
+
+export interface OwnedSession {
+  readonly generation: string;
+  readonly panes: readonly PaneTarget[];
+}
+
+export class JuliaApp {
+  readonly owned = new Map<string, OwnedSession>();
+  creating = 0;
+  #active = 0;
+
+  constructor(
+    readonly engine: Engine,
+    readonly settings: JuliaSettings,
+  ) {}
+
+  get allowListActive(): boolean {
+    return this.settings.allowPanes.length > 0;
+  }
+
+  /** With an allow-list, only its panes and the panes of sessions this process created. */
+  isAllowed(target: PaneTarget): boolean {
+    if (!this.allowListActive) return true;
+    const same = (p: PaneTarget) => p.paneId === target.paneId && p.generation === target.generation;
+    return this.settings.allowPanes.some(same) || [...this.owned.values()].some((s) => s.panes.some(same));
+  }
+
+  isCaller(target: PaneTarget): boolean {
+    const caller = this.settings.caller;
+    return caller !== undefined && caller.paneId === target.paneId && caller.generation === target.generation;
+  }
+
+  /** The target a call names, or the caller pane when it names none; checked without tmux. */
+  planTarget(target: PaneTarget | undefined): PaneTarget {
+    const chosen = target ?? this.settings.caller;
+    if (!chosen) throw new PolicyRefusal('target_required', 'supply a target or configure a caller pane');
+    if (!this.isAllowed(chosen)) throw new PolicyRefusal('target_denied', 'pane is not allowed by this application');
+    return { paneId: chosen.paneId, generation: chosen.generation };
+  }
+
+  /** Right before acting: still allowed, and its generation is the running server's. */
+  async checkTarget(target: PaneTarget): Promise<void> {
+    if (!this.isAllowed(target)) throw new PolicyRefusal('target_denied', 'pane is no longer allowed');
+    await checkGeneration(this.engine, target.paneId, target.generation);
+  }
+
+  /** Runs one call, counted against MAX_ACTIVE_CALLS until `work` settles, even after its answer was given up. */
+  async counted<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#active >= MAX_ACTIVE_CALLS) throw new Failure('busy', 'application request capacity exhausted', undefined, { touched: false });
+    this.#active++;
+    const running = work();
+    void running.then(
+      () => this.#active--,
+      () => this.#active--,
+    );
+    return running;
+  }
+}
+
+/**
+ * One call's deadline: `signal` aborts when it passes or the client cancels, and `race` ends a
+ * piece of work with a `timeout` failure when the deadline comes first (the work is told through
+ * `signal` and winds down on its own).
+ */
+export class Deadline {
+  readonly signal: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #ends: number;
+  readonly #expired: Promise<never>;
+  #timer!: NodeJS.Timeout;
+  readonly #outer: AbortSignal;
+  readonly #onOuterAbort = () => this.#controller.abort();
+
+  constructor(
+    readonly timeoutMs: number,
+    outer: AbortSignal,
+  ) {
+    this.signal = this.#controller.signal;
+    this.#ends = performance.now() + timeoutMs;
+    this.#outer = outer;
+    outer.addEventListener('abort', this.#onOuterAbort, { once: true });
+    if (outer.aborted) this.#controller.abort();
+    this.#expired = new Promise<never>((_, reject) => {
+      this.#timer = setTimeout(() => {
+        reject(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`));
+        this.#controller.abort();
+      }, timeoutMs);
+    });
+    this.#expired.catch(() => {});
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.#ends - performance.now());
+  }
+
+  race<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.#expired]);
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#outer.removeEventListener('abort', this.#onOuterAbort);
+  }
+}
+
+/** Seconds as the contract prints them: 5 -> "5.0", 0.5 -> "0.5". */
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return Number.isInteger(s) ? s.toFixed(1) : String(s);
+}

@@ -1,0 +1,27 @@
+/** Checks that the configured tmux executable runs and is a tmux this server can drive, before serving. */
+import { spawnTmux } from './spawn.js';
+import { TmuxUnavailableError } from './errors.js';
+
+/** Oldest tmux the server is written for (control-mode flags, formats). */
+export const MIN_TMUX = [3, 2] as const;
+
+/**
+ * Runs `bin -V` and returns the version it reports ("3.3a", "next-3.5", "master"). Throws
+ * TmuxUnavailableError when it cannot run, exits non-zero, is not tmux, or is older than MIN_TMUX.
+ */
+export async function checkTmuxBinary(bin: string, env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
+  const result = await spawnTmux(bin, [], ['-V'], { timeoutMs, env });
+  const out = result.stdout.toString('utf8').trim();
+  const m = /^tmux (\S+)/.exec(out);
+  if (result.code !== 0 || !m) {
+    const said = (out || result.stderr.trim()).split('\n')[0]?.slice(0, 200) ?? '';
+    throw new TmuxUnavailableError(bin, `\`${bin} -V\` ${result.code !== 0 ? `exited with status ${result.code}` : 'did not answer "tmux <version>"'}${said ? ` (it said: ${said})` : ''}; it is not a working tmux`);
+  }
+  const version = m[1]!;
+  const numbers = /(\d+)\.(\d+)/.exec(version);
+  // Builds from git ("master") carry no number; they are newer than any release.
+  if (numbers && (Number(numbers[1]) < MIN_TMUX[0] || (Number(numbers[1]) === MIN_TMUX[0] && Number(numbers[2]) < MIN_TMUX[1]))) {
+    throw new TmuxUnavailableError(bin, `it is tmux ${version}; tmux ${MIN_TMUX.join('.')} or newer is needed`);
+  }
+  return version;
+}

@@ -1,0 +1,117 @@
+/**
+ * Stdio in both protocol eras (2026-07-28 through server/discover, 2025-11-25 through initialize),
+ * and end of input: calls already read are answered before the process exits, and nothing is left.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { CLI, startMcp } from '../fixture/mcp.js';
+import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
+import { until, waiters } from '../fixture/processes.js';
+import { compileValidator } from '../../src/mcp/validation.js';
+
+for (const [negotiation, era, version] of [
+  ['auto', 'modern', '2026-07-28'],
+  ['legacy', 'legacy', '2025-11-25'],
+] as const) {
+  test(`stdio, ${negotiation} client: the ${version} era lists and calls tools`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start({ session: 'eras' });
+    const mcp = await startMcp(t, { env: tmux.env, negotiation });
+    assert.equal(mcp.client.getProtocolEra(), era);
+    assert.equal(mcp.client.getNegotiatedProtocolVersion(), version);
+    if (era === 'modern') {
+      const discovered = mcp.client.getDiscoverResult();
+      assert.ok(discovered?.supportedVersions.includes('2026-07-28'), JSON.stringify(discovered));
+      assert.ok(discovered?.capabilities.tools, 'server/discover advertises tools');
+    }
+    const { tools } = await mcp.client.listTools();
+    assert.ok(tools.some((tool) => tool.name === 'wait_for_text'));
+    const { sessions } = await mcp.ok('list_sessions');
+    assert.deepEqual(sessions.map((s: { name: string }) => s.name), ['eras']);
+    await tmux.typeAndWait(pane, 'echo era-$((6*7))');
+    const capture = await mcp.ok('capture_pane', { paneId: pane });
+    assert.ok(capture.lines.includes('era-42'), capture.lines.join('\n'));
+    assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
+    // A call that runs past a second reports progress when asked (each second: elapsed of total seconds).
+    const seen: Array<{ progress: number; total?: number }> = [];
+    const waited = await mcp.client.callTool(
+      { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 2500 } },
+      { onprogress: (p: { progress: number; total?: number }) => void seen.push(p) } as never,
+    );
+    assert.equal((waited.structuredContent as { matched: unknown }).matched, null);
+    assert.ok(seen.length >= 1, 'at least one progress notification');
+    assert.ok(seen.every((p, i) => p.total === 2.5 && (i === 0 || p.progress > seen[i - 1]!.progress)), JSON.stringify(seen));
+  });
+}
+
+const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', import.meta.url), 'utf8')) as {
+  tools: Array<{ name: string; outputSchema?: object }>;
+};
+const outputOf = (name: string) => compileValidator(contract.tools.find((tool) => tool.name === name)!.outputSchema as never, `${name} result`);
+
+test('stdin closed with calls in flight: each is answered (waits to their own end or release), then the process exits', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const server = spawn(process.execPath, [CLI], { env: tmux.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  t.after(() => void server.kill('SIGKILL'));
+  const answers = new Map<number, any>();
+  let pending = '';
+  const allRead = new Promise<void>((resolve) => server.stdout.on('end', resolve));
+  const seen = (id: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (answers.has(id) ? resolve() : server.stdout.once('data', () => setImmediate(check)));
+      check();
+    });
+  server.stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    let newline: number;
+    while ((newline = pending.indexOf('\n')) !== -1) {
+      const message = JSON.parse(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+      if (message.id !== undefined) answers.set(message.id, message);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  const send = (message: object) => server.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+  send({ method: 'notifications/initialized' });
+  // One wait that only its deadline ends, one that a signal sent after end of input ends, one instant call.
+  const channel = `eof-${process.pid}`;
+  send({ id: 2, method: 'tools/call', params: { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 1500 } } });
+  send({ id: 3, method: 'tools/call', params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } } });
+  send({ id: 4, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
+  await seen(4);
+  await until('the channel wait to be armed', () => waiters(channel).length === 1);
+  server.stdin.end();
+  await tmux.tmux('wait-for', '-S', channel);
+
+  assert.equal(await exited, 0);
+  await allRead;
+  const validate = { wait: outputOf('wait_for_text'), channel: outputOf('wait_for_channel'), list: outputOf('list_sessions') };
+  const timedOut = answers.get(2)?.result?.structuredContent;
+  assert.ok(timedOut, JSON.stringify(answers.get(2)));
+  assert.equal(validate.wait(timedOut), undefined);
+  assert.equal(timedOut.matched, null, 'the first wait ran to its own deadline');
+  const released = answers.get(3)?.result?.structuredContent;
+  assert.ok(released, JSON.stringify(answers.get(3)));
+  assert.equal(validate.channel(released), undefined);
+  assert.equal(released.released, true, 'the channel wait was released by the signal sent after stdin closed');
+  const listed = answers.get(4)?.result?.structuredContent;
+  assert.equal(validate.list(listed), undefined);
+  assert.equal(listed.sessions.length, 1);
+  assert.equal(await clientsAfterExit(tmux), '', 'no tmux control client left behind');
+});
+
+test('stdin closed with nothing in flight: the process exits at once, leaving no tmux client', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const server = spawn(process.execPath, [CLI], { env: tmux.env, stdio: ['pipe', 'ignore', 'pipe'] });
+  t.after(() => void server.kill('SIGKILL'));
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  server.stdin.end();
+  assert.equal(await exited, 0);
+  assert.equal(await clientsAfterExit(tmux), '');
+});

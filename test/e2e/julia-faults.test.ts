@@ -1,0 +1,292 @@
+/**
+ * The julia profile's failures that need a fault in real tmux, in both protocol eras: a generation
+ * made stale by restarting the tmux server (nothing is typed, resized or killed), a target of
+ * another server, a stopped tmux server (deadline, busy, request capacity -32000), a broken tmux
+ * (operation_failed), the result limit, a pane that goes away during a wait (observation_lost), a
+ * screen too large for the wait's baseline (output_limit), and a cancelled wait.
+ */
+import assert from 'node:assert/strict';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { allToolArgs, ERAS, startJulia, type Target } from '../fixture/julia.js';
+import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+
+const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
+const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
+/** Valid arguments of each pane tool besides its target. */
+const REST: Record<string, Record<string, unknown>> = {
+  capture_pane: {},
+  send_keys: { keys: ['typed-when-stale'] },
+  paste_text: { text: 'pasted-when-stale' },
+  resize_pane: { width: 10 },
+  kill_pane: {},
+  wait_for_text: { text: 'never-printed' },
+  send_keys_and_wait: { keys: ['typed-when-stale'], text: 'never-printed' },
+};
+
+/** Stops the tmux server process (every command to it then hangs) until the returned function resumes it. */
+async function stopServer(t: { after: (fn: () => void) => void }, tmux: PrivateTmux): Promise<() => void> {
+  const pid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
+  process.kill(pid, 'SIGSTOP');
+  let resumed = false;
+  const resume = () => {
+    if (resumed) return;
+    resumed = true;
+    process.kill(pid, 'SIGCONT');
+  };
+  t.after(resume);
+  return resume;
+}
+
+/**
+ * Kills the tmux server and starts a new one on the same socket. Until the old daemon has gone, a
+ * new-session may still reach it and fail with "server exited unexpectedly"; each try is a real
+ * tmux round trip, and the old daemon is gone within a few.
+ */
+async function restart(tmux: PrivateTmux): Promise<string> {
+  await tmux.tmux('kill-server').catch((error: Error) => assert.match(error.message, /server exited unexpectedly/));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await tmux.start();
+    } catch (error) {
+      if (attempt >= 50 || !/server exited unexpectedly|lost server/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+for (const [negotiation, version] of ERAS) {
+  const era = `[${version}]`;
+
+  test(`${era} julia: a tmux restart makes every target stale; nothing is typed, resized or killed`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create'] });
+    const old = await julia.target(pane);
+    const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
+
+    assert.equal(await restart(tmux), pane, 'the new server reuses the pane id');
+    const fresh = await julia.target(pane);
+    assert.notEqual(fresh.generation, old.generation);
+    const before = await julia.ok('capture_pane', { target: fresh });
+    const sizeBefore = (await julia.ok('list_panes')).panes[0].width;
+
+    for (const tool of PANE_TOOLS) {
+      const error = await julia.error(tool, { target: old, ...REST[tool] });
+      assert.deepEqual([tool, error.code, error.effects], [tool, 'stale_target', 'none']);
+      assert.equal(error.message.startsWith(`target "${pane}" belongs to another observed daemon generation`), true, error.message);
+    }
+    const teardown = await julia.error('teardown_session', { sessionId: made.sessionId, generation: made.generation });
+    assert.deepEqual([teardown.code, teardown.effects], ['stale_target', 'none']);
+    const batch = await julia.payload('run_operations', { operations: [{ tool: 'send_keys', arguments: { target: old, keys: ['x'] } }] });
+    assert.deepEqual([batch.failedIndex, batch.error.code], [1, 'stale_target']);
+
+    assert.equal((await julia.ok('capture_pane', { target: fresh })).text, before.text, 'nothing was typed or pasted');
+    const after = await julia.ok('list_panes');
+    assert.deepEqual(after.panes.map((p: { target: Target }) => p.target), [fresh], 'the pane was not killed');
+    assert.equal(after.panes[0].width, sizeBefore, 'nor resized');
+  });
+
+  test(`${era} julia: a target of another tmux server is wrong_server`, async (t) => {
+    const here = privateTmux(t);
+    const there = privateTmux(t);
+    const pane = await here.start();
+    const far = await there.start();
+    const julia = await startJulia(t, here, { negotiation, args: allToolArgs() });
+    const other = await startJulia(t, there, { negotiation });
+    const foreign = await other.target(far);
+    const before = (await julia.ok('capture_pane', { target: await julia.target(pane) })).text;
+    for (const tool of PANE_TOOLS) {
+      const error = await julia.error(tool, { target: foreign, ...REST[tool] });
+      assert.deepEqual([tool, error.code, error.effects], [tool, 'wrong_server', 'none']);
+    }
+    assert.equal((await julia.ok('capture_pane', { target: await julia.target(pane) })).text, before);
+  });
+
+  test(`${era} julia: a stopped tmux server runs every tool into its deadline`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--timeout', '1', '--workers', '16'] });
+    const target = await julia.target(pane);
+    const spareTarget = await julia.target(spare);
+    const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
+
+    const resume = await stopServer(t, tmux);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['list_panes', {}],
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...REST[tool] }]),
+      ['create_session', { name: 'late', command: ['sh'] }],
+      ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
+    ];
+    const errors = await Promise.all(calls.map(([tool, args]) => julia.error(tool, args)));
+    const batch = await julia.payload('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target } }] });
+    resume();
+    errors.forEach((error, i) => {
+      const tool = calls[i]![0];
+      assert.deepEqual([tool, error.code, error.effects], [tool, 'deadline', MUTATING.has(tool) ? 'possible' : 'none']);
+      assert.match(error.message, /^request exceeded 1\.0 seconds/);
+    });
+    assert.deepEqual([batch.failedIndex, batch.completed, batch.error.code], [1, [], 'deadline']);
+    // Resumed, the server answers again.
+    await julia.ok('capture_pane', { target });
+  });
+
+  test(`${era} julia: more calls than --capacity is JSON-RPC -32000; 16 calls still running make the next one busy`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const narrow = await startJulia(t, tmux, { negotiation, args: ['--workers', '1', '--capacity', '2', '--timeout', '30'] });
+    const wide = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--workers', '16', '--capacity', '16', '--timeout', '30'] });
+    const target = await narrow.target(pane);
+    const made = await wide.ok('create_session', { name: 'owned', command: ['sh'] });
+
+    const resume = await stopServer(t, tmux);
+    // Two calls hang on the stopped server: one running, one queued; a third is over capacity.
+    const held = [narrow.ok('capture_pane', { target }), narrow.ok('capture_pane', { target })];
+    // Answered only after the calls before it were taken in (tools/list is not counted).
+    await narrow.mcp.client.listTools();
+    await assert.rejects(narrow.mcp.client.callTool({ name: 'capture_pane', arguments: { target } }), (error: { code?: number; message?: string }) => {
+      assert.equal(error.code, -32000);
+      assert.match(String(error.message), /Request capacity exhausted/);
+      return true;
+    });
+
+    // Sixteen calls hang, then are cancelled: the client stops waiting, but they still run until tmux answers.
+    const controllers = Array.from({ length: 16 }, () => new AbortController());
+    const abandoned = controllers.map((c) => wide.mcp.call('capture_pane', { target }, { signal: c.signal }).catch(() => 'cancelled'));
+    await wide.mcp.client.listTools();
+    for (const c of controllers) c.abort();
+    assert.deepEqual(new Set(await Promise.all(abandoned)), new Set(['cancelled']));
+    await wide.mcp.client.listTools();
+    const args: Record<string, Record<string, unknown>> = {
+      list_panes: {},
+      ...Object.fromEntries(PANE_TOOLS.map((tool) => [tool, { target, ...REST[tool] }])),
+      run_operations: { operations: [{ tool: 'list_panes', arguments: {} }] },
+      create_session: { name: 'busy', command: ['sh'] },
+      teardown_session: { sessionId: made.sessionId, generation: made.generation },
+    };
+    for (const [tool, toolArgs] of Object.entries(args)) {
+      const error = await wide.error(tool, toolArgs);
+      assert.deepEqual([tool, error.code, error.message, error.effects], [tool, 'busy', 'application request capacity exhausted', 'none']);
+    }
+    resume();
+    for (const answer of await Promise.all(held)) assert.equal(answer.target.paneId, pane);
+  });
+
+  test(`${era} julia: a failing tmux is operation_failed`, async (t) => {
+    const tmux = privateTmux(t);
+    await tmux.start();
+    const broken = join(tmux.dir, 'broken-tmux');
+    writeFileSync(broken, '#!/bin/sh\necho "tmux: simulated failure for the test" >&2\nexit 1\n');
+    chmodSync(broken, 0o755);
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', broken] });
+    const target = { paneId: '%0', generation: '1:1:x' };
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['list_panes', {}],
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...REST[tool] }]),
+      ['create_session', { name: 'never', command: ['sh'] }],
+    ];
+    for (const [tool, args] of calls) {
+      const error = await julia.error(tool, args);
+      assert.equal(error.code, 'operation_failed', `${tool}: ${error.message}`);
+      assert.match(error.message, /simulated failure/);
+    }
+    const batch = await julia.payload('run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] });
+    assert.deepEqual([batch.failedIndex, batch.error.code], [1, 'operation_failed']);
+  });
+
+  test(`${era} julia: a result over the limit is replaced by result_limit, batches keep what completed`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start({ width: 900 });
+    for (let i = 0; i < 4; i++) await tmux.tmux('split-window', '-d', '-t', pane);
+    const julia = await startJulia(t, tmux, { negotiation, args: allToolArgs(), env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' } });
+    const limited = (payload: { error: { code: string; message: string } }) => {
+      assert.equal(payload.error.code, 'result_limit');
+      assert.equal(payload.error.message, 'result exceeds the configured byte limit; request fewer rows, lines or operations');
+    };
+    const listed = await julia.error('list_panes', {});
+    limited({ error: listed });
+    assert.equal(listed.effects, 'none');
+
+    // A page small enough passes; its target serves the rest.
+    const { panes } = await julia.ok('list_panes', { limit: 1 });
+    const target: Target = panes.find((p: { target: Target }) => p.target.paneId === pane)?.target ?? (await julia.ok('list_panes', { limit: 1, offset: 4 })).panes[0].target;
+    await tmux.typeAndWait(target.paneId, `printf '%0600d\\n' 0 | tr 0 '"'`);
+    limited({ error: await julia.error('capture_pane', { target }) });
+    const quotes = '"'.repeat(600);
+    const waited = await julia.error('wait_for_text', { target, text: quotes });
+    assert.deepEqual([waited.code, waited.effects], ['result_limit', 'none']);
+    const ran = await julia.error('send_keys_and_wait', { target, keys: [`printf '%0600d\\n' 0 | tr 0 '"'`, 'Enter'], text: quotes });
+    assert.deepEqual([ran.code, ran.effects], ['result_limit', 'possible']);
+
+    const whole = await julia.payload('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target } }] });
+    limited(whole);
+    assert.deepEqual([whole.failedIndex, whole.completed, whole.atomic], [null, [{ completed: true, resultOmitted: true, tool: 'capture_pane' }], false]);
+    const partial = await julia.payload('run_operations', {
+      operations: [
+        { tool: 'send_keys', arguments: { target, keys: ['#'] } },
+        { tool: 'capture_pane', arguments: { target } },
+        { tool: 'capture_pane', arguments: { target: { ...target, paneId: '%999' } } },
+      ],
+    });
+    // Under the limit as it stands: the partial result arrives whole; a long enough history pushes it over.
+    if (!('originalError' in partial)) {
+      assert.equal(partial.failedIndex, 3);
+    }
+    const overPartial = await julia.payload('run_operations', {
+      operations: [
+        { tool: 'capture_pane', arguments: { target } },
+        { tool: 'capture_pane', arguments: { target: { ...target, paneId: '%999' } } },
+      ],
+    });
+    limited(overPartial);
+    assert.deepEqual([overPartial.failedIndex, overPartial.originalError, overPartial.error.effects], [2, { code: 'operation_failed' }, 'none']);
+  });
+
+  test(`${era} julia: a pane that goes away during a wait is observation_lost`, async (t) => {
+    const tmux = privateTmux(t);
+    await tmux.start();
+    const doomed = await tmux.newSession('doomed');
+    const leaving = await tmux.newSession('leaving');
+    const julia = await startJulia(t, tmux, { negotiation, args: allToolArgs() });
+    const doomedTarget = await julia.target(doomed);
+    const leavingTarget = await julia.target(leaving);
+
+    let watching!: () => void;
+    const live = new Promise<void>((resolve) => (watching = resolve));
+    const waiting = julia.error('wait_for_text', { target: doomedTarget, text: 'never-printed' }, { onprogress: () => watching() });
+    await live;
+    await tmux.tmux('kill-pane', '-t', doomed);
+    const lost = await waiting;
+    assert.deepEqual([lost.code, lost.effects], ['observation_lost', 'none']);
+
+    const exited = await julia.error('send_keys_and_wait', { target: leavingTarget, keys: ['exit', 'Enter'], text: 'never-printed' });
+    assert.deepEqual([exited.code, exited.effects], ['observation_lost', 'possible']);
+  });
+
+  test(`${era} julia: a screen larger than the capture limit is output_limit for wait_for_text`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start({ width: 1000, height: 100 });
+    await tmux.typeAndWait(pane, `clear; i=0; while [ $i -lt 99 ]; do printf '%0990d\\n' $i; i=$((i+1)); done`);
+    const julia = await startJulia(t, tmux, { negotiation, args: allToolArgs() });
+    const error = await julia.error('wait_for_text', { target: await julia.target(pane), text: 'never-printed' });
+    assert.deepEqual([error.code, error.effects], ['output_limit', 'none']);
+  });
+
+  test(`${era} julia: a cancelled wait ends, and the server goes on answering`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--workers', '1', '--timeout', '30'] });
+    const target = await julia.target(pane);
+    const controller = new AbortController();
+    let watching!: () => void;
+    const live = new Promise<void>((resolve) => (watching = resolve));
+    const waiting = julia.mcp.call('wait_for_text', { target, text: 'never-printed' }, { signal: controller.signal, onprogress: () => watching() });
+    await live;
+    controller.abort();
+    await assert.rejects(waiting);
+    // With one worker, this runs only once the cancelled wait gave its place back.
+    assert.equal((await julia.ok('capture_pane', { target })).target.paneId, pane);
+  });
+}
+

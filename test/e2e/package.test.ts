@@ -1,0 +1,66 @@
+/**
+ * The package people install: packed from a copy of the sources (the build runs before packing, not
+ * on install), installed into an empty folder, then `npx tmux-mcp --version` and one tool call
+ * through the installed bin. Also: LICENSE, repository and MCP registry metadata agree.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { startMcp } from '../fixture/mcp.js';
+import { privateTmux } from '../fixture/tmux.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+test('package metadata: MIT LICENSE, repository, no install-time scripts, registry server.json matching mcpName', () => {
+  assert.equal(pkg.license, 'MIT');
+  assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /^MIT License/);
+  assert.match(pkg.repository?.url ?? '', /^git\+https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts[script], undefined, `no ${script} script`);
+  assert.equal(pkg.scripts.prepack, 'npm run build', 'the build runs before packing');
+  const server = JSON.parse(readFileSync(join(ROOT, 'server.json'), 'utf8'));
+  assert.equal(server.name, pkg.mcpName);
+  assert.equal(server.version, pkg.version);
+  assert.ok(server.description.length <= 100, 'the registry allows 100 characters');
+  assert.deepEqual(server.packages.map((p: { identifier: string; version: string }) => [p.identifier, p.version]), [[pkg.name, pkg.version]]);
+  assert.equal(server.repository.url, pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''));
+});
+
+test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool call', async (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'tmux-mcp-package-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+
+  // Pack a copy, so the prepack build writes its own dist/ and not the one other tests are running.
+  const source = join(work, 'source');
+  mkdirSync(source);
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'src']) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
+  const packed = join(work, 'packed');
+  mkdirSync(packed);
+  npm(['pack', '--pack-destination', packed, '--silent'], source);
+  const [tarball] = readdirSync(packed);
+  assert.equal(tarball, `${pkg.name}-${pkg.version}.tgz`);
+
+  const files = execFileSync('tar', ['-tzf', join(packed, tarball!)], { encoding: 'utf8' }).trim().split('\n');
+  assert.ok(files.includes('package/dist/cli.js') && files.includes('package/LICENSE') && files.includes('package/README.md'), files.join('\n'));
+  assert.deepEqual(files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|LICENSE|README\.md|package\.json)$/.test(file)), [], 'nothing but the build, the license, the readme and package.json');
+  for (const map of files.filter((file) => file.endsWith('.map'))) {
+    const content = JSON.parse(execFileSync('tar', ['-xzOf', join(packed, tarball!), map], { encoding: 'utf8' }));
+    assert.equal(content.sourcesContent?.length, content.sources.length, `${map} carries its sources (the package ships none)`);
+  }
+
+  const app = join(work, 'app');
+  mkdirSync(app);
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(packed, tarball!)], app);
+  assert.equal(execFileSync('npx', ['--no', '--', 'tmux-mcp', '--version'], { cwd: app, encoding: 'utf8', timeout: 60_000 }), `${pkg.version}\n`);
+
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'installed' });
+  const mcp = await startMcp(t, { env: tmux.env, command: join(app, 'node_modules', '.bin', 'tmux-mcp'), cwd: app });
+  assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['installed']);
+});
