@@ -6,7 +6,6 @@ import { EngineRegistry } from './core/registry.js';
 import { withCapacity } from './mcp/capacity.js';
 import { createServerFactory } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
-import { serveHttp } from './mcp/http.js';
 import { generateToken } from './mcp/http-auth.js';
 import { buildProfile } from './profiles/index.js';
 import { VERSION } from './version.js';
@@ -109,6 +108,8 @@ async function serve(config: Config): Promise<void> {
   let where: string;
   if (config.http) {
     const token = await httpToken(config.http);
+    // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
+    const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(factory, {
       host: config.http.host,
       port: config.http.port,
