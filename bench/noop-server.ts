@@ -6,7 +6,6 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
@@ -20,6 +19,8 @@ function noopServer(): Server {
 }
 
 if (process.argv.includes('--http')) {
+  // Imported only here: over stdio the floor must not pay for the HTTP stack (cold start, memory).
+  const { toNodeHandler } = await import('@modelcontextprotocol/node');
   const serve = toNodeHandler(createMcpHandler(noopServer));
   const http = createServer((req, res) => void serve(req, res));
   http.listen(0, '127.0.0.1', () => process.stderr.write(`noop: HTTP at http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
