@@ -338,6 +338,7 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<void> {
     }
     const shell = calls.at(-1)!;
     stdioP50.set(shell.name, (await toolRow(t, driver, shell.name, shell.tool, shell.args, { ...shell, ...overFloor(shell) })).summary?.p50);
+    await pythonRows(t, base, f);
   } finally {
     await driver.close();
   }
@@ -465,6 +466,32 @@ async function httpScenario(base: Base): Promise<void> {
   for (const call of fastCalls(base)) {
     t.after.push(`${call.name}, p50: stdio ${cell(stdioP50.get(call.name))}, ${eras.map(([, label]) => `${label} ${cell(p50.get(label)?.get(call.name))}`).join(', ')}.`);
     console.log('  ' + t.after.at(-1));
+  }
+}
+
+/** The same operations through the python profile (its wire names), in the same harness, beside the libtmux rows. */
+async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
+  const read = { target: f + READ_OVER_FLOOR_MS, goal: `floor + ${READ_OVER_FLOOR_MS} ms`, floorValue: f, floor: f };
+  const driver = await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, nodeArgs);
+  try {
+    const panes = [base.shell, ...base.others];
+    const reads = Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'capture_pane' : 'get_pane_info', arguments: { pane_id: panes[i % panes.length] } }));
+    await toolRow(t, driver, 'python: list_sessions', 'list_sessions', () => ({}), read);
+    await toolRow(t, driver, 'python: list_panes (8 panes)', 'list_panes', () => ({}), read);
+    await toolRow(t, driver, 'python: get_pane_info', 'get_pane_info', () => ({ pane_id: base.shell }), read);
+    await toolRow(t, driver, 'python: capture_pane (visible screen)', 'capture_pane', () => ({ pane_id: base.others[0] }), read);
+    await toolRow(t, driver, 'python: send_keys (one key + Enter)', 'send_keys', () => ({ pane_id: base.sink, keys: 'x', literal: true }), read);
+    await toolRow(t, driver, 'python: call_read_tools_batch (16 reads: get_pane_info, capture_pane)', 'call_read_tools_batch', () => ({ operations: reads }), { floor: f });
+    await toolRow(t, driver, 'python: run_command `true`', 'run_command', () => ({ pane_id: base.shell, command: 'true' }), {
+      target: f + RUN_OVER_FLOOR_MS,
+      goal: `floor + ${RUN_OVER_FLOOR_MS} ms`,
+      floorValue: f,
+      floor: f,
+      iterations: Math.min(opts.iterations, 100),
+      warmup: Math.min(opts.warmup, 5),
+    });
+  } finally {
+    await driver.close();
   }
 }
 

@@ -15,7 +15,7 @@ export interface Config {
   readonly socketName?: string;
   readonly socketPath?: string;
   /** Which flag or variable chose the socket, for the banner and error messages. */
-  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET_PATH' | '--socket' | '--socket-name' | 'default';
+  readonly socketSource: 'LIBTMUX_SOCKET_NAME' | 'LIBTMUX_SOCKET' | 'LIBTMUX_SOCKET_PATH' | '--socket' | '--socket-name' | 'default';
   /** Raw selection lists; the profile checks the names. Undefined means "not set". */
   readonly toolsets?: readonly string[];
   readonly tools?: readonly string[];
@@ -24,6 +24,8 @@ export interface Config {
   readonly waitMaxMs: number;
   /** Deadline for one tmux command. */
   readonly commandTimeoutMs: number;
+  /** python profile: whether run_command keeps commands out of shell history by default (LIBTMUX_SUPPRESS_HISTORY). */
+  readonly suppressHistory: boolean;
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
   /** Set by `--http`: serve Streamable HTTP instead of stdio. */
@@ -226,28 +228,46 @@ export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config 
   for (const [name, instead] of Object.entries(RETIRED)) {
     if (env[name] !== undefined) throw new ConfigError(`${name} is no longer read; use ${instead}`);
   }
-  const socketName = nonEmpty(env.LIBTMUX_SOCKET_NAME);
+  // The python profile reads the socket name from LIBTMUX_SOCKET, as the Python server does.
+  const nameVariable = profile === 'python' && nonEmpty(env.LIBTMUX_SOCKET) !== undefined ? 'LIBTMUX_SOCKET' : 'LIBTMUX_SOCKET_NAME';
+  const socketName = nonEmpty(env[nameVariable]);
   const socketPath = nonEmpty(env.LIBTMUX_SOCKET_PATH);
   if (socketName !== undefined && socketPath !== undefined) {
-    throw new ConfigError('LIBTMUX_SOCKET_NAME and LIBTMUX_SOCKET_PATH are both set; set only one of them');
+    throw new ConfigError(`${nameVariable} and LIBTMUX_SOCKET_PATH are both set; set only one of them`);
   }
-  if (socketName !== undefined && socketName.includes('/')) {
-    throw new ConfigError('LIBTMUX_SOCKET_NAME is a name, not a path; use LIBTMUX_SOCKET_PATH for a path');
+  if (socketName !== undefined && (socketName.includes('/') || socketName.includes('..'))) {
+    throw new ConfigError(`${nameVariable} is a name, not a path; use LIBTMUX_SOCKET_PATH for a path`);
   }
+  const python = profile === 'python';
   return {
     profile: profile as ProfileName,
     tmuxBin: nonEmpty(env.LIBTMUX_TMUX_BIN) ?? 'tmux',
     ...(socketPath !== undefined
       ? { socketPath, socketSource: 'LIBTMUX_SOCKET_PATH' as const }
-      : { socketName: socketName ?? DEFAULT_SOCKET_NAME, socketSource: socketName ? ('LIBTMUX_SOCKET_NAME' as const) : ('default' as const) }),
+      : { socketName: socketName ?? DEFAULT_SOCKET_NAME, socketSource: socketName ? nameVariable : ('default' as const) }),
     toolsets: list(env.LIBTMUX_TOOLSETS, 'LIBTMUX_TOOLSETS'),
     tools: list(env.LIBTMUX_TOOLS, 'LIBTMUX_TOOLS'),
     excludeTools: list(env.LIBTMUX_EXCLUDE_TOOLS, 'LIBTMUX_EXCLUDE_TOOLS'),
-    waitMaxMs: seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
+    // The Python server's ceiling: 30 s by default, held to 1..120 s rather than refused.
+    waitMaxMs: python
+      ? clamp(seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 30, -Infinity, Infinity), 1, 120) * 1000
+      : seconds(env.LIBTMUX_MCP_WAIT_MAX_SECONDS, 'LIBTMUX_MCP_WAIT_MAX_SECONDS', 120, 1, 600) * 1000,
     commandTimeoutMs: seconds(env.LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS, 'LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
+    suppressHistory: suppressHistory(env.LIBTMUX_SUPPRESS_HISTORY),
     caller: callerFrom(env),
     ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
   };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** Unset or "1": on; "0": off; anything else stops start-up (without echoing the value). */
+function suppressHistory(value: string | undefined): boolean {
+  if (value === undefined || value === '1') return true;
+  if (value === '0') return false;
+  throw new ConfigError("LIBTMUX_SUPPRESS_HISTORY must be unset, '0', or '1'");
 }
 
 /**
@@ -259,7 +279,8 @@ export async function checkTmuxBin(config: Config, env: NodeJS.ProcessEnv): Prom
     return await checkTmuxBinary(config.tmuxBin, env);
   } catch (error) {
     if (!(error instanceof TmuxError)) throw error;
-    const source = nonEmpty(env.LIBTMUX_TMUX_BIN) !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
+    const fromEnv = nonEmpty(env.LIBTMUX_TMUX_BIN);
+    const source = config.tmuxBin !== (fromEnv ?? 'tmux') ? '--tmux' : fromEnv !== undefined ? 'LIBTMUX_TMUX_BIN' : 'tmux on PATH';
     throw new ConfigError(`${source}: ${error.message}. ${error.hint}`);
   }
 }

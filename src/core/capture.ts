@@ -77,19 +77,45 @@ export function trimTrailingBlank(lines: string[]): string[] {
   return end === lines.length ? lines : lines.slice(0, end);
 }
 
+/** Marks a row kept only by its tail. */
+export const CLIPPED_ROW_MARK = '…';
+
 /**
  * Keeps the newest rows: at most `maxLines` of them and at most `maxBytes` bytes of text, in
- * whole rows. `droppedLines` counts what was left out at the old end.
+ * whole rows. `droppedLines` counts what was left out at the old end. With `clipRow`, the row that
+ * does not fit is kept by its tail (marked with a leading "…") instead of dropped, so one huge row
+ * (a 10 MB line joined from its wrapped rows) still shows how it ends.
  */
-export function tailBudget(lines: readonly string[], maxLines: number, maxBytes = PANE_OUTPUT_BYTES): { lines: string[]; droppedLines: number } {
+export function tailBudget(
+  lines: readonly string[],
+  maxLines: number,
+  maxBytes = PANE_OUTPUT_BYTES,
+  options: { clipRow?: boolean } = {},
+): { lines: string[]; droppedLines: number; clippedRow?: boolean } {
   let first = Math.max(0, lines.length - maxLines);
   let bytes = 0;
   for (let i = lines.length - 1; i >= first; i--) {
-    bytes += Buffer.byteLength(lines[i]!, 'utf8') + 1;
-    if (bytes > maxBytes) {
+    const size = Buffer.byteLength(lines[i]!, 'utf8') + 1;
+    if (bytes + size > maxBytes) {
+      const room = maxBytes - bytes - 1 - Buffer.byteLength(CLIPPED_ROW_MARK, 'utf8');
+      if (options.clipRow && room > 0) {
+        const kept = lines.slice(i);
+        kept[0] = CLIPPED_ROW_MARK + utf8Tail(lines[i]!, room);
+        return { lines: kept, droppedLines: i, clippedRow: true };
+      }
       first = i + 1;
       break;
     }
+    bytes += size;
   }
   return { lines: lines.slice(first), droppedLines: first };
+}
+
+/** The last at most `maxBytes` UTF-8 bytes of `text`, starting on a character boundary. */
+function utf8Tail(text: string, maxBytes: number): string {
+  // A UTF-16 unit takes at most 3 bytes: slice first so a 10 MB row is not encoded whole.
+  const bytes = Buffer.from(text.slice(-maxBytes), 'utf8');
+  let start = Math.max(0, bytes.length - maxBytes);
+  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return bytes.subarray(start).toString('utf8');
 }

@@ -24,6 +24,7 @@ import {
 } from './records.js';
 import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
+import { quoted } from './quote.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -134,13 +135,7 @@ export class Engine {
    * several sessions appears once, as seen from the first session tmux lists.
    */
   async listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-    const command =
-      scope.windowId !== undefined
-        ? ['list-panes', '-t', scope.windowId]
-        : scope.sessionId !== undefined
-          ? ['list-panes', '-s', '-t', scope.sessionId]
-          : ['list-panes', '-a'];
-    const read = await this.#readPanes(command);
+    const read = await this.#readPanes(listPanesCommand(scope));
     if (!read) return [];
     const seen = new Set<string>();
     const panes: PaneRecord[] = [];
@@ -280,7 +275,7 @@ export class Engine {
       if (ref.kind !== 'window') throw wrongRef(field, ref.kind, 'window');
       return this.getWindow(ref.subject);
     }
-    if (!WINDOW_ID.test(input)) throw invalidArgument(`${field} must be a window id like @1 or a window ref, got ${JSON.stringify(input)}`);
+    if (!WINDOW_ID.test(input)) throw invalidArgument(`${field} must be a window id like @1 or a window ref, got ${quoted(input)}`);
     return this.getWindow(input);
   }
 
@@ -297,8 +292,8 @@ export class Engine {
     const byName = sessions.find((s) => s.name === input);
     if (!byName) {
       throw notFound(
-        `no session named ${JSON.stringify(input)}`,
-        sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${JSON.stringify(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
+        `no session named ${quoted(input)}`,
+        sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${quoted(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
       );
     }
     return byName;
@@ -310,13 +305,13 @@ export class Engine {
       if (ref.kind !== kind) throw wrongRef(field, ref.kind, kind);
       return ref.subject;
     }
-    if (!idPattern.test(input)) throw invalidArgument(`${field} must be ${example} or a ${kind} ref, got ${JSON.stringify(input)}`);
+    if (!idPattern.test(input)) throw invalidArgument(`${field} must be ${example} or a ${kind} ref, got ${quoted(input)}`);
     return input;
   }
 
   async #checkRef(input: string, field: string) {
     const ref = decodeRef(input);
-    if (!ref) throw invalidArgument(`${field} is not a ref this server issued: ${JSON.stringify(input)}`);
+    if (!ref) throw invalidArgument(`${field} is not a ref this server issued: ${quoted(input)}`);
     const identity = await this.requireIdentity();
     if (ref.fingerprint !== fingerprint(identity)) {
       throw refused(
@@ -354,7 +349,7 @@ export class Engine {
       if (await this.isCallerPane(paneId)) {
         throw refused(
           `refusing to ${action}: ${paneId} is the pane this MCP server runs in`,
-          'Pass force: true if that is really meant.',
+          'Pick another pane (list_panes marks this one is_caller), or do it in tmux yourself; where the tool takes force, force: true allows it.',
         );
       }
     }
@@ -366,6 +361,13 @@ export class Engine {
     await this.guardCaller(panes.map((p) => p.id), action, force);
   }
 
+}
+
+/** `list-panes` for the whole server, one session, or one window (give a format after it). */
+export function listPanesCommand(scope: { sessionId?: string; windowId?: string }): string[] {
+  if (scope.windowId !== undefined) return ['list-panes', '-t', scope.windowId];
+  if (scope.sessionId !== undefined) return ['list-panes', '-s', '-t', scope.sessionId];
+  return ['list-panes', '-a'];
 }
 
 function missing(kind: RefKind, target: string): never {

@@ -14,7 +14,17 @@ export interface HookEntry {
 const HOOK_ROW = /^([A-Za-z0-9_-]+)\[(\d+)\] (.*)$/;
 
 export async function showHooks(engine: Engine, sessionId?: string): Promise<HookEntry[]> {
-  const commands = sessionId === undefined ? [['show-hooks', '-g'], ['show-hooks', '-gw']] : [['show-hooks', '-t', sessionId]];
+  return showHooksAt(engine, sessionId === undefined ? { kind: 'global' } : { kind: 'session', id: sessionId });
+}
+
+/** Where hooks are read: the global tables, or the hooks set on one session, window or pane (resolved ids). */
+export type HookScope = { readonly kind: 'global' } | { readonly kind: 'session' | 'window' | 'pane'; readonly id: string };
+
+export async function showHooksAt(engine: Engine, scope: HookScope): Promise<HookEntry[]> {
+  const commands =
+    scope.kind === 'global'
+      ? [['show-hooks', '-g'], ['show-hooks', '-gw']]
+      : [['show-hooks', ...(scope.kind === 'window' ? ['-w'] : scope.kind === 'pane' ? ['-p'] : []), '-t', scope.id]];
   const listings = await Promise.all(commands.map((command) => engine.tmux.runIfServer(command)));
   const hooks: HookEntry[] = [];
   for (const line of listings.flatMap((listing) => listing ?? [])) {

@@ -12,8 +12,10 @@ import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
 import { checkSessionName, checkWindowName } from './naming.js';
+import { checkSpawnOptions, environmentFlags, shellArgument, type SpawnOptions } from './spawn-options.js';
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
+import { quoted } from './quote.js';
 
 /**
  * An existing directory, as an absolute path (`~` and `~/...` mean the home directory). tmux
@@ -24,11 +26,11 @@ export async function checkStartDirectory(input: string, field = 'startDirectory
   if (input.includes('\0')) throw invalidArgument(`${field} must not contain NUL bytes`);
   const path = input === '~' ? homedir() : input.startsWith('~/') ? join(homedir(), input.slice(2)) : input;
   if (!isAbsolute(path)) {
-    throw invalidArgument(`${field} must be an absolute path (or start with ~/), got ${JSON.stringify(input)}`);
+    throw invalidArgument(`${field} must be an absolute path (or start with ~/), got ${quoted(input)}`);
   }
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw invalidArgument(`${field} ${JSON.stringify(input)} does not exist`);
-  if (!info.isDirectory()) throw invalidArgument(`${field} ${JSON.stringify(input)} is not a directory`);
+  if (!info) throw invalidArgument(`${field} ${quoted(input)} does not exist`);
+  if (!info.isDirectory()) throw invalidArgument(`${field} ${quoted(input)} is not a directory`);
   return path;
 }
 
@@ -38,7 +40,7 @@ function checkSize(value: number | undefined, field: string): void {
   }
 }
 
-export interface NewSession {
+export interface NewSession extends SpawnOptions {
   readonly name: string;
   readonly windowName?: string;
   /** Already checked with checkStartDirectory. */
@@ -58,6 +60,7 @@ export async function checkNewSession(input: NewSession): Promise<NewSession> {
   if (input.windowName !== undefined) checkWindowName(input.windowName, 'windowName');
   checkSize(input.width, 'width');
   checkSize(input.height, 'height');
+  checkSpawnOptions(input);
   const startDirectory = input.startDirectory === undefined ? undefined : await checkStartDirectory(input.startDirectory);
   return { ...input, startDirectory };
 }
@@ -72,7 +75,10 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   if (input.width !== undefined) command.push('-x', String(input.width));
   if (input.height !== undefined) command.push('-y', String(input.height));
+  command.push(...environmentFlags(input));
+  // A program given as argv runs as itself; otherwise the shell the caller chose (or tmux's default).
   if (input.command !== undefined) command.push('--', ...programArgv(input.command));
+  else command.push(...shellArgument(input));
   let lines: string[];
   try {
     lines = await engine.tmux.run(command);
@@ -80,7 +86,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     if (error instanceof TmuxCommandError && /duplicate session/i.test(error.message)) {
       const existing = (await engine.listSessions()).find((s) => s.name === input.name);
       throw refused(
-        `a session named ${JSON.stringify(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
+        `a session named ${quoted(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
         'Pick another name, or use the existing session (create_window adds a window to it).',
       );
     }
@@ -103,11 +109,23 @@ export function programArgv(argv: readonly string[]): string[] {
 export async function createWindow(
   engine: Engine,
   sessionId: string,
-  input: { readonly name?: string; readonly startDirectory?: string },
+  input: SpawnOptions & {
+    readonly name?: string;
+    readonly startDirectory?: string;
+    /** Place it right before or after the session's current window (tmux -b / -a) instead of at the next free index. */
+    readonly placement?: 'before' | 'after';
+    /** Make it the session's current window. */
+    readonly select?: boolean;
+  },
 ): Promise<WindowRecord> {
-  const command = ['new-window', '-d', '-P', '-F', '#{window_id}', '-t', `${sessionId}:`];
+  checkSpawnOptions(input);
+  const command = ['new-window', ...(input.select ? [] : ['-d']), '-P', '-F', '#{window_id}'];
+  if (input.placement === 'before') command.push('-b');
+  if (input.placement === 'after') command.push('-a');
+  command.push('-t', input.placement ? sessionId : `${sessionId}:`);
   if (input.name !== undefined) command.push('-n', literalFormat(input.name));
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
+  command.push(...environmentFlags(input), ...shellArgument(input));
   const windowId = createdId(await engine.tmux.run(command), WINDOW_ID, 'new-window');
   const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
   return link ?? engine.getWindow(windowId);
@@ -128,9 +146,16 @@ export async function splitPane(
   paneId: string,
   direction: SplitDirection,
   startDirectory?: string,
+  options: SpawnOptions & { readonly size?: string } = {},
 ): Promise<PaneRecord> {
+  checkSpawnOptions(options);
+  if (options.size !== undefined && !/^\d{1,5}%?$/.test(options.size)) {
+    throw invalidArgument(`size must be a number of cells like 20 or a percentage like "30%", got ${JSON.stringify(options.size.slice(0, 32))}`);
+  }
   const command = ['split-window', '-d', '-P', '-F', '#{pane_id}', ...SPLIT_FLAGS[direction], '-t', paneId];
   if (startDirectory !== undefined) command.push('-c', literalFormat(startDirectory));
+  if (options.size !== undefined) command.push('-l', options.size);
+  command.push(...environmentFlags(options), ...shellArgument(options));
   let lines: string[];
   try {
     lines = await engine.tmux.run(command);
@@ -157,12 +182,14 @@ export async function splitPane(
 export async function respawnPane(
   engine: Engine,
   paneId: string,
-  options: { readonly killFirst?: boolean; readonly force?: boolean; readonly startDirectory?: string },
+  options: SpawnOptions & { readonly killFirst?: boolean; readonly force?: boolean; readonly startDirectory?: string },
 ): Promise<PaneRecord> {
+  checkSpawnOptions(options);
   await engine.guardCaller([paneId], `respawn pane ${paneId}`, options.force);
   const command = ['respawn-pane', '-t', paneId];
   if (options.killFirst || options.force) command.push('-k');
   if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
+  command.push(...environmentFlags(options), ...shellArgument(options));
   try {
     await engine.tmux.run(command);
   } catch (error) {

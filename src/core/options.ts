@@ -7,6 +7,7 @@ import { TmuxCommandError } from '../tmux/errors.js';
 import { hasShellJob } from '../tmux/formats.js';
 import { Failure, invalidArgument, notFound } from './failure.js';
 import type { Engine } from './engine.js';
+import { quoted } from './quote.js';
 
 /**
  * Where to read: tmux's `-s`, `-g`, `-gw`, or a target's local value with inheritance (`-A`), so
@@ -34,7 +35,7 @@ const MAX_NAME = 256;
 export function validateOptionName(name: string): void {
   if (name.length > MAX_NAME || !OPTION_NAME.test(name)) {
     throw invalidArgument(
-      `name must be a tmux option name (letters, digits, "-", "_", a leading "@" for user options, optionally "[index]"), got ${JSON.stringify(name)}`,
+      `name must be a tmux option name (letters, digits, "-", "_", a leading "@" for user options, optionally "[index]"), got ${quoted(name)}`,
     );
   }
 }

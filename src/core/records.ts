@@ -125,7 +125,8 @@ export interface PaneRecord {
   readonly isSynchronized: boolean;
 }
 
-const PANE_FIELDS = {
+/** The tmux format of each pane field, for formats that read more than a PaneRecord (see pane-details.ts). */
+export const PANE_FIELDS = {
   id: 'pane_id',
   index: 'pane_index',
   sessionId: 'session_id',
@@ -163,7 +164,7 @@ export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS
 
 export type PaneRow = Record<keyof typeof PANE_FIELDS, string>;
 
-export function toPane(row: PaneRow, incarnation: Incarnation): PaneRecord {
+export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
   return {
     incarnation,
     id: row.id!,

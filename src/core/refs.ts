@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Incarnation } from './records.js';
+import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 
 export type RefKind = 'session' | 'window' | 'link' | 'pane';
 
@@ -39,13 +40,25 @@ export interface DecodedRef {
   readonly fingerprint: string;
 }
 
-/** Undefined when the text is not a ref at all. */
+/** What each kind of ref may name: a tmux id of that kind (a link: session and window). */
+const SUBJECT: Record<RefKind, RegExp> = { session: SESSION_ID, window: WINDOW_ID, link: /^\$\d+:@\d+$/, pane: PANE_ID };
+
+/**
+ * Undefined when the text is not a ref this server could have made. Base64 decoding is lenient
+ * (it skips characters outside its alphabet and ignores trailing bits), so a ref counts only when
+ * it encodes back to exactly the text given, and names an id of its kind: `<ref>;` or `<ref> junk`
+ * is not that ref.
+ */
 export function decodeRef(text: string): DecodedRef | undefined {
   if (!text.startsWith(PREFIX) || text.length > 64) return undefined;
-  const body = Buffer.from(text.slice(PREFIX.length), 'base64url').toString('utf8');
+  const encoded = text.slice(PREFIX.length);
+  const bytes = Buffer.from(encoded, 'base64url');
+  if (bytes.toString('base64url') !== encoded) return undefined;
+  const body = bytes.toString('utf8');
   const kind = CODE_KIND[body[0] ?? ''];
   if (!kind || body.length < 14) return undefined;
-  return { kind, fingerprint: body.slice(1, 13), subject: body.slice(13) };
+  const decoded = { kind, fingerprint: body.slice(1, 13), subject: body.slice(13) };
+  return SUBJECT[kind].test(decoded.subject) && Buffer.from(body, 'utf8').equals(bytes) ? decoded : undefined;
 }
 
 export function isRef(text: string): boolean {

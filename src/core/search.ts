@@ -27,6 +27,8 @@ export type SearchTruncation = 'bytes' | 'lines' | 'matches' | 'pane-output' | '
 export interface SearchOptions {
   readonly pattern: string;
   readonly regex?: boolean;
+  /** Match regardless of case. */
+  readonly ignoreCase?: boolean;
   /** Most matches kept per pane (the first ones, oldest rows first). */
   readonly maxMatchesPerPane?: number;
   /** How many of each pane's newest rows (history and screen) are searched. */
@@ -66,18 +68,21 @@ export interface LineMatcher {
 }
 
 /** Turns the pattern into a line matcher, or fails before anything reaches tmux. */
-export function compileMatcher(pattern: string, regex: boolean): LineMatcher {
+export function compileMatcher(pattern: string, regex: boolean, ignoreCase = false): LineMatcher {
   if (pattern === '') throw invalidArgument('pattern must not be empty');
   if (Buffer.byteLength(pattern, 'utf8') > SEARCH_LIMITS.patternBytes) {
     throw invalidArgument(`pattern is longer than ${SEARCH_LIMITS.patternBytes} UTF-8 bytes`);
   }
-  if (!regex) return literalMatcher(pattern);
+  if (!regex && !ignoreCase) return literalMatcher(pattern);
+  // Literal text that ignores case is the escaped text as a regex with the i flag.
+  const source = regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const i = ignoreCase ? 'i' : '';
   // Unicode mode first; it rejects some escapes older syntax allows (`\-` outside a class), so fall back.
   let reason = '';
-  for (const flags of ['u', '']) {
+  for (const flags of [`u${i}`, i]) {
     try {
-      new RegExp(pattern, flags);
-      return regexMatcher(pattern, flags);
+      new RegExp(source, flags);
+      return regexMatcher(source, flags);
     } catch (error) {
       reason ||= (error as Error).message;
     }
@@ -116,7 +121,7 @@ function regexMatcher(source: string, flags: string): LineMatcher {
 }
 
 export async function searchPanes(engine: Engine, options: SearchOptions): Promise<SearchResult> {
-  const matcher = compileMatcher(options.pattern, options.regex ?? false);
+  const matcher = compileMatcher(options.pattern, options.regex ?? false, options.ignoreCase ?? false);
   const maxPerPane = options.maxMatchesPerPane ?? SEARCH_LIMITS.maxMatchesPerPane;
   const rows = options.scrollbackLines ?? SEARCH_LIMITS.scrollbackLines;
   const started = performance.now();

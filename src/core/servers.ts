@@ -65,7 +65,7 @@ export async function killServer(engine: Engine, options: { force?: boolean } = 
   if (inside && !options.force) {
     throw refused(
       `refusing to kill the tmux server on ${identity.socketPath}: this MCP server runs inside it, and would end with it`,
-      'Pass force: true if that is really meant, or kill the sessions you no longer need instead.',
+      'Kill the sessions you no longer need instead, or end the server from outside it; where the tool takes force, force: true allows it.',
     );
   }
   // Spawned: the control connection dies with the server, possibly before tmux answers on it.

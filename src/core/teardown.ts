@@ -26,3 +26,11 @@ export async function killSession(engine: Engine, sessionId: string, force: bool
 export async function clearScrollback(engine: Engine, paneId: string): Promise<void> {
   await engine.tmux.run(['clear-history', '-t', paneId]);
 }
+
+/** Resets the pane's terminal (screen cleared, modes reset) and drops its scrollback. */
+export async function clearPane(engine: Engine, paneId: string): Promise<void> {
+  await engine.tmux.runInOrder([
+    ['send-keys', '-R', '-t', paneId],
+    ['clear-history', '-t', paneId],
+  ]);
+}

@@ -8,6 +8,7 @@
  */
 import { invalidArgument } from './failure.js';
 import type { Engine } from './engine.js';
+import { quoted } from './quote.js';
 
 export const VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 export const MAX_VARIABLES = 32;
@@ -17,7 +18,7 @@ export function validateVariableNames(names: readonly string[]): void {
   if (names.length > MAX_VARIABLES) throw invalidArgument(`names lists ${names.length} variables; at most ${MAX_VARIABLES} per call`);
   for (const name of names) {
     if (!VARIABLE_NAME.test(name)) {
-      throw invalidArgument(`names: ${JSON.stringify(name)} is not a tmux variable name (a letter, then letters, digits or "_")`);
+      throw invalidArgument(`names: ${quoted(name)} is not a tmux variable name (a letter, then letters, digits or "_")`);
     }
   }
 }

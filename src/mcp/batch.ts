@@ -58,6 +58,11 @@ export interface BatchOptions {
    * waits for the previous one's answer.
    */
   readonly pipeline?: { readonly tools: ReadonlySet<string>; readonly commandsSent: () => number };
+  /**
+   * Why a tool outside the batch's reach may not run, as the error of that operation's row. Without
+   * it such a batch is refused whole before anything runs; with it, that operation fails alone.
+   */
+  readonly outsideReach?: (tool: string) => string;
 }
 
 /**
@@ -76,7 +81,7 @@ export async function runSerialBatch(
     throw invalidArgument(`operations must hold 1 to ${options.maxOperations} calls, not ${operations.length}`);
   }
   operations.forEach((operation, index) => {
-    if (!nested.names.includes(operation.tool)) {
+    if (!nested.names.includes(operation.tool) && !options.outsideReach) {
       throw refused(
         `operations[${index}]: "${operation.tool}" is outside what this batch may call, so nothing ran`,
         nested.names.length
@@ -105,8 +110,12 @@ export async function runSerialBatch(
     // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
     if (ahead.length === 0 && options.pipeline) ahead = await pipelinedRun(operations.slice(index), nested, options.pipeline);
-    const result = await (ahead.shift() ?? nested.call(operation.tool, operation.arguments ?? {}));
-    const row = toRow(index, operation.tool, result);
+    const pipelined = ahead.shift();
+    const row = pipelined
+      ? toRow(index, operation.tool, await pipelined)
+      : nested.names.includes(operation.tool)
+        ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}))
+        : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
     rowBytes.push(jsonBytes(row));
     if (row.success) report.succeeded++;
@@ -153,7 +162,7 @@ async function pipelinedRun(
   let sent = pipeline.commandsSent();
   let verified = true;
   for (const operation of operations) {
-    if (!pipeline.tools.has(operation.tool)) break;
+    if (!pipeline.tools.has(operation.tool) || !nested.names.includes(operation.tool)) break;
     const entry: (typeof started)[number] = { operation, result: nested.call(operation.tool, operation.arguments ?? {}) };
     void entry.result.then((answer) => (entry.answer = answer));
     started.push(entry);

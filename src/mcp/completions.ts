@@ -29,14 +29,21 @@ export function serveCompletions(server: Server, completable: Completable): void
   });
 }
 
-/** Completers for tmux ids on the tmux server `engine()` returns: each suggests what starts with the typed value. */
-export function tmuxIdCompleters(engine: () => Engine): { readonly pane: Completer; readonly window: Completer; readonly session: Completer; readonly sessionName: Completer } {
+/**
+ * Runs `work` on the engine of the tmux server the other arguments already chosen point at (a
+ * profile whose calls name a server, like the python profile's socket_name, reads it from them).
+ */
+export type EngineRunner = <T>(work: (engine: Engine) => Promise<T>, chosen: Readonly<Record<string, string>>) => Promise<T>;
+
+/** Completers for tmux ids: each suggests what starts with the typed value, on the server `run` picks. */
+export function tmuxIdCompleters(run: EngineRunner): { readonly pane: Completer; readonly window: Completer; readonly session: Completer; readonly sessionName: Completer } {
+  const from = (list: (engine: Engine) => Promise<string[]>): Completer => async (value, { arguments: chosen }) => startingWith(value, await run(list, chosen));
   return {
-    pane: async (value) => startingWith(value, (await engine().listPanes()).map((pane) => pane.id)),
-    window: async (value) => startingWith(value, (await engine().listWindows()).map((window) => window.id)),
+    pane: from(async (engine) => (await engine.listPanes()).map((pane) => pane.id)),
+    window: from(async (engine) => (await engine.listWindows()).map((window) => window.id)),
     // A session is named by its id or its name; both are offered.
-    session: async (value) => startingWith(value, (await engine().listSessions()).flatMap((session) => [session.id, session.name])),
-    sessionName: async (value) => startingWith(value, (await engine().listSessions()).map((session) => session.name)),
+    session: from(async (engine) => (await engine.listSessions()).flatMap((session) => [session.id, session.name])),
+    sessionName: from(async (engine) => (await engine.listSessions()).map((session) => session.name)),
   };
 }
 

@@ -5,7 +5,8 @@ export function nearest(name: string, candidates: Iterable<string>, limit = 3): 
   let best: { name: string; distance: number } | undefined;
   for (const candidate of candidates) {
     // A prefix or suffix match ("window" for "windowId") counts as near whatever its length.
-    const distance = sharesStart(name, candidate) ? 1 : editDistance(name, candidate);
+    // The distance is at least the difference in length: skip the quadratic work when that alone is too far.
+    const distance = sharesStart(name, candidate) ? 1 : Math.abs(name.length - candidate.length) > limit ? Infinity : editDistance(name, candidate);
     if (distance <= limit && (!best || distance < best.distance)) best = { name: candidate, distance };
   }
   return best?.name;

@@ -22,6 +22,7 @@ export interface ResourceTemplateDeclaration {
   readonly title?: string;
   readonly description?: string;
   readonly mimeType: string;
+  readonly _meta?: Record<string, unknown>;
   /** Suggestions per variable (completion/complete with a ref/resource). */
   readonly complete?: Readonly<Record<string, Completer>>;
   /** Reads the resource the variables name; a `not_found` Failure answers "resource not found". */
@@ -29,27 +30,27 @@ export interface ResourceTemplateDeclaration {
 }
 
 export function serveResources(server: Server, resources: readonly ResourceDeclaration[], templates: readonly ResourceTemplateDeclaration[]): void {
-  const matchers = templates.map((template) => ({ template, matcher: new UriTemplate(template.uriTemplate) }));
+  const matchers = templates.map((template) => ({ template, match: templateMatcher(template.uriTemplate) }));
   server.setRequestHandler('resources/list', async () => ({
     resources: resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, mimeType, ...(title ? { title } : {}), ...(description ? { description } : {}) })),
   }));
   server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
+    resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType, _meta }) => ({
       uriTemplate,
       name,
       mimeType,
       ...(title ? { title } : {}),
       ...(description ? { description } : {}),
+      ...(_meta ? { _meta } : {}),
     })),
   }));
   server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
     const fixed = resources.find((resource) => resource.uri === uri);
     if (fixed) return { contents: [{ uri, mimeType: fixed.mimeType, text: await fixed.read() }] };
-    for (const { template, matcher } of matchers) {
-      const variables = matcher.match(uri);
-      if (!variables) continue;
-      const flat = Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value]));
+    for (const { template, match } of matchers) {
+      const flat = match(uri);
+      if (!flat) continue;
       try {
         return { contents: [{ uri, mimeType: template.mimeType, text: await template.read(flat) }] };
       } catch (error) {
@@ -59,4 +60,40 @@ export function serveResources(server: Server, resources: readonly ResourceDecla
     }
     throw new ResourceNotFoundError(uri, `no resource at ${uri}; resources/list and resources/templates/list name the ones this server has`);
   });
+}
+
+/**
+ * Matches URIs against one template. The SDK's UriTemplate wants a `{?a,b}` query present and does
+ * not percent-decode, so the path part goes through it, the query is optional and read by name,
+ * and each value is decoded (a raw `%3`, which is not an escape, stays as it is).
+ */
+function templateMatcher(uriTemplate: string): (uri: string) => Record<string, string> | undefined {
+  const query = /\{\?([^}]+)\}$/.exec(uriTemplate);
+  const path = new UriTemplate(query ? uriTemplate.slice(0, query.index) : uriTemplate);
+  const names = query ? query[1]!.split(',').map((name) => name.trim()) : [];
+  return (uri) => {
+    const bare = uri.split('#', 1)[0]!;
+    const q = bare.indexOf('?');
+    if (q !== -1 && names.length === 0) return undefined;
+    const found = path.match(q === -1 ? bare : bare.slice(0, q));
+    if (!found) return undefined;
+    const variables: Record<string, string> = {};
+    for (const [key, value] of Object.entries(found)) variables[key] = decoded(Array.isArray(value) ? value.join(',') : value);
+    if (q !== -1) {
+      const params = new URLSearchParams(bare.slice(q + 1));
+      for (const name of names) {
+        const value = params.get(name);
+        if (value !== null) variables[name] = value;
+      }
+    }
+    return variables;
+  };
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

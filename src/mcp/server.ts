@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CapacityOptions } from './capacity.js';
 import { compileValidator, type Validator } from './validation.js';
+import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
@@ -41,6 +42,8 @@ export interface Profile<Ctx> {
   readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
   /** Prompts; an argument with a completer makes the server offer completions. */
   readonly prompts?: readonly PromptDeclaration[];
+  /** Capabilities the contract advertises beyond what the server derives (logging, tools.listChanged). */
+  readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
   describeUnavailable?(name: string): string;
@@ -123,13 +126,15 @@ function buildServer<Ctx>(
 ): Server {
   const { resources, templates, prompts, completable } = surface;
   const hasResources = resources.length > 0 || templates.length > 0;
+  const extra = profile.capabilities ?? {};
   const server = new Server(profile.serverInfo, {
     capabilities: {
-      tools: { listChanged: false },
+      tools: { listChanged: extra.toolsListChanged ?? false },
       // Advertised only when served: resources and prompts that are there, completions that have a completer.
       ...(hasResources ? { resources: { listChanged: false, subscribe: false } } : {}),
       ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
       ...(completable ? { completions: {} } : {}),
+      ...(extra.logging ? { logging: {} } : {}),
     },
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
   });
@@ -142,7 +147,7 @@ function buildServer<Ctx>(
       // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        profile.describeUnavailable?.(name) ?? `unknown tool "${name}"; call tools/list for the tools this server offers`,
+        boundErrorText(profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`),
       );
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -165,6 +170,8 @@ function buildServer<Ctx>(
   if (hasResources) serveResources(server, resources, templates);
   if (prompts.length > 0) servePrompts(server, prompts);
   if (completable) serveCompletions(server, completable);
+  // A contract that advertises logging gets a level the server keeps; it sends no log messages of its own.
+  if (extra.logging) server.setRequestHandler('logging/setLevel', async () => ({}));
   return server;
 }
 
@@ -245,8 +252,8 @@ const structuredJson = new WeakMap<CallToolResult, string>();
 const structuredBytes = new WeakMap<CallToolResult, number>();
 
 function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string): CallToolResult {
-  if (profile.renderError) return profile.renderError(error, tool);
-  return errorResult(describeError(error));
+  // Errors echo inputs: bounded and escaped like this, they stay readable and under the cap too.
+  return boundError(profile.renderError ? profile.renderError(error, tool) : errorResult(describeError(error)));
 }
 
 /** The message and, when there is one, the next step, for any failure a handler can throw. */

@@ -11,7 +11,6 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-  ReadBuffer,
   serializeMessage,
   type JSONRPCMessage,
   type McpServerFactory,
@@ -19,6 +18,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { JsonRpcLines, readableProtocolError } from './json-rpc-lines.js';
 
 export interface StdioServing {
   /** Settles once the connection is over: stdin ended and every call read before that was answered, or close() ran. */
@@ -53,7 +53,7 @@ export class DrainingStdioWire implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly closed: Promise<void>;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer = new JsonRpcLines();
   /** Requests read and not yet answered: what end of input waits for. */
   readonly #unanswered = new Set<RequestId>();
   #inputEnded = false;
@@ -82,7 +82,7 @@ export class DrainingStdioWire implements Transport {
     if (this.#isClosed) throw new Error('the stdio connection is closed');
     const answered = (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined;
     try {
-      await this.#write(serializeMessage(message));
+      await this.#write(serializeMessage(isJSONRPCErrorResponse(message) ? readableProtocolError(message) : message));
     } finally {
       // Only once the answer is written: the process may exit right after the last one.
       if (answered) this.#settle(message.id!);
@@ -117,25 +117,15 @@ export class DrainingStdioWire implements Transport {
   }
 
   readonly #onData = (chunk: Buffer) => {
-    try {
-      this.#buffer.append(chunk);
-    } catch (error) {
-      // A message over the buffer limit: nothing after it can be framed.
-      this.onerror?.(error as Error);
-      void this.close();
-      return;
-    }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
+    this.#buffer.append(chunk);
+    for (let inbound = this.#buffer.next(); inbound !== null; inbound = this.#buffer.next()) {
+      if ('answer' in inbound) {
+        // Not a message the server can take (malformed, unparseable, too long): answered here.
+        if (!this.#isClosed) this.#write(serializeMessage(inbound.answer)).catch((error: Error) => this.onerror?.(error));
         continue;
       }
-      if (message === null) return;
-      this.#track(message);
-      this.onmessage?.(message);
+      this.#track(inbound.message);
+      this.onmessage?.(inbound.message);
     }
   };
 

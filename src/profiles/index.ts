@@ -4,6 +4,8 @@ import type { EngineRegistry } from '../core/registry.js';
 import type { Profile } from '../mcp/server.js';
 import { createJuliaProfile } from './julia/index.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
+import { createPythonProfile } from './python/index.js';
+import { selectionSummary } from '../mcp/selection.js';
 
 export interface ProfileBuild {
   readonly profile: Profile<unknown>;
@@ -17,15 +19,11 @@ export async function buildProfile(config: Config, registry: EngineRegistry, lau
   switch (config.profile) {
     case 'libtmux': {
       const profile = createLibtmuxProfile({ config, engine: registry.defaultEngine, launchesDaemon });
-      const { toolsets, included, excluded } = profile.selection;
-      return {
-        profile: profile as Profile<unknown>,
-        selectionSummary:
-          `${profile.tools.length} tools (toolsets ${toolsets.join(',') || 'none'}` +
-          (included.size ? `; added ${[...included].join(',')}` : '') +
-          (excluded.size ? `; excluded ${[...excluded].join(',')}` : '') +
-          ')',
-      };
+      return { profile: profile as Profile<unknown>, selectionSummary: selectionSummary(profile.tools.length, profile.selection) };
+    }
+    case 'python': {
+      const profile = createPythonProfile({ config, registry });
+      return { profile: profile as Profile<unknown>, selectionSummary: selectionSummary(profile.tools.length, profile.selection) };
     }
     case 'julia': {
       if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');

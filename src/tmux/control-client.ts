@@ -18,10 +18,17 @@ export interface ControlClientOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Session to attach to (`$N`); omitted means tmux's choice. */
   readonly target?: string;
-  readonly connectTimeoutMs: number;
+  /**
+   * Gives up waiting for the attach after this long (the process is left to end by itself, see
+   * close()); omitted, connect waits until tmux answers or the process ends.
+   */
+  readonly connectTimeoutMs?: number;
   /** Ask tmux for `%output` of the session's panes (for watches); command clients go without. */
   readonly receiveOutput?: boolean;
 }
+
+/** How long after the process exits its output may still arrive before the connection counts as closed. */
+const EXIT_GRACE_MS = 1000;
 
 export type NotificationListener = (name: string, args: string) => void;
 export type OutputListener = (text: string) => void;
@@ -67,16 +74,26 @@ export class ControlClient {
     this.#child.stdin.on('error', () => {});
     this.#child.on('error', (error) => this.#shutdown(`cannot run tmux: ${error.message}`, new TmuxUnavailableError(options.bin, error)));
     this.#child.on('close', (code, signal) => this.#shutdown(`tmux control client exited (${signal ?? `code ${code}`})`));
+    // A stopped tmux server holds the stdio it was handed at connect, so 'close' may never come.
+    this.#child.on('exit', (code, signal) => {
+      setTimeout(() => {
+        this.#child.stdout.destroy();
+        this.#shutdown(`tmux control client exited (${signal ?? `code ${code}`})`);
+      }, EXIT_GRACE_MS).unref();
+    });
   }
 
   /** Starts a control client and resolves once tmux has accepted the attach; rejects if it cannot. */
   static async connect(options: ControlClientOptions): Promise<ControlClient> {
     const client = new ControlClient(options);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        client.close();
-        reject(new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`));
-      }, options.connectTimeoutMs);
+      const timer =
+        options.connectTimeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              void client.close();
+              reject(new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`));
+            }, options.connectTimeoutMs);
       client.#onAttached = (error) => {
         clearTimeout(timer);
         if (error) reject(error);
@@ -109,7 +126,9 @@ export class ControlClient {
         // The FIFO can no longer be trusted once a reply is missing: end this connection.
         this.#settle(pending, new TmuxTimeoutError(command, timeoutMs));
         this.#shutdown(`tmux ${command[0]} timed out`);
-        this.#child.kill('SIGKILL');
+        // Killed now, not left to stdin EOF: tmux keeps a control client whose unanswered command's
+        // reply cannot be written (this process may have exited). Safe once tmux answered the attach.
+        if (this.#attached) this.#child.kill('SIGKILL');
       }, timeoutMs);
       this.#queue.push(pending);
       // Commands issued in the same tick (Promise.all of several) go out in one write.
@@ -158,16 +177,22 @@ export class ControlClient {
     return this.#watches.size;
   }
 
-  /** Ends the client: stdin EOF detaches it, a kill follows if it lingers. */
+  /**
+   * Ends the client: stdin EOF detaches it, a kill follows if it lingers. A client tmux has not
+   * answered yet is never signalled: tmux 3.3a crashes (SIGSEGV) when it resumes after SIGSTOP and
+   * finds control clients that connected while it was stopped already killed. Such a client ends by
+   * itself on the EOF once tmux answers; close() does not wait for it.
+   */
   close(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
+    this.#child.stdin.end();
+    if (!this.#attached) return Promise.resolve();
     return new Promise((resolve) => {
       const kill = setTimeout(() => this.#child.kill('SIGKILL'), 1000);
-      this.#child.once('close', () => {
+      this.#child.once('exit', () => {
         clearTimeout(kill);
         resolve();
       });
-      this.#child.stdin.end();
       this.#child.kill('SIGTERM');
     });
   }
@@ -233,7 +258,8 @@ export class ControlClient {
     this.#closeListeners.clear();
     if (this.#child.exitCode === null && this.#child.signalCode === null) {
       this.#child.stdin.end();
-      setTimeout(() => this.#child.kill('SIGKILL'), 1000).unref();
+      // Not before tmux answered the attach (see close()): the EOF ends it once tmux runs again.
+      if (this.#attached) setTimeout(() => this.#child.kill('SIGKILL'), 1000).unref();
     }
   }
 }

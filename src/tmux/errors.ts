@@ -42,6 +42,16 @@ export class TmuxUnavailableError extends TmuxError {
   }
 }
 
+/** The system refused to start tmux because its arguments were too large (E2BIG); tmux never ran. */
+export class TmuxArgumentsTooLongError extends TmuxError {
+  constructor(command: readonly string[], bytes: number) {
+    super(
+      `tmux ${command[0] ?? ''} was not run: its arguments (${bytes} bytes) are more than the system allows one program`,
+      'Send less at once (split long text over several calls).',
+    );
+  }
+}
+
 /** A command got no answer in time; the connection or process was ended. */
 export class TmuxTimeoutError extends TmuxError {
   constructor(command: readonly string[], timeoutMs: number) {

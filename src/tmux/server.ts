@@ -6,7 +6,7 @@
  */
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxNoServerError } from './errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { spawnTmux } from './spawn.js';
 
 export interface TmuxServerOptions {
@@ -81,7 +81,8 @@ export class TmuxServer {
    * order, so a sequence (text, then Enter) costs one round trip; the first failure is thrown.
    */
   async runInOrder(commands: ReadonlyArray<readonly string[]>): Promise<void> {
-    const client = this.#closed || this.#spawnOnly ? undefined : await this.#client();
+    const client =
+      this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
     if (client) {
       this.#sent += commands.length;
@@ -97,27 +98,38 @@ export class TmuxServer {
     for (; next < commands.length; next++) await this.run(commands[next]!);
   }
 
-  /** A control-mode reply, or the lines of a spawned tmux's output. */
+  /**
+   * A control-mode reply, or the lines of a spawned tmux's output. The whole call, reconnecting
+   * included, is bounded by its timeout: while tmux does not answer (stopped, or overloaded) an
+   * attach waits in the background, shared by every call, and each call gives up at its deadline.
+   */
   async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
+    const deadline = performance.now() + timeoutMs;
+    const left = () => Math.max(1, Math.ceil(deadline - performance.now()));
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
-      const client = await this.#client();
+      const client = await this.#clientBy(deadline, command, timeoutMs);
       if (client) {
         try {
           this.#sent++;
-          return await client.runReply(command, timeoutMs);
+          return await client.runReply(command, left());
         } catch (error) {
           // The client was detached (its session killed) before tmux began this command: safe to send again.
           if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
-          const next = await this.#client();
+          const next = await this.#clientBy(deadline, command, timeoutMs);
           this.#sent++;
-          if (next) return next.runReply(command, timeoutMs);
+          if (next) return next.runReply(command, left());
         }
       }
     }
     this.#sent++;
-    return this.#spawn(command, timeoutMs, options.stdin, options.signal);
+    return this.#spawn(command, left(), options.stdin, options.signal);
+  }
+
+  /** The command client, or undefined when there is none to attach; a TmuxTimeoutError at `deadline`. */
+  #clientBy(deadline: number, command: readonly string[], timeoutMs: number): Promise<ControlClient | undefined> {
+    return byDeadline(this.#client(), deadline, () => new TmuxTimeoutError(command, timeoutMs));
   }
 
   /**
@@ -167,7 +179,11 @@ export class TmuxServer {
     paneId: string,
     handlers: { output: OutputListener; notification?: NotificationListener; close: (reason: string) => void },
   ): Promise<() => void> {
-    const client = await this.#watcherFor(sessionId);
+    const client = await byDeadline(
+      this.#watcherFor(sessionId),
+      performance.now() + this.commandTimeoutMs,
+      () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs),
+    );
     const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
@@ -232,7 +248,8 @@ export class TmuxServer {
       globalArgs: this.globalArgs,
       env: this.#env,
       target: sessionId,
-      connectTimeoutMs: this.commandTimeoutMs,
+      // No limit here: callers stop waiting at their own deadline (byDeadline), and the attach
+      // stays pending for the next call instead of a new client per call.
       receiveOutput,
     });
     if (this.#closed) {
@@ -266,6 +283,15 @@ export class TmuxServer {
     this.#lastAttachFailure = 0;
     return result.stdout;
   }
+}
+
+/** `promise`, or the error `late()` makes once `deadline` (performance.now() time) passes first. */
+function byDeadline<T>(promise: Promise<T>, deadline: number, late: () => Error): Promise<T> {
+  const ms = deadline - performance.now();
+  if (ms <= 0) return Promise.reject(late());
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), ms)));
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /** UTF-8 text of each line, invalid bytes replaced. */

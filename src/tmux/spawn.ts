@@ -3,7 +3,7 @@
  * connection exists (no session yet), for commands that read stdin, and when control mode fails.
  */
 import { spawn } from 'node:child_process';
-import { TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import { TmuxArgumentsTooLongError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 
 export interface SpawnResult {
   readonly code: number | null;
@@ -30,10 +30,16 @@ export function spawnTmux(
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     let child;
+    const argv = [...globalArgs, ...command.map(argvSafe)];
+    // E2BIG is the arguments' fault, not a missing tmux: say so, whichever way spawn reports it.
+    const failure = (error: unknown) =>
+      (error as NodeJS.ErrnoException | undefined)?.code === 'E2BIG'
+        ? new TmuxArgumentsTooLongError(command, argv.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0))
+        : new TmuxUnavailableError(bin, error);
     try {
-      child = spawn(bin, [...globalArgs, ...command.map(argvSafe)], { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(bin, argv, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
-      reject(new TmuxUnavailableError(bin, error));
+      reject(failure(error));
       return;
     }
     const stdout: Buffer[] = [];
@@ -62,15 +68,30 @@ export function spawnTmux(
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      reject(new TmuxUnavailableError(bin, error));
+      reject(failure(error));
     });
-    child.on('close', (code) => {
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(deadline);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(options.signal?.reason ?? new Error('aborted'));
       else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs));
       else resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8').trim() });
+    };
+    child.on('close', finish);
+    // tmux hands its stdio to the server when it connects: a stopped server keeps those pipes open
+    // after the client is gone, so 'close' may never come. Exit settles it, after a grace for output.
+    child.on('exit', (code) => {
+      const end = () => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code);
+      };
+      if (timedOut || aborted) end();
+      else setTimeout(end, options.killGraceMs ?? 1000).unref();
     });
     child.stdin.end(options.stdin);
   });

@@ -177,7 +177,8 @@ for (const [negotiation, version] of ERAS) {
     const tmux = privateTmux(t);
     await tmux.start();
     const broken = join(tmux.dir, 'broken-tmux');
-    writeFileSync(broken, '#!/bin/sh\necho "tmux: simulated failure for the test" >&2\nexit 1\n');
+    // It passes the start-up check (`-V`) and fails every command after it.
+    writeFileSync(broken, '#!/bin/sh\n[ "$1" = -V ] && echo "tmux 3.3a" && exit 0\necho "tmux: simulated failure for the test" >&2\nexit 1\n');
     chmodSync(broken, 0o755);
     const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', broken] });
     const target = { paneId: '%0', generation: '1:1:x' };

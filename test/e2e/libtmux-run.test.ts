@@ -173,23 +173,18 @@ test('run_shell_command: back-to-back runs each report their own exit status', a
   }
 });
 
-test('run_shell_command: the shell dying mid-run is an answer, not a hang', async (t) => {
+test('run_shell_command: the shell dying mid-run is an error answer (the command never finished), not a hang', async (t) => {
   const { tmux, pane, mcp } = await setup(t);
   // $$ is the interactive shell even inside the subshell.
   await tmux.tmux('set-option', '-p', '-t', pane, 'remain-on-exit', 'on');
-  const dead = await mcp.call('run_shell_command', { paneId: pane, command: 'echo going; kill -9 $$', timeoutMs: 30_000 });
-  assert.equal(dead.structuredContent?.exitStatus, null);
-  assert.equal(dead.structuredContent?.timedOut, false);
-  assert.ok((dead.structuredContent?.seconds as number) < 10);
-  assert.match(dead.content[0]!.text!, /exited before the command finished/);
+  const dead = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo going; kill -9 $$', timeoutMs: 30_000 });
+  assert.match(dead, /exited before the command finished/);
 
   const other = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}', 'sh')).trim();
   await tmux.tmux('set-option', '-p', '-t', other, 'remain-on-exit', 'off');
   await tmux.typeAndWait(other, 'true');
-  const closed = await mcp.call('run_shell_command', { paneId: other, command: 'kill -9 $$', timeoutMs: 30_000 });
-  assert.equal(closed.structuredContent?.exitStatus, null);
-  assert.equal(closed.structuredContent?.timedOut, false);
-  assert.match(closed.content[0]!.text!, /went away/);
+  const closed = await mcp.fails('run_shell_command', { paneId: other, command: 'kill -9 $$', timeoutMs: 30_000 });
+  assert.match(closed, /went away/);
 });
 
 test('run_shell_command: cancelling the call interrupts the command it typed (C-c), and the pane is usable again', async (t) => {

@@ -45,7 +45,7 @@ for (const mode of ['auto', 'legacy'] as const) {
     await tmux.newSession('beta');
     const registry = new EngineRegistry({ bin: TMUX_BIN, commandTimeoutMs: 5000, engine: { waitMaxMs: 10_000 }, defaultLocation: { socketPath: tmux.socketPath } });
     t.after(() => registry.close());
-    const ids = tmuxIdCompleters(() => registry.defaultEngine);
+    const ids = tmuxIdCompleters((work) => work(registry.defaultEngine));
     const profile = profileWith({
       prompts: [
         {
@@ -80,7 +80,7 @@ for (const mode of ['auto', 'legacy'] as const) {
     assert.deepEqual(got.messages[0]!.content, { type: 'text', text: `capture_pane ${first}` });
     await assert.rejects(client.getPrompt({ name: 'inspect-pane', arguments: {} }), /missing required argument\(s\) paneId/);
     await assert.rejects(client.getPrompt({ name: 'inspect-pane', arguments: { paneId: first, pane: 'x' } }), /unknown argument\(s\) pane/);
-    await assert.rejects(client.getPrompt({ name: 'nope' }), /no prompt "nope"/);
+    await assert.rejects(client.getPrompt({ name: 'nope' }), /unknown prompt "nope"/);
 
     const panes = await client.complete({ ref: { type: 'ref/prompt', name: 'inspect-pane' }, argument: { name: 'paneId', value: '%' } });
     assert.deepEqual(panes.completion.values, (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n'));

@@ -31,10 +31,13 @@ export const capturePane = libtmuxTool({
     // capture-pane itself refuses a pane that does not exist: one tmux command, no separate lookup.
     const paneId = await ctx.engine.paneIdFrom(args.paneId);
     const lines = await ctx.engine.onPane(paneId, () => captureLines(ctx.engine, paneId, args));
-    const kept = tailBudget(lines, args.maxLines ?? 200);
+    const kept = tailBudget(lines, args.maxLines ?? 200, undefined, { clipRow: true });
     return {
       structured: { paneId, lines: kept.lines, droppedLines: kept.droppedLines },
-      text: (kept.droppedLines ? `[${kept.droppedLines} older rows left out]\n` : '') + kept.lines.join('\n'),
+      text:
+        (kept.droppedLines ? `[${kept.droppedLines} older rows left out]\n` : '') +
+        (kept.clippedRow ? '[the oldest row shown is cut to its end, marked "…"]\n' : '') +
+        kept.lines.join('\n'),
     };
   },
 });

@@ -2,6 +2,7 @@ import { array, boolean, integer, nullable, number, object, string } from '../..
 import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/run-command.js';
 import { withProgress } from '../../../mcp/tool.js';
 import { libtmuxTool } from '../declare.js';
+import { Failure } from '../../../core/failure.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_LINES = 200;
@@ -75,6 +76,10 @@ export const runShellCommandTool = libtmuxTool({
     const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
       runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
     );
+    // The command never finished: a failure, not a result whose exitStatus null reads like success.
+    if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
+      throw new Failure('not_found', summary(pane.id, result, timeoutMs), 'list_panes shows what is there now; respawn_pane restarts a dead pane.');
+    }
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,

@@ -24,7 +24,7 @@ export const snapshotPane = libtmuxTool({
   output: object({ pane: paneSchema, capture: captureSchema }, ['capture', 'pane']),
   async handler(args: { paneId: string; maxLines?: number }, { ctx }) {
     const pane = await ctx.engine.resolvePane(args.paneId);
-    const kept = tailBudget(await captureLines(ctx.engine, pane.id), args.maxLines ?? 200);
+    const kept = tailBudget(await captureLines(ctx.engine, pane.id), args.maxLines ?? 200, undefined, { clipRow: true });
     return {
       structured: {
         pane: paneWire(ctx.engine, pane),

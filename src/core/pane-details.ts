@@ -1,0 +1,55 @@
+/**
+ * Panes with their geometry in the window (left/top/right/bottom cells) and their tty: what
+ * position-aware listings need beyond a PaneRecord, read in the same single command.
+ */
+import { rowFormat, toInt } from '../tmux/formats.js';
+import { listPanesCommand, type Engine } from './engine.js';
+import { notFound } from './failure.js';
+import { PANE_FIELDS, toPane, type Incarnation, type PaneRecord } from './records.js';
+
+export interface PaneDetail extends PaneRecord {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly tty: string;
+}
+
+const DETAIL_FORMAT = rowFormat({ ...PANE_FIELDS, left: 'pane_left', top: 'pane_top', right: 'pane_right', bottom: 'pane_bottom', tty: 'pane_tty' });
+
+function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDetail {
+  return {
+    ...toPane(row, incarnation),
+    left: toInt(row.left!),
+    top: toInt(row.top!),
+    right: toInt(row.right!),
+    bottom: toInt(row.bottom!),
+    tty: row.tty!,
+  };
+}
+
+/** Panes of the server, a session or a window (each pane once), in tmux's order; none when no server runs. */
+export async function listPaneDetails(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneDetail[]> {
+  const identity = await engine.identity();
+  if (!identity) return [];
+  const target = scope.windowId ?? scope.sessionId;
+  const run = () => engine.tmux.runIfServer([...listPanesCommand(scope), '-F', DETAIL_FORMAT.format]);
+  const lines = target === undefined ? await run() : await engine.onPane(target, run);
+  const seen = new Set<string>();
+  const panes: PaneDetail[] = [];
+  for (const row of DETAIL_FORMAT.parse(lines ?? [])) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    panes.push(toDetail(row, identity));
+  }
+  return panes;
+}
+
+/** One pane (an id like %3) with its geometry; a missing pane is a not-found failure. */
+export async function paneDetail(engine: Engine, paneId: string): Promise<PaneDetail> {
+  const identity = await engine.requireIdentity();
+  const lines = await engine.onPane(paneId, () => engine.tmux.run(['display-message', '-p', '-t', paneId, DETAIL_FORMAT.format]));
+  const row = DETAIL_FORMAT.parse(lines)[0];
+  if (!row || row.id !== paneId) throw notFound(`no pane ${paneId} on this tmux server`, 'Call list_panes to see what exists now.');
+  return toDetail(row, identity);
+}

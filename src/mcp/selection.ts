@@ -1,0 +1,97 @@
+/**
+ * Which tools a process serves, for any profile that sorts its tools into groups (toolsets):
+ * toolsets first (LIBTMUX_TOOLSETS, or the profile's default), then exact names added
+ * (LIBTMUX_TOOLS), then exclusions (LIBTMUX_EXCLUDE_TOOLS), which win over everything and also
+ * narrow what a batch may call. Filtering shapes the interface; it is not an authorization boundary.
+ */
+import { quoted } from '../core/quote.js';
+import { ConfigError } from '../config.js';
+import { nearest } from './nearest.js';
+
+export interface Selectable {
+  readonly name: string;
+  /** The toolset the tool belongs to. */
+  readonly group: string;
+}
+
+export interface SelectionRequest {
+  /** Every toolset the profile has, in listing order. */
+  readonly toolsets: readonly string[];
+  /** Toolsets in force when LIBTMUX_TOOLSETS is not set. */
+  readonly defaultToolsets: readonly string[];
+  /** Undefined: the default; []: no toolsets (only LIBTMUX_TOOLS). */
+  readonly chosen?: readonly string[];
+  readonly tools?: readonly string[];
+  readonly excludeTools?: readonly string[];
+}
+
+export interface Selection {
+  /** Toolsets in force, in the profile's order. */
+  readonly toolsets: readonly string[];
+  /** True when LIBTMUX_TOOLSETS chose them; false for the default. */
+  readonly explicitToolsets: boolean;
+  /** Names LIBTMUX_TOOLS added. */
+  readonly included: ReadonlySet<string>;
+  /** Names LIBTMUX_EXCLUDE_TOOLS removed, from the list and from every batch's reach. */
+  readonly excluded: ReadonlySet<string>;
+  /** The tools listed and callable. */
+  readonly names: ReadonlySet<string>;
+}
+
+export function selectGroups(all: readonly Selectable[], request: SelectionRequest): Selection {
+  const known = all.map((tool) => tool.name);
+  checkNames('LIBTMUX_TOOLS', request.tools ?? [], known);
+  checkNames('LIBTMUX_EXCLUDE_TOOLS', request.excludeTools ?? [], known);
+  for (const set of request.chosen ?? []) {
+    if (set === '') throw new ConfigError('LIBTMUX_TOOLSETS has an empty entry; separate toolsets with single commas');
+    if (!request.toolsets.includes(set)) {
+      throw new ConfigError(`LIBTMUX_TOOLSETS: unknown toolset "${set}"; choose from ${request.toolsets.join(', ')}`);
+    }
+  }
+  const chosen = request.chosen ?? request.defaultToolsets;
+  const toolsets = request.toolsets.filter((set) => chosen.includes(set));
+  const included = new Set(request.tools ?? []);
+  const excluded = new Set(request.excludeTools ?? []);
+  const names = new Set<string>();
+  for (const tool of all) if (toolsets.includes(tool.group)) names.add(tool.name);
+  for (const name of included) names.add(name);
+  for (const name of excluded) names.delete(name);
+  return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names };
+}
+
+/** Why `name` is not callable under `selection`, phrased as what to change. */
+export function whyUnavailable(all: readonly Selectable[], selection: Selection, name: string): string {
+  const tool = all.find((t) => t.name === name);
+  // The name is the caller's: echoed bounded and escaped.
+  if (!tool) return `unknown tool ${quoted(name)}${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
+  if (selection.excluded.has(name)) return `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`;
+  return (
+    `tool "${name}" is not enabled on this server: it is in the "${tool.group}" toolset, and the toolsets in force are ` +
+    `${selection.toolsets.join(', ') || 'none'}; add it with LIBTMUX_TOOLSETS or LIBTMUX_TOOLS`
+  );
+}
+
+/** The banner's account of a selection: how many tools, which toolsets, what was added or removed. */
+export function selectionSummary(count: number, selection: Selection): string {
+  return (
+    `${count} tools (toolsets ${selection.toolsets.join(',') || 'none'}` +
+    (selection.included.size ? `; added ${[...selection.included].join(',')}` : '') +
+    (selection.excluded.size ? `; excluded ${[...selection.excluded].join(',')}` : '') +
+    ')'
+  );
+}
+
+function checkNames(variable: string, names: readonly string[], known: readonly string[]): void {
+  for (const name of names) {
+    if (name === '') throw new ConfigError(`${variable} has an empty entry; separate tool names with single commas`);
+    if (!known.includes(name)) {
+      throw new ConfigError(`${variable}: unknown tool "${name}"${suggestion(name, known)}; known tools: ${[...known].sort().join(', ')}`);
+    }
+  }
+}
+
+/** ` (did you mean "x"?)` for a near miss, else nothing. */
+function suggestion(name: string, known: readonly string[]): string {
+  const best = nearest(name, known);
+  return best ? ` (did you mean "${best}"?)` : '';
+}

@@ -1,0 +1,82 @@
+/**
+ * How a python tool is declared: name, title, our description, its toolset (carried in
+ * `_meta.fastmcp.tags`, with `self-bounded` for tools that wait under their own ceiling), the
+ * contract's schemas, and a handler that gets the engine of the tmux server the call names
+ * (`socket_name`, else the configured one). Every tool carries the contract's one set of
+ * conservative annotations. Unknown arguments are named, as that server names them.
+ */
+import { EngineRegistry } from '../../core/registry.js';
+import { invalidArgument } from '../../core/failure.js';
+import type { JsonSchema } from '../../mcp/schema.js';
+import type { NestedCaller, ToolDeclaration, ToolOutcome } from '../../mcp/tool.js';
+import type { PythonCall, PythonContext } from './context.js';
+
+export type Toolset = 'inspect' | 'manage' | 'execute' | 'teardown';
+export const TOOLSETS: readonly Toolset[] = ['inspect', 'manage', 'execute', 'teardown'];
+
+const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
+
+export interface PythonToolSpec<Args> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly toolset: Toolset;
+  /** Waits under its own ceiling (tagged `self-bounded`; never nested in a batch). */
+  readonly selfBounded?: boolean;
+  /** Marked for clients to load up front (`anthropic/alwaysLoad`). */
+  readonly alwaysLoad?: boolean;
+  readonly input: JsonSchema;
+  /** Absent: the contract advertises no output schema (the result is text, or an unchecked object). */
+  readonly output?: JsonSchema;
+  /** Answers text only, with no structured content (capture_pane). */
+  readonly textOnly?: boolean;
+  readonly handler: (args: Args, call: PythonCall & { readonly nested?: NestedCaller }) => Promise<ToolOutcome>;
+}
+
+export type PythonTool = ToolDeclaration<PythonContext> & {
+  readonly toolset: Toolset;
+  readonly selfBounded: boolean;
+  readonly textOnly: boolean;
+};
+
+export function pythonTool<Args extends { socket_name?: string | null }>(spec: PythonToolSpec<Args>): PythonTool {
+  const known = new Set(Object.keys((spec.input.properties ?? {}) as object));
+  const tags = [spec.toolset, ...(spec.selfBounded ? ['self-bounded'] : [])].sort();
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.input,
+    // Unknown arguments get their own message (below), so the schema checked first lets them through.
+    argumentSchema: { ...spec.input, additionalProperties: true },
+    ...(spec.output ? { outputSchema: spec.output } : {}),
+    annotations: { ...ANNOTATIONS },
+    _meta: { ...(spec.alwaysLoad ? { 'anthropic/alwaysLoad': true } : {}), fastmcp: { tags } },
+    group: spec.toolset,
+    toolset: spec.toolset,
+    selfBounded: spec.selfBounded ?? false,
+    textOnly: spec.textOnly ?? false,
+    async handler(args: Args, call) {
+      const unknown = Object.keys(args ?? {}).filter((key) => !known.has(key));
+      if (unknown.length) {
+        const names = unknown.map((key) => JSON.stringify(key.slice(0, 64))).join(', ');
+        throw invalidArgument(`${spec.name} got unexpected argument(s): ${names}`, `Remove or correct the unrecognized argument(s): ${names}.`);
+      }
+      const location = EngineRegistry.named(args.socket_name);
+      return call.ctx.registry.use(location, (engine) =>
+        spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, ...(call.nested ? { nested: call.nested } : {}) }),
+      );
+    },
+  };
+}
+
+// ---- results ------------------------------------------------------------------------------------
+
+/** A string result, wrapped as `{result}` (the text is the string itself). */
+export const textResult = (text: string): ToolOutcome => ({ structured: { result: text }, text });
+
+/** A list result, wrapped as `{result}`. */
+export const listResult = (items: readonly unknown[]): ToolOutcome => ({ structured: { result: items }, text: JSON.stringify(items) });
+
+/** A model result: the object itself, its JSON as text. */
+export const modelResult = (value: Record<string, unknown>): ToolOutcome => ({ structured: value });

@@ -1,0 +1,64 @@
+/**
+ * Results as the Python server shapes them. A failure is an `isError` result whose text is the
+ * reason and, on the next line, what to do, with `_meta` {error_type, expected, suggestion} and no
+ * structuredContent (so a strict client never checks an error against the success schema).
+ * A success is the structured value with its text; a text-only tool answers the text alone.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { Failure } from '../../core/failure.js';
+import { successResult } from '../../mcp/server.js';
+import type { ToolOutcome } from '../../mcp/tool.js';
+import { isTmuxError } from '../../tmux/server.js';
+
+/** The Python server's names for kinds of failure, as `_meta.error_type`. */
+const ERROR_TYPES: Record<string, string> = {
+  invalid_argument: 'ToolInputError',
+  not_found: 'ObjectDoesNotExist',
+  refused: 'ToolRefused',
+  cancelled: 'Cancelled',
+  timeout: 'TimeoutError',
+  server_gone: 'TmuxServerGone',
+  stale: 'StaleTarget',
+  too_large: 'ResponseTooLarge',
+  internal: 'InternalError',
+};
+
+export function renderError(error: unknown): CallToolResult {
+  let message: string;
+  let suggestion: string | undefined;
+  let type: string;
+  let expected = true;
+  if (error instanceof Failure) {
+    message = error.message;
+    suggestion = error.hint;
+    type = ERROR_TYPES[error.kind] ?? 'ToolError';
+    expected = error.kind !== 'internal';
+  } else if (isTmuxError(error)) {
+    message = `tmux error: ${error.message}`;
+    suggestion = error.hint;
+    type = error.name;
+  } else {
+    message = `Unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    type = 'UnexpectedError';
+    expected = false;
+  }
+  return {
+    content: [{ type: 'text', text: suggestion ? `${message}\n${suggestion}` : message }],
+    isError: true,
+    _meta: { error_type: type, expected, ...(suggestion ? { suggestion } : {}) },
+  };
+}
+
+/** Outcomes that answer text only (no structured content), marked by the tool that made them. */
+const textOnly = new WeakSet<ToolOutcome>();
+
+export function textOnlyResult(text: string): ToolOutcome {
+  const outcome: ToolOutcome = { structured: {}, text };
+  textOnly.add(outcome);
+  return outcome;
+}
+
+export function renderSuccess(outcome: ToolOutcome): CallToolResult {
+  if (textOnly.has(outcome)) return { content: [{ type: 'text', text: outcome.text ?? '' }] };
+  return successResult(outcome);
+}

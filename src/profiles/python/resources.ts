@@ -1,0 +1,102 @@
+/**
+ * The resource templates: the tmux hierarchy as JSON (sessions, a session with its windows, a
+ * window with its panes, a pane) and a pane's visible text, on the configured server or the one
+ * `?socket_name=` names. A missing object reads as "resource not found".
+ */
+import { captureLines } from '../../core/capture.js';
+import { listPaneDetails, paneDetail } from '../../core/pane-details.js';
+import { EngineRegistry } from '../../core/registry.js';
+import { completersFor, pythonCompleters } from './completions.js';
+import type { Engine } from '../../core/engine.js';
+import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
+import { PANE_ID } from '../../tmux/ids.js';
+import { paneWire, sessionWire, windowWire } from './records.js';
+import { checkId, resolveSession, resolveWindow } from './targets.js';
+
+const META = { fastmcp: { tags: [] } };
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+function template(
+  registry: EngineRegistry,
+  spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta' | 'complete'> & { read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string> },
+): ResourceTemplateDeclaration {
+  const variables = [...spec.uriTemplate.matchAll(/[{,?]([a-z_]+)/g)].map((match) => match[1]!);
+  return {
+    ...spec,
+    _meta: META,
+    complete: completersFor(pythonCompleters(registry), variables),
+    read: (variables) => registry.use(EngineRegistry.named(variables.socket_name), (engine) => spec.read(engine, variables)),
+  };
+}
+
+export function pythonResourceTemplates(registry: EngineRegistry): ResourceTemplateDeclaration[] {
+  return [
+    template(registry, {
+      uriTemplate: 'tmux://sessions{?socket_name}',
+      name: 'get_sessions',
+      title: 'All Sessions',
+      description: 'Every session of the tmux server (or of the one ?socket_name= names), as a JSON array of session records.',
+      mimeType: 'application/json',
+      async read(engine) {
+        const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
+        return json(sessions.map((s) => sessionWire(s, clients)));
+      },
+    }),
+    template(registry, {
+      uriTemplate: 'tmux://sessions/{session_name}{?socket_name}',
+      name: 'get_session',
+      title: 'Session Detail',
+      description: 'One session by name, as JSON: its record plus `windows`, the records of its windows.',
+      mimeType: 'application/json',
+      async read(engine, { session_name }) {
+        const session = await resolveSession(engine, { session_name: session_name! });
+        const [clients, windows] = await Promise.all([engine.foreignClientsBySession(), engine.listWindows(session.id)]);
+        return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
+      },
+    }),
+    template(registry, {
+      uriTemplate: 'tmux://sessions/{session_name}/windows{?socket_name}',
+      name: 'get_session_windows',
+      title: 'Session Windows',
+      description: 'The windows of one session (by name), as a JSON array of window records.',
+      mimeType: 'application/json',
+      async read(engine, { session_name }) {
+        const session = await resolveSession(engine, { session_name: session_name! });
+        return json((await engine.listWindows(session.id)).map(windowWire));
+      },
+    }),
+    template(registry, {
+      uriTemplate: 'tmux://sessions/{session_name}/windows/{window_index}{?socket_name}',
+      name: 'get_window',
+      title: 'Window Detail',
+      description: 'One window, by session name and window index, as JSON: its record plus `panes`, the records of its panes.',
+      mimeType: 'application/json',
+      async read(engine, { session_name, window_index }) {
+        const window = await resolveWindow(engine, { session_name: session_name!, window_index: window_index! });
+        const panes = await listPaneDetails(engine, { windowId: window.id });
+        return json({ ...windowWire(window), panes: await Promise.all(panes.map((p) => paneWire(engine, p))) });
+      },
+    }),
+    template(registry, {
+      uriTemplate: 'tmux://panes/{pane_id}{?socket_name}',
+      name: 'get_pane',
+      title: 'Pane Detail',
+      description: 'One pane by id (like %3; write it %253 in the URI), as a JSON pane record.',
+      mimeType: 'application/json',
+      async read(engine, { pane_id }) {
+        return json(await paneWire(engine, await paneDetail(engine, checkId(pane_id!, PANE_ID, 'pane_id', '%3'))));
+      },
+    }),
+    template(registry, {
+      uriTemplate: 'tmux://panes/{pane_id}/content{?socket_name}',
+      name: 'get_pane_content',
+      title: 'Pane Content',
+      description: 'The text a pane shows now (its visible screen, trailing blank rows removed), as plain text. For scrollback use the capture_pane tool.',
+      mimeType: 'text/plain',
+      async read(engine, { pane_id }) {
+        const paneId = checkId(pane_id!, PANE_ID, 'pane_id', '%3');
+        return (await engine.onPane(paneId, () => captureLines(engine, paneId))).join('\n');
+      },
+    }),
+  ];
+}

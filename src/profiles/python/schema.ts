@@ -1,0 +1,87 @@
+/**
+ * JSON Schema builders in the shapes the Python server publishes (pydantic through FastMCP):
+ * optional fields are `anyOf [T, null]` with `default: null`, parameter objects are closed and
+ * spell `required` only when something is, result models are open, and a bare value (string,
+ * list) comes wrapped as `{result}` with `x-fastmcp-wrap-result`. Descriptions are ours.
+ */
+import type { JsonSchema } from '../../mcp/schema.js';
+
+type Scalar = 'string' | 'integer' | 'number' | 'boolean';
+
+/** A plain typed field, with a default when the contract gives one. */
+export const field = (type: Scalar, description: string, extra: Record<string, unknown> = {}): JsonSchema => ({ type, description, ...extra });
+
+/** `T | null`, default null (or `fallback`). */
+export const optional = (type: Scalar | JsonSchema, description: string, fallback: unknown = null): JsonSchema => ({
+  anyOf: [typeof type === 'string' ? { type } : type, { type: 'null' }],
+  default: fallback,
+  description,
+});
+
+/** A string enum, or `null` with `nullable`. */
+export const choice = (values: readonly string[], description: string, options: { nullable?: boolean; fallback?: string } = {}): JsonSchema =>
+  options.nullable
+    ? { anyOf: [{ enum: [...values], type: 'string' }, { type: 'null' }], default: null, description }
+    : { enum: [...values], type: 'string', description, ...(options.fallback !== undefined ? { default: options.fallback } : {}) };
+
+export const stringList = (description: string): JsonSchema => optional({ items: { type: 'string' }, type: 'array' }, description);
+
+/** `dict[str, str] | str | None`: a JSON object, or the same object as a JSON string (some clients send that). */
+export const stringMap = (description: string): JsonSchema => ({
+  anyOf: [{ additionalProperties: { type: 'string' }, type: 'object' }, { type: 'string' }, { type: 'null' }],
+  default: null,
+  description,
+});
+
+/** The arguments object of a tool: closed; `required` only when something is. */
+export function params(properties: Readonly<Record<string, JsonSchema>>, required: readonly string[] = []): JsonSchema {
+  return { additionalProperties: false, properties, ...(required.length ? { required: [...required] } : {}), type: 'object' };
+}
+
+/** A result model: open, as pydantic publishes it. */
+export function model(properties: Readonly<Record<string, JsonSchema>>, required: readonly string[] = [], description?: string): JsonSchema {
+  return { properties, ...(required.length ? { required: [...required] } : {}), type: 'object', ...(description ? { description } : {}) };
+}
+
+/** A bare result (a string, a list) as FastMCP wraps it into structured content. */
+export function wrapped(result: JsonSchema): JsonSchema {
+  return { properties: { result }, required: ['result'], type: 'object', 'x-fastmcp-wrap-result': true };
+}
+
+export const WRAPPED_TEXT = wrapped({ type: 'string' });
+
+// ---- the targeting fields every tool shares -----------------------------------------------------
+
+export const SOCKET_NAME = optional(
+  'string',
+  'tmux socket name (tmux -L NAME), for a tmux server other than the configured one; a bare name inside tmux\'s socket directory, never a path. Default: the configured server.',
+);
+
+export const PANE_ID = optional('string', 'Pane id like "%3" (from list_panes). Wins over every other target field.');
+export const SESSION_NAME = optional('string', 'Session name, matched exactly. Used when session_id is not given.');
+export const SESSION_ID = optional('string', 'Session id like "$0". Wins over session_name.');
+export const WINDOW_ID = optional('string', 'Window id like "@1". Wins over window_index and the session fields.');
+export const WINDOW_INDEX = optional('string', 'Window index within the session (like "0" or "2"), used when window_id is not given.');
+
+/**
+ * How a pane is found when pane_id is not given: window_id, else the session (session_id, else
+ * session_name, else the first session), its first window, that window's first pane.
+ */
+export const PANE_TARGET = {
+  pane_id: PANE_ID,
+  session_name: SESSION_NAME,
+  session_id: SESSION_ID,
+  window_id: WINDOW_ID,
+} as const;
+
+export const WINDOW_TARGET = {
+  window_id: WINDOW_ID,
+  window_index: WINDOW_INDEX,
+  session_name: SESSION_NAME,
+  session_id: SESSION_ID,
+} as const;
+
+export const SESSION_TARGET = { session_name: SESSION_NAME, session_id: SESSION_ID } as const;
+
+export const TARGETING_NOTE =
+  'Target: pane_id, or window_id, or a session (session_id, else session_name); with none, the first pane of the first window of the first session.';

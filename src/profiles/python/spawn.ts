@@ -1,0 +1,42 @@
+/** The spawn arguments several tools share: environment (object or JSON string), directory, persistent-history suppression. */
+import { checkStartDirectory } from '../../core/lifecycle.js';
+import { invalidArgument } from '../../core/failure.js';
+import { withoutPersistentHistory } from '../../core/spawn-options.js';
+import { optional, stringMap } from './schema.js';
+import type { JsonSchema } from '../../mcp/schema.js';
+
+export interface SpawnArgs {
+  readonly environment?: Record<string, string> | string | null;
+  readonly start_directory?: string | null;
+  readonly suppress_persistent_history?: boolean;
+}
+
+export const SPAWN_FIELDS: Record<string, JsonSchema> = {
+  start_directory: optional('string', 'Directory the new process starts in: an absolute path, or ~ / ~/... for the home directory. It must exist. Default: tmux\'s default.'),
+  environment: stringMap('Extra environment variables for the new process only, as {"NAME": "value"} (or that object as a JSON string). Values can show in process listings: do not pass secrets.'),
+  suppress_persistent_history: {
+    default: false,
+    description:
+      'Keep the new shell from writing its history file: sets HISTFILE="" (bash, zsh), fish_private_mode (fish) and adds ' +
+      'ignorespace to HISTCONTROL. Default false. Best effort: it only affects shells that honour these variables.',
+    type: 'boolean',
+  },
+};
+
+/** The checked environment (history suppression merged in) and directory, before anything touches tmux. */
+export async function spawnSettings(args: SpawnArgs): Promise<{ environment?: Record<string, string>; startDirectory?: string }> {
+  let environment: Record<string, string> | undefined;
+  if (typeof args.environment === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(args.environment);
+    } catch {
+      throw invalidArgument('environment is a string that is not a JSON object', 'Pass an object such as {"NAME": "value"}.');
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidArgument('environment must be an object of NAME: value strings');
+    environment = parsed as Record<string, string>;
+  } else if (args.environment) environment = args.environment;
+  if (args.suppress_persistent_history) environment = withoutPersistentHistory(environment);
+  const startDirectory = args.start_directory != null ? await checkStartDirectory(args.start_directory, 'start_directory') : undefined;
+  return { ...(environment ? { environment } : {}), ...(startDirectory ? { startDirectory } : {}) };
+}

@@ -1,0 +1,177 @@
+/** Typing into panes: send_keys, send_keys_batch (spec 003), paste_text. */
+import { pasteText, sendKeys } from '../../../core/input.js';
+import { Failure, invalidArgument } from '../../../core/failure.js';
+import { describeError } from '../../../mcp/server.js';
+import { isTmuxError } from '../../../tmux/server.js';
+import type { Engine } from '../../../core/engine.js';
+import { modelResult, pythonTool, textResult } from '../declare.js';
+import { choice, field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+
+type Socket = { socket_name?: string | null };
+
+interface KeysArgs extends PaneTarget {
+  keys: string;
+  enter?: boolean;
+  literal?: boolean;
+  suppress_history?: boolean;
+}
+
+const KEYS_FIELDS = {
+  keys: field('string', 'What to send. With literal false (default), a tmux key name such as "C-c", "Enter", "Escape" or "Up" is pressed as that key, and any other text is typed exactly as given. With literal true it is always typed as text.'),
+  enter: { default: true, description: 'Press Enter after the keys. Default true: pass false for control keys (C-c) and partial input.', type: 'boolean' },
+  literal: { default: false, description: 'Type keys as plain text even when it looks like a key name. Default false.', type: 'boolean' },
+  suppress_history: {
+    default: false,
+    description: 'Prepend a space so shells that ignore space-prefixed commands (bash with HISTCONTROL=ignorespace, zsh HIST_IGNORE_SPACE, fish) keep the line out of history. Default false.',
+    type: 'boolean',
+  },
+} as const;
+
+/** Types one keys operation into `paneId` (resolved), as send_keys does. */
+async function sendOne(engine: Engine, paneId: string, op: KeysArgs, fields?: { pane: string; keys: string }): Promise<void> {
+  const literal = op.literal ?? false;
+  const text = op.suppress_history && op.keys !== '' ? ` ${op.keys}` : op.keys;
+  await sendKeys(engine, { pane: paneId, keys: text === '' ? [] : [text], literal, enter: op.enter ?? true, ...(fields ? { fields } : {}) });
+}
+
+export const sendKeysTool = pythonTool({
+  name: 'send_keys',
+  title: 'Send Keys',
+  description:
+    'Type into a pane, or press keys in it: for interactive programs (REPLs, editors, prompts) and for control keys ' +
+    '("C-c" with enter false to interrupt). Enter is pressed afterwards unless enter is false. It returns at once; to ' +
+    'see the effect wait with wait_for_text (or capture_since) instead of sleeping. To run a shell command and get its ' +
+    'output and exit status, run_command does it in one call. Text never reaches tmux as flags or command separators ' +
+    `(a leading "-" or a trailing ";" arrive as typed). Refused for the pane this server runs in, a dead pane or one in copy mode. ${TARGETING_NOTE}`,
+  toolset: 'execute',
+  input: params({ ...KEYS_FIELDS, ...PANE_TARGET, socket_name: SOCKET_NAME }, ['keys']),
+  output: WRAPPED_TEXT,
+  async handler(args: KeysArgs & Socket, { engine }) {
+    checkTarget(args);
+    const paneId = await resolvePaneId(engine, args);
+    await engine.onPane(paneId, () => sendOne(engine, paneId, args));
+    return textResult(`Keys sent to pane ${paneId}`);
+  },
+});
+
+interface BatchOperation extends KeysArgs {}
+
+export const sendKeysBatchTool = pythonTool({
+  name: 'send_keys_batch',
+  title: 'Send Keys Batch',
+  description:
+    'Send several send_keys operations in one call, in order: the same command to several panes, or a sequence of keys ' +
+    'to a TUI. Each operation has send_keys\'s fields and defaults (enter true, literal false) and its own target. ' +
+    'on_error "stop" (default) stops at the first failure and reports its index in stopped_at; "continue" attempts every ' +
+    'operation. timeout (seconds) bounds the whole batch: operations not started in time fail with a timeout error. Each ' +
+    'result row says which pane it reached and how long it took. The batch does not wait between operations or for output: ' +
+    'for commands whose output and exit status you need use run_command, and to watch results use capture_since.',
+  toolset: 'execute',
+  input: params(
+    {
+      operations: {
+        description: 'The operations, run in this order.',
+        items: {
+          additionalProperties: false,
+          description: 'One send_keys operation.',
+          properties: { ...KEYS_FIELDS, ...PANE_TARGET },
+          required: ['keys'],
+          type: 'object',
+        },
+        type: 'array',
+      },
+      on_error: choice(['stop', 'continue'], '"stop" (default): stop at the first failed operation. "continue": attempt every operation.', { fallback: 'stop' }),
+      timeout: optional('number', 'Seconds the whole batch may take; operations not started by then fail. Default: no limit.'),
+      socket_name: SOCKET_NAME,
+    },
+    ['operations'],
+  ),
+  output: model(
+    {
+      failed: field('integer', 'Operations that failed.'),
+      results: {
+        description: 'One row per attempted operation, in order.',
+        items: model(
+          {
+            elapsed_seconds: field('number', 'Seconds this operation took.'),
+            error: optional('string', 'Why it failed, with what to do; null when it succeeded.'),
+            index: field('integer', 'Position of the operation in `operations`, from 0.'),
+            pane_id: optional('string', 'The pane it was sent to; null when its target could not be resolved.'),
+            success: field('boolean', 'True when it was sent.'),
+          },
+          ['index', 'success', 'elapsed_seconds'],
+        ),
+        type: 'array',
+      },
+      stopped_at: optional('integer', 'Index of the failed operation that stopped the batch (on_error "stop"); null when every operation was attempted.'),
+      succeeded: field('integer', 'Operations sent.'),
+    },
+    ['succeeded', 'failed'],
+  ),
+  async handler(args: Socket & { operations: BatchOperation[]; on_error?: 'stop' | 'continue'; timeout?: number | null }, { engine, signal }) {
+    if (args.operations.length === 0) throw invalidArgument('operations must not be empty');
+    if (args.timeout != null && !(args.timeout > 0)) throw invalidArgument(`timeout must be positive (received ${args.timeout})`);
+    args.operations.forEach((op) => checkTarget(op));
+    const stop = (args.on_error ?? 'stop') === 'stop';
+    const deadline = args.timeout != null ? performance.now() + args.timeout * 1000 : Infinity;
+    const results: Array<{ index: number; pane_id: string | null; success: boolean; error: string | null; elapsed_seconds: number }> = [];
+    let stoppedAt: number | null = null;
+    for (const [index, op] of args.operations.entries()) {
+      if (performance.now() > deadline || signal.aborted) {
+        const error = signal.aborted ? 'the batch was cancelled' : `batch execution exceeded timeout of ${args.timeout}s`;
+        results.push({ index, pane_id: null, success: false, error, elapsed_seconds: 0 });
+        if (stop) {
+          stoppedAt = index;
+          break;
+        }
+        continue;
+      }
+      const started = performance.now();
+      let paneId: string | null = null;
+      try {
+        paneId = await resolvePaneId(engine, op);
+        const id = paneId;
+        await engine.onPane(id, () => sendOne(engine, id, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
+        results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
+      } catch (error) {
+        if (!(error instanceof Failure) && !isTmuxError(error)) throw error;
+        results.push({ index, pane_id: paneId, success: false, error: describeError(error), elapsed_seconds: seconds(started) });
+        if (stop) {
+          stoppedAt = index;
+          break;
+        }
+      }
+    }
+    const succeeded = results.filter((r) => r.success).length;
+    return modelResult({ results, succeeded, failed: results.length - succeeded, stopped_at: stoppedAt });
+  },
+});
+
+function seconds(since: number): number {
+  return Math.round(performance.now() - since) / 1000;
+}
+
+export const pasteTextTool = pythonTool({
+  name: 'paste_text',
+  title: 'Paste Text',
+  description:
+    'Paste text into a pane as one block, the way a terminal pastes: multi-line text arrives whole, and a program that ' +
+    'asked for bracketed paste (bash, zsh, most editors) inserts it without running each line. Goes through a private ' +
+    'tmux buffer that is deleted afterwards, so your own paste buffers are untouched. Nothing is pressed after it: send ' +
+    `Enter with send_keys to run pasted commands. ${TARGETING_NOTE}`,
+  toolset: 'execute',
+  input: params({
+    text: field('string', 'The text to paste, newlines included.'),
+    ...PANE_TARGET,
+    bracket: { default: true, description: 'Use bracketed paste when the program asked for it. Default true.', type: 'boolean' },
+    socket_name: SOCKET_NAME,
+  }, ['text']),
+  output: WRAPPED_TEXT,
+  async handler(args: PaneTarget & Socket & { text: string; bracket?: boolean }, { engine }) {
+    checkTarget(args);
+    const paneId = await resolvePaneId(engine, args);
+    await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
+    return textResult(`Text pasted to pane ${paneId}`);
+  },
+});

@@ -1,0 +1,92 @@
+/** run_command: type a shell command into a pane, wait for it, answer its exit status and output. */
+import { checkCommand, checkPane, runCommand } from '../../../core/run-command.js';
+import { Failure, invalidArgument } from '../../../core/failure.js';
+import { paneDetail } from '../../../core/pane-details.js';
+import { withProgress } from '../../../mcp/tool.js';
+import { modelResult, pythonTool } from '../declare.js';
+import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
+import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { checkMaxLines } from './capture.js';
+
+/** Lines of output kept when max_lines is null: the byte budget of core still bounds them. */
+const ALL_LINES = 1_000_000;
+
+export const runCommandTool = pythonTool({
+  name: 'run_command',
+  title: 'Run Command',
+  description:
+    'Run a shell command in a pane and get its real exit status and output in one call: the preferred way to run anything ' +
+    'whose result matters (builds, tests, git). The command runs in a subshell of the pane\'s shell, so cd, export or exit ' +
+    'in it do not change the shell; output holds only what the command printed (not the typed command or prompts). The ' +
+    'call waits up to timeout seconds (default 30, held to the server ceiling LIBTMUX_MCP_WAIT_MAX_SECONDS); past that it ' +
+    'answers timed_out true and the command keeps running (follow it with wait_for_text or capture_since). Output is woken ' +
+    'by tmux\'s output stream, not polled. max_lines keeps the newest lines (default: all). suppress_history (default ' +
+    'from LIBTMUX_SUPPRESS_HISTORY, on) keeps the command out of shell history where the shell ignores space-prefixed ' +
+    'lines. The pane must be at a POSIX shell prompt (not this server\'s own pane, not in copy mode). For interactive ' +
+    `programs use send_keys and wait_for_text. ${TARGETING_NOTE}`,
+  toolset: 'execute',
+  selfBounded: true,
+  input: params(
+    {
+      command: field('string', 'The shell command (several lines allowed), run as a unit in a subshell.'),
+      ...PANE_TARGET,
+      timeout: { default: 30, description: 'Seconds to wait for it to finish (default 30); the server ceiling may lower it. Past it: timed_out true, the command keeps running.', type: 'number' },
+      max_lines: optional('integer', 'Most output lines returned, newest kept; older ones are counted in output_truncated_lines. Default: all.'),
+      suppress_history: {
+        default: true,
+        description: 'Keep the command out of shell history where the shell ignores space-prefixed lines. Default true (LIBTMUX_SUPPRESS_HISTORY=0 makes it false).',
+        type: 'boolean',
+      },
+      socket_name: SOCKET_NAME,
+    },
+    ['command'],
+  ),
+  output: model(
+    {
+      effective_timeout: field('number', 'The timeout that applied, in seconds, after the server ceiling.'),
+      elapsed_seconds: field('number', 'How long the call took, in seconds.'),
+      exit_status: optional('integer', 'The command\'s exit status; null when it did not finish within the timeout.'),
+      output: { description: 'What the command printed, one string per line, oldest first (no prompt, no echo of the command).', items: { type: 'string' }, type: 'array' },
+      output_truncated: { default: false, description: 'True when older output lines were left out (max_lines or the size budget).', type: 'boolean' },
+      output_truncated_lines: { default: 0, description: 'How many older output lines were left out.', type: 'integer' },
+      pane_id: field('string', 'The pane the command ran in.'),
+      timed_out: field('boolean', 'True when the command was still running at the timeout (it keeps running).'),
+    },
+    ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
+  ),
+  async handler(args: PaneTarget & { socket_name?: string | null; command: string; timeout?: number; max_lines?: number | null }, { engine, signal, progress }) {
+    checkTarget(args);
+    const command = checkCommand(args.command);
+    const timeout = args.timeout ?? 30;
+    if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
+    const maxLines = checkMaxLines(args.max_lines ?? null);
+    const timeoutMs = engine.capWait(timeout * 1000);
+    const pane = await paneDetail(engine, await resolvePaneId(engine, args));
+    await checkPane(engine, pane, false);
+    const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
+      runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal }),
+    );
+    if (result.outcome === 'cancelled') throw new Failure('cancelled', `run_command in ${pane.id} was cancelled; the command may still be running`);
+    if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
+      throw new Failure('server_gone', `pane ${pane.id} ${result.outcome === 'paneDead' ? 'died' : 'went away'} before the command finished`, 'Restart it with respawn_pane, or pick another pane with list_panes.');
+    }
+    if (result.outcome === 'notStarted') {
+      throw new Failure(
+        'refused',
+        `the command never started in ${pane.id}: its shell is busy or waiting for more input (an unclosed quote, a continuation prompt)`,
+        'Look at the pane with capture_pane; finish or cancel what it waits for (send_keys "C-c" with enter false), then run again.',
+      );
+    }
+    if (result.outcome === 'watchLost') throw new Failure('server_gone', `the connection watching ${pane.id} broke before the command finished`, 'Check the pane with capture_pane; the command may still be running.');
+    return modelResult({
+      pane_id: pane.id,
+      exit_status: result.exitStatus,
+      timed_out: result.outcome === 'timedOut',
+      elapsed_seconds: result.seconds,
+      output: result.output,
+      output_truncated: result.droppedLines > 0 || result.linesMissed,
+      output_truncated_lines: result.droppedLines,
+      effective_timeout: timeoutMs / 1000,
+    });
+  },
+});

@@ -1,0 +1,45 @@
+/** The tmux servers of this user: find them (list_servers) and end one (kill_server). */
+import { killServer, listSockets } from '../../../core/servers.js';
+import { listResult, pythonTool, textResult } from '../declare.js';
+import { serverInfo } from '../servers.js';
+import { serverSchema } from '../records.js';
+import { params, SOCKET_NAME, stringList, wrapped, WRAPPED_TEXT } from '../schema.js';
+
+export const listServersTool = pythonTool({
+  name: 'list_servers',
+  title: 'List tmux Servers',
+  description:
+    'Find the tmux servers running for this user: every live socket in tmux\'s socket directory ($TMUX_TMPDIR or /tmp, ' +
+    'then tmux-<uid>), plus extra_socket_paths for servers started with -S elsewhere. Stale sockets are skipped, and no ' +
+    'server is started to look. Each row\'s socket_name is what the other tools take as socket_name.',
+  toolset: 'inspect',
+  input: params({ extra_socket_paths: stringList('Absolute paths of more sockets to check (servers started with tmux -S). Missing or dead ones are skipped.') }),
+  output: wrapped({ items: serverSchema, type: 'array' }),
+  async handler(args: { extra_socket_paths?: string[] | null; socket_name?: null }, { ctx }) {
+    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter((s) => s.alive);
+    const rows = await Promise.all(
+      sockets.map((socket) =>
+        ctx.registry.use(socket.socketName !== null ? { socketName: socket.socketName } : { socketPath: socket.socketPath }, async (engine) => ({
+          ...(await serverInfo(engine, socket.socketName)),
+          socket_path: socket.socketPath,
+        })),
+      ),
+    );
+    return listResult(rows);
+  },
+});
+
+export const killServerTool = pythonTool({
+  name: 'kill_server',
+  title: 'Kill tmux Server',
+  description:
+    'End a tmux server and every session, window and pane in it, with their programs. Refused for the server this MCP ' +
+    'server runs inside. Pass socket_name to end another server; list_servers shows them. To end one session use kill_session.',
+  toolset: 'teardown',
+  input: params({ socket_name: SOCKET_NAME }),
+  output: WRAPPED_TEXT,
+  async handler(_args: { socket_name?: string | null }, { engine }) {
+    await killServer(engine);
+    return textResult('Server killed successfully');
+  },
+});

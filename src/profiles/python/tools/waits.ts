@@ -1,0 +1,226 @@
+/** Waiting without sleeping: wait_for_text, capture_since, and tmux wait-for channels. */
+import { captureLines, tailBudget } from '../../../core/capture.js';
+import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/capture-since.js';
+import { signalChannel, waitForChannel } from '../../../core/channels.js';
+import { Failure, invalidArgument, refused } from '../../../core/failure.js';
+import { paneDetail } from '../../../core/pane-details.js';
+import { readVariables } from '../../../core/variables.js';
+import { compileMatchers, waitForText } from '../../../core/wait.js';
+import { withProgress } from '../../../mcp/tool.js';
+import { modelResult, pythonTool, textResult } from '../declare.js';
+import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { checkMaxLines, DEFAULT_MAX_LINES } from './capture.js';
+
+type Socket = { socket_name?: string | null };
+const REPORT_LINES = 20;
+const REPORT_BYTES = 2000;
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Patterns as core matchers: literal or regex, case-insensitive unless match_case. */
+function matchers(patterns: readonly string[], regex: boolean, matchCase: boolean, label: string) {
+  patterns.forEach((p, i) => {
+    if (p === '') throw invalidArgument(`${label}[${i}] pattern must be a non-empty string`);
+  });
+  if (matchCase) return compileMatchers(patterns, regex, label);
+  return compileMatchers(patterns.map((p) => `(?i)${regex ? p : escapeRegex(p)}`), true, label);
+}
+
+export const waitForTextTool = pythonTool({
+  name: 'wait_for_text',
+  title: 'Wait For Text',
+  description:
+    'Block until a pane prints one of `patterns` (or, with patterns null, anything new), instead of sleeping and ' +
+    're-reading. Woken by tmux\'s output stream the moment the pane writes; no polling. Only output that arrives after ' +
+    'the call starts counts: text already on screen only sets matched_at_entry. Always pass `stop` patterns for failure ' +
+    '("error", "FAILED"): the wait then ends early with outcome "stopped" instead of running to the timeout. Outcomes: ' +
+    'matched, any_output (patterns null), stopped, timeout, alternate_screen (timed out while a full-screen program ' +
+    'showed, whose redraws are not lines). Patterns are literal text unless regex true, and ignore case unless ' +
+    'match_case true. timeout is in seconds (default 8, held to the server ceiling). tail holds the last lines printed ' +
+    '(at most 20 lines / 2000 bytes). For a command you run yourself, run_command waits for it and returns its exit ' +
+    `status. ${TARGETING_NOTE}`,
+  toolset: 'inspect',
+  selfBounded: true,
+  input: params({
+    patterns: stringList('Text to wait for; the first to appear ends the wait with outcome "matched". null (default): any new output ends it ("any_output").'),
+    stop: stringList('Failure markers: the first to appear ends the wait with outcome "stopped". Checked before patterns on the same line. Default none.'),
+    regex: { default: false, description: 'Treat patterns and stop as regular expressions (JavaScript syntax). Default false: literal text.', type: 'boolean' },
+    ...PANE_TARGET,
+    timeout: { default: 8, description: 'Seconds to wait (default 8); the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.', type: 'number' },
+    interval: { default: 0.05, description: 'Accepted for compatibility; this server is woken by output as it arrives and never polls. At least 0.01.', type: 'number' },
+    match_case: { default: false, description: 'Match case exactly. Default false: case is ignored.', type: 'boolean' },
+    socket_name: SOCKET_NAME,
+  }),
+  output: model(
+    {
+      alternate_screen: { default: false, description: 'True when the pane showed the alternate screen (a full-screen program) during the wait.', type: 'boolean' },
+      effective_timeout: field('number', 'The timeout that applied, in seconds, after the server ceiling.'),
+      elapsed_seconds: field('number', 'How long the wait took, in seconds.'),
+      found: field('boolean', 'True when a pattern matched (outcome matched or any_output).'),
+      matched_at_entry: { default: false, description: 'A pattern was already on screen when the wait began; that does not count as a match.', type: 'boolean' },
+      matched_index: optional('integer', 'Index of the pattern (outcome matched) or stop pattern (outcome stopped) that ended the wait; null otherwise.'),
+      matched_lines: { description: 'The lines that matched (at most 20 lines / 2000 bytes).', items: { type: 'string' }, type: 'array' },
+      outcome: { description: 'How the wait ended.', enum: ['matched', 'any_output', 'stopped', 'alternate_screen', 'timeout'], type: 'string' },
+      pane_id: field('string', 'The pane watched.'),
+      saw_new_output: { default: false, description: 'Whether the pane printed anything during the wait. False after a timeout: nothing ran.', type: 'boolean' },
+      tail: { description: 'The last lines printed during the wait (at most 20 lines / 2000 bytes), oldest first.', items: { type: 'string' }, type: 'array' },
+    },
+    ['found', 'outcome', 'pane_id', 'elapsed_seconds', 'effective_timeout'],
+  ),
+  async handler(
+    args: PaneTarget & Socket & { patterns?: string[] | null; stop?: string[] | null; regex?: boolean; timeout?: number; interval?: number; match_case?: boolean },
+    { engine, signal, progress },
+  ) {
+    checkTarget(args);
+    const timeout = args.timeout ?? 8;
+    if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
+    if ((args.interval ?? 0.05) < 0.01) throw invalidArgument(`interval must be at least 0.01 s (received ${args.interval})`);
+    if (args.patterns && args.patterns.length === 0) throw invalidArgument('patterns must be a non-empty list, or null to wait for any new output');
+    const regex = args.regex ?? false;
+    const matchCase = args.match_case ?? false;
+    const patterns = matchers(args.patterns ?? [], regex, matchCase, 'patterns');
+    const stops = matchers(args.stop ?? [], regex, matchCase, 'stop');
+    const timeoutMs = engine.capWait(timeout * 1000);
+    const pane = await paneDetail(engine, await resolvePaneId(engine, args));
+    const result = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on pane ${pane.id}: ${elapsed}s elapsed`, () =>
+      waitForText(engine, { pane, patterns, stops, timeoutMs, maxLines: REPORT_LINES, signal }),
+    );
+    switch (result.outcome) {
+      case 'cancelled':
+        throw new Failure('cancelled', `the wait on pane ${pane.id} was cancelled`);
+      case 'paneDead':
+        throw new Failure('server_gone', `pane ${pane.id} died; its program exited`, 'Restart it with respawn_pane.');
+      case 'paneClosed':
+        throw new Failure('not_found', `pane ${pane.id} went away during the wait`, 'Call list_panes to discover valid pane ids.');
+      case 'watchLost':
+        throw new Failure('server_gone', `the connection watching pane ${pane.id} broke`, 'Call wait_for_text again.');
+    }
+    const tail = tailBudget(result.tail, REPORT_LINES, REPORT_BYTES).lines;
+    const ended = result.matchedIndex !== null ? (result.outcome === 'stopped' ? stops : patterns)[result.matchedIndex] : undefined;
+    const matchedLines = ended ? tail.filter((line) => ended.find(line) !== -1) : result.outcome === 'matched' ? tail.slice(-1) : [];
+    let outcome: 'matched' | 'any_output' | 'stopped' | 'alternate_screen' | 'timeout';
+    let alternate = false;
+    if (result.outcome === 'matched') outcome = args.patterns ? 'matched' : 'any_output';
+    else if (result.outcome === 'stopped') outcome = 'stopped';
+    else {
+      alternate = (await readVariables(engine, ['alternate_on'], pane.id).catch(() => ({ alternate_on: '0' }))).alternate_on === '1';
+      outcome = alternate ? 'alternate_screen' : 'timeout';
+    }
+    return modelResult({
+      found: outcome === 'matched' || outcome === 'any_output',
+      outcome,
+      matched_index: result.matchedIndex,
+      matched_lines: tailBudget(matchedLines, REPORT_LINES, REPORT_BYTES).lines,
+      tail,
+      saw_new_output: result.sawNewOutput,
+      matched_at_entry: result.matchedAtEntry,
+      alternate_screen: alternate,
+      pane_id: pane.id,
+      elapsed_seconds: result.seconds,
+      effective_timeout: timeoutMs / 1000,
+    });
+  },
+});
+
+export const captureSinceTool = pythonTool({
+  name: 'capture_since',
+  title: 'Capture Since',
+  description:
+    'Read only what is new in a pane since your last read, for watching output over several calls without re-reading ' +
+    'the same screen. The first call (cursor null) returns the visible screen and a cursor; pass that cursor back to get ' +
+    'just the lines written since, and a new cursor. A line rewritten in place (a progress bar) counts as new. ' +
+    'lines_missed true means rows scrolled out of history or were cleared in between. A cursor from a pane that died, ' +
+    'was respawned or belongs to another pane is refused. Lines are bounded by max_lines (default 500) and max_bytes ' +
+    '(default 128000, UTF-8), newest kept, with truncated / truncated_lines / truncated_bytes saying what was dropped. ' +
+    `The cursor is not a pagination token. ${TARGETING_NOTE} (With a cursor and no target, the cursor's pane.)`,
+  toolset: 'inspect',
+  input: params({
+    cursor: optional('string', 'The cursor of the previous capture_since on this pane; null (default) for a first read.'),
+    ...PANE_TARGET,
+    max_lines: optional('integer', 'Most lines returned, newest kept. Default 500; null: no line limit.', DEFAULT_MAX_LINES),
+    max_bytes: optional('integer', 'Most UTF-8 bytes of lines returned, newest kept. Default 128000; null: no byte limit.', 128_000),
+    socket_name: SOCKET_NAME,
+  }),
+  async handler(args: PaneTarget & Socket & { cursor?: string | null; max_lines?: number | null; max_bytes?: number | null }, { engine }) {
+    checkTarget(args);
+    const started = performance.now();
+    const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
+    const maxBytes = checkMaxLines(args.max_bytes === undefined ? 128_000 : args.max_bytes, 'max_bytes');
+    const cursor = args.cursor ?? undefined;
+    let cursorPane: string | undefined;
+    if (cursor !== undefined) {
+      try {
+        cursorPane = decodeSinceCursor(cursor).p;
+      } catch {
+        throw invalidArgument('invalid capture_since cursor: unsupported cursor format', 'Pass the cursor of an earlier capture_since unchanged, or null to start over.');
+      }
+    }
+    const targeted = args.pane_id != null || args.window_id != null || args.session_id != null || args.session_name != null;
+    const paneId = cursorPane && !targeted ? cursorPane : await resolvePaneId(engine, args);
+    if (cursorPane && cursorPane !== paneId) throw refused(`cursor pane ${cursorPane} does not match requested pane ${paneId}`, 'Pass the cursor only with the pane it came from, or null to start over.');
+    const pane = await paneDetail(engine, paneId);
+    if (pane.isDead) throw refused(`pane ${pane.id} died; cursor/baseline anchor is no longer valid`, 'Respawn it with respawn_pane and start over with cursor null.');
+    const since = await captureSince(engine, pane, { ...(cursor !== undefined ? { cursor } : {}), maxLines: maxLines ?? 1_000_000 });
+    if (since.restarted) throw refused(`pane ${pane.id} was respawned or the tmux server restarted; cursor/baseline anchor is no longer valid`, 'Start over with cursor null.');
+    const lines = cursor === undefined ? await captureLines(engine, pane.id) : since.lines;
+    const kept = tailBudget(lines, maxLines ?? lines.length, maxBytes ?? Number.MAX_SAFE_INTEGER);
+    const droppedLines = kept.droppedLines + (cursor === undefined ? 0 : since.droppedLines);
+    const keptBytes = kept.lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
+    const allBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
+    return modelResult({
+      pane_id: pane.id,
+      cursor: since.cursor,
+      lines: kept.lines,
+      elapsed_seconds: Math.round(performance.now() - started) / 1000,
+      lines_missed: since.linesMissed,
+      truncated: droppedLines > 0,
+      truncated_lines: droppedLines,
+      truncated_bytes: Math.max(0, allBytes - keptBytes),
+    });
+  },
+});
+
+const CHANNEL = field('string', 'Channel name: letters, digits and _ . : - (like "build_done").');
+
+export const waitForChannelTool = pythonTool({
+  name: 'wait_for_channel',
+  title: 'Wait For tmux Channel',
+  description:
+    'Block until a tmux wait-for channel is signalled: the deterministic way to wait for a command you start yourself. ' +
+    'Type the command followed by `; tmux wait-for -S NAME` with send_keys (the ";" signals on failure too), then wait ' +
+    'here on NAME. A signal sent before the wait starts is remembered once, so the order cannot race. timeout is in ' +
+    'seconds (default 30, held to the server ceiling); a timeout or a tmux server that went away is an error. For a plain ' +
+    'shell command run_command is simpler.',
+  toolset: 'manage',
+  selfBounded: true,
+  input: params({ channel: CHANNEL, timeout: { default: 30, description: 'Seconds to wait (default 30); the server ceiling may lower it.', type: 'number' }, socket_name: SOCKET_NAME }, ['channel']),
+  output: WRAPPED_TEXT,
+  async handler(args: Socket & { channel: string; timeout?: number }, { engine, signal, progress }) {
+    const timeout = args.timeout ?? 30;
+    if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
+    const timeoutMs = engine.capWait(timeout * 1000);
+    const wait = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on channel ${args.channel}: ${elapsed}s elapsed`, () =>
+      waitForChannel(engine, args.channel, { timeoutMs, signal }),
+    );
+    if (!wait.released) {
+      throw new Failure('timeout', `wait-for timeout: channel '${args.channel}' was not signalled within ${timeoutMs / 1000}s`, 'Check that the command signalling it ran (capture_pane), or wait again.');
+    }
+    return textResult(`Channel '${args.channel}' was signalled (timeout ${timeoutMs / 1000}s)`);
+  },
+});
+
+export const signalChannelTool = pythonTool({
+  name: 'signal_channel',
+  title: 'Signal tmux Channel',
+  description:
+    'Signal a tmux wait-for channel, releasing every wait_for_channel (and `tmux wait-for NAME`) blocked on it. With ' +
+    'nobody waiting, tmux remembers the signal once, so the next wait returns at once.',
+  toolset: 'manage',
+  input: params({ channel: CHANNEL, socket_name: SOCKET_NAME }, ['channel']),
+  output: WRAPPED_TEXT,
+  async handler(args: Socket & { channel: string }, { engine }) {
+    await signalChannel(engine, args.channel);
+    return textResult(`Channel '${args.channel}' signalled`);
+  },
+});

@@ -1,0 +1,165 @@
+/**
+ * The project's fuzz suite: for every profile built, tool calls with arguments generated from each
+ * tool's own input schema (fast-check; see arguments.ts) go to the built server through the SDK
+ * client, against a tmux whose panes cannot run programs (world.ts). Every call must be answered
+ * within its deadline; a set the schema refuses must be refused with an error naming the
+ * arguments and change nothing; a success must match the tool's output schema; every answer must
+ * stay under the 1,000,000-byte cap and read clearly (no stack trace, no raw control characters,
+ * no "internal error"); no payload may run (the canary file); and no session the call did not name
+ * may change.
+ *
+ * FUZZ_SEED (default 12) and FUZZ_RUNS (calls per profile, default 400) set the run; FUZZ_PROFILES
+ * (comma list) narrows the profiles. The summary line per profile is what docs/RELIABILITY.md cites.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { startMcp, type McpSession } from '../fixture/mcp.js';
+import { compileValidator, type Validator } from '../../src/mcp/validation.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/server.js';
+import { argumentsFor } from './arguments.js';
+import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const PROFILES = (process.env.FUZZ_PROFILES ?? 'libtmux,python,julia').split(',').filter((name) => existsSync(new URL(`../../src/profiles/${name}/`, import.meta.url)));
+/** Calls generated at a time; the pools of live targets are read again between batches. */
+const BATCH = 25;
+/** Far beyond any wait the server allows here (2 s) plus a command timeout: an answer later than this is a hang. */
+const DEADLINE_MS = 60_000;
+const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+interface Tally {
+  calls: number;
+  schemaValid: number;
+  schemaInvalid: number;
+  succeeded: number;
+  toolErrors: number;
+  protocolErrors: number;
+  largestBytes: number;
+  failures: string[];
+}
+
+for (const profile of PROFILES) {
+  test(`fuzz ${profile}: ${RUNS} generated calls (seed ${SEED})`, { timeout: Math.max(600_000, RUNS * 2_000) }, async (t) => {
+    const world = new FuzzWorld();
+    t.after(() => world.dispose());
+    await world.start();
+    const mcp = await startMcp(t, {
+      env: {
+        ...world.env,
+        LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown',
+        LIBTMUX_MCP_WAIT_MAX_SECONDS: '2',
+        LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10',
+      },
+      args: ['--profile', profile],
+    });
+    let crashed = false;
+    const onclose = mcp.client.onclose;
+    mcp.client.onclose = () => {
+      crashed = true;
+      onclose?.();
+    };
+    const { tools } = await mcp.client.listTools();
+    const inputs = new Map<string, Validator>(tools.map((tool) => [tool.name, compileValidator(tool.inputSchema as never, 'arguments')]));
+    const payloads = injectionPayloads(world.canary);
+    const tally: Tally = { calls: 0, schemaValid: 0, schemaInvalid: 0, succeeded: 0, toolErrors: 0, protocolErrors: 0, largestBytes: 0, failures: [] };
+    const started = performance.now();
+
+    for (let batch = 0; tally.calls < RUNS; batch++) {
+      const pools = await world.pools(payloads);
+      const call = fc.constantFrom(...tools).chain((tool) => argumentsFor(tool.inputSchema, pools).map((args) => ({ tool: tool.name, args })));
+      for (const { tool, args } of fc.sample(call, { seed: SEED + batch, numRuns: Math.min(BATCH, RUNS - tally.calls) })) {
+        const failure = await exercise(mcp, world, tool, args, inputs.get(tool)!(args) === undefined, tally);
+        if (failure) tally.failures.push(`${failure}\n  call: ${tool} ${preview(args)}`);
+        if (crashed) tally.failures.push(`the server exited after ${tool} ${preview(args)}`);
+        assert.ok(!crashed, tally.failures.join('\n'));
+        await world.repair();
+      }
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    t.diagnostic(
+      `FUZZ profile=${profile} seed=${SEED} calls=${tally.calls} schema-valid=${tally.schemaValid} schema-invalid=${tally.schemaInvalid} ` +
+        `succeeded=${tally.succeeded} tool-errors=${tally.toolErrors} protocol-errors=${tally.protocolErrors} largest-response=${tally.largestBytes} ` +
+        `seconds=${seconds} failures=${tally.failures.length}`,
+    );
+    assert.deepEqual(tally.failures, [], `${tally.failures.length} of ${tally.calls} calls broke a rule`);
+    assert.equal(tally.schemaValid + tally.schemaInvalid, tally.calls);
+    assert.ok(tally.schemaValid > 0 && tally.schemaInvalid > 0, 'both valid and invalid sets were sent');
+  });
+}
+
+/** Makes one call and checks every rule; returns what broke, if anything. */
+async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: unknown, valid: boolean, tally: Tally): Promise<string | undefined> {
+  tally.calls++;
+  if (valid) tally.schemaValid++;
+  else tally.schemaInvalid++;
+  const before = await world.snapshot();
+  let result: { isError?: boolean; content?: Array<{ text?: string }>; structuredContent?: unknown };
+  try {
+    // mcp.call validates any structuredContent against the tool's output schema.
+    result = (await Promise.race([
+      mcp.call(tool, args as Record<string, unknown>),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`HANG: no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS).unref()),
+    ])) as typeof result;
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    if (/HANG|violates its output schema/.test(message) || (error as { code?: unknown }).code === undefined) return message;
+    // A protocol error (say, arguments that are not an object): an answer, and it must be clear.
+    tally.protocolErrors++;
+    return unclear(message) ?? (await unchanged(world, before, valid ? undefined : 'all', args));
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+  tally.largestBytes = Math.max(tally.largestBytes, bytes);
+  if (bytes >= MAX_RESPONSE_BYTES) return `response of ${bytes} bytes, over the cap`;
+  if (world.canaryExists()) return 'PAYLOAD EXECUTED: the canary file exists';
+  const text = (result.content ?? []).map((block) => block.text ?? '').join('\n');
+  if (result.isError) {
+    tally.toolErrors++;
+    const problem = unclear(text);
+    if (problem) return problem;
+    if (!valid && !namesAnArgument(text, args)) return `invalid arguments refused without naming them: ${text.slice(0, 200)}`;
+  } else {
+    tally.succeeded++;
+    // A batch checks each operation on its own: a bad one is a failed row of a successful batch.
+    const failedRows = (result.structuredContent as { failed?: unknown } | undefined)?.failed;
+    if (!valid && !(typeof failedRows === 'number' && failedRows > 0)) return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
+  }
+  return unchanged(world, before, valid ? undefined : 'all', args);
+}
+
+/** Whether a refusal says what was wrong: the word argument (or target, param), or one of the fields sent. */
+function namesAnArgument(text: string, args: unknown): boolean {
+  if (/argument|target|param/i.test(text)) return true;
+  const fields = args !== null && typeof args === 'object' && !Array.isArray(args) ? Object.keys(args) : [];
+  return fields.some((field) => field.length > 1 && text.includes(field));
+}
+
+/** Why an error text is unclear, if it is. */
+function unclear(text: string): string | undefined {
+  if (text.trim() === '') return 'empty error text';
+  if (STACK_TRACE.test(text)) return `stack trace in an error: ${text.slice(0, 300)}`;
+  if (RAW_CONTROL.test(text)) return `raw control character in an error: ${JSON.stringify(text.slice(0, 300))}`;
+  if (/internal error/i.test(text)) return `internal error: ${text.slice(0, 300)}`;
+  return undefined;
+}
+
+/** Sessions the call did not name (or, for refused input, any session) must be as they were. */
+async function unchanged(world: FuzzWorld, before: Map<string, SessionState>, scope: 'all' | undefined, args: unknown): Promise<string | undefined> {
+  const after = await world.snapshot();
+  const mentioned = JSON.stringify(args) ?? '';
+  for (const [id, state] of before) {
+    if (scope !== 'all' && state.names.some((name) => mentioned.includes(name))) continue;
+    const now = after.get(id);
+    if (!now) return `COLLATERAL: session ${id} disappeared${scope ? ' on refused input' : ''}`;
+    if (now.rows !== state.rows) return `COLLATERAL: session ${id} changed${scope ? ' on refused input' : ''}:\n${state.rows}\n=>\n${now.rows}`;
+  }
+  return undefined;
+}
+
+function preview(args: unknown): string {
+  const json = JSON.stringify(args) ?? String(args);
+  return json.length > 300 ? `${json.slice(0, 300)}… (${json.length} chars)` : json;
+}
