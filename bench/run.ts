@@ -533,7 +533,7 @@ function mixedCalls(base: Base, driver: McpDriver): Array<[string, Record<string
   const cycle = calls.filter(([tool]) => driver.has(tool));
   const rare: Array<[string, Record<string, unknown>]> = [
     ['run_shell_command', { paneId: base.shell, command: 'true' }],
-    ['wait_for_text', { paneId: base.others[0], patterns: ['quick brown'], timeoutMs: 50 }],
+    ['wait_for_text', { paneId: base.others[0], patterns: ['quick brown'], timeoutMs: 100 }],
   ];
   const out: Array<[string, Record<string, unknown>]> = [];
   for (let i = 0; i < 50; i++) out.push(i % 25 === 24 ? rare[(i / 25) | 0]! : cycle[i % cycle.length]!);
@@ -565,7 +565,7 @@ async function idleMemoryScenario(base: Base): Promise<void> {
     'Memory at rest after mixed calls',
     `VmRSS in MB (10^6 bytes) of the server and its child processes (the tmux control clients), ${REST_MS / 1000} s after the last of N calls. ` +
       `Ours: a mix of reads (list_sessions, list_panes, get_pane_info, capture_pane, snapshot_pane, search_panes, list_windows, a 4-read batch), ` +
-      `send_keys, and every 25th call a run_shell_command or a wait_for_text (50 ms: it waits for new output). Floor: the no-op server after as many calls. ` +
+      `send_keys, and every 25th call a run_shell_command or a wait_for_text (100 ms, its minimum: it waits for new output). Floor: the no-op server after as many calls. ` +
       `Targets: at ${checkpoints[0]} calls at most the floor + ${IDLE_OVER_FLOOR_MB} MB; from ${checkpoints[0]} to ${checkpoints.at(-1)} calls, ` +
       `growth at most ${IDLE_NOISE_MB} MB or the floor's own growth, whichever is larger (noise).`,
   );
