@@ -19,6 +19,7 @@ export function useCli(path: string): void {
   cliPath = path;
 }
 export const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
+export const THREE_FIELD_SERVER = fileURLToPath(new URL('./three-field-server.ts', import.meta.url));
 
 export interface CallOutcome {
   readonly ms: number;
@@ -57,7 +58,17 @@ export class McpDriver {
 
   /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js. */
   static noop(env: NodeJS.ProcessEnv): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [compiledNoopServer()], env);
+    return McpDriver.start(process.execPath, [compiled(NOOP_SERVER)], env);
+  }
+
+  /** The 3-field peer (bench/three-field-server.ts): list_panes through one spawned `tmux list-panes` per call. */
+  static threeField(env: NodeJS.ProcessEnv): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [compiled(THREE_FIELD_SERVER)], env);
+  }
+
+  /** The command that starts our server or the floor, for measuring start-up from outside. */
+  static command(which: 'ours' | 'floor', nodeArgs: string[] = []): { command: string; args: string[] } {
+    return { command: process.execPath, args: which === 'ours' ? [...nodeArgs, cliPath] : [compiled(NOOP_SERVER)] };
   }
 
   static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
@@ -76,7 +87,7 @@ export class McpDriver {
   /** The floor over HTTP: the no-op server behind our own HTTP stack (dist/mcp/http.js), token and all. */
   static noopOverHttp(env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
     const http = fileURLToPath(new URL('../dist/mcp/http.js', import.meta.url));
-    return McpDriver.startHttp(process.execPath, [compiledNoopServer(), '--http', http], { ...env, TMUX_MCP_TOKEN: HTTP_TOKEN }, era, HTTP_TOKEN);
+    return McpDriver.startHttp(process.execPath, [compiled(NOOP_SERVER), '--http', http], { ...env, TMUX_MCP_TOKEN: HTTP_TOKEN }, era, HTTP_TOKEN);
   }
 
   /** Starts a server that prints "HTTP at <url>" on stderr once it listens, and connects to that URL. */
@@ -135,6 +146,11 @@ export class McpDriver {
     return Number(match[1]) / 1024;
   }
 
+  /** VmRSS of the server and every process below it (its tmux control clients), in MiB. */
+  treeMemory(): number {
+    return treeRss(this.pid);
+  }
+
   /** CPU time the server process has used so far, in nanoseconds (all threads). */
   cpuNs(): number {
     return processCpuNs(this.pid);
@@ -159,12 +175,13 @@ async function connect(transport: Transport, era: HttpEra): Promise<{ client: Cl
 }
 
 /**
- * bench/noop-server.ts as plain JavaScript (in node_modules/.cache, so its imports resolve): the
- * floor must not pay for a TypeScript loader that our built server does not have.
+ * A bench server (the floor, the peer) as plain JavaScript (in node_modules/.cache, so its imports
+ * resolve): it must not pay for a TypeScript loader that our built server does not have.
  */
-function compiledNoopServer(): string {
-  const out = fileURLToPath(new URL('../node_modules/.cache/tmux-mcp-bench/noop-server.mjs', import.meta.url));
-  const { outputText } = ts.transpileModule(readFileSync(NOOP_SERVER, 'utf8'), {
+function compiled(source: string): string {
+  const name = source.split('/').pop()!.replace(/\.ts$/, '.mjs');
+  const out = fileURLToPath(new URL(`../node_modules/.cache/tmux-mcp-bench/${name}`, import.meta.url));
+  const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
   mkdirSync(dirname(out), { recursive: true });
@@ -175,6 +192,25 @@ function compiledNoopServer(): string {
 /** Wall-clock now in milliseconds with sub-millisecond resolution (the same clock bash's $EPOCHREALTIME reads). */
 export function wallNowMs(): number {
   return performance.timeOrigin + performance.now();
+}
+
+/** VmRSS of `pid` plus all its descendants, in MiB (a process gone meanwhile counts 0). */
+export function treeRss(pid: number): number {
+  let kib = 0;
+  const pending = [pid];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    try {
+      kib += Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${next}/status`, 'utf8'))?.[1] ?? 0);
+      for (const tid of readdirSync(`/proc/${next}/task`)) {
+        const children = readFileSync(`/proc/${next}/task/${tid}/children`, 'utf8').trim();
+        if (children) pending.push(...children.split(' ').map(Number));
+      }
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return kib / 1024;
 }
 
 /**

@@ -112,20 +112,28 @@ export async function buildPaneFarm(options: {
   perWindow?: number;
   paneCommand: (index: number) => string;
 }): Promise<{ tmux: BenchTmux; paneIds: string[] }> {
-  const perWindow = options.perWindow ?? 10;
   const tmux = new BenchTmux();
   await tmux.start({ width: 400, height: 200, command: options.paneCommand(0) });
+  const paneIds = await growPaneFarm(tmux, { ...options, from: 1 });
+  return { tmux, paneIds };
+}
+
+/**
+ * Adds panes to a farm of `from` panes (windows `bench:0`... of `perWindow` panes each) until it
+ * has `panes`. Returns every pane id in creation order.
+ */
+export async function growPaneFarm(
+  tmux: BenchTmux,
+  options: { from: number; panes: number; perWindow?: number; paneCommand: (index: number) => string },
+): Promise<string[]> {
+  const perWindow = options.perWindow ?? 10;
   const commands: string[] = [];
-  let index = 1;
-  for (let w = 0; index < options.panes; w++) {
-    const first = w === 0;
-    const inWindow = first ? perWindow - 1 : perWindow;
-    const target = first ? 'bench:0' : `bench:${w}`;
-    if (!first && index < options.panes) {
-      commands.push(`new-window -d -t bench:${w} ${tmuxQuote(options.paneCommand(index++))}`);
-    }
-    for (let p = first ? 0 : 1; p < inWindow && index < options.panes; p++) {
-      commands.push(`split-window -d -v -t ${target} ${tmuxQuote(options.paneCommand(index++))}`);
+  for (let index = options.from; index < options.panes; index++) {
+    const w = Math.floor(index / perWindow);
+    const target = `bench:${w}`;
+    if (index % perWindow === 0) commands.push(`new-window -d -t ${target} ${tmuxQuote(options.paneCommand(index))}`);
+    else {
+      commands.push(`split-window -d -v -t ${target} ${tmuxQuote(options.paneCommand(index))}`);
       commands.push(`select-layout -t ${target} even-vertical`);
     }
   }
@@ -133,7 +141,7 @@ export async function buildPaneFarm(options: {
   for (let i = 0; i < commands.length; i += 400) await tmux.source(commands.slice(i, i + 400));
   const ids = (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n');
   if (ids.length !== options.panes) throw new Error(`built ${ids.length} panes, wanted ${options.panes}`);
-  return { tmux, paneIds: ids };
+  return ids;
 }
 
 /** Quotes one argument for tmux's command language (single quotes: nothing is special inside). */

@@ -5,10 +5,10 @@ import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEF
 import { EngineRegistry } from './core/registry.js';
 import { createServerFactory, profileWire } from './mcp/server.js';
 import { serveBothErasOverStdio } from './mcp/stdio.js';
-import { serveHttp } from './mcp/http.js';
 import { generateToken } from './mcp/http-auth.js';
 import { buildProfile } from './profiles/index.js';
 import { VERSION } from './version.js';
+import { collectWhenIdle } from './idle-memory.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
@@ -123,6 +123,8 @@ async function serve(config: Config): Promise<void> {
   let where: string;
   if (config.http) {
     const token = await httpToken(config.http);
+    // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
+    const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(factory, {
       host: config.http.host,
       port: config.http.port,
@@ -143,6 +145,7 @@ async function serve(config: Config): Promise<void> {
     void connection.closed.then(() => shutdown(0));
     where = '';
   }
+  collectWhenIdle();
 
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +

@@ -6,8 +6,11 @@ import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '..
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
 import { invalidArgument, notFound, refused, Failure } from './failure.js';
+import { ForegroundReads } from './foreground.js';
 import {
+  FOREGROUND_FORMAT,
   PANE_FORMAT,
+  PANE_FORMAT_NO_FOREGROUND,
   SESSION_FORMAT,
   WINDOW_FORMAT,
   toPane,
@@ -15,6 +18,7 @@ import {
   toWindow,
   type Incarnation,
   type PaneRecord,
+  type PaneRow,
   type SessionRecord,
   type WindowRecord,
 } from './records.js';
@@ -27,6 +31,11 @@ export interface EngineOptions {
   readonly waitMaxMs: number;
   /** The pane this process runs in, when it runs inside tmux. */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+  /**
+   * Whether the tmux server may be on this machine, so pane foregrounds can be read from /proc
+   * (checked against /proc as well). False for a tmux server reached over ssh. Default true.
+   */
+  readonly localProcesses?: boolean;
 }
 
 export interface ServerIdentity extends Incarnation {
@@ -43,6 +52,7 @@ export class Engine {
   readonly tmux: TmuxServer;
   readonly options: EngineOptions;
   #identity: { epoch: number; value: ServerIdentity } | undefined;
+  readonly #foreground = new ForegroundReads();
 
   constructor(tmux: TmuxServer, options: EngineOptions) {
     this.tmux = tmux;
@@ -126,11 +136,11 @@ export class Engine {
    * several sessions appears once, as seen from the first session tmux lists.
    */
   async listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-    const read = await this.#read([...listPanesCommand(scope), '-F', PANE_FORMAT.format]);
+    const read = await this.#readPanes(listPanesCommand(scope));
     if (!read) return [];
     const seen = new Set<string>();
     const panes: PaneRecord[] = [];
-    for (const row of PANE_FORMAT.parse(read.lines)) {
+    for (const row of read.rows) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
       panes.push(toPane(row, read.incarnation));
@@ -138,9 +148,52 @@ export class Engine {
     return panes;
   }
 
+  /**
+   * Pane rows with every field. For a long listing of a tmux server on this machine tmux lists all
+   * but the foreground command and directory, which src/core/foreground.ts reads from /proc
+   * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
+   * read there is asked of tmux.
+   */
+  async #readPanes(command: readonly string[]): Promise<{ rows: PaneRow[]; incarnation: Incarnation } | undefined> {
+    const withFormat = (format: string) => [...command, '-F', format];
+    const identity = await this.identity();
+    const listing = command.join(' ');
+    if (!identity || this.options.localProcesses === false || !this.#foreground.worthReading(listing, identity.pid)) {
+      const read = await this.#read(withFormat(PANE_FORMAT.format));
+      if (!read) return undefined;
+      const rows = PANE_FORMAT.parse(read.lines);
+      this.#foreground.remember(listing, rows.map((row) => toInt(row.pid)));
+      return { rows, incarnation: read.incarnation };
+    }
+    const reading = this.#read(withFormat(PANE_FORMAT_NO_FOREGROUND.format));
+    const ahead = await this.#foreground.readAhead(listing, identity.pid);
+    const read = await reading;
+    if (!read) return undefined;
+    const partial = PANE_FORMAT_NO_FOREGROUND.parse(read.lines);
+    const found = this.#foreground.complete(listing, partial.map((row) => toInt(row.pid)), read.incarnation.pid, ahead);
+    const rows: PaneRow[] = [];
+    const unread: PaneRow[] = [];
+    partial.forEach((row, i) => {
+      const foreground = found[i];
+      const full = { ...row, command: foreground?.command ?? '', path: foreground?.path ?? '' };
+      rows.push(full);
+      if (!foreground) unread.push(full);
+    });
+    // Dead panes, processes of another user or outside the pane's terminal: tmux's own answer.
+    await Promise.all(
+      unread.map(async (row) => {
+        const lines = await this.tmux.run(['display-message', '-p', '-t', row.id, FOREGROUND_FORMAT.format]).catch(() => []);
+        const answer = FOREGROUND_FORMAT.parse(lines)[0];
+        if (answer?.id === row.id) Object.assign(row, { command: answer.command, path: answer.path });
+      }),
+    );
+    return { rows, incarnation: read.incarnation };
+  }
+
   // ---- single objects -------------------------------------------------------------------------
 
   async getPane(paneId: string): Promise<PaneRecord> {
+    // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
     const read = await this.#display(paneId, PANE_FORMAT.format, 'pane');
     const row = PANE_FORMAT.parse(read.lines)[0];
     return toPane(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);

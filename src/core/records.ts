@@ -150,7 +150,21 @@ export const PANE_FIELDS = {
   synchronized: 'pane_synchronized',
 } as const;
 
+/** Every field of a pane row from tmux, for a tmux server whose processes this machine cannot see. */
 export const PANE_FORMAT = rowFormat(PANE_FIELDS);
+
+/**
+ * The same row without the two fields tmux reads from /proc for every pane (foreground command and
+ * directory, more than half of tmux's cost for the whole row): for a tmux server on this machine,
+ * src/core/foreground.ts reads them itself. The row keeps `pid` for that.
+ */
+const { command: _command, path: _path, ...PANE_FIELDS_BUT_FOREGROUND } = PANE_FIELDS;
+export const PANE_FORMAT_NO_FOREGROUND = rowFormat(PANE_FIELDS_BUT_FOREGROUND);
+
+/** The two foreground fields alone, for the panes whose /proc only tmux can read. */
+export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS.command, path: PANE_FIELDS.path });
+
+export type PaneRow = Record<keyof typeof PANE_FIELDS, string>;
 
 export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
   return {

@@ -1,26 +1,38 @@
 /** JSON Schema validation of tool arguments and results, with messages an agent can act on. */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { nearest } from './nearest.js';
 import type { JsonSchema } from './schema.js';
 
-// verbose: errors carry their schema value, so a message can name the limit that was crossed.
-// The schemas are our own declarations, held against the contracts by tests: checking each against
-// the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with
-// code optimisation it costs ~5.5 MiB of resident memory for no gain (validation speed is the same).
-const OPTIONS = { strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } } as const;
-const ajv = new Ajv({ ...OPTIONS, allErrors: false });
-// Only for explaining a failure: every error, so an unknown field is named even when a missing
-// required one is found first (a misspelt field is usually both).
-const explainer = new Ajv({ ...OPTIONS, allErrors: true });
-
-// Contracts bound some strings in UTF-8 bytes rather than characters.
-for (const instance of [ajv, explainer]) instance.addKeyword({
-  keyword: 'x-libtmux-max-utf8-bytes',
-  type: 'string',
-  schemaType: 'number',
-  errors: false,
-  validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
-});
+/**
+ * The ajv instances, made when the first validator runs: loading ajv takes ~40 ms, a tenth of
+ * start-up, and nothing before the first tool call needs it (tools/list only lists schemas).
+ * `require` because that load has to happen inside a synchronous validator; ajv is CommonJS.
+ * `check` validates; `explainer` is only for explaining a failure: every error, so an unknown
+ * field is named even when a missing required one is found first (a misspelt field is usually both).
+ */
+let instances: { check: Ajv; explainer: Ajv } | undefined;
+function validation(): { check: Ajv; explainer: Ajv } {
+  if (instances) return instances;
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  // verbose: errors carry their schema value, so a message can name the limit that was crossed.
+  // The schemas are our own declarations, held against the contracts by tests: checking each against
+  // the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with
+  // code optimisation it costs ~5.5 MiB of resident memory for no gain (validation speed is the same).
+  const options = { strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } } as const;
+  instances = { check: new AjvClass({ ...options, allErrors: false }), explainer: new AjvClass({ ...options, allErrors: true }) };
+  // Contracts bound some strings in UTF-8 bytes rather than characters.
+  for (const instance of [instances.check, instances.explainer]) {
+    instance.addKeyword({
+      keyword: 'x-libtmux-max-utf8-bytes',
+      type: 'string',
+      schemaType: 'number',
+      errors: false,
+      validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+    });
+  }
+  return instances;
+}
 
 export type Validator = (value: unknown) => string | undefined;
 
@@ -31,9 +43,9 @@ export function compileValidator(schema: JsonSchema, what: string): Validator {
   let validate: ValidateFunction | undefined;
   let explain: ValidateFunction | undefined;
   return (value) => {
-    validate ??= ajv.compile(schema as object);
+    validate ??= validation().check.compile(schema as object);
     if (validate(value)) return undefined;
-    explain ??= explainer.compile(schema as object);
+    explain ??= validation().explainer.compile(schema as object);
     explain(value);
     return describe(explain.errors?.length ? explain.errors : validate.errors ?? [], what);
   };

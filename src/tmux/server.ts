@@ -55,6 +55,7 @@ export class TmuxServer {
   #connecting: Promise<ControlClient | undefined> | undefined;
   #lastAttachFailure = 0;
   #closed = false;
+  #sent = 0;
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -97,6 +98,7 @@ export class TmuxServer {
       this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
     if (client) {
+      this.#sent += commands.length;
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
@@ -123,15 +125,18 @@ export class TmuxServer {
       const client = await this.#clientBy(deadline, command, timeoutMs);
       if (client) {
         try {
+          this.#sent++;
           return await client.runReply(command, left());
         } catch (error) {
           // The client was detached (its session killed) before tmux began this command: safe to send again.
           if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
           const next = await this.#clientBy(deadline, command, timeoutMs);
+          this.#sent++;
           if (next) return next.runReply(command, left());
         }
       }
     }
+    this.#sent++;
     return this.#spawn(command, left(), options.stdin, options.signal);
   }
 
@@ -154,6 +159,11 @@ export class TmuxServer {
         if (!(error instanceof TmuxConnectionLostError) || attempt > 0 || this.#closed) throw error;
       }
     }
+  }
+
+  /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
+  get commandsSent(): number {
+    return this.#sent;
   }
 
   /**

@@ -30,6 +30,12 @@ export const READ_BATCH_AUTHORITY: readonly string[] = [
   'snapshot_pane',
 ];
 
+/**
+ * Nested reads the batch may pipeline (src/mcp/batch.ts pipelinedRun): each sends its one tmux
+ * command (capture-pane, display-message) before waiting on anything else.
+ */
+const PIPELINED = new Set(['capture_pane', 'get_pane_info']);
+
 const MAX_OPERATIONS = 16;
 const LABEL = 'Read batch';
 
@@ -142,7 +148,13 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
     input,
     output,
     async handler(args: { operations: BatchOperation[]; onError?: OnError }, call) {
-      return runSerialBatch(args.operations, call, { onError: args.onError ?? 'stop', maxOperations: MAX_OPERATIONS, label: LABEL });
+      const tmux = call.ctx.engine.tmux;
+      return runSerialBatch(args.operations, call, {
+        onError: args.onError ?? 'stop',
+        maxOperations: MAX_OPERATIONS,
+        label: LABEL,
+        pipeline: { tools: PIPELINED, commandsSent: () => tmux.commandsSent },
+      });
     },
   });
   return { ...tool, nestedAuthority: names, argumentSchema: envelope, shrinkOutcome: (outcome) => shrinkBatchOutcome(outcome, LABEL) };
