@@ -41,6 +41,17 @@ export class FuzzWorld {
   }
 
   async start(): Promise<void> {
+    // Right after a call stopped the tmux server, the old one may still be going away on the socket.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#start();
+      } catch (error) {
+        if (attempt >= 3 || !/server exited unexpectedly|no server running/.test((error as Error).message)) throw error;
+      }
+    }
+  }
+
+  async #start(): Promise<void> {
     await this.tmux.tmux(
       '-f', '/dev/null', 'start-server', ';',
       'set-option', '-g', 'default-command', this.#loop, ';',
