@@ -26,8 +26,13 @@ test('a pane dying under wait_for_text and under run_shell_command: each call en
 
   const waiting = mcp.call('wait_for_text', { paneId: first, patterns: ['never-printed'], timeoutMs: 60_000 });
   const running = mcp.call('run_shell_command', { paneId: second, command: 'sleep 50', timeoutMs: 60_000 });
-  // Killed once each call is under way: the wait is watching once it reports progress-free output.
-  await tmux.typeAndWait(first, 'true');
+  // Killed once each call is under way: the wait watches its pane through a control client attached to that
+  // pane's session, so the pane dies under the wait only once that client is there.
+  const deadline = Date.now() + 30_000;
+  while (!(await tmux.tmux('list-clients', '-F', '#{session_name}')).split('\n').includes('dies-in-wait')) {
+    assert.ok(Date.now() < deadline, 'the wait never started watching its pane');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   await tmux.tmux('kill-pane', '-t', first);
   while ((await foreground(tmux, second)) !== 'sleep') await new Promise((resolve) => setTimeout(resolve, 20));
   await tmux.tmux('kill-pane', '-t', second);
