@@ -271,8 +271,9 @@ export class EngineRegistry {
         commandTimeoutMs: this.#options.commandTimeoutMs,
         ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux } } : {}),
       });
-    // The caller guard is about the pane this process runs in: only ever on this machine.
-    const engineOptions = host ? { ...this.#options.engine, caller: undefined } : this.#options.engine;
+    // The caller guard is about the pane this process runs in, and /proc describes this machine's
+    // processes: both apply only to a local tmux, never to a host's.
+    const engineOptions = host ? { ...this.#options.engine, caller: undefined, localProcesses: false } : this.#options.engine;
     return { key, location, engine: new Engine(tmux, engineOptions), leases: 0, idle: undefined };
   }
 }
