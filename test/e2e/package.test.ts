@@ -50,7 +50,8 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
   assert.ok(files.includes('package/dist/cli.js') && files.includes('package/LICENSE') && files.includes('package/README.md'), files.join('\n'));
   assert.deepEqual(files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|LICENSE|README\.md|package\.json)$/.test(file)), [], 'nothing but the build, the license, the readme and package.json');
   for (const map of files.filter((file) => file.endsWith('.map'))) {
-    const content = JSON.parse(execFileSync('tar', ['-xzOf', join(packed, tarball!), map], { encoding: 'utf8' }));
+    // A bundle's map carries every bundled source, well past execFileSync's 1 MiB default buffer.
+    const content = JSON.parse(execFileSync('tar', ['-xzOf', join(packed, tarball!), map], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
     assert.equal(content.sourcesContent?.length, content.sources.length, `${map} carries its sources (the package ships none)`);
   }
 
