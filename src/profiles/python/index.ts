@@ -49,7 +49,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     nestedOnlyTools,
     selection,
     context: { registry, suppressHistory: config.suppressHistory, tmuxBin: config.tmuxBin },
-    resourceTemplates: pythonResourceTemplates(registry),
+    resourceTemplates: pythonResourceTemplates(registry, completers),
     // Prompt arguments that name tmux objects complete like the templates' variables.
     prompts: PYTHON_PROMPTS.map((prompt) => ({
       ...prompt,

@@ -6,7 +6,8 @@
 import { captureLines } from '../../core/capture.js';
 import { listPaneDetails, paneDetail } from '../../core/pane-details.js';
 import { EngineRegistry } from '../../core/registry.js';
-import { completersFor, pythonCompleters } from './completions.js';
+import { completersFor } from './completions.js';
+import type { Completer } from '../../mcp/completions.js';
 import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
 import { PANE_ID } from '../../tmux/ids.js';
@@ -18,20 +19,21 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 function template(
   registry: EngineRegistry,
+  completers: Readonly<Record<string, Completer>>,
   spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta' | 'complete'> & { read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string> },
 ): ResourceTemplateDeclaration {
   const variables = [...spec.uriTemplate.matchAll(/[{,?]([a-z_]+)/g)].map((match) => match[1]!);
   return {
     ...spec,
     _meta: META,
-    complete: completersFor(pythonCompleters(registry), variables),
+    complete: completersFor(completers, variables),
     read: (variables) => registry.use(EngineRegistry.named(variables.socket_name), (engine) => spec.read(engine, variables)),
   };
 }
 
-export function pythonResourceTemplates(registry: EngineRegistry): ResourceTemplateDeclaration[] {
+export function pythonResourceTemplates(registry: EngineRegistry, completers: Readonly<Record<string, Completer>>): ResourceTemplateDeclaration[] {
   return [
-    template(registry, {
+    template(registry, completers, {
       uriTemplate: 'tmux://sessions{?socket_name}',
       name: 'get_sessions',
       title: 'All Sessions',
@@ -42,7 +44,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json(sessions.map((s) => sessionWire(s, clients)));
       },
     }),
-    template(registry, {
+    template(registry, completers, {
       uriTemplate: 'tmux://sessions/{session_name}{?socket_name}',
       name: 'get_session',
       title: 'Session Detail',
@@ -54,7 +56,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
       },
     }),
-    template(registry, {
+    template(registry, completers, {
       uriTemplate: 'tmux://sessions/{session_name}/windows{?socket_name}',
       name: 'get_session_windows',
       title: 'Session Windows',
@@ -65,7 +67,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json((await engine.listWindows(session.id)).map(windowWire));
       },
     }),
-    template(registry, {
+    template(registry, completers, {
       uriTemplate: 'tmux://sessions/{session_name}/windows/{window_index}{?socket_name}',
       name: 'get_window',
       title: 'Window Detail',
@@ -77,7 +79,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json({ ...windowWire(window), panes: await Promise.all(panes.map((p) => paneWire(engine, p))) });
       },
     }),
-    template(registry, {
+    template(registry, completers, {
       uriTemplate: 'tmux://panes/{pane_id}{?socket_name}',
       name: 'get_pane',
       title: 'Pane Detail',
@@ -87,7 +89,7 @@ export function pythonResourceTemplates(registry: EngineRegistry): ResourceTempl
         return json(await paneWire(engine, await paneDetail(engine, checkId(pane_id!, PANE_ID, 'pane_id', '%3'))));
       },
     }),
-    template(registry, {
+    template(registry, completers, {
       uriTemplate: 'tmux://panes/{pane_id}/content{?socket_name}',
       name: 'get_pane_content',
       title: 'Pane Content',
