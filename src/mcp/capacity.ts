@@ -7,8 +7,9 @@
  * A cancelled request gives its place back at once (its answer is dropped anyway); whatever its
  * handler still has to finish is bounded by the profile's own deadline.
  */
-import { isJSONRPCRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
-import { cancelledId, TransportGate, type Extra } from './transport-gate.js';
+import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
+import { cancelledId, isRequest } from './message-kind.js';
+import { TransportGate, type Extra } from './transport-gate.js';
 
 export interface CapacityOptions {
   /** Requests of these methods are counted; everything else passes straight through. */
@@ -46,7 +47,7 @@ class CapacityGate extends TransportGate {
   }
 
   protected receive(message: JSONRPCMessage, extra: Extra): void {
-    if (isJSONRPCRequest(message) && this.options.methods.has(message.method)) {
+    if (isRequest(message) && this.options.methods.has(message.method)) {
       if (this.#running.size + this.#waiting.length >= this.options.capacity) {
         this.refuse(message.id, CAPACITY_EXHAUSTED);
         return;

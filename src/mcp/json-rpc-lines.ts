@@ -6,7 +6,7 @@
  * (with the request's id when it has a usable one), and reading goes on with the next line.
  */
 import {
-  deserializeMessage,
+  parseJSONRPCMessage,
   ProtocolErrorCode,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
@@ -82,7 +82,7 @@ export function classifyLine(line: string): Inbound | undefined {
     return { answer: errorAnswer(null, ProtocolErrorCode.ParseError, 'the message is not valid JSON') };
   }
   try {
-    return { message: deserializeMessage(line) };
+    return { message: parseJSONRPCMessage(value) };
   } catch {
     return rejection(value);
   }

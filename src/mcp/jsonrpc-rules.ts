@@ -5,8 +5,9 @@
  * name the one legacy version and come while nothing else runs (-32602), and a request that names
  * its protocol version in `_meta` must name the modern one (-32602).
  */
-import { isJSONRPCRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
-import { cancelledId, TransportGate, type Extra } from './transport-gate.js';
+import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
+import { cancelledId, isRequest } from './message-kind.js';
+import { TransportGate, type Extra } from './transport-gate.js';
 
 export interface JsonRpcRules {
   /** Request methods answered; any other gets -32601. */
@@ -46,7 +47,7 @@ class RulesGate extends TransportGate {
   }
 
   protected receive(message: JSONRPCMessage, extra: Extra): void {
-    if (isJSONRPCRequest(message)) {
+    if (isRequest(message)) {
       const refusal = this.#refusal(message);
       if (refusal) return this.refuse(refusal.id, refusal.error);
       this.#active.add(message.id);

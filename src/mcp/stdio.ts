@@ -6,19 +6,10 @@
  * answered before the connection closes (the SDK's transport aborts them unanswered).
  */
 import type { Readable, Writable } from 'node:stream';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  serializeMessage,
-  type JSONRPCMessage,
-  type McpServerFactory,
-  type RequestId,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { serializeMessage, type JSONRPCMessage, type McpServerFactory, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { JsonRpcLines, readableProtocolError } from './json-rpc-lines.js';
+import { answeredId, cancelledId, isErrorResponse, isRequest } from './message-kind.js';
 
 export interface StdioServing {
   /** Settles once the connection is over: stdin ended and every call read before that was answered, or close() ran. */
@@ -80,12 +71,12 @@ export class DrainingStdioWire implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#isClosed) throw new Error('the stdio connection is closed');
-    const answered = (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined;
+    const answered = answeredId(message);
     try {
-      await this.#write(serializeMessage(isJSONRPCErrorResponse(message) ? readableProtocolError(message) : message));
+      await this.#write(serializeMessage(isErrorResponse(message) ? readableProtocolError(message) : message));
     } finally {
       // Only once the answer is written: the process may exit right after the last one.
-      if (answered) this.#settle(message.id!);
+      if (answered !== undefined) this.#settle(answered);
     }
   }
 
@@ -131,9 +122,9 @@ export class DrainingStdioWire implements Transport {
 
   #track(message: JSONRPCMessage): void {
     // An open subscriptions/listen stream is answered only at teardown, so it holds nothing up.
-    if (isJSONRPCRequest(message) && message.method !== 'subscriptions/listen') this.#unanswered.add(message.id);
-    else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (isRequest(message) && message.method !== 'subscriptions/listen') this.#unanswered.add(message.id);
+    else {
+      const id = cancelledId(message);
       if (id !== undefined) this.#settle(id);
     }
   }

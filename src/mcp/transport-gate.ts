@@ -3,15 +3,8 @@
  * of the inbound traffic reaches the server: subclasses see every inbound message (`receive`),
  * every answer the server sends (`answered`), and may answer a request themselves (`refuse`).
  */
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-  type Transport,
-  type TransportSendOptions,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { answeredId } from './message-kind.js';
 
 export type Extra = Parameters<NonNullable<Transport['onmessage']>>[1];
 
@@ -38,7 +31,8 @@ export abstract class TransportGate implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) this.answered(message.id);
+    const id = answeredId(message);
+    if (id !== undefined) this.answered(id);
     await this.inner.send(message, options);
   }
 
@@ -62,10 +56,4 @@ export abstract class TransportGate implements Transport {
   protected refuse(id: RequestId | null, error: { readonly code: number; readonly message: string }): void {
     void this.inner.send({ jsonrpc: '2.0', id, error: { ...error } } as JSONRPCMessage).catch((failure: Error) => this.onerror?.(failure));
   }
-}
-
-/** The request a `notifications/cancelled` names, if `message` is one. */
-export function cancelledId(message: JSONRPCMessage): RequestId | undefined {
-  if (!isJSONRPCNotification(message) || message.method !== 'notifications/cancelled') return undefined;
-  return (message.params as { requestId?: RequestId } | undefined)?.requestId;
 }
