@@ -10,7 +10,7 @@ import { tailBudget } from './capture.js';
 import type { Engine } from './engine.js';
 import { Failure, invalidArgument, notFound } from './failure.js';
 import { bracketFlag, PASTE_MARKERS, pasteChecked } from './input.js';
-import type { PaneRecord } from './records.js';
+import type { InputPaneRecord } from './records.js';
 
 export const BUFFER_PREFIX = 'libtmux_mcp_';
 export const BUFFER_NAME = /^libtmux_mcp_[0-9a-f]{32}_[A-Za-z0-9_.-]{1,64}$/;
@@ -117,7 +117,7 @@ export async function showBuffer(engine: Engine, name: string, options: { maxLin
 export async function pasteBuffer(
   engine: Engine,
   request: { readonly pane: string; readonly name: string; readonly bracket?: boolean; readonly force?: boolean; readonly field?: string },
-): Promise<PaneRecord> {
+): Promise<InputPaneRecord> {
   checkBufferName(request.name);
   return pasteChecked(engine, request, 'paste a buffer', async (paneId) => {
     await onBuffer(request.name, () => engine.tmux.run(['paste-buffer', ...bracketFlag(request.bracket), '-b', request.name, '-t', paneId]));

@@ -3,20 +3,23 @@
  * Listing, resolving targets and refs, and the caller guard live here; profiles only translate.
  */
 import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
-import { rowFormat, toInt } from '../tmux/formats.js';
+import { rowFormat, toInt, type RowFormat } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
 import { invalidArgument, notFound, refused, Failure } from './failure.js';
 import { ForegroundReads } from './foreground.js';
 import {
   FOREGROUND_FORMAT,
+  INPUT_PANE_FORMAT,
   PANE_FORMAT,
   PANE_FORMAT_NO_FOREGROUND,
   SESSION_FORMAT,
   WINDOW_FORMAT,
+  toInputPane,
   toPane,
   toSession,
   toWindow,
   type Incarnation,
+  type InputPaneRecord,
   type PaneRecord,
   type PaneRow,
   type SessionRecord,
@@ -194,9 +197,18 @@ export class Engine {
 
   async getPane(paneId: string): Promise<PaneRecord> {
     // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
-    const read = await this.#display(paneId, PANE_FORMAT.format, 'pane');
-    const row = PANE_FORMAT.parse(read.lines)[0];
-    return toPane(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);
+    return this.#paneRow(paneId, PANE_FORMAT, toPane);
+  }
+
+  /** What input checks read of a pane (a third of the row, tmux reading nothing from /proc). */
+  async getInputPane(paneId: string): Promise<InputPaneRecord> {
+    return this.#paneRow(paneId, INPUT_PANE_FORMAT, toInputPane);
+  }
+
+  async #paneRow<T>(paneId: string, format: RowFormat<string>, convert: (row: Record<string, string>, incarnation: Incarnation) => T): Promise<T> {
+    const read = await this.#display(paneId, format.format, 'pane');
+    const row = format.parse(read.lines)[0];
+    return convert(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);
   }
 
   async getWindow(windowId: string): Promise<WindowRecord> {
@@ -235,6 +247,11 @@ export class Engine {
   /** A pane id (`%3`) or pane ref, as the id of a pane that exists now. */
   async resolvePane(input: string, field = 'paneId'): Promise<PaneRecord> {
     return this.getPane(await this.paneIdFrom(input, field));
+  }
+
+  /** Like resolvePane, with only what an input check needs (getInputPane). */
+  async resolveInputPane(input: string, field = 'paneId'): Promise<InputPaneRecord> {
+    return this.getInputPane(await this.paneIdFrom(input, field));
   }
 
   /**

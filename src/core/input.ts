@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
-import type { PaneRecord } from './records.js';
+import type { InputPaneRecord } from './records.js';
 import { markInput } from './pane-stream.js';
 import { PANE_ID } from '../tmux/ids.js';
 
@@ -159,7 +159,7 @@ export async function sendSteps(engine: Engine, paneId: string, steps: readonly 
 // ---- who receives input, and whether it may -------------------------------------------------------
 
 export interface InputTarget {
-  readonly pane: PaneRecord;
+  readonly pane: InputPaneRecord;
   /**
    * Every pane the input reaches: the pane itself first, then, when synchronize-panes is on, the
    * other synchronized panes of its window that tmux copies keys to (live, not in a mode, visible).
@@ -183,7 +183,7 @@ export interface PreflightOptions {
  * dead pane, a pane showing a mode (copy mode swallows keys), or this server's own pane.
  */
 export async function preflightInput(engine: Engine, paneInput: string, options: PreflightOptions): Promise<InputTarget> {
-  const pane = await engine.resolvePane(paneInput, options.field ?? 'paneId');
+  const pane = await engine.resolveInputPane(paneInput, options.field ?? 'paneId');
   refuseUnready(pane, options.action);
   let receivers = [pane.id];
   if ((options.synchronized ?? true) && pane.isSynchronized) {
@@ -199,7 +199,7 @@ export async function preflightInput(engine: Engine, paneInput: string, options:
   return { pane, receivers };
 }
 
-function refuseUnready(pane: PaneRecord, action: string): void {
+function refuseUnready(pane: InputPaneRecord, action: string): void {
   if (pane.isDead) {
     throw refused(
       `refusing to ${action}: pane ${pane.id} is dead (its program exited${pane.deadStatus !== null ? ` with status ${pane.deadStatus}` : ''}); nothing was sent`,
@@ -333,7 +333,7 @@ export const PASTE_MARKERS = /\u001b\[20[01]~/;
  * bracketed paste (so a shell inserts it without running each line). Returns the pane and the
  * number of Unicode code points pasted.
  */
-export async function pasteText(engine: Engine, request: PasteRequest): Promise<{ pane: PaneRecord; characters: number }> {
+export async function pasteText(engine: Engine, request: PasteRequest): Promise<{ pane: InputPaneRecord; characters: number }> {
   const bytes = Buffer.from(request.text, 'utf8');
   if (bytes.length > MAX_INPUT_BYTES) throw invalidArgument(`text is ${bytes.length} bytes; at most ${MAX_INPUT_BYTES} can be pasted in one call`);
   if (request.text.includes('\0')) throw invalidArgument('text contains a NUL character, which a terminal cannot receive');
@@ -360,7 +360,7 @@ export async function pasteChecked(
   request: { readonly pane: string; readonly force?: boolean; readonly field?: string },
   action: string,
   paste: (paneId: string) => Promise<void>,
-): Promise<PaneRecord> {
+): Promise<InputPaneRecord> {
   const { pane } = await checkedInput(
     engine,
     request.pane,

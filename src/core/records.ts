@@ -161,6 +161,38 @@ export const PANE_FORMAT = rowFormat(PANE_FIELDS);
 const { command: _command, path: _path, ...PANE_FIELDS_BUT_FOREGROUND } = PANE_FIELDS;
 export const PANE_FORMAT_NO_FOREGROUND = rowFormat(PANE_FIELDS_BUT_FOREGROUND);
 
+/** What an input check needs to know of a pane (core/input.ts); a PaneRecord is one too. */
+export type InputPaneRecord = Pick<PaneRecord, 'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'>;
+
+/**
+ * The fields of an InputPaneRecord alone: a check before typing reads 7 fields instead of 19, none
+ * of them the two that tmux reads from /proc.
+ */
+export const INPUT_PANE_FORMAT = rowFormat({
+  id: PANE_FIELDS.id,
+  sessionId: PANE_FIELDS.sessionId,
+  windowId: PANE_FIELDS.windowId,
+  dead: PANE_FIELDS.dead,
+  deadStatus: PANE_FIELDS.deadStatus,
+  inMode: PANE_FIELDS.inMode,
+  synchronized: PANE_FIELDS.synchronized,
+});
+
+export function toInputPane(row: Record<string, string>, incarnation: Incarnation): InputPaneRecord {
+  return {
+    incarnation,
+    id: row.id!,
+    sessionId: row.sessionId!,
+    windowId: row.windowId!,
+    isDead: toBool(row.dead!),
+    deadStatus: deadStatus(row.deadStatus!),
+    modeCount: toInt(row.inMode!),
+    isSynchronized: toBool(row.synchronized!),
+  };
+}
+
+const deadStatus = (value: string): number | null => (value === '' ? null : toInt(value));
+
 /** The two foreground fields alone, for the panes whose /proc only tmux can read. */
 export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS.command, path: PANE_FIELDS.path });
 
@@ -185,7 +217,7 @@ export function toPane(row: Record<string, string>, incarnation: Incarnation): P
     pid: toInt(row.pid!),
     title: row.title!,
     isDead: toBool(row.dead!),
-    deadStatus: row.deadStatus === '' ? null : toInt(row.deadStatus!),
+    deadStatus: deadStatus(row.deadStatus!),
     modeCount: toInt(row.inMode!),
     isSynchronized: toBool(row.synchronized!),
   };
