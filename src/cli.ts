@@ -3,10 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
-import { createServerFactory, profileWire } from './mcp/server.js';
-import { serveBothErasOverStdio } from './mcp/stdio.js';
-import { generateToken } from './mcp/http-auth.js';
-import { buildProfile } from './profiles/index.js';
 import { VERSION } from './version.js';
 import { collectWhenIdle } from './idle-memory.js';
 
@@ -91,7 +87,19 @@ async function main(): Promise<void> {
 /** Beyond the longest wait and one tmux command, the margin before answers in flight at end of input are given up. */
 const DRAIN_SLACK_MS = 5000;
 
+/**
+ * The MCP side: the SDK, zod and the profiles. Most of start-up is loading it, so serve() starts
+ * that first and probes and attaches tmux (two process round trips) meanwhile.
+ */
+function loadMcp() {
+  return Promise.all([import('./mcp/server.js'), import('./mcp/stdio.js'), import('./profiles/index.js')]).then(
+    ([server, stdio, profiles]) => ({ ...server, ...stdio, ...profiles }),
+  );
+}
+
 async function serve(config: Config): Promise<void> {
+  const loading = loadMcp();
+  loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
@@ -103,6 +111,7 @@ async function serve(config: Config): Promise<void> {
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
+  const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile);
@@ -165,6 +174,7 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
     if (value === '') throw new ConfigError(`--token-file ${http.tokenFile} is empty; put the token in it`);
     return { value, generated: false };
   }
+  const { generateToken } = await import('./mcp/http-auth.js');
   return { value: generateToken(), generated: true };
 }
 
