@@ -200,11 +200,8 @@ export type PaneRow = Record<keyof typeof PANE_FIELDS, string>;
 
 export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
   return {
-    incarnation,
-    id: row.id!,
+    ...toInputPane(row, incarnation),
     index: toInt(row.index!),
-    sessionId: row.sessionId!,
-    windowId: row.windowId!,
     isActive: toBool(row.active!),
     width: toInt(row.width!),
     height: toInt(row.height!),
@@ -216,9 +213,5 @@ export function toPane(row: Record<string, string>, incarnation: Incarnation): P
     currentPath: row.path!,
     pid: toInt(row.pid!),
     title: row.title!,
-    isDead: toBool(row.dead!),
-    deadStatus: deadStatus(row.deadStatus!),
-    modeCount: toInt(row.inMode!),
-    isSynchronized: toBool(row.synchronized!),
   };
 }
