@@ -198,10 +198,14 @@ export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS
 
 export type PaneRow = Record<keyof typeof PANE_FIELDS, string>;
 
+// Written out rather than spread from toInputPane: V8 (node 20) builds a spread object here ~100x slower.
 export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
   return {
-    ...toInputPane(row, incarnation),
+    incarnation,
+    id: row.id!,
     index: toInt(row.index!),
+    sessionId: row.sessionId!,
+    windowId: row.windowId!,
     isActive: toBool(row.active!),
     width: toInt(row.width!),
     height: toInt(row.height!),
@@ -213,5 +217,9 @@ export function toPane(row: Record<string, string>, incarnation: Incarnation): P
     currentPath: row.path!,
     pid: toInt(row.pid!),
     title: row.title!,
+    isDead: toBool(row.dead!),
+    deadStatus: deadStatus(row.deadStatus!),
+    modeCount: toInt(row.inMode!),
+    isSynchronized: toBool(row.synchronized!),
   };
 }
