@@ -44,6 +44,8 @@ Environment:
   TMUX_MCP_SSH_CONFIG     ssh config file for the hosts (ssh -F); default: ssh's own (~/.ssh/config)
   TMUX_MCP_SSH_BIN        ssh client (default: ssh on PATH)
   TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
+  TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
+                          counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http
 
 Python profile (--profile python):

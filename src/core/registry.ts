@@ -269,7 +269,7 @@ export class EngineRegistry {
         socketName: location.socketName,
         socketPath: location.socketPath,
         commandTimeoutMs: this.#options.commandTimeoutMs,
-        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux } } : {}),
+        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux, silenceMs: host.silenceMs } } : {}),
       });
     // The caller guard is about the pane this process runs in, and /proc describes this machine's
     // processes: both apply only to a local tmux, never to a host's.

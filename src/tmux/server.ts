@@ -4,9 +4,10 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
+import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 
@@ -56,6 +57,10 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
+  /** The silence that last ended a connection to this host, until a connection is made again. */
+  #linkLost: TmuxLinkSilentError | undefined;
+  /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
+  #versionChecked: Promise<void> | undefined;
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -156,9 +161,18 @@ export class TmuxServer {
         return await this.run(command, options);
       } catch (error) {
         if (error instanceof TmuxNoServerError) return undefined;
-        if (!(error instanceof TmuxConnectionLostError) || attempt > 0 || this.#closed) throw error;
+        // A host that went silent would only hang the second try: say so now.
+        if (!(error instanceof TmuxConnectionLostError) || error instanceof TmuxLinkSilentError || attempt > 0 || this.#closed) throw error;
       }
     }
+  }
+
+  /**
+   * On a host whose connection went silent (the link or the host is down) and has not been made
+   * again since: that error. A wait whose output stream ended then ends with it, at once.
+   */
+  get linkLost(): TmuxLinkSilentError | undefined {
+    return this.#linkLost;
   }
 
   /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
@@ -197,7 +211,7 @@ export class TmuxServer {
       performance.now() + this.commandTimeoutMs,
       () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
     );
-    const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
+    const stops = [client.watchPane(paneId, handlers.output), client.onClose((reason) => (this.#noteSilence(client), handlers.close(reason)))];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
@@ -224,6 +238,7 @@ export class TmuxServer {
       .then((client) => {
         this.#epoch++;
         client.onClose(() => {
+          this.#noteSilence(client);
           if (this.#commandClient === client) this.#commandClient = undefined;
         });
         return (this.#commandClient = client);
@@ -259,7 +274,46 @@ export class TmuxServer {
     return client;
   }
 
+  /**
+   * On a host, checks once that its tmux is one this server can drive (`tmux -V`, >= 3.2), so an
+   * old or missing one is a clear error naming the host rather than a failed attach. Here: nothing
+   * (the local binary is checked at start-up).
+   */
+  #checkVersion(): Promise<void> {
+    if (this.host === undefined) return Promise.resolve();
+    this.#versionChecked ??= checkTmuxVersion(this.launcher, this.#env, this.commandTimeoutMs).then(
+      () => {},
+      (error: unknown) => {
+        this.#versionChecked = undefined;
+        throw error;
+      },
+    );
+    return this.#versionChecked;
+  }
+
   async #attach(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
+    // The check runs beside the first attach, so it costs no extra wait; its failure wins.
+    const checked = this.#checkVersion();
+    checked.catch(() => {});
+    const client = await this.#connect(sessionId, receiveOutput).catch(async (error: unknown) => {
+      await checked;
+      throw error;
+    });
+    try {
+      await checked;
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    this.#linkLost = undefined;
+    return client;
+  }
+
+  #noteSilence(client: ControlClient): void {
+    if (client.silent) this.#linkLost = client.silent;
+  }
+
+  async #connect(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
     const client = await ControlClient.connect({
       launcher: this.launcher,
       globalArgs: this.globalArgs,
@@ -291,7 +345,10 @@ export class TmuxServer {
   }
 
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
-    const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs, env: this.#env, stdin, signal });
+    const deadline = performance.now() + timeoutMs;
+    await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
+    const left = Math.max(1, Math.ceil(deadline - performance.now()));
+    const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left, env: this.#env, stdin, signal });
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
       throw new TmuxCommandError(command, result.stderr);

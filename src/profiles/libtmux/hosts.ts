@@ -8,7 +8,7 @@ import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/hos
 import type { EngineRegistry } from '../../core/registry.js';
 import { isFailure } from '../../core/failure.js';
 import { isTmuxError } from '../../tmux/server.js';
-import { TmuxHostError, TmuxTimeoutError } from '../../tmux/errors.js';
+import { isHostUnreachable } from '../../tmux/errors.js';
 import type { ToolCall, ToolOutcome } from '../../mcp/tool.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
@@ -79,7 +79,7 @@ async function onHost(
     registry.markReachable(host);
     return qualifyOutcome(host, outcome);
   } catch (error) {
-    if (error instanceof TmuxHostError || error instanceof TmuxTimeoutError) registry.markUnreachable(host, error);
+    if (isHostUnreachable(error)) registry.markUnreachable(host, error);
     throw onHostError(host, error);
   }
 }
