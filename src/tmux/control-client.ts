@@ -282,9 +282,17 @@ export class ControlClient {
   }
 
   #dropSilent(limit: number): void {
-    this.#silent = new TmuxLinkSilentError(this.#host ?? 'local', limit);
-    this.#shutdown(this.#silent.message, this.#silent);
-    // ssh would wait for the far side to acknowledge the EOF, and the far side is silent.
+    this.drop(new TmuxLinkSilentError(this.#host ?? 'local', limit));
+  }
+
+  /**
+   * Ends a connection whose link is down: what waits on it fails now with `error`, and the local
+   * process (ssh) is killed, since it would wait for the silent far side to acknowledge an EOF.
+   */
+  drop(error: TmuxLinkSilentError): void {
+    if (this.#closed !== undefined) return;
+    this.#silent = error;
+    this.#shutdown(error.message, error);
     this.#child.kill('SIGKILL');
   }
 

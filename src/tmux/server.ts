@@ -57,6 +57,8 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
+  /** Remote pids of the tmux clients of connections dropped for silence (see #reapOrphans). */
+  readonly #orphans = new Set<number>();
   /** The silence that last ended a connection to this host, until a connection is made again. */
   #linkLost: TmuxLinkSilentError | undefined;
   /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
@@ -237,6 +239,7 @@ export class TmuxServer {
     this.#connecting ??= this.#attach(undefined, false)
       .then((client) => {
         this.#epoch++;
+        this.#reapOrphans(client);
         client.onClose(() => {
           this.#noteSilence(client);
           if (this.#commandClient === client) this.#commandClient = undefined;
@@ -309,8 +312,36 @@ export class TmuxServer {
     return client;
   }
 
+  /**
+   * One connection to this host went silent: the link is presumed down for all of them (they share
+   * it), so every other one is dropped with the same error now: the calls on them fail at once
+   * instead of each waiting out its own silence, and the next call connects afresh.
+   */
   #noteSilence(client: ControlClient): void {
-    if (client.silent) this.#linkLost = client.silent;
+    if (!client.silent) return;
+    this.#linkLost = client.silent;
+    if (client.pid !== undefined) this.#orphans.add(client.pid);
+    for (const other of [this.#commandClient, ...this.#watchers.values()]) if (other && other !== client) other.drop(client.silent);
+  }
+
+  /**
+   * The remote tmux clients of connections dropped for silence can outlive them: when the frozen
+   * far side wakes and hands tmux the commands still in transit, tmux 3.3 keeps a control client
+   * whose replies it cannot write (detach-client does not end it). On the next connection, any of
+   * them tmux still lists as its client is ended: `kill PID`, PID a number tmux itself reported.
+   */
+  #reapOrphans(client: ControlClient): void {
+    if (this.#orphans.size === 0) return;
+    const orphans = [...this.#orphans];
+    this.#orphans.clear();
+    void client
+      .runReply(['list-clients', '-F', '#{client_pid}'], this.commandTimeoutMs)
+      .then((reply) => {
+        const listed = new Set(decodeBody(reply).map(Number));
+        const stuck = orphans.filter((pid) => listed.has(pid) && Number.isSafeInteger(pid) && pid > 1);
+        if (stuck.length > 0) return client.runReply(['run-shell', '-b', `kill ${stuck.join(' ')}`], this.commandTimeoutMs);
+      })
+      .catch(() => {});
   }
 
   async #connect(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {

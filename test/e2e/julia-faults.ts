@@ -10,25 +10,9 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Negotiation, type Target } from '../fixture/julia.js';
-import { privateTmux, stopTmuxServer, type PrivateTmux } from '../fixture/tmux.js';
+import { privateTmux, stopTmuxServer } from '../fixture/tmux.js';
 
 const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
-
-/**
- * Kills the tmux server and starts a new one on the same socket. Until the old daemon has gone, a
- * new-session may still reach it and fail with "server exited unexpectedly"; each try is a real
- * tmux round trip, and the old daemon is gone within a few.
- */
-async function restart(tmux: PrivateTmux): Promise<string> {
-  await tmux.tmux('kill-server').catch((error: Error) => assert.match(error.message, /server exited unexpectedly/));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await tmux.start();
-    } catch (error) {
-      if (attempt >= 50 || !/server exited unexpectedly|lost server/.test((error as Error).message)) throw error;
-    }
-  }
-}
 
 /** The tests of one protocol era; julia-faults-<era>.test.ts run them, one file per era. */
 export function juliaFaultTests(negotiation: Negotiation, version: string): void {
@@ -41,7 +25,7 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     const old = await julia.target(pane);
     const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
 
-    assert.equal(await restart(tmux), pane, 'the new server reuses the pane id');
+    assert.equal(await tmux.restart(), pane, 'the new server reuses the pane id');
     const fresh = await julia.target(pane);
     assert.notEqual(fresh.generation, old.generation);
     const before = await julia.ok('capture_pane', { target: fresh });

@@ -5,7 +5,8 @@
  */
 import type { Engine } from '../../core/engine.js';
 import { Failure } from '../../core/failure.js';
-import { checkGeneration } from '../../core/generation.js';
+import { checkGeneration, generationHost } from '../../core/generation.js';
+import type { EngineRegistry } from '../../core/registry.js';
 
 export interface PaneTarget {
   readonly paneId: string;
@@ -54,9 +55,27 @@ export class JuliaApp {
   #active = 0;
 
   constructor(
-    readonly engine: Engine,
+    /** This machine's tmux and the configured hosts'; a target's generation says which. */
+    readonly registry: EngineRegistry,
     readonly settings: JuliaSettings,
   ) {}
+
+  /** This machine's configured tmux: where sessions are created and start-up panes resolved. */
+  get engine(): Engine {
+    return this.registry.defaultEngine;
+  }
+
+  /**
+   * The tmux server a generation belongs to: the host it names, or this machine's. A host that is
+   * not configured here is another server (`wrong_server`), refused before any tmux is asked.
+   */
+  engineFor(subject: string, generation: string): Engine {
+    const host = generationHost(generation);
+    if (host !== undefined && !this.registry.hostNames.includes(host)) {
+      throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, `Its host ${JSON.stringify(host)} is not configured here; use a target listed by this server (list_panes).`, { touched: false });
+    }
+    return this.registry.engineOn(host);
+  }
 
   get allowListActive(): boolean {
     return this.settings.allowPanes.length > 0;
@@ -82,10 +101,12 @@ export class JuliaApp {
     return { paneId: chosen.paneId, generation: chosen.generation };
   }
 
-  /** Right before acting: still allowed, and its generation is the running server's. */
-  async checkTarget(target: PaneTarget): Promise<void> {
+  /** Right before acting: still allowed, and its generation is the running server's; answers that server's engine. */
+  async checkTarget(target: PaneTarget): Promise<Engine> {
     if (!this.isAllowed(target)) throw new PolicyRefusal('target_denied', 'pane is no longer allowed');
-    await checkGeneration(this.engine, target.paneId, target.generation);
+    const engine = this.engineFor(target.paneId, target.generation);
+    await checkGeneration(engine, target.paneId, target.generation);
+    return engine;
   }
 
   /** Runs one call, counted against MAX_ACTIVE_CALLS until `work` settles, even after its answer was given up. */

@@ -5,6 +5,7 @@
  */
 import { ConfigError, type JuliaOptions } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
+import type { EngineRegistry } from '../../core/registry.js';
 import { generationOf } from '../../core/generation.js';
 import type { JsonSchema } from '../../mcp/schema.js';
 import type { Profile } from '../../mcp/server.js';
@@ -34,7 +35,8 @@ export interface JuliaProfile extends Profile<JuliaApp> {
   close(): Promise<void>;
 }
 
-export async function createJuliaProfile(options: JuliaOptions, engine: Engine): Promise<JuliaProfile> {
+export async function createJuliaProfile(options: JuliaOptions, registry: EngineRegistry): Promise<JuliaProfile> {
+  const engine = registry.defaultEngine;
   const names = options.tools ?? DEFAULT_TOOLS;
   const unknown = names.filter((name) => !TOOL_NAMES.includes(name));
   if (unknown.length > 0) throw new ConfigError(`--tool ${unknown.join(', ')}: not a tool of the julia profile; choose from ${TOOL_NAMES.join(', ')}`);
@@ -48,7 +50,7 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
     maxCaptureBytes: MAX_CAPTURE_BYTES,
     maxResultBytes: options.maxResultBytes,
   };
-  const app = new JuliaApp(engine, settings);
+  const app = new JuliaApp(registry, settings);
   const schemaSettings: SchemaSettings = { callerConfigured: settings.caller !== undefined, maxCaptureBytes: MAX_CAPTURE_BYTES };
 
   const itemTools = names.filter((name) => name !== RUN_OPERATIONS).map((name) => CATALOG.find((tool) => tool.name === name)!);

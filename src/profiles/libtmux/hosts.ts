@@ -5,7 +5,7 @@
  * See core/hosts.ts for the rule, README "Hosts" for the user's view.
  */
 import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/hosts.js';
-import type { EngineRegistry } from '../../core/registry.js';
+import { unanswered, type EngineRegistry } from '../../core/registry.js';
 import { isFailure } from '../../core/failure.js';
 import { isTmuxError } from '../../tmux/server.js';
 import { isHostUnreachable } from '../../tmux/errors.js';
@@ -92,21 +92,10 @@ async function spanHosts(
   call: ToolCall<LibtmuxContext>,
   registry: EngineRegistry,
 ): Promise<ToolOutcome> {
-  const hosts: Array<string | undefined> = [undefined, ...registry.hostNames];
-  // A host that just failed is left out for a while: one hung host must not stall every listing.
-  const answers = await Promise.allSettled(
-    hosts.map((host) => {
-      const failure = host === undefined ? undefined : registry.unreachable(host);
-      return failure === undefined ? onHost(tool, host, args, call, registry) : Promise.reject(failure);
-    }),
-  );
-  const rows: unknown[] = [];
-  const missing: string[] = [];
-  answers.forEach((answer, i) => {
-    if (answer.status === 'fulfilled') rows.push(...((answer.value.structured[key] as unknown[]) ?? []));
-    else missing.push(`${hosts[i] ?? 'local'}: ${answer.reason instanceof Error ? answer.reason.message : String(answer.reason)}`);
-  });
-  if (missing.length === answers.length) throw (answers[0] as PromiseRejectedResult).reason;
+  const answers = await registry.everyServer((_engine, host) => onHost(tool, host, args, call, registry));
+  const rows = answers.flatMap((answer) => (answer.ok ? ((answer.value.structured[key] as unknown[]) ?? []) : []));
+  const missing = unanswered(answers);
+  if (missing.length === answers.length) throw (answers[0] as { error: unknown }).error;
   const structured = { [key]: rows };
   const note = missing.length ? `\nNot listed (host could not answer): ${missing.join('; ')}` : '';
   return { structured, text: JSON.stringify(structured) + note };
