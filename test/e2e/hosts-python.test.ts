@@ -16,7 +16,7 @@ test('python: socket_name "HOST:" reaches that host; without it, the local tmux'
   const localPane = await local.start({ session: 'here' });
   const remotePane = await a.start({ session: 'alpha' });
   const mcp = await startMcp(t, {
-    env: { ...local.env, LIBTMUX_TOOLSETS: ALL_TOOLSETS, SHELL: '/bin/sh', TMUX_MCP_SSH_CONFIG: sshd.config },
+    env: { ...local.env, LIBTMUX_TOOLSETS: ALL_TOOLSETS, SHELL: '/bin/sh', TMUX_MCP_SSH_CONFIG: sshd.config, TMUX_MCP_HOST_SILENCE_SECONDS: '3' },
     args: ['--profile', 'python', '--host', `a=hosta#${a.socketPath}`],
   });
   const names = async (args: Record<string, unknown>) => (await mcp.ok('list_sessions', args)).result.map((s: { session_name: string }) => s.session_name);
