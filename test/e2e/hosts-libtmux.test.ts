@@ -85,6 +85,12 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
   }
   assert.match(await b.tmux('capture-pane', '-p', '-t', '%0'), /typed-42-on-b/);
 
+  // search_panes without a session searches every server; a match names its host.
+  const found = await mcp.ok('search_panes', { pattern: 'typed-42-on-b' });
+  assert.deepEqual(found.matches.map((m: { pane: string }) => m.pane), ['b:%0']);
+  assert.equal(decodeRef(found.matches[0].paneRef)?.host, 'b');
+  assert.equal(found.panesSearched, 3, 'one pane on each of the three servers');
+
   // a channel signalled on host b releases a wait for `b:NAME` (tmux keeps a signal nobody waited for yet).
   await b.tmux('wait-for', '-S', 'go-b');
   assert.equal((await mcp.ok('wait_for_channel', { channel: 'b:go-b', timeoutMs: 30_000 })).released, true);

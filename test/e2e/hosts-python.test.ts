@@ -25,6 +25,10 @@ test('python: socket_name "HOST:" reaches that host; without it, the local tmux'
   const ran = await mcp.ok('run_command', { socket_name: 'a:', pane_id: remotePane, command: 'echo "$TMUX" | cut -d, -f1' });
   assert.deepEqual(ran.output, [a.socketPath], 'the command ran in host a\'s tmux');
   assert.equal((await mcp.ok('get_server_info', { socket_name: 'a:' })).socket_path, a.socketPath);
+  // list_servers: this machine's sockets, then the host, by the socket_name that reaches it.
+  const servers = (await mcp.ok('list_servers')).result as Array<{ socket_name: string | null; socket_path: string; is_alive: boolean }>;
+  assert.deepEqual(servers.filter((s) => s.socket_name === 'a:').map((s) => [s.socket_path, s.is_alive]), [[a.socketPath, true]]);
+  assert.equal(servers.at(-1)!.socket_name, 'a:', 'hosts come after the local sockets');
   assert.equal((await mcp.ok('get_pane_info', { pane_id: localPane })).pane_id, localPane);
   await mcp.close();
   const deadline = Date.now() + 10_000;
