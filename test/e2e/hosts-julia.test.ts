@@ -8,44 +8,30 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allToolArgs, startJulia, type Julia, type Target } from '../fixture/julia.js';
-import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
-import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { hostArgs, hostServers, nothingLeft, type HostServers } from '../fixture/hosts.js';
 
-type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
+type T = Parameters<typeof hostServers>[0];
 
-interface Rig {
-  readonly sshd: LoopbackSshd;
-  readonly local: PrivateTmux;
-  readonly a: PrivateTmux;
-  readonly b: PrivateTmux;
+interface Rig extends HostServers {
   readonly julia: Julia;
 }
 
 /** Local tmux (session "here"), host a ("alpha") and host b ("beta"), each with one sh pane %0; julia with every tool. */
 async function rig(t: T, extraHosts: string[] = []): Promise<Rig> {
-  const sshd = await loopbackSshd(t);
-  const local = privateTmux(t);
-  const a = privateTmux(t);
-  const b = privateTmux(t);
-  await Promise.all([local.start({ session: 'here' }), a.start({ session: 'alpha' }), b.start({ session: 'beta' })]);
-  const julia = await startJulia(t, local, {
+  const servers = await hostServers(t);
+  const julia = await startJulia(t, servers.local, {
     negotiation: 'auto',
     // A generous silence limit: a loaded test machine must not look like a dropped link.
-    env: { TMUX_MCP_SSH_CONFIG: sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '20', TMUX_MCP_HOST_SILENCE_SECONDS: '3' },
-    args: [...allToolArgs(), '--timeout', '30', '--host', `a=hosta#${a.socketPath}`, '--host', `b=hostb#${b.socketPath}`, ...extraHosts.flatMap((h) => ['--host', h])],
+    env: { TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '20', TMUX_MCP_HOST_SILENCE_SECONDS: '3' },
+    args: [...allToolArgs(), '--timeout', '30', ...hostArgs(servers), ...extraHosts.flatMap((h) => ['--host', h])],
   });
-  return { sshd, local, a, b, julia };
+  return { ...servers, julia };
 }
 
-/** Ends the server; then no ssh runs here, no sshd session there, and no tmux client is left on any of the servers. */
-async function closeAndCheck({ julia, sshd, local, a, b }: Rig): Promise<void> {
-  await julia.mcp.close();
-  const clients = async () => (await Promise.all([local, a, b].map((server) => server.tmux('list-clients', '-F', '#{client_pid}')))).join('').trim();
-  const deadline = Date.now() + 15_000;
-  while ((sshd.sessions().length > 0 || sshClients().length > 0 || (await clients()) !== '') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(sshd.sessions(), [], 'no ssh session (and so no remote tmux client) is left on the far side');
-  assert.deepEqual(sshClients(), [], 'no ssh client is left here');
-  assert.equal(await clients(), '', 'no tmux client is left on this machine or either host');
+/** Ends the server and checks that nothing it started lives on. */
+async function closeAndCheck(setup: Rig): Promise<void> {
+  await setup.julia.mcp.close();
+  await nothingLeft(setup);
 }
 
 /** The three panes' targets: this machine's, host a's and host b's. */

@@ -9,42 +9,28 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeRef } from '../../src/core/refs.js';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
-import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
-import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { hostArgs, hostServers, nothingLeft, type HostServers } from '../fixture/hosts.js';
 
-type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
+type T = Parameters<typeof hostServers>[0];
 
-interface Rig {
-  readonly sshd: LoopbackSshd;
-  readonly local: PrivateTmux;
-  readonly a: PrivateTmux;
-  readonly b: PrivateTmux;
+interface Rig extends HostServers {
   readonly mcp: McpSession;
 }
 
 /** Local tmux (session "here"), host a (session "alpha") and host b (session "beta"), each with one sh pane %0. */
 async function rig(t: T, extraHosts: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Rig> {
-  const sshd = await loopbackSshd(t);
-  const local = privateTmux(t);
-  const a = privateTmux(t);
-  const b = privateTmux(t);
-  await Promise.all([local.start({ session: 'here' }), a.start({ session: 'alpha' }), b.start({ session: 'beta' })]);
+  const servers = await hostServers(t);
   const mcp = await startMcp(t, {
-    env: { ...local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10', TMUX_MCP_HOST_SILENCE_SECONDS: '3', ...env },
-    args: ['--host', `a=hosta#${a.socketPath}`, '--host', `b=hostb#${b.socketPath}`, ...extraHosts.flatMap((h) => ['--host', h])],
+    env: { ...servers.local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10', TMUX_MCP_HOST_SILENCE_SECONDS: '3', ...env },
+    args: [...hostArgs(servers), ...extraHosts.flatMap((h) => ['--host', h])],
   });
-  return { sshd, local, a, b, mcp };
+  return { ...servers, mcp };
 }
 
-/** Ends the server and checks that nothing it started lives on: no ssh here, no ssh session there, no tmux client on any server. */
-async function closeAndCheck({ mcp, sshd, local, a, b }: Rig): Promise<void> {
-  await mcp.close();
-  const clients = async () => (await Promise.all([local, a, b].map((server) => server.tmux('list-clients', '-F', '#{client_pid}')))).join('').trim();
-  const deadline = Date.now() + 15_000;
-  while ((sshd.sessions().length > 0 || sshClients().length > 0 || (await clients()) !== '') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(sshd.sessions(), [], 'no ssh session is left on the far side');
-  assert.deepEqual(sshClients(), []);
-  assert.equal(await clients(), '', 'no tmux client is left on this machine or either host');
+/** Ends the server and checks that nothing it started lives on. */
+async function closeAndCheck(setup: Rig): Promise<void> {
+  await setup.mcp.close();
+  await nothingLeft(setup);
 }
 
 test('hosts: list, capture, send keys, run, wait and kill each land on the right host', async (t) => {
