@@ -57,8 +57,9 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
-  /** Remote pids of the tmux clients of connections dropped for silence (see #reapOrphans). */
+  /** Remote pids of the tmux clients of connections dropped for silence, and their ending (see #reapOrphans). */
   readonly #orphans = new Set<number>();
+  #reaping: Promise<void> | undefined;
   /** The silence that last ended a connection to this host, until a connection is made again. */
   #linkLost: TmuxLinkSilentError | undefined;
   /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
@@ -227,6 +228,8 @@ export class TmuxServer {
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
+    // Stranded clients found on the last connection are ended before it closes.
+    await this.#reaping;
     const clients = [this.#commandClient, ...this.#watchers.values()];
     this.#watchers.clear();
     this.#commandClient = undefined;
@@ -327,19 +330,20 @@ export class TmuxServer {
   /**
    * The remote tmux clients of connections dropped for silence can outlive them: when the frozen
    * far side wakes and hands tmux the commands still in transit, tmux 3.3 keeps a control client
-   * whose replies it cannot write (detach-client does not end it). On the next connection, any of
-   * them tmux still lists as its client is ended: `kill PID`, PID a number tmux itself reported.
+   * whose replies it cannot write (detach-client does not end it, and on SIGTERM the client waits for
+   * that server's leave). On the next connection, any of them tmux still lists as its client is
+   * killed: `kill -KILL PID`, PID a number tmux itself reported.
    */
   #reapOrphans(client: ControlClient): void {
     if (this.#orphans.size === 0) return;
     const orphans = [...this.#orphans];
     this.#orphans.clear();
-    void client
+    this.#reaping = client
       .runReply(['list-clients', '-F', '#{client_pid}'], this.commandTimeoutMs)
-      .then((reply) => {
+      .then(async (reply) => {
         const listed = new Set(decodeBody(reply).map(Number));
         const stuck = orphans.filter((pid) => listed.has(pid) && Number.isSafeInteger(pid) && pid > 1);
-        if (stuck.length > 0) return client.runReply(['run-shell', '-b', `kill ${stuck.join(' ')}`], this.commandTimeoutMs);
+        if (stuck.length > 0) await client.runReply(['run-shell', '-b', `kill -KILL ${stuck.join(' ')}`], this.commandTimeoutMs);
       })
       .catch(() => {});
   }
