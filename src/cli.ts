@@ -131,6 +131,7 @@ async function serve(config: Config): Promise<void> {
       token: token.value,
       allowedHostnames: config.http.allowedHostnames,
       ...(profile.capacity ? { capacity: profile.capacity } : {}),
+      ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
     });
     closeTransport = () => http.close();
     where = `, HTTP at ${http.url}`;
@@ -140,6 +141,7 @@ async function serve(config: Config): Promise<void> {
       // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
       drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
       wrap: (wire) => profileWire(profile, wire),
+      ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
     });
     closeTransport = () => connection.close();
     void connection.closed.then(() => shutdown(0));

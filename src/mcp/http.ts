@@ -11,8 +11,10 @@ import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcon
 import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate } from './http-auth.js';
 import { legacySessions } from './http-sessions.js';
-import { httpAdmission } from './http-capacity.js';
+import { httpAdmission, type Admission } from './http-capacity.js';
+import { httpRules } from './http-rules.js';
 import type { CapacityOptions } from './capacity.js';
+import type { JsonRpcRules } from './jsonrpc-rules.js';
 
 /** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -31,6 +33,8 @@ export interface HttpOptions {
   readonly allowedHostnames: readonly string[];
   /** When the profile bounds concurrent tool calls: the bound, across all requests. */
   readonly capacity?: CapacityOptions;
+  /** When the profile sets JSON-RPC rules and inbound limits: applied to every POST before capacity. */
+  readonly rules?: JsonRpcRules;
   readonly onerror?: (error: Error) => void;
 }
 
@@ -49,7 +53,11 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
-  const admit = options.capacity ? httpAdmission(options.capacity) : (_request: Request, serve: () => Promise<Response>) => serve();
+  const passThrough: Admission = (_request, serve) => serve();
+  const ruled = options.rules ? httpRules(options.rules) : passThrough;
+  const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
+  // The rules first, then capacity: a refused request never takes a place.
+  const admit: Admission = (request, serve) => ruled(request, () => counted(request, serve));
   const serve = toNodeHandler(
     {
       async fetch(request) {

@@ -64,7 +64,12 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
     context: app,
     maxResponseBytes: MAX_OUTBOUND_BYTES,
     capacity: { methods: new Set(['tools/call']), workers: options.workers, capacity: options.capacity },
-    jsonRpcRules: { methods: new Set(['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call']), legacyVersion: '2025-11-25', modernVersion: '2026-07-28' },
+    jsonRpcRules: {
+      methods: new Set(['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call']),
+      legacyVersion: '2025-11-25',
+      modernVersion: '2026-07-28',
+      limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
+    },
     renderError: (error, tool) => toResult({ error: envelope(error, isMutating(tool)) }),
     renderSuccess(outcome, tool) {
       const json = outcome.text ?? JSON.stringify(outcome.structured);
