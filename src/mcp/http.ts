@@ -63,9 +63,11 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
       async fetch(request) {
         const auth = await gate(request);
         if (auth instanceof Response) return auth;
-        // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
-        const legacy = await isLegacyRequest(request);
-        return admit(request, () => (legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth })));
+        return admit(request, async () => {
+          // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
+          const legacy = await isLegacyRequest(request);
+          return legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth });
+        });
       },
     },
     { ...(options.onerror ? { onerror: options.onerror } : {}) },
