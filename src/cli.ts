@@ -108,10 +108,16 @@ async function serve(config: Config): Promise<void> {
   const factory = createServerFactory(profile);
 
   let closeTransport: () => Promise<void> = async () => {};
+  let drainTransport: () => Promise<void> = async () => {};
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
+    // A profile that can end its calls at once does (cancelled, or closed if not begun), and they are answered first.
+    if (profile.closing) {
+      profile.closing();
+      await drainTransport().catch(() => {});
+    }
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
     await registry.close();
@@ -134,6 +140,7 @@ async function serve(config: Config): Promise<void> {
       ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
     });
     closeTransport = () => http.close();
+    drainTransport = () => http.drain(DRAIN_SLACK_MS);
     where = `, HTTP at ${http.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: bearer token for this run: ${token.value}\n`);
   } else {
@@ -144,6 +151,7 @@ async function serve(config: Config): Promise<void> {
       ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
     });
     closeTransport = () => connection.close();
+    drainTransport = () => connection.drain();
     void connection.closed.then(() => shutdown(0));
     where = '';
   }

@@ -43,6 +43,8 @@ export interface HttpServing {
   readonly url: string;
   /** Stops listening and aborts the calls still running. */
   close(): Promise<void>;
+  /** Stops taking connections and settles once every POST in flight has been answered, or after `limitMs`. */
+  drain(limitMs: number): Promise<void>;
 }
 
 export async function serveHttp(factory: McpServerFactory, options: HttpOptions): Promise<HttpServing> {
@@ -73,7 +75,16 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
     { ...(options.onerror ? { onerror: options.onerror } : {}) },
   );
 
+  // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
+  let posts = 0;
+  let settled: (() => void) | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST') {
+      posts++;
+      res.once('close', () => {
+        if (--posts === 0) settled?.();
+      });
+    }
     if (!checkHost(req, res) || !checkOrigin(req, res)) return;
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
@@ -90,6 +101,17 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${hostInUrl}:${port}${MCP_PATH}`,
+    async drain(limitMs) {
+      server.close();
+      if (posts === 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, limitMs);
+        settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
     async close() {
       await handler.close();
       await sessions.close();

@@ -25,6 +25,8 @@ export interface StdioServing {
   readonly closed: Promise<void>;
   /** Ends the connection now; calls still running are aborted. */
   close(): Promise<void>;
+  /** Ends the connection as end of input does: once every call read so far is answered (or the drain limit passes). */
+  drain(): Promise<void>;
 }
 
 export interface StdioOptions {
@@ -42,7 +44,14 @@ export interface StdioOptions {
 export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
   const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits);
   const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
-  return { closed: wire.closed, close: () => handle.close() };
+  return {
+    closed: wire.closed,
+    close: () => handle.close(),
+    drain: () => {
+      wire.finish();
+      return wire.closed;
+    },
+  };
 }
 
 /**
@@ -91,6 +100,11 @@ export class DrainingStdioWire implements Transport {
       // Only once the answer is written: the process may exit right after the last one.
       if (answered) this.#settle(message.id!);
     }
+  }
+
+  /** No more is expected: close once every request read is answered, as at end of input. */
+  finish(): void {
+    this.#onInputEnd();
   }
 
   async close(): Promise<void> {

@@ -149,6 +149,57 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     for (const answer of await Promise.all(held)) assert.equal(answer.target.paneId, pane);
   });
 
+  test(`${era} julia: stopping the server cancels the calls running (cancelled), refuses those still queued (closed), and answers both`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
+    const common = [...allToolArgs(), '--allow-create', '--timeout', '30'];
+    // Every call runs at once on one server; on the other, one call runs and the rest wait for its worker.
+    const wide = await startJulia(t, tmux, { negotiation, args: [...common, '--workers', '16'] });
+    const narrow = await startJulia(t, tmux, { negotiation, args: [...common, '--workers', '1', '--capacity', '16'] });
+    const callsOf = async (julia: typeof wide): Promise<Array<[string, Record<string, unknown>]>> => {
+      const target = await julia.target(pane);
+      const spareTarget = await julia.target(spare);
+      const made = await julia.ok('create_session', { name: `owned-${julia === wide ? 'w' : 'n'}`, command: ['sh'] });
+      return [
+        ['list_panes', {}],
+        ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] }]),
+        ['create_session', { name: 'late', command: ['sh'] }],
+        ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
+        ['run_operations', { operations: [{ tool: 'capture_pane', arguments: { target } }] }],
+      ];
+    };
+    const wideCalls = await callsOf(wide);
+    const narrowCalls = await callsOf(narrow);
+    const resume = await stopTmuxServer(t, tmux);
+
+    const running = wideCalls.map(([tool, args]) => wide.payload(tool, args));
+    const holder = narrow.payload('capture_pane', { target: (narrowCalls[1]![1] as { target: Target }).target });
+    const queued = narrowCalls.map(([tool, args]) => narrow.payload(tool, args));
+    // Answered only once every call before it was taken in (tools/list is not counted).
+    await wide.mcp.client.listTools();
+    await narrow.mcp.client.listTools();
+    process.kill(wide.mcp.pid()!, 'SIGTERM');
+    process.kill(narrow.mcp.pid()!, 'SIGTERM');
+
+    const cancelled = await Promise.all(running);
+    cancelled.forEach((payload, i) => {
+      const tool = wideCalls[i]![0];
+      // run_operations reports the operation that was running (a capture: no effects), as a partial result.
+      const batch = tool === 'run_operations';
+      if (batch) assert.deepEqual([payload.failedIndex, payload.completed], [1, []]);
+      const error = payload.error;
+      assert.deepEqual([tool, error.code, error.effects], [tool, 'cancelled', MUTATING.has(tool) && !batch ? 'possible' : 'none']);
+      assert.equal(error.message, 'request cancelled after submission; remote effects may have occurred');
+    });
+    assert.equal((await holder).error.code, 'cancelled');
+    (await Promise.all(queued)).forEach((payload, i) => {
+      const tool = narrowCalls[i]![0];
+      assert.deepEqual([tool, payload], [tool, { error: { message: 'application is closed', code: 'closed', effects: 'none', retryable: false } }]);
+    });
+    resume();
+  });
+
   test(`${era} julia: a failing tmux is operation_failed`, async (t) => {
     const tmux = privateTmux(t);
     await tmux.start();

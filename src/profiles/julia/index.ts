@@ -76,6 +76,7 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
       if (Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes) return toResult(outcome.structured, json);
       return toResult(resultLimitPayload(outcome.structured, tool, isMutating));
     },
+    closing: () => app.close(),
     close: () => closeOwned(app),
   };
 }
@@ -96,7 +97,7 @@ function declare(tool: JuliaTool & { argumentSchema?: JsonSchema }, app: JuliaAp
     handler: (args, call) =>
       app.counted(async () => {
         const plan = tool.plan(args, app);
-        const deadline = new Deadline(app.settings.timeoutMs, call.signal);
+        const deadline = new Deadline(app.settings.timeoutMs, call.signal, app.closing);
         try {
           const work = tool.run(plan, { app, deadline, progress: call.progress });
           const payload: Payload = await (ownsDeadline ? work : deadline.race(work));
