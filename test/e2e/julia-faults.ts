@@ -200,27 +200,72 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     resume();
   });
 
-  test(`${era} julia: a failing tmux is operation_failed`, async (t) => {
+  test(`${era} julia: a tmux that floods stderr is output_limit, one that fails is operation_failed, and an error over the result limit is result_limit, for every tool`, async (t) => {
     const tmux = privateTmux(t);
-    await tmux.start();
-    const broken = join(tmux.dir, 'broken-tmux');
-    // It passes the start-up check (`-V`) and fails every command after it.
-    writeFileSync(broken, '#!/bin/sh\n[ "$1" = -V ] && echo "tmux 3.3a" && exit 0\necho "tmux: simulated failure for the test" >&2\nexit 1\n');
-    chmodSync(broken, 0o755);
-    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', broken] });
-    const target = { paneId: '%0', generation: '1:1:x' };
+    const pane = await tmux.start();
+    const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
+    // The real tmux until the mode file names a fault; every fault passes the start-up check (`-V`).
+    const mode = join(tmux.dir, 'tmux-mode');
+    const moody = join(tmux.dir, 'moody-tmux');
+    writeFileSync(
+      moody,
+      `#!/bin/sh
+[ "$1" = -V ] && exec tmux -V
+case "$(cat '${mode}' 2>/dev/null)" in
+  flood) head -c 1100000 /dev/zero | tr '\\0' x >&2; exit 1 ;;
+  fail) echo "tmux: simulated failure for the test" >&2; exit 1 ;;
+  quotes) printf '%0600d' 0 | tr 0 '"' >&2; exit 1 ;;
+esac
+exec tmux "$@"
+`,
+    );
+    chmodSync(moody, 0o755);
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody], env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' } });
+    const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
+    const target = { paneId: pane, generation: made.generation };
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...PANE_TOOL_ARGS[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? { paneId: spare, generation: made.generation } : target, ...PANE_TOOL_ARGS[tool] }]),
       ['create_session', { name: 'never', command: ['sh'] }],
+      ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
+      ['run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] }],
     ];
-    for (const [tool, args] of calls) {
-      const error = await julia.error(tool, args);
+
+    // Our control connection goes; every later tmux is the faulty one.
+    const fault = async (name: string) => {
+      writeFileSync(mode, name);
+      for (const client of (await tmux.tmux('list-clients', '-F', '#{client_name}')).split('\n').filter(Boolean)) {
+        await tmux.tmux('detach-client', '-t', client).catch(() => {});
+      }
+    };
+    const each = async (check: (tool: string, payload: any) => void) => {
+      for (const [tool, args] of calls) check(tool, await julia.payload(tool, args));
+    };
+
+    await fault('flood');
+    await each((tool, payload) => {
+      const error = tool === 'run_operations' ? (assert.equal(payload.failedIndex, 1), payload.error) : payload.error;
+      assert.deepEqual([tool, error.code, error.message], [tool, 'output_limit', 'stderr exceeded 1048576 bytes']);
+    });
+
+    await fault('fail');
+    await each((tool, payload) => {
+      const error = tool === 'run_operations' ? (assert.equal(payload.failedIndex, 1), payload.error) : payload.error;
       assert.equal(error.code, 'operation_failed', `${tool}: ${error.message}`);
       assert.match(error.message, /simulated failure/);
-    }
-    const batch = await julia.payload('run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] });
-    assert.deepEqual([batch.failedIndex, batch.error.code], [1, 'operation_failed']);
+    });
+
+    // Six hundred quotes take 1200 bytes as JSON: every error payload is over the 1024-byte limit.
+    await fault('quotes');
+    await each((tool, payload) => {
+      assert.equal(payload.error.code, 'result_limit', `${tool}: ${JSON.stringify(payload).slice(0, 200)}`);
+      assert.equal(payload.error.effects, MUTATING.has(tool) && tool !== 'run_operations' ? 'possible' : 'none', tool);
+      if (tool === 'run_operations') assert.deepEqual([payload.failedIndex, payload.completed, payload.originalError], [1, [], { code: 'operation_failed' }]);
+    });
+
+    // Back to the real tmux: the owned session is still there, and goes.
+    writeFileSync(mode, '');
+    await julia.ok('teardown_session', { sessionId: made.sessionId, generation: made.generation });
   });
 
   test(`${era} julia: a result over the limit is replaced by result_limit, batches keep what completed`, async (t) => {
