@@ -6,11 +6,11 @@
  * screen too large for the wait's baseline (output_limit), and a cancelled wait.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Negotiation, type Target } from '../fixture/julia.js';
-import { privateTmux, stopTmuxServer, type PrivateTmux } from '../fixture/tmux.js';
+import { PrivateTmux, privateTmux, stopTmuxServer } from '../fixture/tmux.js';
 
 const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
 
@@ -19,11 +19,11 @@ const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane',
  * new-session may still reach it and fail with "server exited unexpectedly"; each try is a real
  * tmux round trip, and the old daemon is gone within a few.
  */
-async function restart(tmux: PrivateTmux): Promise<string> {
+async function restart(tmux: PrivateTmux, via: PrivateTmux = tmux): Promise<string> {
   await tmux.tmux('kill-server').catch((error: Error) => assert.match(error.message, /server exited unexpectedly/));
   for (let attempt = 0; ; attempt++) {
     try {
-      return await tmux.start();
+      return await via.start();
     } catch (error) {
       if (attempt >= 50 || !/server exited unexpectedly|lost server/.test((error as Error).message)) throw error;
     }
@@ -61,6 +61,25 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     const after = await julia.ok('list_panes');
     assert.deepEqual(after.panes.map((p: { target: Target }) => p.target), [fresh], 'the pane was not killed');
     assert.equal(after.panes[0].width, sizeBefore, 'nor resized');
+  });
+
+  test(`${era} julia: a server started on the same socket under another path is another server: teardown_session is wrong_server`, async (t) => {
+    const tmux = privateTmux(t);
+    await tmux.start();
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create'] });
+    const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
+    // The same socket file, reached through a symlinked directory: tmux reports the path it was started with.
+    const link = join(tmux.dir, 'link');
+    symlinkSync(tmux.dir, link);
+    const viaLink = new PrivateTmux({ socketPath: join(link, 'tmux.sock') });
+    t.after(() => viaLink.dispose());
+    await restart(tmux, viaLink);
+    assert.equal((await tmux.tmux('display-message', '-p', '#{socket_path}')).trim(), viaLink.socketPath);
+
+    const error = await julia.error('teardown_session', { sessionId: made.sessionId, generation: made.generation });
+    assert.deepEqual([error.code, error.effects], ['wrong_server', 'none']);
+    assert.ok(error.message.startsWith(`target "${made.sessionId}" belongs to another server`), error.message);
+    assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'test', 'nothing was killed');
   });
 
   test(`${era} julia: a target of another tmux server is wrong_server`, async (t) => {
