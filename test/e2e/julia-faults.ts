@@ -30,6 +30,53 @@ async function restart(tmux: PrivateTmux, via: PrivateTmux = tmux): Promise<stri
   }
 }
 
+/**
+ * A tmux executable for `--tmux` that is the real one until a fault is named (each passes the
+ * start-up check, `-V`): `flood` writes 1.1 MB to stderr, `fail` fails every command, `quotes`
+ * fails with 600 quotes, `reborn` refuses control mode and, after a new-session, replaces the
+ * server with a new one on the same socket. `fault` names one and ends the profile's control
+ * connection, so every later tmux it starts is the faulty one.
+ */
+function moodyTmux(tmux: PrivateTmux): { bin: string; fault(name: string): Promise<void> } {
+  const mode = join(tmux.dir, 'tmux-mode');
+  const bin = join(tmux.dir, 'moody-tmux');
+  const socket = `-S '${tmux.socketPath}'`;
+  writeFileSync(
+    bin,
+    `#!/bin/sh
+[ "$1" = -V ] && exec tmux -V
+case "$(cat '${mode}' 2>/dev/null)" in
+  flood) head -c 1100000 /dev/zero | tr '\\0' x >&2; exit 1 ;;
+  fail) echo "tmux: simulated failure for the test" >&2; exit 1 ;;
+  quotes) printf '%0600d' 0 | tr 0 '"' >&2; exit 1 ;;
+  reborn)
+    case " $* " in
+      *" -C "*) exit 1 ;;
+      *" new-session "*)
+        out=$(tmux "$@") || exit 1
+        tmux ${socket} kill-server
+        i=0
+        until tmux ${socket} -f /dev/null new-session -d -s reborn sh 2>/dev/null; do i=$((i+1)); [ $i -lt 50 ] || exit 1; done
+        echo "$out"
+        exit 0 ;;
+    esac ;;
+esac
+exec tmux "$@"
+`,
+  );
+  chmodSync(bin, 0o755);
+  return {
+    bin,
+    async fault(name) {
+      writeFileSync(mode, name);
+      if (name === '') return;
+      for (const client of (await tmux.tmux('list-clients', '-F', '#{client_name}')).split('\n').filter(Boolean)) {
+        await tmux.tmux('detach-client', '-t', client).catch(() => {});
+      }
+    },
+  };
+}
+
 /** The tests of one protocol era; julia-faults-<era>.test.ts run them, one file per era. */
 export function juliaFaultTests(negotiation: Negotiation, version: string): void {
   const era = `[${version}]`;
@@ -80,6 +127,19 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     assert.deepEqual([error.code, error.effects], ['wrong_server', 'none']);
     assert.ok(error.message.startsWith(`target "${made.sessionId}" belongs to another server`), error.message);
     assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'test', 'nothing was killed');
+  });
+
+  test(`${era} julia: a tmux server replaced right after creating the session makes create_session stale_target`, async (t) => {
+    const tmux = privateTmux(t);
+    await tmux.start();
+    const moody = moodyTmux(tmux);
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody.bin] });
+    await moody.fault('reborn');
+    const error = await julia.error('create_session', { name: 'made-then-lost', command: ['sh'] });
+    assert.deepEqual([error.code, error.effects], ['stale_target', 'possible']);
+    assert.match(error.message, /^target "\$\d+" belongs to another observed daemon generation/);
+    await moody.fault('');
+    assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'reborn', 'the new server has only its own session');
   });
 
   test(`${era} julia: a target of another tmux server is wrong_server`, async (t) => {
@@ -223,23 +283,8 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     const tmux = privateTmux(t);
     const pane = await tmux.start();
     const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
-    // The real tmux until the mode file names a fault; every fault passes the start-up check (`-V`).
-    const mode = join(tmux.dir, 'tmux-mode');
-    const moody = join(tmux.dir, 'moody-tmux');
-    writeFileSync(
-      moody,
-      `#!/bin/sh
-[ "$1" = -V ] && exec tmux -V
-case "$(cat '${mode}' 2>/dev/null)" in
-  flood) head -c 1100000 /dev/zero | tr '\\0' x >&2; exit 1 ;;
-  fail) echo "tmux: simulated failure for the test" >&2; exit 1 ;;
-  quotes) printf '%0600d' 0 | tr 0 '"' >&2; exit 1 ;;
-esac
-exec tmux "$@"
-`,
-    );
-    chmodSync(moody, 0o755);
-    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody], env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' } });
+    const moody = moodyTmux(tmux);
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody.bin], env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' } });
     const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
     const target = { paneId: pane, generation: made.generation };
     const calls: Array<[string, Record<string, unknown>]> = [
@@ -250,13 +295,7 @@ exec tmux "$@"
       ['run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] }],
     ];
 
-    // Our control connection goes; every later tmux is the faulty one.
-    const fault = async (name: string) => {
-      writeFileSync(mode, name);
-      for (const client of (await tmux.tmux('list-clients', '-F', '#{client_name}')).split('\n').filter(Boolean)) {
-        await tmux.tmux('detach-client', '-t', client).catch(() => {});
-      }
-    };
+    const fault = moody.fault;
     const each = async (check: (tool: string, payload: any) => void) => {
       for (const [tool, args] of calls) check(tool, await julia.payload(tool, args));
     };
@@ -283,7 +322,7 @@ exec tmux "$@"
     });
 
     // Back to the real tmux: the owned session is still there, and goes.
-    writeFileSync(mode, '');
+    await fault('');
     await julia.ok('teardown_session', { sessionId: made.sessionId, generation: made.generation });
   });
 
