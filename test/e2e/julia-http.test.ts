@@ -2,11 +2,13 @@
  * The julia contract's JSON-RPC rules over a real HTTP listener (`--http`), spoken raw since an SDK
  * client never breaks them: the inbound limits (-32700), methods the contract does not enable
  * (-32601), the protocol versions (-32602) and, inside one 2025 session, a request id reused while
- * its request runs (-32600). Request capacity over HTTP: test/e2e/http-transport.test.ts.
+ * its request runs (-32600); and a server stopped with calls in flight answers them (cancelled, closed).
+ * Request capacity over HTTP: test/e2e/http-transport.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { jsonRpcMessages, openPost, post, startHttp } from '../fixture/http.js';
+import { connectHttp, ERAS } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const TOKEN = 'julia-http-token-0123456789';
@@ -85,3 +87,34 @@ test('julia over HTTP: in a 2025 session, an id still running is refused -32600 
   assert.deepEqual(reused[0].result.tools.map((tool: { name: string }) => tool.name), ['list_panes', 'wait_for_text']);
   waiting.destroy();
 });
+
+for (const [negotiation, , version] of ERAS) {
+  test(`julia over HTTP ${version}: stopping the server answers the call running (cancelled) and the one queued (closed)`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const server = await startHttp(t, {
+      env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
+      args: ['--profile', 'julia', '--tool', 'list_panes', '--tool', 'wait_for_text', '--workers', '1', '--capacity', '2', '--timeout', '30'],
+    });
+    const mcp = await connectHttp(t, { url: server.url, token: TOKEN, negotiation });
+    const { panes } = await mcp.ok('list_panes', { limit: 128 });
+    const { target } = panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane);
+    // Three waits that never match: one runs, one waits for the only worker, and whichever comes third is refused.
+    let watching!: () => void;
+    const running = new Promise<void>((resolve) => (watching = resolve));
+    const calls = [0, 1, 2].map((i) =>
+      mcp.call('wait_for_text', { target, text: 'never-printed' }, { onprogress: () => watching() }).then(
+        (result) => ({ i, code: (result.structuredContent as { error: { code: string } }).error.code }),
+        (error: { code?: number }) => ({ i, code: error.code }),
+      ),
+    );
+    const refused = await Promise.race(calls);
+    assert.equal(refused.code, -32000);
+    // The one that runs says so with its first progress.
+    await running;
+    server.child.kill('SIGTERM');
+    const codes = (await Promise.all(calls.filter((_, i) => i !== refused.i))).map((settled) => settled.code);
+    assert.deepEqual(codes.sort(), ['cancelled', 'closed']);
+    assert.equal(await server.stop(), 0, server.stderr());
+  });
+}
