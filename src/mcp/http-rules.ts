@@ -8,6 +8,7 @@
 import type { RequestId } from '@modelcontextprotocol/server';
 import { holdUntilSent, type Admission } from './http-capacity.js';
 import { jsonBytesProblem, PARSE_ERROR } from './json-limits.js';
+import { isRequestId } from './json-rpc-lines.js';
 import { ruleRefusal, type JsonRpcRules } from './jsonrpc-rules.js';
 
 export function httpRules(rules: JsonRpcRules): Admission {
@@ -45,10 +46,6 @@ export function httpRules(rules: JsonRpcRules): Admission {
       if (ids.size === 0) running.delete(session!);
     });
   };
-}
-
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
 function jsonRpcError(status: number, id: RequestId | null, code: number, message: string): Response {

@@ -119,7 +119,7 @@ function rejection(value: unknown): Inbound | undefined {
   return { answer: errorAnswer(id, ProtocolErrorCode.InvalidRequest, `${message.method}: not a valid JSON-RPC request`) };
 }
 
-function isRequestId(value: unknown): value is RequestId {
+export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
