@@ -123,8 +123,9 @@ async function serve(config: Config): Promise<void> {
     await registry.close();
     process.exit(code);
   };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  // The shell's convention (128 + signal): a supervisor can tell an interrupt from a clean end of input.
+  process.on('SIGINT', () => void shutdown(130));
+  process.on('SIGTERM', () => void shutdown(143));
 
   let where: string;
   if (config.http) {
