@@ -52,12 +52,12 @@ export interface BatchOptions {
   /** Names the batch in its text summary, e.g. "Read batch". */
   readonly label: string;
   /**
-   * Pipelining (see pipelinedRun): the nested tools that send their first tmux command before
-   * waiting on anything but tmux, and answer from that one command in the usual case, and the
-   * count of tmux commands sent so far by the server they use. Without these, every operation
-   * waits for the previous one's answer.
+   * Pipelining (see pipelinedRun): which operations may go ahead (nested reads that send their
+   * first tmux command before waiting on anything but tmux, answer from that one command in the
+   * usual case, and use the server whose count of tmux commands sent so far `commandsSent` reads).
+   * Without it, every operation waits for the previous one's answer.
    */
-  readonly pipeline?: { readonly tools: ReadonlySet<string>; readonly commandsSent: () => number };
+  readonly pipeline?: { readonly accepts: (operation: BatchOperation) => boolean; readonly commandsSent: () => number };
   /**
    * Why a tool outside the batch's reach may not run, as the error of that operation's row. Without
    * it such a batch is refused whole before anything runs; with it, that operation fails alone.
@@ -162,7 +162,7 @@ async function pipelinedRun(
   let sent = pipeline.commandsSent();
   let verified = true;
   for (const operation of operations) {
-    if (!pipeline.tools.has(operation.tool) || !nested.names.includes(operation.tool)) break;
+    if (!pipeline.accepts(operation) || !nested.names.includes(operation.tool)) break;
     const entry: (typeof started)[number] = { operation, result: nested.call(operation.tool, operation.arguments ?? {}) };
     void entry.result.then((answer) => (entry.answer = answer));
     started.push(entry);
