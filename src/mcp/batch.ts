@@ -117,14 +117,14 @@ export async function runSerialBatch(
         ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}))
         : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
-    rowBytes.push(jsonBytes(row));
+    rowBytes.push(countRow(row));
     if (row.success) report.succeeded++;
     else report.failed++;
     // Enforced after every row, so a huge result gives way and later small ones still fit.
     while (reportBytes(report, rowBytes) > budget) {
       const dropped = dropLastResult(report);
       if (dropped < 0) break;
-      rowBytes[dropped] = jsonBytes(report.results[dropped]);
+      rowBytes[dropped] = countRow(report.results[dropped]!);
     }
     if (!row.success && options.onError === 'stop') {
       report.stoppedAt = index;
@@ -132,6 +132,23 @@ export async function runSerialBatch(
     }
   }
   return batchOutcome(report, options.label, reportBytes(report, rowBytes));
+}
+
+/** Each row's encoded size as its report counts it (kept current as results are dropped). */
+const countedRows = new WeakMap<BatchRow, number>();
+
+function countRow(row: BatchRow): number {
+  const bytes = jsonBytes(row);
+  countedRows.set(row, bytes);
+  return bytes;
+}
+
+/**
+ * The encoded size of `row`, of a report runSerialBatch made, as it counted it: for a profile that
+ * reshapes the rows, so their size need not be encoded again to be measured.
+ */
+export function countedRowBytes(row: BatchRow): number | undefined {
+  return countedRows.get(row);
 }
 
 /**

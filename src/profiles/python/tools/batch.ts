@@ -4,7 +4,7 @@
  * this process has: inspect tools, not self-bounded (a wait would hold the batch), not excluded.
  * A tool outside it fails its own row; the rest still run (or stop, with on_error "stop").
  */
-import { runSerialBatch, type BatchOperation, type BatchReport, type OnError } from '../../../mcp/batch.js';
+import { countedRowBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
 import type { ToolOutcome } from '../../../mcp/tool.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, field, model, optional, params } from '../schema.js';
@@ -149,20 +149,41 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
         meta: null,
         elapsed_seconds: took.get(operations[row.index]!.arguments) ?? 0,
       }));
-      return {
-        structured: {
-          results,
-          succeeded: report.succeeded,
-          failed: report.failed,
-          stopped_at: report.stoppedAt,
-          response_truncated: report.truncated,
-          response_truncated_bytes: report.truncatedBytes,
-        },
-        text: outcome.text,
+      const structured = {
+        results,
+        succeeded: report.succeeded,
+        failed: report.failed,
+        stopped_at: report.stoppedAt,
+        response_truncated: report.truncated,
+        response_truncated_bytes: report.truncatedBytes,
       };
+      return { structured, text: outcome.text, structuredBytes: structuredBytes(structured, report.results) };
     },
   });
   return { ...tool, nestedAuthority: [...reach], shrinkOutcome: shrink };
+}
+
+/**
+ * The encoded size of the answer, from the sizes runSerialBatch counted: a row differs from the
+ * report's row it came from only in its small fields, so the nested content, the bulk of it, is
+ * not encoded again just to be measured (one encoding of a row minus the other, content left out).
+ */
+function structuredBytes(structured: { results: Row[] }, rows: readonly BatchRow[]): number {
+  let bytes = jsonBytes({ ...structured, results: [] }) + Math.max(0, rows.length - 1);
+  structured.results.forEach((row, i) => {
+    const source = rows[i]!;
+    const counted = countedRowBytes(source);
+    if (counted === undefined || source.result === null) bytes += jsonBytes(row);
+    else {
+      const theirs = jsonBytes({ ...source, result: { ...source.result, content: 0, structuredContent: 0 } });
+      bytes += counted - theirs + jsonBytes({ ...row, content: 0, structured_content: 0 });
+    }
+  });
+  return bytes;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 
 /** The same answer with one more row's nested content replaced by the marker; undefined when none is left. */
