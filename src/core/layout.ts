@@ -112,13 +112,12 @@ export function checkLayout(layout: string, panes: number, field = 'layout'): La
 }
 
 /**
- * Applies a layout to a window and returns the window as it is now. A custom layout also gives the
- * window the layout's size, as tmux does. The layout is checked here first, for every caller:
- * tmux 3.3a's server crashes on `select-layout` with a string that is neither a layout name nor
- * starts with a hex checksum ("x", "garbage", ""), taking every session with it.
+ * Applies a layout to a window and returns the window as it is now. A custom layout also gives
+ * the window the layout's size, as tmux does. The layout is always checked here first: tmux 3.3a
+ * crashes (the whole server, every session) on a layout text that does not start with a hex digit.
  */
-export async function selectLayout(engine: Engine, window: WindowRecord, layout: string): Promise<WindowRecord> {
-  checkLayout(layout, window.paneCount);
+export async function selectLayout(engine: Engine, window: WindowRecord, layout: string, field = 'layout'): Promise<WindowRecord> {
+  checkLayout(layout, window.paneCount, field);
   await engine.tmux.run(['select-layout', '-t', window.id, layout]);
   return engine.getWindow(window.id);
 }
