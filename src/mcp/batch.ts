@@ -271,6 +271,7 @@ function batchOutcome(report: BatchReport, label: string, structuredBytes?: numb
   return { structured: report as unknown as Record<string, unknown>, text, ...(structuredBytes !== undefined ? { structuredBytes } : {}) };
 }
 
-function jsonBytes(value: unknown): number {
+/** The UTF-8 size of a value's JSON. */
+export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }

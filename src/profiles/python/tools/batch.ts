@@ -4,7 +4,7 @@
  * this process has: inspect tools, not self-bounded (a wait would hold the batch), not excluded.
  * A tool outside it fails its own row; the rest still run (or stop, with on_error "stop").
  */
-import { countedRowBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
+import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
 import type { ToolOutcome } from '../../../mcp/tool.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, field, model, optional, params } from '../schema.js';
@@ -180,10 +180,6 @@ function structuredBytes(structured: { results: Row[] }, rows: readonly BatchRow
     }
   });
   return bytes;
-}
-
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 
 /** The same answer with one more row's nested content replaced by the marker; undefined when none is left. */
