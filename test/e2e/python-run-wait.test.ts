@@ -179,6 +179,8 @@ test('python: LIBTMUX_SUPPRESS_HISTORY=0 makes run_command record commands unles
   const file = join(tmux.dir, 'history');
   const pane = await tmux.start({ shell: `env HOME=${tmux.dir} HISTFILE=${file} HISTCONTROL= HISTSIZE=100 bash --norc --noprofile` });
   const mcp = await startPython(t, tmux.env, { LIBTMUX_SUPPRESS_HISTORY: '0' });
+  const { tools } = await mcp.client.listTools();
+  assert.equal((tools.find((tool) => tool.name === 'run_command')!.inputSchema.properties as any).suppress_history.default, false, 'the advertised default follows');
   await mcp.ok('run_command', { pane_id: pane, command: 'echo recorded-by-default' });
   await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-on-request', suppress_history: true });
   await tmux.typeAndWait(pane, 'history -w');

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI } from '../fixture/mcp.js';
+import { CLI, type CallResult } from '../fixture/mcp.js';
 import { privateTmux, scrubbedEnv, socketTmpdir, TMUX_BIN } from '../fixture/tmux.js';
 import { startPython } from '../fixture/python.js';
 
@@ -108,7 +108,7 @@ test('python: call_read_tools_batch pipelines pane reads and answers each row as
     { tool: 'list_sessions' },
     { tool: 'get_pane_info', arguments: { pane_id: a } },
   ];
-  const direct = [];
+  const direct: CallResult[] = [];
   for (const op of operations) direct.push(await mcp.call(op.tool, op.arguments ?? {}));
   const batch = await mcp.ok('call_read_tools_batch', { operations, on_error: 'continue' });
   assert.equal(batch.succeeded, 7);
