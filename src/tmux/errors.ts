@@ -62,6 +62,16 @@ export class TmuxTimeoutError extends TmuxError {
   }
 }
 
+/** A tmux process wrote more to one stream than is kept: it was stopped, and nothing it wrote is used. */
+export class TmuxOutputLimitError extends TmuxError {
+  constructor(command: readonly string[], stream: 'stdout' | 'stderr', limit: number) {
+    super(
+      `${stream} exceeded ${limit} bytes`,
+      `tmux ${command[0] ?? ''} wrote more than any answer of tmux should hold; check the tmux executable and its configuration.`,
+    );
+  }
+}
+
 /** The control-mode connection went away while a command was in flight. */
 export class TmuxConnectionLostError extends TmuxError {
   /** True when tmux never began the command (no `%begin`), so sending it again cannot run it twice. */

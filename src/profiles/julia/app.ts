@@ -13,7 +13,7 @@ export interface PaneTarget {
 }
 
 /** Refusals that are this contract's policy rather than tmux's or core's: they carry their code. */
-export type PolicyCode = 'target_required' | 'target_denied' | 'tool_denied' | 'creation_denied' | 'owned_limit' | 'ownership_required';
+export type PolicyCode = 'target_required' | 'target_denied' | 'tool_denied' | 'creation_denied' | 'owned_limit' | 'ownership_required' | 'closed';
 
 export class PolicyRefusal extends Error {
   constructor(
@@ -52,6 +52,8 @@ export class JuliaApp {
   readonly owned = new Map<string, OwnedSession>();
   creating = 0;
   #active = 0;
+  /** Aborted when the application closes: every call running is cancelled. */
+  readonly #closing = new AbortController();
 
   constructor(
     readonly engine: Engine,
@@ -88,8 +90,22 @@ export class JuliaApp {
     await checkGeneration(this.engine, target.paneId, target.generation);
   }
 
+  /** Aborts when the application closes. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /**
+   * Closes the application as the server stops: the calls running end as `cancelled` and any call
+   * after this one is refused as `closed`; both are still answered.
+   */
+  close(): void {
+    this.#closing.abort();
+  }
+
   /** Runs one call, counted against MAX_ACTIVE_CALLS until `work` settles, even after its answer was given up. */
   async counted<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closing.signal.aborted) throw new PolicyRefusal('closed', 'application is closed');
     if (this.#active >= MAX_ACTIVE_CALLS) throw new Failure('busy', 'application request capacity exhausted', undefined, { touched: false });
     this.#active++;
     const running = work();
@@ -102,35 +118,44 @@ export class JuliaApp {
 }
 
 /**
- * One call's deadline: `signal` aborts when it passes or the client cancels, and `race` ends a
- * piece of work with a `timeout` failure when the deadline comes first (the work is told through
- * `signal` and winds down on its own).
+ * One call's deadline: `signal` aborts when it passes, the client cancels or the application
+ * closes, and `race` ends a piece of work with a `timeout` failure when the deadline comes first,
+ * or a `cancelled` one when the application closes first (the work is told through `signal` and
+ * winds down on its own). A client's own cancellation does not end the race: its answer is
+ * dropped anyway, and the call keeps its place until the work has really ended.
  */
 export class Deadline {
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
   readonly #ends: number;
-  readonly #expired: Promise<never>;
+  readonly #stopped: Promise<never>;
   #timer!: NodeJS.Timeout;
   readonly #outer: AbortSignal;
+  readonly #closing: AbortSignal;
   readonly #onOuterAbort = () => this.#controller.abort();
+  #onClose!: () => void;
 
   constructor(
     readonly timeoutMs: number,
     outer: AbortSignal,
+    closing: AbortSignal,
   ) {
     this.signal = this.#controller.signal;
     this.#ends = performance.now() + timeoutMs;
     this.#outer = outer;
+    this.#closing = closing;
     outer.addEventListener('abort', this.#onOuterAbort, { once: true });
     if (outer.aborted) this.#controller.abort();
-    this.#expired = new Promise<never>((_, reject) => {
-      this.#timer = setTimeout(() => {
-        reject(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`));
+    this.#stopped = new Promise<never>((_, reject) => {
+      const stop = (failure: Failure) => {
+        reject(failure);
         this.#controller.abort();
-      }, timeoutMs);
+      };
+      this.#timer = setTimeout(() => stop(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`)), timeoutMs);
+      this.#onClose = () => stop(new Failure('cancelled', 'request cancelled after submission; remote effects may have occurred'));
+      closing.addEventListener('abort', this.#onClose, { once: true });
     });
-    this.#expired.catch(() => {});
+    this.#stopped.catch(() => {});
   }
 
   remainingMs(): number {
@@ -138,12 +163,13 @@ export class Deadline {
   }
 
   race<T>(work: Promise<T>): Promise<T> {
-    return Promise.race([work, this.#expired]);
+    return Promise.race([work, this.#stopped]);
   }
 
   dispose(): void {
     clearTimeout(this.#timer);
     this.#outer.removeEventListener('abort', this.#onOuterAbort);
+    this.#closing.removeEventListener('abort', this.#onClose);
   }
 }
 

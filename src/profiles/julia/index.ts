@@ -56,6 +56,9 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
   const enabled = names.map((name) => (name === RUN_OPERATIONS ? batch : CATALOG.find((tool) => tool.name === name)!));
   const mutating = new Map(enabled.map((tool) => [tool.name, tool.mutating]));
   const isMutating = (name: string) => mutating.get(name) ?? true;
+  // Any payload, an error's too (its message may quote tmux at length), is held to the result limit.
+  const limited = (payload: Payload, tool: string, json = JSON.stringify(payload)) =>
+    Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes ? toResult(payload, json) : toResult(resultLimitPayload(payload, tool, isMutating));
 
   return {
     name: 'julia',
@@ -64,13 +67,15 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
     context: app,
     maxResponseBytes: MAX_OUTBOUND_BYTES,
     capacity: { methods: new Set(['tools/call']), workers: options.workers, capacity: options.capacity },
-    jsonRpcRules: { methods: new Set(['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call']), legacyVersion: '2025-11-25', modernVersion: '2026-07-28' },
-    renderError: (error, tool) => toResult({ error: envelope(error, isMutating(tool)) }),
-    renderSuccess(outcome, tool) {
-      const json = outcome.text ?? JSON.stringify(outcome.structured);
-      if (Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes) return toResult(outcome.structured, json);
-      return toResult(resultLimitPayload(outcome.structured, tool, isMutating));
+    jsonRpcRules: {
+      methods: new Set(['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call']),
+      legacyVersion: '2025-11-25',
+      modernVersion: '2026-07-28',
+      limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
     },
+    renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
+    renderSuccess: (outcome, tool) => limited(outcome.structured as Payload, tool, outcome.text),
+    closing: () => app.close(),
     close: () => closeOwned(app),
   };
 }
@@ -91,7 +96,7 @@ function declare(tool: JuliaTool & { argumentSchema?: JsonSchema }, app: JuliaAp
     handler: (args, call) =>
       app.counted(async () => {
         const plan = tool.plan(args, app);
-        const deadline = new Deadline(app.settings.timeoutMs, call.signal);
+        const deadline = new Deadline(app.settings.timeoutMs, call.signal, app.closing);
         try {
           const work = tool.run(plan, { app, deadline, progress: call.progress });
           const payload: Payload = await (ownsDeadline ? work : deadline.race(work));
