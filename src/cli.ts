@@ -134,9 +134,10 @@ async function serve(config: Config): Promise<void> {
     await registry.close();
     process.exit(code);
   };
-  // The shell's convention (128 + signal): a supervisor can tell an interrupt from a clean end of input.
+  // An interrupt ends with the shell's 130 (the julia contract's "interrupted"); SIGTERM is a service
+  // manager's ordinary stop, a clean end like end of input (systemd counts only 0 as success).
   process.on('SIGINT', () => void shutdown(130));
-  process.on('SIGTERM', () => void shutdown(143));
+  process.on('SIGTERM', () => void shutdown(0));
 
   let where: string;
   if (config.http) {

@@ -13,6 +13,7 @@ import {
   PANE_FORMAT,
   PANE_FORMAT_NO_FOREGROUND,
   SESSION_FORMAT,
+  type PaneRowFormats,
   WINDOW_FORMAT,
   toInputPane,
   toPane,
@@ -139,16 +140,22 @@ export class Engine {
    * several sessions appears once, as seen from the first session tmux lists.
    */
   async listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-    const read = await this.#readPanes(listPanesCommand(scope));
-    if (!read) return [];
+    const read = await this.listPaneRows(scope, ROW_FORMATS);
+    return read ? read.rows.map((row) => toPane(row, read.incarnation)) : [];
+  }
+
+  /**
+   * The rows behind listPanes, with the extra fields `formats` adds (paneRowFormats), each pane
+   * once; undefined when no server runs.
+   */
+  async listPaneRows<K extends string>(
+    scope: { sessionId?: string; windowId?: string },
+    formats: PaneRowFormats<K>,
+  ): Promise<{ rows: Array<PaneRow & Record<K, string>>; incarnation: Incarnation } | undefined> {
+    const read = await this.#readPanes(listPanesCommand(scope), formats);
+    if (!read) return undefined;
     const seen = new Set<string>();
-    const panes: PaneRecord[] = [];
-    for (const row of read.rows) {
-      if (seen.has(row.id)) continue;
-      seen.add(row.id);
-      panes.push(toPane(row, read.incarnation));
-    }
-    return panes;
+    return { rows: read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id)), incarnation: read.incarnation };
   }
 
   /**
@@ -157,29 +164,33 @@ export class Engine {
    * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
    * read there is asked of tmux.
    */
-  async #readPanes(command: readonly string[]): Promise<{ rows: PaneRow[]; incarnation: Incarnation } | undefined> {
+  async #readPanes<K extends string>(
+    command: readonly string[],
+    formats: PaneRowFormats<K>,
+  ): Promise<{ rows: Array<PaneRow & Record<K, string>>; incarnation: Incarnation } | undefined> {
+    type Row = PaneRow & Record<K, string>;
     const withFormat = (format: string) => [...command, '-F', format];
     const identity = await this.identity();
     const listing = command.join(' ');
     if (!identity || this.options.localProcesses === false || !this.#foreground.worthReading(listing, identity.pid)) {
-      const read = await this.#read(withFormat(PANE_FORMAT.format));
+      const read = await this.#read(withFormat(formats.full.format));
       if (!read) return undefined;
-      const rows = PANE_FORMAT.parse(read.lines);
+      const rows = formats.full.parse(read.lines) as Row[];
       this.#foreground.remember(listing, rows.map((row) => toInt(row.pid)));
       return { rows, incarnation: read.incarnation };
     }
-    const reading = this.#read(withFormat(PANE_FORMAT_NO_FOREGROUND.format));
+    const reading = this.#read(withFormat(formats.noForeground.format));
     const ahead = await this.#foreground.readAhead(listing, identity.pid);
     const read = await reading;
     if (!read) return undefined;
-    const partial = PANE_FORMAT_NO_FOREGROUND.parse(read.lines);
+    const partial = formats.noForeground.parse(read.lines);
     const found = this.#foreground.complete(listing, partial.map((row) => toInt(row.pid)), read.incarnation.pid, ahead);
-    const rows: PaneRow[] = [];
-    const unread: PaneRow[] = [];
+    const rows: Row[] = [];
+    const unread: Row[] = [];
     partial.forEach((row, i) => {
       const foreground = found[i];
       // Completed in place: spread into a new object, a row takes ~10 us in V8 (node 20), 100 times more.
-      const full: PaneRow = Object.assign(row, { command: foreground?.command ?? '', path: foreground?.path ?? '' });
+      const full = Object.assign(row, { command: foreground?.command ?? '', path: foreground?.path ?? '' }) as Row;
       rows.push(full);
       if (!foreground) unread.push(full);
     });
@@ -390,6 +401,9 @@ export class Engine {
 }
 
 /** `list-panes` for the whole server, one session, or one window (give a format after it). */
+/** The record's own fields and nothing else (listPanes). */
+const ROW_FORMATS: PaneRowFormats = { full: PANE_FORMAT, noForeground: PANE_FORMAT_NO_FOREGROUND };
+
 export function listPanesCommand(scope: { sessionId?: string; windowId?: string }): string[] {
   if (scope.windowId !== undefined) return ['list-panes', '-t', scope.windowId];
   if (scope.sessionId !== undefined) return ['list-panes', '-s', '-t', scope.sessionId];

@@ -3,9 +3,9 @@
  * position-aware listings need beyond a PaneRecord, read in the same single command.
  */
 import { rowFormat, toInt } from '../tmux/formats.js';
-import { listPanesCommand, type Engine } from './engine.js';
+import type { Engine } from './engine.js';
 import { notFound } from './failure.js';
-import { PANE_FIELDS, toPane, type Incarnation, type PaneRecord } from './records.js';
+import { PANE_FIELDS, paneRowFormats, toPane, type Incarnation, type PaneRecord } from './records.js';
 
 export interface PaneDetail extends PaneRecord {
   readonly left: number;
@@ -15,7 +15,9 @@ export interface PaneDetail extends PaneRecord {
   readonly tty: string;
 }
 
-const DETAIL_FORMAT = rowFormat({ ...PANE_FIELDS, left: 'pane_left', top: 'pane_top', right: 'pane_right', bottom: 'pane_bottom', tty: 'pane_tty' });
+const DETAIL_FIELDS = { left: 'pane_left', top: 'pane_top', right: 'pane_right', bottom: 'pane_bottom', tty: 'pane_tty' } as const;
+const DETAIL_FORMAT = rowFormat({ ...PANE_FIELDS, ...DETAIL_FIELDS });
+const DETAIL_FORMATS = paneRowFormats(DETAIL_FIELDS);
 
 function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDetail {
   return {
@@ -30,19 +32,11 @@ function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDe
 
 /** Panes of the server, a session or a window (each pane once), in tmux's order; none when no server runs. */
 export async function listPaneDetails(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneDetail[]> {
-  const identity = await engine.identity();
-  if (!identity) return [];
   const target = scope.windowId ?? scope.sessionId;
-  const run = () => engine.tmux.runIfServer([...listPanesCommand(scope), '-F', DETAIL_FORMAT.format]);
-  const lines = target === undefined ? await run() : await engine.onPane(target, run);
-  const seen = new Set<string>();
-  const panes: PaneDetail[] = [];
-  for (const row of DETAIL_FORMAT.parse(lines ?? [])) {
-    if (seen.has(row.id)) continue;
-    seen.add(row.id);
-    panes.push(toDetail(row, identity));
-  }
-  return panes;
+  // The engine's pane listing: tmux leaves the foreground fields to /proc here when it can.
+  const run = () => engine.listPaneRows(scope, DETAIL_FORMATS);
+  const read = target === undefined ? await run() : await engine.onPane(target, run);
+  return read ? read.rows.map((row) => toDetail(row, read.incarnation)) : [];
 }
 
 /** One pane (an id like %3) with its geometry; a missing pane is a not-found failure. */

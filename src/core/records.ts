@@ -3,7 +3,7 @@
  * carries the incarnation (socket path, pid, start time) of the server that listed it, so a reference
  * built from it can later be told apart from an object that merely reuses the id on a restarted server.
  */
-import { rowFormat, toBool, toInt } from '../tmux/formats.js';
+import { rowFormat, toBool, toInt, type RowFormat } from '../tmux/formats.js';
 
 export interface Incarnation {
   /** The configured host the server runs on; undefined for this machine. */
@@ -192,6 +192,16 @@ export function toInputPane(row: Record<string, string>, incarnation: Incarnatio
 }
 
 const deadStatus = (value: string): number | null => (value === '' ? null : toInt(value));
+
+/** A pane row's two formats (every field, and all but the foreground pair), with extra fields beside the record's. */
+export interface PaneRowFormats<K extends string = never> {
+  readonly full: RowFormat<keyof typeof PANE_FIELDS | K>;
+  readonly noForeground: RowFormat<Exclude<keyof typeof PANE_FIELDS, 'command' | 'path'> | K>;
+}
+
+export function paneRowFormats<K extends string>(extra: Readonly<Record<K, string>>): PaneRowFormats<K> {
+  return { full: rowFormat({ ...PANE_FIELDS, ...extra }), noForeground: rowFormat({ ...PANE_FIELDS_BUT_FOREGROUND, ...extra }) };
+}
 
 /** The two foreground fields alone, for the panes whose /proc only tmux can read. */
 export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS.command, path: PANE_FIELDS.path });

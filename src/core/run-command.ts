@@ -57,6 +57,11 @@ export interface RunRequest {
   readonly timeoutMs: number;
   readonly maxLines: number;
   readonly signal: AbortSignal;
+  /**
+   * Keep the frame out of shell history (default true): the leading space, and in bash the
+   * self-deleting entry. False types the frame as it is, so history shows it as the user would.
+   */
+  readonly suppressHistory?: boolean;
 }
 
 export interface RunResult {
@@ -198,7 +203,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   };
   let handedOver = false;
   try {
-    const frame = frameFor(id, request.command, shellName(pane.currentCommand));
+    const frame = frameFor(id, request.command, shellName(pane.currentCommand), request.suppressHistory ?? true);
     const ended = watchStream(engine, pane.id, stream, {
       timeoutMs: request.timeoutMs,
       signal: request.signal,
@@ -254,14 +259,17 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
 }
 
 /**
- * The typed text: markers around the command, on lines of their own. For bash the first line also
- * deletes the frame's own history entry, only when the newest entry is this frame (with
- * HISTCONTROL=ignorespace it was never saved, and the user's previous entry must stay).
+ * The typed text: markers around the command, on lines of their own. Suppressed, it starts with a
+ * space, and for bash the first line also deletes the frame's own history entry, only when the
+ * newest entry is this frame (with HISTCONTROL=ignorespace it was never saved, and the user's
+ * previous entry must stay). Not suppressed, the frame is typed as is and the shell keeps it.
  */
-function frameFor(id: string, command: string, shell: string): string {
+function frameFor(id: string, command: string, shell: string, suppressHistory: boolean): string {
+  const body = `command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
+  if (!suppressHistory) return body;
   // Before the start marker, so nothing it might print can land in the command's output.
   const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD 2>/dev/null;` : '';
-  return `${forget} command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
+  return `${forget} ${body}`;
 }
 
 /**

@@ -33,6 +33,13 @@ export interface SearchOptions {
   readonly maxMatchesPerPane?: number;
   /** How many of each pane's newest rows (history and screen) are searched. */
   readonly scrollbackLines?: number;
+  /**
+   * The rows captured, numbered as capture-pane's -S/-E number them: 0 is the screen's top row,
+   * negative rows are history above it. Default: `scrollbackLines` rows of history to the bottom of
+   * the screen. `scrollbackLines` still caps how many of them (the newest) are searched.
+   */
+  readonly start?: number;
+  readonly end?: number;
   /** Search only this (resolved) session's panes. */
   readonly sessionId?: string;
   readonly signal?: AbortSignal;
@@ -124,6 +131,7 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
   const matcher = compileMatcher(options.pattern, options.regex ?? false, options.ignoreCase ?? false);
   const maxPerPane = options.maxMatchesPerPane ?? SEARCH_LIMITS.maxMatchesPerPane;
   const rows = options.scrollbackLines ?? SEARCH_LIMITS.scrollbackLines;
+  const range = ['-S', String(options.start ?? -rows), ...(options.end !== undefined ? ['-E', String(options.end)] : [])];
   const started = performance.now();
   const truncated = new Set<SearchTruncation>();
 
@@ -147,7 +155,7 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
     if (issued - searched > window / 2) return;
     while (issued < panes.length && issued < searched + window) {
       // A pane that vanished mid-search is skipped, not an error for the whole call.
-      captures[issued] = engine.tmux.run(['capture-pane', '-p', '-J', '-t', panes[issued]!, '-S', String(-rows)]).catch(() => undefined);
+      captures[issued] = engine.tmux.run(['capture-pane', '-p', '-J', '-t', panes[issued]!, ...range]).catch(() => undefined);
       issued++;
     }
   };

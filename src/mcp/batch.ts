@@ -52,12 +52,12 @@ export interface BatchOptions {
   /** Names the batch in its text summary, e.g. "Read batch". */
   readonly label: string;
   /**
-   * Pipelining (see pipelinedRun): the nested tools that send their first tmux command before
-   * waiting on anything but tmux, and answer from that one command in the usual case, and the
-   * count of tmux commands sent so far by the server they use. Without these, every operation
-   * waits for the previous one's answer.
+   * Pipelining (see pipelinedRun): which operations may go ahead (nested reads that send their
+   * first tmux command before waiting on anything but tmux, answer from that one command in the
+   * usual case, and use the server whose count of tmux commands sent so far `commandsSent` reads).
+   * Without it, every operation waits for the previous one's answer.
    */
-  readonly pipeline?: { readonly tools: ReadonlySet<string>; readonly commandsSent: () => number };
+  readonly pipeline?: { readonly accepts: (operation: BatchOperation) => boolean; readonly commandsSent: () => number };
   /**
    * Why a tool outside the batch's reach may not run, as the error of that operation's row. Without
    * it such a batch is refused whole before anything runs; with it, that operation fails alone.
@@ -117,14 +117,14 @@ export async function runSerialBatch(
         ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}))
         : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
-    rowBytes.push(jsonBytes(row));
+    rowBytes.push(countRow(row));
     if (row.success) report.succeeded++;
     else report.failed++;
     // Enforced after every row, so a huge result gives way and later small ones still fit.
     while (reportBytes(report, rowBytes) > budget) {
       const dropped = dropLastResult(report);
       if (dropped < 0) break;
-      rowBytes[dropped] = jsonBytes(report.results[dropped]);
+      rowBytes[dropped] = countRow(report.results[dropped]!);
     }
     if (!row.success && options.onError === 'stop') {
       report.stoppedAt = index;
@@ -132,6 +132,23 @@ export async function runSerialBatch(
     }
   }
   return batchOutcome(report, options.label, reportBytes(report, rowBytes));
+}
+
+/** Each row's encoded size as its report counts it (kept current as results are dropped). */
+const countedRows = new WeakMap<BatchRow, number>();
+
+function countRow(row: BatchRow): number {
+  const bytes = jsonBytes(row);
+  countedRows.set(row, bytes);
+  return bytes;
+}
+
+/**
+ * The encoded size of `row`, of a report runSerialBatch made, as it counted it: for a profile that
+ * reshapes the rows, so their size need not be encoded again to be measured.
+ */
+export function countedRowBytes(row: BatchRow): number | undefined {
+  return countedRows.get(row);
 }
 
 /**
@@ -162,7 +179,7 @@ async function pipelinedRun(
   let sent = pipeline.commandsSent();
   let verified = true;
   for (const operation of operations) {
-    if (!pipeline.tools.has(operation.tool) || !nested.names.includes(operation.tool)) break;
+    if (!pipeline.accepts(operation) || !nested.names.includes(operation.tool)) break;
     const entry: (typeof started)[number] = { operation, result: nested.call(operation.tool, operation.arguments ?? {}) };
     void entry.result.then((answer) => (entry.answer = answer));
     started.push(entry);
@@ -254,6 +271,7 @@ function batchOutcome(report: BatchReport, label: string, structuredBytes?: numb
   return { structured: report as unknown as Record<string, unknown>, text, ...(structuredBytes !== undefined ? { structuredBytes } : {}) };
 }
 
-function jsonBytes(value: unknown): number {
+/** The UTF-8 size of a value's JSON. */
+export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }

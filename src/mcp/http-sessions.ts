@@ -12,6 +12,7 @@ import {
   type AuthInfo,
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
+import { withEraResourceNotFound } from './resource-not-found.js';
 
 export interface LegacySessionOptions {
   /** A session unused this long is closed (longer than any single call may run). */
@@ -70,7 +71,8 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
         await server.close();
       },
     };
-    await server.connect(transport);
+    // The server answers through the wrapper (2025's resource-not-found code); requests still arrive at the transport.
+    await server.connect(withEraResourceNotFound(transport));
     return transport.handleRequest(request, { ...(authInfo ? { authInfo } : {}) });
   }
 

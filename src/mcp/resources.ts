@@ -2,7 +2,7 @@
  * resources/list, resources/templates/list and resources/read for a profile's fixed resources and
  * resource templates (whose variables may carry completers).
  */
-import { ResourceNotFoundError, UriTemplate, type Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate, type Server } from '@modelcontextprotocol/server';
 import { Failure } from '../core/failure.js';
 import type { Completer } from './completions.js';
 
@@ -25,7 +25,11 @@ export interface ResourceTemplateDeclaration {
   readonly _meta?: Record<string, unknown>;
   /** Suggestions per variable (completion/complete with a ref/resource). */
   readonly complete?: Readonly<Record<string, Completer>>;
-  /** Reads the resource the variables name; a `not_found` Failure answers "resource not found". */
+  /**
+   * Reads the resource the variables name. A `not_found` Failure answers "resource not found"
+   * (-32002 in 2025-11-25, -32602 with `data: {uri}` in 2026-07-28: resource-not-found.ts); an
+   * `invalid_argument` one (a malformed id or socket name in the URI) answers -32602 Invalid Params.
+   */
   read(variables: Readonly<Record<string, string>>): Promise<string>;
 }
 
@@ -54,7 +58,11 @@ export function serveResources(server: Server, resources: readonly ResourceDecla
       try {
         return { contents: [{ uri, mimeType: template.mimeType, text: await template.read(flat) }] };
       } catch (error) {
-        if (error instanceof Failure && error.kind === 'not_found') throw new ResourceNotFoundError(uri, `${error.message}${error.hint ? `. ${error.hint}` : ''}`);
+        if (!(error instanceof Failure)) throw error;
+        const message = `${error.message}${error.hint ? `. ${error.hint}` : ''}`;
+        if (error.kind === 'not_found') throw new ResourceNotFoundError(uri, message);
+        // No `data: {uri}`: that would mark it as not found.
+        if (error.kind === 'invalid_argument') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri}: ${message}`);
         throw error;
       }
     }

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { withCapacity, type CapacityOptions } from './capacity.js';
 import { withJsonRpcRules, type JsonRpcRules } from './jsonrpc-rules.js';
+import { withEraResourceNotFound } from './resource-not-found.js';
 import { compileValidator, type Validator } from './validation.js';
 import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
@@ -66,9 +67,13 @@ export interface Profile<Ctx> {
   closing?(): void;
 }
 
-/** The wire as the profile's contract wants it: its JSON-RPC rules first, then its request capacity. */
+/**
+ * The wire as the profile's contract wants it: each era's resource-not-found code, its JSON-RPC
+ * rules, then its request capacity.
+ */
 export function profileWire<Ctx>(profile: Profile<Ctx>, wire: Transport): Transport {
-  const ruled = profile.jsonRpcRules ? withJsonRpcRules(wire, profile.jsonRpcRules) : wire;
+  const coded = withEraResourceNotFound(wire);
+  const ruled = profile.jsonRpcRules ? withJsonRpcRules(coded, profile.jsonRpcRules) : coded;
   return profile.capacity ? withCapacity(ruled, profile.capacity) : ruled;
 }
 

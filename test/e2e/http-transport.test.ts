@@ -68,6 +68,9 @@ test('HTTP 2025-11-25: initialize opens a session; an unknown session is 404; DE
   const listed = await post(server.url, inSession, list);
   assert.equal(listed.status, 200);
   assert.match(listed.body, /"name":"list_sessions"/);
+  // This era's code for a resource that does not exist (the 2026 era's is -32602).
+  const missing = await post(server.url, inSession, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'tmux://nothing' } });
+  assert.match(missing.body, /"code":-32002/, missing.body);
   assert.equal((await post(server.url, { ...inSession, 'mcp-session-id': 'not-a-session' }, list)).status, 404);
   // Without a session header, a request is still answered (statelessly).
   assert.equal((await post(server.url, auth, list)).status, 200);

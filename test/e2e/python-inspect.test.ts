@@ -161,3 +161,27 @@ test('python: show_option, show_hooks / show_hook, show_environment', async (t) 
   assert.equal(env.PY_REMOVED, true);
   assert.equal(typeof (await mcp.ok('show_environment')).variables, 'object');
 });
+
+test('python: search_panes searches only the rows between content_start and content_end', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'ranges', height: 10 });
+  await tmux.typeAndWait(pane, "seq -f 'row-%g' 1 30");
+  const mcp = await startPython(t, tmux.env);
+  // Where each row sits, numbered as capture-pane numbers rows: 0 = the top of the screen, negative = history.
+  const history = Number((await tmux.tmux('display-message', '-p', '-t', pane, '#{history_size}')).trim());
+  const rows = (await tmux.tmux('capture-pane', '-p', '-t', pane, '-S', String(-history))).split('\n');
+  const at = (text: string) => rows.indexOf(text) - history;
+  const [five, twentyFive] = [at('row-5'), at('row-25')];
+  assert.ok(five < 0 && twentyFive >= 0, `row-5 is in history (${five}), row-25 on the screen (${twentyFive})`);
+
+  const search = async (range: Record<string, number>) => {
+    const found = await mcp.ok('search_panes', { pattern: '^row-(5|25)$', regex: true, ...range });
+    return found.matches.flatMap((m: any) => m.matched_lines);
+  };
+  assert.deepEqual(await search({}), ['row-5', 'row-25']);
+  assert.deepEqual(await search({ content_start: twentyFive, content_end: twentyFive }), ['row-25']);
+  assert.deepEqual(await search({ content_start: five, content_end: five }), ['row-5']);
+  assert.deepEqual(await search({ content_end: five - 1 }), []);
+  assert.deepEqual(await search({ content_start: five + 1 }), ['row-25']);
+  assert.deepEqual(await search({ content_start: 0 }), ['row-25'], 'from the top of the screen: no history');
+});

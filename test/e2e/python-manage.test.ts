@@ -120,3 +120,23 @@ test('python: set_option and set_environment', async (t) => {
   assert.equal((await mcp.ok('show_environment', { session_name: 'alpha' })).variables.PY_ENV, 'v1');
   assert.match(await mcp.fails('set_environment', { name: 'BAD NAME', value: 'x' }), /name/);
 });
+
+test('python: select_layout refuses a layout tmux cannot parse before tmux sees it (tmux 3.3a crashes on some), null targets too', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'alpha' });
+  await tmux.newSession('beta');
+  const mcp = await startPython(t, tmux.env);
+  const sessions = async () => (await tmux.tmux('list-sessions', '-F', '#{session_id} #{session_name}')).trim();
+  const before = await sessions();
+  const layout = async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{window_layout}')).trim();
+  const was = await layout();
+  // "garbage", "x" and "" each stop a tmux 3.3a server when passed to select-layout as they are.
+  for (const text of ['garbage', 'x', '', 'even', '-E', 'tiled;', '0000,10x10,0,0']) {
+    const refusal = await mcp.fails('select_layout', { layout: text, session_name: null, session_id: null, window_id: null, window_index: null });
+    assert.match(refusal, /layout/, text);
+  }
+  assert.match(await mcp.fails('select_layout', { layout: 'garbage' }), /must be one of even-horizontal/);
+  assert.equal(await sessions(), before, 'every session is still there');
+  assert.equal(await layout(), was, 'the layout is unchanged');
+  assert.equal((await mcp.ok('select_layout', { layout: 'tiled' })).pane_count, 1);
+});

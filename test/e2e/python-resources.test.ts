@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { privateTmux, scrubbedEnv, socketTmpdir } from '../fixture/tmux.js';
-import { startPython } from '../fixture/python.js';
+import { ALL_TOOLSETS, startPython } from '../fixture/python.js';
+import { startRaw } from '../fixture/raw-stdio.js';
 
 const read = async (mcp: Awaited<ReturnType<typeof startPython>>, uri: string) => {
   const { contents } = await mcp.client.readResource({ uri });
@@ -75,4 +76,52 @@ test('python: the four prompts render instructions that use the tools, with thei
   assert.match(interrupt, /Do not put "\^C" in stop/);
   await assert.rejects(mcp.client.getPrompt({ name: 'run_and_wait', arguments: { command: 'x' } }), /pane_id/);
   await assert.rejects(mcp.client.getPrompt({ name: 'nope', arguments: {} }), /unknown prompt "nope"/);
+});
+
+test('python: a missing resource answers -32002 in 2025-11-25 and -32602 {uri} in 2026-07-28; a malformed URI answers -32602 without uri', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'alpha' });
+  const env = { ...tmux.env, LIBTMUX_TOOLSETS: ALL_TOOLSETS, SHELL: '/bin/sh' };
+  const missing = [
+    ['tmux://panes/%25999/content', /no pane %999/],
+    ['tmux://panes/%25999', /no pane %999/],
+    ['tmux://sessions/nope', /Session not found: "nope"/],
+    ['tmux://sessions/alpha/windows/7', /Window not found: index 7/],
+    ['tmux://nothing-here', /no resource at tmux:\/\/nothing-here/],
+  ] as const;
+  const malformed = [
+    ['tmux://panes/abc/content', /pane_id must be an id like %3/],
+    ['tmux://sessions?socket_name=..%2Fx', /not a socket name/],
+  ] as const;
+
+  const legacy = startRaw(t, env, ['--profile', 'python']);
+  await legacy.initialize();
+  let id = 10;
+  for (const [uri, message] of missing) {
+    legacy.send({ jsonrpc: '2.0', id: ++id, method: 'resources/read', params: { uri } });
+    const { error } = await legacy.answer(id);
+    assert.equal(error.code, -32002, uri);
+    assert.match(error.message, message);
+    assert.deepEqual(error.data, { uri });
+  }
+  for (const [uri, message] of malformed) {
+    legacy.send({ jsonrpc: '2.0', id: ++id, method: 'resources/read', params: { uri } });
+    const { error } = await legacy.answer(id);
+    assert.equal(error.code, -32602, uri);
+    assert.match(error.message, message);
+    assert.equal(error.data, undefined, 'no {uri}: not a not-found');
+  }
+
+  // 2026-07-28: every request names its revision in _meta; a missing resource is -32602 with data {uri} (SEP-2164).
+  const modern = startRaw(t, env, ['--profile', 'python']);
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' } };
+  modern.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+  assert.ok((await modern.answer(1)).result, 'server/discover answered');
+  for (const [uri, message] of missing) {
+    modern.send({ jsonrpc: '2.0', id: ++id, method: 'resources/read', params: { uri, _meta: meta } });
+    const { error } = await modern.answer(id);
+    assert.equal(error.code, -32602, uri);
+    assert.match(error.message, message);
+    assert.deepEqual(error.data, { uri });
+  }
 });

@@ -1,5 +1,7 @@
 /** The python profile's run and wait tools against real tmux: run_command, wait_for_text outcomes, capture_since cursors, channels. */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
 import { afterWatching, startPython } from '../fixture/python.js';
@@ -150,4 +152,39 @@ test('python: LIBTMUX_MCP_WAIT_MAX_SECONDS holds every wait to its ceiling', asy
   assert.equal(run.effective_timeout, 1);
   assert.equal(run.timed_out, true);
   assert.match(await mcp.fails('wait_for_channel', { channel: 'never', timeout: 100 }), /within 1s/);
+});
+
+test('python: run_command suppress_history: true (and the default) keeps the command out of bash history, false lets bash record it', async (t) => {
+  const tmux = privateTmux(t);
+  const file = join(tmux.dir, 'history');
+  // No HISTCONTROL: bash would record a space-prefixed line too, so only the frame's own deletion keeps it out.
+  const pane = await tmux.start({ shell: `env HOME=${tmux.dir} HISTFILE=${file} HISTCONTROL= HISTSIZE=100 bash --norc --noprofile` });
+  const mcp = await startPython(t, tmux.env);
+  await tmux.typeAndWait(pane, 'echo user-line');
+  assert.deepEqual((await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-default' })).output, ['suppressed-default']);
+  assert.deepEqual((await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-explicit', suppress_history: true })).output, ['suppressed-explicit']);
+  const kept = await mcp.ok('run_command', { pane_id: pane, command: 'echo kept-in-history; exit 4', suppress_history: false });
+  assert.deepEqual(kept.output, ['kept-in-history']);
+  assert.equal(kept.exit_status, 4);
+  await tmux.typeAndWait(pane, 'history -w');
+  const saved = readFileSync(file, 'utf8');
+  assert.match(saved, /echo user-line/);
+  assert.doesNotMatch(saved, /suppressed-(default|explicit)/, saved);
+  // As the user would see it: the command inside the frame that reports its output and status.
+  assert.match(saved, /command printf .*tm[0-9a-f]{12}.*_S; \( ?echo kept-in-history; exit 4;? ?\); command printf/, saved);
+});
+
+test('python: LIBTMUX_SUPPRESS_HISTORY=0 makes run_command record commands unless suppress_history is true', async (t) => {
+  const tmux = privateTmux(t);
+  const file = join(tmux.dir, 'history');
+  const pane = await tmux.start({ shell: `env HOME=${tmux.dir} HISTFILE=${file} HISTCONTROL= HISTSIZE=100 bash --norc --noprofile` });
+  const mcp = await startPython(t, tmux.env, { LIBTMUX_SUPPRESS_HISTORY: '0' });
+  const { tools } = await mcp.client.listTools();
+  assert.equal((tools.find((tool) => tool.name === 'run_command')!.inputSchema.properties as any).suppress_history.default, false, 'the advertised default follows');
+  await mcp.ok('run_command', { pane_id: pane, command: 'echo recorded-by-default' });
+  await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-on-request', suppress_history: true });
+  await tmux.typeAndWait(pane, 'history -w');
+  const saved = readFileSync(file, 'utf8');
+  assert.match(saved, /echo recorded-by-default/);
+  assert.doesNotMatch(saved, /suppressed-on-request/, saved);
 });

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI } from '../fixture/mcp.js';
+import { CLI, type CallResult } from '../fixture/mcp.js';
 import { privateTmux, scrubbedEnv, socketTmpdir, TMUX_BIN } from '../fixture/tmux.js';
 import { startPython } from '../fixture/python.js';
 
@@ -89,6 +89,43 @@ test('python: call_read_tools_batch runs reads in order; other tools fail their 
   assert.equal(stopped.results.length, 1);
   const listed = (await mcp.client.listTools()).tools.map((tool) => tool.name);
   assert.ok(!listed.includes('get_server_info'), 'LIBTMUX_EXCLUDE_TOOLS removes it');
+});
+
+test('python: call_read_tools_batch pipelines pane reads and answers each row as the direct call does, in order', async (t) => {
+  const tmux = privateTmux(t);
+  const a = await tmux.start({ session: 'alpha' });
+  const b = await tmux.newSession('beta');
+  await tmux.typeAndWait(a, 'echo text-of-a');
+  await tmux.typeAndWait(b, 'echo text-of-b');
+  const mcp = await startPython(t, tmux.env);
+  const operations = [
+    { tool: 'get_pane_info', arguments: { pane_id: a } },
+    { tool: 'capture_pane', arguments: { pane_id: a } },
+    { tool: 'capture_pane', arguments: { pane_id: b, max_lines: 2 } },
+    { tool: 'get_pane_info', arguments: { pane_id: b } },
+    { tool: 'get_pane_info', arguments: { pane_id: '%999' } },
+    { tool: 'capture_pane', arguments: { pane_id: a, start: -5 } },
+    { tool: 'list_sessions' },
+    { tool: 'get_pane_info', arguments: { pane_id: a } },
+  ];
+  const direct: CallResult[] = [];
+  for (const op of operations) direct.push(await mcp.call(op.tool, op.arguments ?? {}));
+  const batch = await mcp.ok('call_read_tools_batch', { operations, on_error: 'continue' });
+  assert.equal(batch.succeeded, 7);
+  assert.equal(batch.failed, 1);
+  batch.results.forEach((row: any, i: number) => {
+    assert.equal(row.index, i);
+    assert.equal(row.success, !direct[i]!.isError, `row ${i}`);
+    assert.deepEqual(row.content, direct[i]!.content, `row ${i}`);
+    assert.deepEqual(row.structured_content, direct[i]!.isError ? null : (direct[i]!.structuredContent ?? null), `row ${i}`);
+    assert.ok(row.elapsed_seconds >= 0);
+  });
+  assert.match(batch.results[1].content[0].text, /text-of-a/);
+  assert.match(batch.results[4].error, /%999/);
+
+  const stopped = await mcp.ok('call_read_tools_batch', { operations });
+  assert.equal(stopped.stopped_at, 4);
+  assert.deepEqual(stopped.results.map((row: any) => row.success), [true, true, true, true, false]);
 });
 
 test('python: call_read_tools_batch keeps its answer under 1,000,000 bytes by eliding the last rows\' content', async (t) => {

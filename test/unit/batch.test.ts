@@ -145,7 +145,7 @@ test('pipelined reads each send one command in operation order and answer as a s
   };
   const operations = ['%1', '%2', '%3', '%4'].map((pane) => ({ tool: 'read', arguments: { pane } }));
   const started = performance.now();
-  const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { tools: new Set(['read']), commandsSent: channel.commandsSent } });
+  const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { accepts: (op) => op.tool === 'read', commandsSent: channel.commandsSent } });
   const report = outcome.structured as unknown as BatchReport;
   assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['capture %1', 'capture %2', 'capture %3', 'capture %4']);
   assert.deepEqual(channel.log, ['capture %1', 'capture %2', 'capture %3', 'capture %4'], 'sent in operation order');
@@ -168,7 +168,7 @@ test('a pipelined read that sends two commands makes the run go again one read a
     { tool: 'twice', arguments: { pane: '%2' } },
     { tool: 'read', arguments: { pane: '%3' } },
   ];
-  const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { tools: new Set(['read', 'twice']), commandsSent: channel.commandsSent } });
+  const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { accepts: (op) => op.tool === 'read' || op.tool === 'twice', commandsSent: channel.commandsSent } });
   const report = outcome.structured as unknown as BatchReport;
   assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['capture %1', 'capture %2', 'capture %3']);
   // The serial rerun: each read's commands complete before the next read's begin.
@@ -190,7 +190,7 @@ test('operations the batch may not pipeline run one after another', async () => 
   };
   await runSerialBatch([{ tool: 'read', arguments: { pane: '%1' } }, { tool: 'read', arguments: { pane: '%2' } }], call, {
     ...options,
-    pipeline: { tools: new Set(), commandsSent: channel.commandsSent },
+    pipeline: { accepts: () => false, commandsSent: channel.commandsSent },
   });
   assert.equal(most, 1);
 });

@@ -75,8 +75,14 @@ export function pythonTool<Args extends { socket_name?: string | null }>(spec: P
 /** A string result, wrapped as `{result}` (the text is the string itself). */
 export const textResult = (text: string): ToolOutcome => ({ structured: { result: text }, text });
 
-/** A list result, wrapped as `{result}`. */
-export const listResult = (items: readonly unknown[]): ToolOutcome => ({ structured: { result: items }, text: JSON.stringify(items) });
+/** A list result, wrapped as `{result}`; the JSON of the items is the text, and measures the structured value too. */
+export function listResult(items: readonly unknown[]): ToolOutcome {
+  const text = JSON.stringify(items);
+  return { structured: { result: items }, text, structuredBytes: Buffer.byteLength(text, 'utf8') + WRAPPER_BYTES };
+}
+
+/** `{"result":` and `}` around a wrapped value's JSON. */
+const WRAPPER_BYTES = JSON.stringify({ result: null }).length - 'null'.length;
 
 /** A model result: the object itself, its JSON as text. */
 export const modelResult = (value: Record<string, unknown>): ToolOutcome => ({ structured: value });

@@ -155,7 +155,7 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
         onError: args.onError ?? 'stop',
         maxOperations: MAX_OPERATIONS,
         label: LABEL,
-        pipeline: { tools: PIPELINED, commandsSent: () => tmux.commandsSent },
+        pipeline: { accepts: (operation) => PIPELINED.has(operation.tool), commandsSent: () => tmux.commandsSent },
       });
     },
   });

@@ -1,16 +1,28 @@
 /**
  * call_read_tools_batch: several read-only tools in one call, run one after another through the
- * same path a direct call takes (src/mcp/batch.ts). Its reach is fixed at start-up from the tools
+ * same path a direct call takes (src/mcp/batch.ts), pane reads pipelined as the libtmux batch's are. Its reach is fixed at start-up from the tools
  * this process has: inspect tools, not self-bounded (a wait would hold the batch), not excluded.
  * A tool outside it fails its own row; the rest still run (or stop, with on_error "stop").
  */
-import { runSerialBatch, type BatchReport, type OnError } from '../../../mcp/batch.js';
+import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
 import type { ToolOutcome } from '../../../mcp/tool.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, field, model, optional, params } from '../schema.js';
 
 export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
 const MAX_OPERATIONS = 1000;
+
+/**
+ * Nested reads the batch may pipeline (src/mcp/batch.ts pipelinedRun): given a pane_id, each sends
+ * its one tmux command (capture-pane, the pane's row) before waiting on anything else. Only those
+ * on the batch's own server (no socket_name of their own), whose commands the count follows.
+ */
+const PIPELINED = new Set(['capture_pane', 'get_pane_info']);
+
+function pipelines(operation: BatchOperation): boolean {
+  const args = operation.arguments as { pane_id?: unknown; socket_name?: unknown } | undefined;
+  return PIPELINED.has(operation.tool) && typeof args?.pane_id === 'string' && args.socket_name == null;
+}
 const DROPPED = [{ type: 'text', text: '[... batch truncated nested content ...]' }];
 
 interface Operation {
@@ -103,7 +115,10 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
       ['succeeded', 'failed'],
     ),
     async handler(args: { operations: Operation[]; on_error?: OnError; socket_name?: null }, call) {
-      const timings: number[] = [];
+      // Each operation gets its own arguments object, which names it in `took`: pipelined reads
+      // overlap, and an unverified pipelined run calls them again (the last, serial, time counts).
+      const operations = args.operations.map((operation) => ({ tool: operation.tool, arguments: operation.arguments ?? {} }));
+      const took = new Map<unknown, number>();
       const nested = call.nested!;
       const timed = {
         names: nested.names,
@@ -112,15 +127,16 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
           try {
             return await nested.call(name, nestedArgs);
           } finally {
-            timings.push(Math.round(performance.now() - started) / 1000);
+            took.set(nestedArgs, Math.round(performance.now() - started) / 1000);
           }
         },
       };
-      const outcome = await runSerialBatch(args.operations, { ...call, ctx: call.ctx, nested: timed }, {
+      const outcome = await runSerialBatch(operations, { ...call, ctx: call.ctx, nested: timed }, {
         onError: args.on_error ?? 'stop',
         maxOperations: MAX_OPERATIONS,
         label: 'Read batch',
         outsideReach: outsideReach(all),
+        pipeline: { accepts: pipelines, commandsSent: () => call.engine.tmux.commandsSent },
       });
       const report = outcome.structured as unknown as BatchReport;
       const results: Row[] = report.results.map((row) => ({
@@ -131,22 +147,39 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
         content: row.result === null ? DROPPED : row.result.content,
         structured_content: (row.result?.structuredContent as Record<string, unknown> | null | undefined) ?? null,
         meta: null,
-        elapsed_seconds: nested.names.includes(row.tool) ? (timings.shift() ?? 0) : 0,
+        elapsed_seconds: took.get(operations[row.index]!.arguments) ?? 0,
       }));
-      return {
-        structured: {
-          results,
-          succeeded: report.succeeded,
-          failed: report.failed,
-          stopped_at: report.stoppedAt,
-          response_truncated: report.truncated,
-          response_truncated_bytes: report.truncatedBytes,
-        },
-        text: outcome.text,
+      const structured = {
+        results,
+        succeeded: report.succeeded,
+        failed: report.failed,
+        stopped_at: report.stoppedAt,
+        response_truncated: report.truncated,
+        response_truncated_bytes: report.truncatedBytes,
       };
+      return { structured, text: outcome.text, structuredBytes: structuredBytes(structured, report.results) };
     },
   });
   return { ...tool, nestedAuthority: [...reach], shrinkOutcome: shrink };
+}
+
+/**
+ * The encoded size of the answer, from the sizes runSerialBatch counted: a row differs from the
+ * report's row it came from only in its small fields, so the nested content, the bulk of it, is
+ * not encoded again just to be measured (one encoding of a row minus the other, content left out).
+ */
+function structuredBytes(structured: { results: Row[] }, rows: readonly BatchRow[]): number {
+  let bytes = jsonBytes({ ...structured, results: [] }) + Math.max(0, rows.length - 1);
+  structured.results.forEach((row, i) => {
+    const source = rows[i]!;
+    const counted = countedRowBytes(source);
+    if (counted === undefined || source.result === null) bytes += jsonBytes(row);
+    else {
+      const theirs = jsonBytes({ ...source, result: { ...source.result, content: 0, structuredContent: 0 } });
+      bytes += counted - theirs + jsonBytes({ ...row, content: 0, structured_content: 0 });
+    }
+  });
+  return bytes;
 }
 
 /** The same answer with one more row's nested content replaced by the marker; undefined when none is left. */

@@ -21,8 +21,7 @@ export const runCommandTool = pythonTool({
     'call waits up to timeout seconds (default 30, held to the server ceiling LIBTMUX_MCP_WAIT_MAX_SECONDS); past that it ' +
     'answers timed_out true and the command keeps running (follow it with wait_for_text or capture_since). Output is woken ' +
     'by tmux\'s output stream, not polled. max_lines keeps the newest lines (default: all). suppress_history (default ' +
-    'from LIBTMUX_SUPPRESS_HISTORY, on) keeps the command out of shell history where the shell ignores space-prefixed ' +
-    'lines. The pane must be at a POSIX shell prompt (not this server\'s own pane, not in copy mode). For interactive ' +
+    'from LIBTMUX_SUPPRESS_HISTORY, on) keeps the command out of shell history; false lets the shell record it. The pane must be at a POSIX shell prompt (not this server\'s own pane, not in copy mode). For interactive ' +
     `programs use send_keys and wait_for_text. ${TARGETING_NOTE}`,
   toolset: 'execute',
   selfBounded: true,
@@ -34,7 +33,11 @@ export const runCommandTool = pythonTool({
       max_lines: optional('integer', 'Most output lines returned, newest kept; older ones are counted in output_truncated_lines. Default: all.'),
       suppress_history: {
         default: true,
-        description: 'Keep the command out of shell history where the shell ignores space-prefixed lines. Default true (LIBTMUX_SUPPRESS_HISTORY=0 makes it false).',
+        description:
+          'true: keep the command out of shell history (typed with a leading space, which bash with ignorespace, zsh with ' +
+          'HIST_IGNORE_SPACE and fish skip; in bash the entry is also deleted whatever HISTCONTROL says). false: the shell ' +
+          'records it, wrapped in the markers this tool uses to find its output and exit status. Default true ' +
+          '(LIBTMUX_SUPPRESS_HISTORY=0 makes it false).',
         type: 'boolean',
       },
       socket_name: SOCKET_NAME,
@@ -54,7 +57,10 @@ export const runCommandTool = pythonTool({
     },
     ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
   ),
-  async handler(args: PaneTarget & { socket_name?: string | null; command: string; timeout?: number; max_lines?: number | null }, { engine, signal, progress }) {
+  async handler(
+    args: PaneTarget & { socket_name?: string | null; command: string; timeout?: number; max_lines?: number | null; suppress_history?: boolean },
+    { ctx, engine, signal, progress },
+  ) {
     checkTarget(args);
     const command = checkCommand(args.command);
     const timeout = args.timeout ?? 30;
@@ -64,7 +70,7 @@ export const runCommandTool = pythonTool({
     const pane = await paneDetail(engine, await resolvePaneId(engine, args));
     await checkPane(engine, pane, false);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
-      runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal }),
+      runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory }),
     );
     if (result.outcome === 'cancelled') throw new Failure('cancelled', `run_command in ${pane.id} was cancelled; the command may still be running`);
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {

@@ -15,8 +15,8 @@ export const searchPanesTool = pythonTool({
     'literal text unless regex true, and ignores case unless match_case true. Results are one row per pane (its command, ' +
     'directory, window and session, and matched_lines, the last max_matched_lines_per_pane of them), ordered by pane id ' +
     'and paged: limit panes per call (default 500, null for all) from offset (default 0); when truncated is true call ' +
-    'again with offset + the number of rows. content_start (negative: rows of scrollback, e.g. -1000) widens how far back ' +
-    'each pane is searched. To read one pane use capture_pane; list_panes matches metadata, not text.',
+    'again with offset + the number of rows. content_start and content_end bound the rows searched in each pane (0 = the ' +
+    'top row of the screen, negative = scrollback, e.g. content_start -1000 to reach further back). To read one pane use capture_pane; list_panes matches metadata, not text.',
   toolset: 'inspect',
   input: params(
     {
@@ -24,8 +24,11 @@ export const searchPanesTool = pythonTool({
       regex: { default: false, description: 'Treat pattern as a regular expression. Default false: literal text.', type: 'boolean' },
       ...SESSION_TARGET,
       match_case: { default: false, description: 'Match case exactly. Default false: case is ignored.', type: 'boolean' },
-      content_start: optional('integer', `First row searched: negative reaches into scrollback (-1000 = the last 1000 rows of history). Default: the last ${SEARCH_LIMITS.scrollbackLines} rows.`),
-      content_end: optional('integer', 'Last row searched. Default: the bottom of the screen.'),
+      content_start: optional(
+        'integer',
+        `First row searched, as capture_pane's start counts rows: 0 is the top row of the screen, negative rows are scrollback above it (-1000 = from 1000 rows back). Default: ${SEARCH_LIMITS.scrollbackLines} rows back.`,
+      ),
+      content_end: optional('integer', 'Last row searched, counted the same way (0 = the top row of the screen, -1 = the newest row of scrollback). Default: the bottom of the screen.'),
       max_matched_lines_per_pane: { default: 50, description: 'Most matching lines returned per pane, newest kept. Default 50.', type: 'integer' },
       limit: optional('integer', 'Most panes returned in this page. Default 500; null: all.', 500),
       offset: { default: 0, description: 'Panes to skip (in pane id order) before this page. Default 0.', type: 'integer' },
@@ -55,6 +58,7 @@ export const searchPanesTool = pythonTool({
     if (limit !== null && limit < 1) throw invalidArgument(`limit must be positive or null (received ${limit})`);
     if (offset < 0) throw invalidArgument(`offset must not be negative (received ${offset})`);
     const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    // Rows above the screen asked for, plus room for the screen itself.
     const scrollback = args.content_start != null && args.content_start < 0 ? Math.min(-args.content_start + 1000, 100_000) : undefined;
     const found = await searchPanes(engine, {
       pattern: args.pattern,
@@ -62,6 +66,8 @@ export const searchPanesTool = pythonTool({
       ignoreCase: !(args.match_case ?? false),
       maxMatchesPerPane: 10_000,
       ...(scrollback !== undefined ? { scrollbackLines: scrollback } : {}),
+      ...(args.content_start != null ? { start: args.content_start } : {}),
+      ...(args.content_end != null ? { end: args.content_end } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
       signal,
     });
