@@ -15,7 +15,7 @@ import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
-import { TmuxCommandError, TmuxHostError, TmuxTimeoutError } from '../tmux/errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxHostError, TmuxNoServerError, TmuxTimeoutError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
@@ -411,7 +411,13 @@ export function watchStream<T>(
         else if (event === 'structure') checkLiveness();
         // The client left: the session (and the pane) ended, or the connection broke.
         // A host that cannot be reached any more is that error, not a closed pane.
-        else if (!scan()) paneState(engine, paneId).then(gone, (error) => (error instanceof TmuxHostError ? settle(() => reject(error)) : end('paneClosed')));
+        // Killed with the command client, the first look may fail too: the second one reconnects.
+        // When neither can tell, the watch is what was lost, not the pane.
+        else if (!scan()) {
+          paneState(engine, paneId)
+            .catch((error: unknown) => (error instanceof TmuxConnectionLostError ? paneState(engine, paneId) : Promise.reject(error)))
+            .then(gone, (error) => (error instanceof TmuxHostError ? settle(() => reject(error)) : end('watchLost')));
+        }
       }),
     );
     const deadline = setTimeout(() => end('timedOut'), options.timeoutMs);
@@ -431,7 +437,7 @@ export async function paneState(engine: Engine, paneId: string): Promise<'alive'
     if (!line || !line.startsWith(paneId + ' ')) return 'gone';
     return line.endsWith(' 1') ? 'dead' : 'alive';
   } catch (error) {
-    if (error instanceof TmuxCommandError) return 'gone';
+    if (error instanceof TmuxCommandError || error instanceof TmuxNoServerError) return 'gone';
     throw error;
   }
 }

@@ -80,6 +80,7 @@ export const runShellCommandTool = libtmuxTool({
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
       throw new Failure('not_found', summary(pane.id, result, timeoutMs), 'list_panes shows what is there now; respawn_pane restarts a dead pane.');
     }
+    if (result.outcome === 'watchLost') throw new Failure('observation_lost', summary(pane.id, result, timeoutMs), WATCH_LOST_HINT);
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,
@@ -94,6 +95,8 @@ export const runShellCommandTool = libtmuxTool({
     return { structured, text: summary(pane.id, result, timeoutMs) };
   },
 });
+
+const WATCH_LOST_HINT = 'Wait for the end marker with wait_for_text (output since the command was typed counts), or look with capture_pane.';
 
 function summary(paneId: string, r: RunResult, timeoutMs: number): string {
   let head: string;
@@ -119,7 +122,7 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
     case 'watchLost':
-      head = `The connection watching ${paneId} broke before the command finished; it may still be running (it prints "${r.endMarker} <status>" when done). Check with capture_pane.`;
+      head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running; it prints "${r.endMarker} <status>" when done.`;
       break;
     case 'cancelled':
       head = r.interrupted
