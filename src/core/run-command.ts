@@ -39,6 +39,7 @@ import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from './wait.js';
 import { invalidArgument, refused } from './failure.js';
+import { watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 
 /** Shells the frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
@@ -189,6 +190,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const id = 'tm' + randomBytes(6).toString('hex');
   const stream = lease.stream;
   const typedAt = stream.end;
+  const skipsAtStart = stream.skips;
   const reader = new FrameReader(stream, typedAt, id);
   const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), stream, typedAt, reader, waiting: true };
   if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new frame is the one to follow
@@ -197,11 +199,18 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     if (runs.get(pane.id) === run) runs.delete(pane.id);
   };
   let handedOver = false;
+  // While the stream lags behind the pane (a flood), the end may be read off the screen first.
+  let onScreen: ScreenEnding | undefined;
+  const screenSeen = new AbortController();
+  const stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines }, (ending) => {
+    onScreen = ending;
+    screenSeen.abort();
+  });
   try {
     const frame = frameFor(id, request.command, shellName(pane.currentCommand));
     const ended = watchStream(engine, pane.id, stream, {
       timeoutMs: request.timeoutMs,
-      signal: request.signal,
+      signal: AbortSignal.any([request.signal, screenSeen.signal]),
       scan: () => (reader.scan() ? ('exited' as const) : undefined),
     });
     // Queued behind other input to this pane from this process, so keystrokes never interleave. One
@@ -212,7 +221,11 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + frame]);
     });
     let outcome: RunResult['outcome'] = await ended;
+    stopLooking();
     if ((outcome === 'timedOut' || outcome === 'cancelled') && reader.scan()) outcome = 'exited'; // ended in the same instant
+    // Seen on the screen before the stream caught up: the stream's own end is still to come.
+    const screen = outcome === 'cancelled' && onScreen && !reader.scan() ? onScreen : undefined;
+    if (screen) outcome = 'exited';
     let interrupted = false;
     if (outcome === 'cancelled') {
       // Cancelling a command this server started stops it: C-c, as a person at the keyboard would.
@@ -231,26 +244,54 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       });
     }
     // What the command printed was reported: the next wait without a cursor starts after its end.
-    if (outcome === 'exited') stream.consumed(reader.endPosition ?? stream.end);
-    const body = reader.output();
+    if (screen) {
+      // The command is over, so the pane takes a new frame now; the lease goes when the stream catches up.
+      handedOver = true;
+      forget();
+      consumeAtEnd(stream, reader, () => lease.release());
+    } else if (outcome === 'exited') stream.consumed(reader.endPosition ?? stream.end);
+    const body = screen ? { lines: screen.lines, dropped: 0, missed: !screen.complete } : reader.output();
     const kept = tailBudget(body.lines, request.maxLines);
     return {
       outcome,
       shellWaitsForInput: outcome === 'notStarted' && (await shellInForeground(pane.pid)),
       interrupted,
-      exitStatus: outcome === 'exited' ? reader.status : null,
+      exitStatus: screen ? screen.status : outcome === 'exited' ? reader.status : null,
       output: kept.lines,
       droppedLines: kept.droppedLines + body.dropped,
-      linesMissed: body.missed,
+      // A gap tmux left in the stream (it fell too far behind) lost output too.
+      linesMissed: body.missed || stream.skips > skipsAtStart,
       seconds: Math.round(performance.now() - started) / 1000,
       endMarker: `${id}_E`,
     };
   } finally {
+    stopLooking();
     if (!handedOver) {
       lease.release();
       forget();
     }
   }
+}
+
+/**
+ * After a command's end was read off the screen, follows the lagging stream to the end marker and
+ * marks the output up to it as reported (the next wait without a cursor starts after it). Gives up
+ * at a gap tmux left (the marker may be in it), when the stream ends, or after UNFINISHED_MS.
+ */
+function consumeAtEnd(stream: PaneStream, reader: FrameReader, done: () => void): void {
+  const finish = () => {
+    stop();
+    clearTimeout(timer);
+    done();
+  };
+  const stop = stream.listen((event) => {
+    if (reader.scan()) stream.consumed(reader.endPosition ?? stream.end);
+    else if (event === 'skipped') stream.consumed(stream.end);
+    else if (event !== 'closed') return;
+    finish();
+  });
+  const timer = setTimeout(finish, UNFINISHED_MS);
+  timer.unref();
 }
 
 /**

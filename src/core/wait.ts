@@ -407,7 +407,7 @@ export function watchStream<T>(
     if (scan()) return;
     cleanups.push(
       stream.listen((event) => {
-        if (event === 'output') scan();
+        if (event === 'output' || event === 'skipped') scan();
         else if (event === 'structure') checkLiveness();
         // The client left: the session (and the pane) ended, or the connection broke.
         // A host that cannot be reached any more is that error, not a closed pane.
