@@ -76,6 +76,8 @@ export interface RunResult {
   readonly droppedLines: number;
   /** Part of the output could not be seen at all (the watch fell behind), so more than droppedLines may be missing. */
   readonly linesMissed: boolean;
+  /** The end was read off the screen while the output stream still lagged behind the pane (a flood); `output` is the screen's rows. */
+  readonly endFromScreen: boolean;
   readonly seconds: number;
   /** What the command prints when it ends: `<marker> <status>`, for a wait_for_text after a timeout. */
   readonly endMarker: string;
@@ -261,6 +263,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       droppedLines: kept.droppedLines + body.dropped,
       // A gap tmux left in the stream (it fell too far behind) lost output too.
       linesMissed: body.missed || stream.skips > skipsAtStart,
+      endFromScreen: screen !== undefined,
       seconds: Math.round(performance.now() - started) / 1000,
       endMarker: `${id}_E`,
     };

@@ -4,7 +4,8 @@
  * out of bash's history whatever HISTCONTROL says (item 8).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
@@ -50,6 +51,37 @@ test('run_shell_command: a shell waiting for more input answers NOT STARTED, and
   const back = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo back' });
   assert.deepEqual(back.output, ['back']);
   assert.equal(back.exitStatus, 0);
+});
+
+test('run_shell_command: a shell still in its rc file answers NOT STARTED, refuses the next frame, and runs the pending one once it starts', async (t) => {
+  const tmux = privateTmux(t);
+  // The rc blocks in a shell builtin (read from a FIFO) until the test lets it go, so the pane's
+  // foreground program is the shell itself, as with a slow .bashrc, and no timing is involved.
+  const fifo = join(tmux.dir, 'rc-gate');
+  execFileSync('mkfifo', [fifo]);
+  const rc = join(tmux.dir, 'slow.rc');
+  writeFileSync(rc, `read _ < '${fifo}'\nPS1='$ '\n`);
+  const pane = await tmux.start({ shell: `env ENV='${rc}' sh` });
+  const mcp = await startMcp(t, { env: tmux.env });
+  const deadline = Date.now() + 10_000;
+  while ((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== 'sh') assert.ok(Date.now() < deadline, 'the shell never started');
+
+  const first = await mcp.call('run_shell_command', { paneId: pane, command: 'echo first-$((6*7))', timeoutMs: 1000 });
+  const r = first.structuredContent as any;
+  assert.deepEqual([r.timedOut, r.exitStatus, r.output], [true, null, []]);
+  const text = first.content[0]!.text!;
+  assert.match(text, /^NOT STARTED/);
+  assert.match(text, /still starting up/);
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo MUST-NOT-RUN' });
+  assert.match(refusal, /never started/);
+
+  // The rc finishes: the shell reads what was typed meanwhile and runs the pending frame.
+  writeFileSync(fifo, 'go\n');
+  const ran = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['first-42'], timeoutMs: 30_000 });
+  assert.equal(ran.outcome, 'matched');
+  const next = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo next-$((6*7))', timeoutMs: 30_000 });
+  assert.deepEqual([next.exitStatus, next.output], [0, ['next-42']]);
+  assert.doesNotMatch((await mcp.ok('capture_pane', { paneId: pane })).lines.join('\n'), /MUST-NOT-RUN/);
 });
 
 test('run_shell_command: a command that started and runs past the deadline answers RUNNING', async (t) => {

@@ -111,7 +111,7 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head =
         `NOT STARTED: the shell in ${paneId} never ran the command within ${timeoutMs / 1000} s (timedOut; exitStatus null). ` +
         (r.shellWaitsForInput
-          ? 'The shell is at its prompt but did not run it: most likely it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up. '
+          ? 'The shell holds the terminal but did not run it: it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up (a slow rc file). '
           : 'The shell is busy: still starting up (a slow rc file) or running another program. ') +
         'The command is still pending in its input. Look with capture_pane; press C-c there (send_keys ["C-c"]) to discard it, then run again. New run_shell_command calls on this pane are refused until the shell is back at a prompt.';
       break;
@@ -130,6 +130,10 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
         : `Cancelled; the command may still be running in ${paneId} (sending C-c failed; it prints "${r.endMarker} <status>" when done).`;
       break;
   }
-  const notes = [r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '', r.linesMissed ? '[some output could not be observed]' : ''].filter(Boolean);
+  const notes = [
+    r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',
+    r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '',
+    r.linesMissed ? '[some output could not be observed]' : '',
+  ].filter(Boolean);
   return [head, ...notes, ...r.output].join('\n');
 }
