@@ -41,10 +41,12 @@ import { linesBetween, watchStream } from './wait.js';
 import { invalidArgument, refused } from './failure.js';
 import { watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 
-/** Shells the frame is written for. */
+/** Shells the POSIX frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
-/** Shells whose syntax the frame is not valid in: refused even with force. */
-export const NON_POSIX_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
+/** fish gets a frame in its own syntax (see frameFor). */
+const FISH = 'fish';
+/** Shells neither frame is valid in: refused even with force. */
+export const NON_POSIX_SHELLS = new Set(['csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
 
 /** A terminal in canonical mode (dash, sh) takes at most 4095 bytes per line; stay below it. */
 const MAX_LINE_BYTES = 4000;
@@ -143,7 +145,7 @@ export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean
   if (NON_POSIX_SHELLS.has(program)) {
     throw refused(`pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`, 'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.');
   }
-  if (!POSIX_SHELLS.has(program) && !force) {
+  if (!POSIX_SHELLS.has(program) && program !== FISH && !force) {
     throw refused(
       `pane ${pane.id} is running ${JSON.stringify(pane.currentCommand)}, not a shell at its prompt; the typed command would go to that program`,
       'Wait for it to finish (wait_for_text), stop it (send_keys ["C-c"]), or pass force: true if a POSIX shell will read the input.',
@@ -300,9 +302,12 @@ function consumeAtEnd(stream: PaneStream, reader: FrameReader, done: () => void)
 /**
  * The typed text: markers around the command, on lines of their own. For bash the first line also
  * deletes the frame's own history entry, only when the newest entry is this frame (with
- * HISTCONTROL=ignorespace it was never saved, and the user's previous entry must stay).
+ * HISTCONTROL=ignorespace it was never saved, and the user's previous entry must stay). fish has
+ * no subshell: its frame is a `begin ... end` block in the shell itself, and fish never saves a
+ * line that starts with a space.
  */
 function frameFor(id: string, command: string, shell: string): string {
+  if (shell === FISH) return ` command printf '%s%s\\n' ${id} _S; begin\n${command}\nend; command printf '%s%s %s\\n' ${id} _E $status\n`;
   // Before the start marker, so nothing it might print can land in the command's output.
   const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD 2>/dev/null;` : '';
   return `${forget} command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;

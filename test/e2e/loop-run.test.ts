@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
@@ -120,3 +120,30 @@ for (const histcontrol of ['', 'ignorespace', 'ignoreboth']) {
     assert.match(saved, /echo user-after/);
   });
 }
+
+/** A shell started with its own config and data dirs under `dir` (fish keeps its history in XDG_DATA_HOME), and a fixed prompt. */
+function fishIn(dir: string): string {
+  mkdirSync(join(dir, 'config', 'fish'), { recursive: true });
+  // Present, so fish does not start a background job generating completions there (it would outlive the test).
+  mkdirSync(join(dir, 'data', 'fish', 'generated_completions'), { recursive: true });
+  writeFileSync(join(dir, 'config', 'fish', 'config.fish'), "set -g fish_greeting\nfunction fish_prompt; echo -n 'fish> '; end\n");
+  return `env XDG_CONFIG_HOME=${join(dir, 'config')} XDG_DATA_HOME=${join(dir, 'data')} fish`;
+}
+
+test('run_shell_command in fish: a frame in fish syntax, output and exit status right, and the frame stays out of fish history', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ shell: fishIn(tmux.dir) });
+  const deadline = Date.now() + 30_000;
+  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>')) assert.ok(Date.now() < deadline, 'fish never showed its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  const mcp = await startMcp(t, { env: tmux.env });
+  const ok = await mcp.ok('run_shell_command', { paneId: pane, command: 'set n (math 6 \\* 7)\necho fish-$n\nprintf "two\\nlines\\n"', timeoutMs: 30_000 });
+  assert.deepEqual([ok.exitStatus, ok.output], [0, ['fish-42', 'two', 'lines']]);
+  const failed = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo before-false; false', timeoutMs: 30_000 });
+  assert.deepEqual([failed.exitStatus, failed.output], [1, ['before-false']]);
+  await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-$status-line\n');
+  await mcp.ok('wait_for_text', { paneId: pane, patterns: ['user-0-line'], timeoutMs: 30_000 });
+  // fish writes its history file after each command; the user's line lands there, the frames never.
+  const file = join(tmux.dir, 'data', 'fish', 'fish_history');
+  while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'))) assert.ok(Date.now() < deadline + 30_000, 'fish never saved the user line');
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /printf|tm[0-9a-f]{12}|fish-/);
+});
