@@ -147,3 +147,26 @@ test('run_shell_command in fish: a frame in fish syntax, output and exit status 
   while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'))) assert.ok(Date.now() < deadline + 30_000, 'fish never saved the user line');
   assert.doesNotMatch(readFileSync(file, 'utf8'), /printf|tm[0-9a-f]{12}|fish-/);
 });
+
+/**
+ * zsh has no settings-free way to keep a line out of its history (no `history -d`; the line is in
+ * the list before it runs, so `fc -p` inside it is too late; zshaddhistory is a setting): the frame
+ * is saved exactly when HIST_IGNORE_SPACE is unset, zsh's default. This pins both cases.
+ */
+for (const ignoreSpace of [false, true]) {
+  test(`run_shell_command in zsh: the frame is ${ignoreSpace ? 'kept out of' : 'saved in'} history with HIST_IGNORE_SPACE ${ignoreSpace ? 'set' : 'unset (the default)'}`, async (t) => {
+    const tmux = privateTmux(t);
+    const file = join(tmux.dir, 'zsh_history');
+    const pane = await tmux.start({ shell: `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}` });
+    const deadline = Date.now() + 30_000;
+    while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('zsh>')) assert.ok(Date.now() < deadline, 'zsh never showed its prompt');
+    const mcp = await startMcp(t, { env: tmux.env });
+    const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo zsh-$((6*7))', timeoutMs: 30_000 });
+    assert.deepEqual([r.exitStatus, r.output], [0, ['zsh-42']]);
+    await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-line; fc -W\n');
+    while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-line'))) assert.ok(Date.now() < deadline + 30_000, 'zsh never wrote its history');
+    const saved = readFileSync(file, 'utf8');
+    if (ignoreSpace) assert.doesNotMatch(saved, /printf|tm[0-9a-f]{12}|zsh-/, saved);
+    else assert.match(saved, /command printf '%s%s\\n' tm[0-9a-f]{12} _S; \(/, saved);
+  });
+}

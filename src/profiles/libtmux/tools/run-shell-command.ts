@@ -20,14 +20,18 @@ export const runShellCommandTool = libtmuxTool({
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching; kept out of bash\'s history, and out of zsh\'s when HIST_IGNORE_SPACE is set), ' +
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching). History: kept out of bash\'s and fish\'s; ' +
+    'zsh saves it (as one multi-line entry) unless HIST_IGNORE_SPACE is set, which is not zsh\'s default. ' +
     'and the call returns the moment it finishes. `output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
-    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. It runs in ' +
-    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents ' +
+    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In POSIX ' +
+    'shells it runs in a subshell: `cd`, `export` and `exit` do not change the pane\'s shell; fish has no subshell, ' +
+    'so there it runs in a begin/end block of the shell itself (write fish syntax; `cd` and `set` stay, `exit` ends ' +
+    'the shell). When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
+    'the screen as soon as tmux has it, and `output` is the rows the screen shows. Multi-line commands and here-documents ' +
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
-    'command that might read it. The pane must show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
-    'busybox); fish, csh, tcsh, nu, pwsh, xonsh and elvish are refused, as are dead panes, panes in copy mode or ' +
+    'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
+    'busybox, fish); csh, tcsh, nu, pwsh, xonsh and elvish are refused, as are dead panes, panes in copy mode or ' +
     'with synchronize-panes on, panes running another program, and panes where an earlier call\'s command is still ' +
     'running or never started (pass `force: true` only if a POSIX shell will read the input). ' +
     'Timeout: `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds). Keep it ' +
