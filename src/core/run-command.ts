@@ -27,7 +27,8 @@
  * Output is read from the pane's `%output` stream, not from capture-pane: the stream has each line
  * whole however the terminal wrapped it, is not lost when the screen scrolls or is cleared, and
  * arrives the instant it is printed, so completion is seen without polling. Subscribing before
- * typing means nothing the command prints can be missed.
+ * typing means nothing the command prints can be missed. The exception is a flood: tmux then holds
+ * output back from the stream for seconds, and the end is read off the screen (screen-end.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -205,16 +206,20 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   let handedOver = false;
   // While the stream lags behind the pane (a flood), the end may be read off the screen first.
   let onScreen: ScreenEnding | undefined;
-  const screenSeen = new AbortController();
+  // Ends the watch when the caller cancels or the screen shows the end (engines >= 20 lack AbortSignal.any).
+  const stopWatch = new AbortController();
+  const cancel = () => stopWatch.abort();
+  if (request.signal.aborted) cancel();
+  else request.signal.addEventListener('abort', cancel, { once: true });
   const stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines }, (ending) => {
     onScreen = ending;
-    screenSeen.abort();
+    stopWatch.abort();
   });
   try {
     const frame = frameFor(id, request.command, shellName(pane.currentCommand));
     const ended = watchStream(engine, pane.id, stream, {
       timeoutMs: request.timeoutMs,
-      signal: AbortSignal.any([request.signal, screenSeen.signal]),
+      signal: stopWatch.signal,
       scan: () => (reader.scan() ? ('exited' as const) : undefined),
     });
     // Queued behind other input to this pane from this process, so keystrokes never interleave. One
@@ -271,6 +276,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     };
   } finally {
     stopLooking();
+    request.signal.removeEventListener('abort', cancel);
     if (!handedOver) {
       lease.release();
       forget();
