@@ -15,7 +15,7 @@ import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxHostError, TmuxNoServerError, TmuxTimeoutError } from '../tmux/errors.js';
+import { isHostUnreachable, TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
@@ -399,7 +399,7 @@ export function watchStream<T>(
         // A host that stopped answering (ssh down or hung past the command timeout) ends the wait
         // with that error; a local hiccup is left to the next beat.
         .catch((error: unknown) => {
-          if (engine.tmux.host !== undefined && (error instanceof TmuxHostError || error instanceof TmuxTimeoutError)) settle(() => reject(error));
+          if (engine.tmux.host !== undefined && isHostUnreachable(error)) settle(() => reject(error));
         })
         .finally(() => (checking = false));
     };
@@ -410,13 +410,18 @@ export function watchStream<T>(
         if (event === 'output' || event === 'skipped') scan();
         else if (event === 'structure') checkLiveness();
         // The client left: the session (and the pane) ended, or the connection broke.
-        // A host that cannot be reached any more is that error, not a closed pane.
+        // A host that cannot be reached any more is that error, not a closed pane; one whose link
+        // just went silent is said at once, without asking the silent host about the pane.
         // Killed with the command client, the first look may fail too: the second one reconnects.
         // When neither can tell, the watch is what was lost, not the pane.
         else if (!scan()) {
-          paneState(engine, paneId)
-            .catch((error: unknown) => (error instanceof TmuxConnectionLostError ? paneState(engine, paneId) : Promise.reject(error)))
-            .then(gone, (error) => (error instanceof TmuxHostError ? settle(() => reject(error)) : end('watchLost')));
+          const lost = engine.tmux.linkLost;
+          if (lost) settle(() => reject(lost));
+          else {
+            paneState(engine, paneId)
+              .catch((error: unknown) => (error instanceof TmuxConnectionLostError ? paneState(engine, paneId) : Promise.reject(error)))
+              .then(gone, (error) => (engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('watchLost')));
+          }
         }
       }),
     );
