@@ -39,7 +39,8 @@ const STRUCTURAL = new Set([
   'pane-mode-changed',
 ]);
 
-export type StreamEvent = 'output' | 'structure' | 'closed';
+/** `skipped`: tmux dropped output the watch had not taken yet (it fell too far behind); see `skips`. */
+export type StreamEvent = 'output' | 'skipped' | 'structure' | 'closed';
 
 /**
  * Where the next wait without a cursor on a pane starts reading, and why: just before the last
@@ -72,6 +73,9 @@ export class PaneStream {
   #lastAlternateEntry: StreamPosition | undefined;
   #unread: UnreadMark | undefined;
   #interruptedAt: StreamPosition | undefined;
+  #lagMs = 0;
+  #skips = 0;
+  #lastSkip: StreamPosition | undefined;
 
   constructor(paneId: string, sessionId: string) {
     this.paneId = paneId;
@@ -96,6 +100,21 @@ export class PaneStream {
   /** Where the latest switch to the alternate screen arrived (the start of its chunk of output); undefined when none has. */
   get lastAlternateEntry(): StreamPosition | undefined {
     return this.#lastAlternateEntry;
+  }
+
+  /** How long tmux held the latest output before sending it, in ms: how far this stream lags behind the pane. */
+  get lagMs(): number {
+    return this.#lagMs;
+  }
+
+  /** How many times tmux dropped output this stream had not received (it lagged too far behind). */
+  get skips(): number {
+    return this.#skips;
+  }
+
+  /** Where the latest such gap is: output before it arrived, output after it did, what fell between is lost. */
+  get lastSkip(): StreamPosition | undefined {
+    return this.#lastSkip;
   }
 
   /** The oldest line still kept. */
@@ -138,8 +157,9 @@ export class PaneStream {
     return () => this.#listeners.delete(listener);
   }
 
-  push(raw: string): void {
+  push(raw: string, ageMs = 0): void {
     if (this.#closed !== undefined) return;
+    this.#lagMs = ageMs;
     const entries = this.#filter.alternateEntries;
     const at = this.end;
     const text = this.#filter.write(raw);
@@ -163,6 +183,19 @@ export class PaneStream {
       start = nl + 1;
     }
     this.#emit('output');
+  }
+
+  /** tmux dropped output not yet received: what follows is not the continuation of the unfinished line. */
+  skip(): void {
+    if (this.#closed !== undefined) return;
+    if (this.#partial.length > 0) {
+      this.#commit(this.#partial);
+      this.#partial = '';
+    }
+    this.#skips++;
+    this.#lastSkip = this.end;
+    this.#lagMs = 0;
+    this.#emit('skipped');
   }
 
   /** A notification from the control client. */
@@ -265,7 +298,7 @@ function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: strin
     lastUsed: Date.now(),
     opening: engine.tmux
       .watchPane(sessionId, paneId, {
-        output: (text) => stream.push(text),
+        output: (text, ageMs, skipped) => (skipped ? stream.skip() : stream.push(text, ageMs)),
         notification: (name) => stream.notify(name),
         close: (reason) => {
           stream.close(reason);

@@ -27,7 +27,8 @@
  * Output is read from the pane's `%output` stream, not from capture-pane: the stream has each line
  * whole however the terminal wrapped it, is not lost when the screen scrolls or is cleared, and
  * arrives the instant it is printed, so completion is seen without polling. Subscribing before
- * typing means nothing the command prints can be missed.
+ * typing means nothing the command prints can be missed. The exception is a flood: tmux then holds
+ * output back from the stream for seconds, and the end is read off the screen (screen-end.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -39,11 +40,14 @@ import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from './wait.js';
 import { invalidArgument, refused } from './failure.js';
+import { watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 
-/** Shells the frame is written for. */
+/** Shells the POSIX frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
-/** Shells whose syntax the frame is not valid in: refused even with force. */
-export const NON_POSIX_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
+/** fish gets a frame in its own syntax (see frameFor). */
+const FISH = 'fish';
+/** Shells neither frame is valid in: refused even with force. */
+export const NON_POSIX_SHELLS = new Set(['csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
 
 /** A terminal in canonical mode (dash, sh) takes at most 4095 bytes per line; stay below it. */
 const MAX_LINE_BYTES = 4000;
@@ -80,6 +84,8 @@ export interface RunResult {
   readonly droppedLines: number;
   /** Part of the output could not be seen at all (the watch fell behind), so more than droppedLines may be missing. */
   readonly linesMissed: boolean;
+  /** The end was read off the screen while the output stream still lagged behind the pane (a flood); `output` is the screen's rows. */
+  readonly endFromScreen: boolean;
   readonly seconds: number;
   /** What the command prints when it ends: `<marker> <status>`, for a wait_for_text after a timeout. */
   readonly endMarker: string;
@@ -145,7 +151,7 @@ export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean
   if (NON_POSIX_SHELLS.has(program)) {
     throw refused(`pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`, 'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.');
   }
-  if (!POSIX_SHELLS.has(program) && !force) {
+  if (!POSIX_SHELLS.has(program) && program !== FISH && !force) {
     throw refused(
       `pane ${pane.id} is running ${JSON.stringify(pane.currentCommand)}, not a shell at its prompt; the typed command would go to that program`,
       'Wait for it to finish (wait_for_text), stop it (send_keys ["C-c"]), or pass force: true if a POSIX shell will read the input.',
@@ -194,6 +200,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const id = 'tm' + randomBytes(6).toString('hex');
   const stream = lease.stream;
   const typedAt = stream.end;
+  const skipsAtStart = stream.skips;
   const reader = new FrameReader(stream, typedAt, id);
   const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), stream, typedAt, reader, waiting: true };
   if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new frame is the one to follow
@@ -202,11 +209,22 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     if (runs.get(pane.id) === run) runs.delete(pane.id);
   };
   let handedOver = false;
+  // While the stream lags behind the pane (a flood), the end may be read off the screen first.
+  let onScreen: ScreenEnding | undefined;
+  // Ends the watch when the caller cancels or the screen shows the end (engines >= 20 lack AbortSignal.any).
+  const stopWatch = new AbortController();
+  const cancel = () => stopWatch.abort();
+  if (request.signal.aborted) cancel();
+  else request.signal.addEventListener('abort', cancel, { once: true });
+  const stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines }, (ending) => {
+    onScreen = ending;
+    stopWatch.abort();
+  });
   try {
     const frame = frameFor(id, request.command, shellName(pane.currentCommand), request.suppressHistory ?? true);
     const ended = watchStream(engine, pane.id, stream, {
       timeoutMs: request.timeoutMs,
-      signal: request.signal,
+      signal: stopWatch.signal,
       scan: () => (reader.scan() ? ('exited' as const) : undefined),
     });
     // Queued behind other input to this pane from this process, so keystrokes never interleave. One
@@ -217,7 +235,11 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + frame]);
     });
     let outcome: RunResult['outcome'] = await ended;
+    stopLooking();
     if ((outcome === 'timedOut' || outcome === 'cancelled') && reader.scan()) outcome = 'exited'; // ended in the same instant
+    // Seen on the screen before the stream caught up: the stream's own end is still to come.
+    const screen = outcome === 'cancelled' && onScreen && !reader.scan() ? onScreen : undefined;
+    if (screen) outcome = 'exited';
     let interrupted = false;
     if (outcome === 'cancelled') {
       // Cancelling a command this server started stops it: C-c, as a person at the keyboard would.
@@ -236,21 +258,30 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       });
     }
     // What the command printed was reported: the next wait without a cursor starts after its end.
-    if (outcome === 'exited') stream.consumed(reader.endPosition ?? stream.end);
-    const body = reader.output();
+    if (screen) {
+      // The command is over, so the pane takes a new frame now; the lease goes when the stream catches up.
+      handedOver = true;
+      forget();
+      consumeAtEnd(stream, reader, () => lease.release());
+    } else if (outcome === 'exited') stream.consumed(reader.endPosition ?? stream.end);
+    const body = screen ? { lines: screen.lines, dropped: 0, missed: !screen.complete } : reader.output();
     const kept = tailBudget(body.lines, request.maxLines);
     return {
       outcome,
       shellWaitsForInput: outcome === 'notStarted' && (await shellInForeground(pane.pid)),
       interrupted,
-      exitStatus: outcome === 'exited' ? reader.status : null,
+      exitStatus: screen ? screen.status : outcome === 'exited' ? reader.status : null,
       output: kept.lines,
       droppedLines: kept.droppedLines + body.dropped,
-      linesMissed: body.missed,
+      // A gap tmux left in the stream (it fell too far behind) lost output too.
+      linesMissed: body.missed || stream.skips > skipsAtStart,
+      endFromScreen: screen !== undefined,
       seconds: Math.round(performance.now() - started) / 1000,
       endMarker: `${id}_E`,
     };
   } finally {
+    stopLooking();
+    request.signal.removeEventListener('abort', cancel);
     if (!handedOver) {
       lease.release();
       forget();
@@ -259,13 +290,39 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
 }
 
 /**
+ * After a command's end was read off the screen, follows the lagging stream to the end marker and
+ * marks the output up to it as reported (the next wait without a cursor starts after it). Gives up
+ * at a gap tmux left (the marker may be in it), when the stream ends, or after UNFINISHED_MS.
+ */
+function consumeAtEnd(stream: PaneStream, reader: FrameReader, done: () => void): void {
+  const finish = () => {
+    stop();
+    clearTimeout(timer);
+    done();
+  };
+  const stop = stream.listen((event) => {
+    if (reader.scan()) stream.consumed(reader.endPosition ?? stream.end);
+    else if (event === 'skipped') stream.consumed(stream.end);
+    else if (event !== 'closed') return;
+    finish();
+  });
+  const timer = setTimeout(finish, UNFINISHED_MS);
+  timer.unref();
+}
+
+/**
  * The typed text: markers around the command, on lines of their own. Suppressed, it starts with a
  * space, and for bash the first line also deletes the frame's own history entry, only when the
  * newest entry is this frame (with HISTCONTROL=ignorespace it was never saved, and the user's
  * previous entry must stay). Not suppressed, the frame is typed as is and the shell keeps it.
+ * fish has no subshell: its frame is a `begin ... end` block in the shell itself, and fish never
+ * saves a line that starts with a space.
  */
 function frameFor(id: string, command: string, shell: string, suppressHistory: boolean): string {
-  const body = `command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
+  const body =
+    shell === FISH
+      ? `command printf '%s%s\\n' ${id} _S; begin\n${command}\nend; command printf '%s%s %s\\n' ${id} _E $status\n`
+      : `command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
   if (!suppressHistory) return body;
   // Before the start marker, so nothing it might print can land in the command's output.
   const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD 2>/dev/null;` : '';

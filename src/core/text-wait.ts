@@ -61,14 +61,12 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
         throw new Failure('timeout', `the text did not appear within ${request.timeoutMs} ms`);
       case 'cancelled':
         throw new Failure('cancelled', 'the wait was cancelled');
+      case 'watchLost':
+        throw new Failure('observation_lost', "the observation was lost: the connection carrying the pane's output broke (the pane still exists)", 'Call again; the wait watches afresh.');
       default:
-        throw new Failure('observation_lost', `the pane's output could no longer be followed (${describe(ending)})`, 'List the panes again; the pane may be gone.');
+        throw new Failure('observation_lost', `the pane's output could no longer be followed (${ending === 'paneDead' ? 'its program exited' : 'the pane closed'})`, 'List the panes again; the pane may be gone.');
     }
   } finally {
     lease.release();
   }
-}
-
-function describe(ending: 'paneDead' | 'paneClosed' | 'watchLost'): string {
-  return ending === 'paneDead' ? 'its program exited' : ending === 'paneClosed' ? 'the pane closed' : 'the watch was lost';
 }

@@ -15,7 +15,7 @@ import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
-import { isHostUnreachable, TmuxCommandError } from '../tmux/errors.js';
+import { isHostUnreachable, TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
@@ -407,15 +407,21 @@ export function watchStream<T>(
     if (scan()) return;
     cleanups.push(
       stream.listen((event) => {
-        if (event === 'output') scan();
+        if (event === 'output' || event === 'skipped') scan();
         else if (event === 'structure') checkLiveness();
         // The client left: the session (and the pane) ended, or the connection broke.
         // A host that cannot be reached any more is that error, not a closed pane; one whose link
         // just went silent is said at once, without asking the silent host about the pane.
+        // Killed with the command client, the first look may fail too: the second one reconnects.
+        // When neither can tell, the watch is what was lost, not the pane.
         else if (!scan()) {
           const lost = engine.tmux.linkLost;
           if (lost) settle(() => reject(lost));
-          else paneState(engine, paneId).then(gone, (error) => (engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('paneClosed')));
+          else {
+            paneState(engine, paneId)
+              .catch((error: unknown) => (error instanceof TmuxConnectionLostError ? paneState(engine, paneId) : Promise.reject(error)))
+              .then(gone, (error) => (engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('watchLost')));
+          }
         }
       }),
     );
@@ -436,7 +442,7 @@ export async function paneState(engine: Engine, paneId: string): Promise<'alive'
     if (!line || !line.startsWith(paneId + ' ')) return 'gone';
     return line.endsWith(' 1') ? 'dead' : 'alive';
   } catch (error) {
-    if (error instanceof TmuxCommandError) return 'gone';
+    if (error instanceof TmuxCommandError || error instanceof TmuxNoServerError) return 'gone';
     throw error;
   }
 }

@@ -34,11 +34,20 @@ const STDERR_KEEP = 2000;
 /** Bound on asking a remote tmux for its client's pid right after the attach. */
 const PID_QUERY_MS = 10_000;
 
+/** Seconds a pane's output may wait in tmux for a watch before tmux skips it (see %pause). */
+const PAUSE_AFTER_SECONDS = 30;
+/** Bound on the command that resumes a paused pane. */
+const CONTINUE_TIMEOUT_MS = 10_000;
+
 /** How long after the process exits its output may still arrive before the connection counts as closed. */
 const EXIT_GRACE_MS = 1000;
 
 export type NotificationListener = (name: string, args: string) => void;
-export type OutputListener = (text: string) => void;
+/**
+ * Pane output as it arrives; `ageMs` is how long tmux held it before sending. `skipped` (and empty
+ * text) means tmux dropped output this client had not taken yet: the pane had fallen too far behind.
+ */
+export type OutputListener = (text: string, ageMs: number, skipped?: boolean) => void;
 
 interface Pending {
   readonly command: readonly string[];
@@ -80,7 +89,9 @@ export class ControlClient {
   private constructor(options: ControlClientOptions) {
     // no-output keeps pane output off a client that only carries commands: less to read, and tmux
     // 3.3 can crash respawning a pane while an output-receiving control client is attached.
-    const flags = options.receiveOutput ? 'ignore-size' : 'ignore-size,no-output';
+    // pause-after makes tmux say how long it held each piece of output (a watch can tell it lags)
+    // and skip a pane that falls further behind than that instead of ending the whole client.
+    const flags = options.receiveOutput ? `ignore-size,pause-after=${PAUSE_AFTER_SECONDS}` : 'ignore-size,no-output';
     const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', flags];
     if (options.target !== undefined) argv.push('-t', options.target);
     this.#host = options.launcher.host;
@@ -305,15 +316,26 @@ export class ControlClient {
         const watch = this.#watches.get(event.paneId);
         if (!watch) return;
         const text = watch.decoder.write(event.data);
-        if (text) for (const listener of watch.listeners) listener(text);
+        if (text) for (const listener of watch.listeners) listener(text, event.ageMs);
         return;
       }
       case 'exit':
         this.#shutdown(event.reason ? `tmux detached the client: ${event.reason}` : 'tmux detached the client', undefined, true);
         return;
       case 'notification':
+        if (event.name === 'pause') this.#resume(event.args);
         for (const listener of this.#notificationListeners) listener(event.name, event.args);
     }
+  }
+
+  /**
+   * tmux paused a pane for this client (its output waited longer than pause-after) and threw away
+   * what was queued: the watches hear of the gap, and output flows again from where the pane is now.
+   */
+  #resume(paneId: string): void {
+    for (const listener of this.#watches.get(paneId)?.listeners ?? []) listener('', 0, true);
+    // Unwatched panes too: a pane left paused would send nothing to a watch that starts later.
+    this.runReply(['refresh-client', '-A', `${paneId}:continue`], CONTINUE_TIMEOUT_MS).catch(() => {});
   }
 
   #reply(reply: ControlReply): void {

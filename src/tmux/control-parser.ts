@@ -22,8 +22,11 @@ export interface ControlReply {
 
 export type ControlEvent =
   | { readonly type: 'reply'; readonly reply: ControlReply }
-  /** `%output %N data` and `%extended-output %N age ... : data`, octal escapes already undone. */
-  | { readonly type: 'output'; readonly paneId: string; readonly data: Buffer }
+  /**
+   * `%output %N data` and `%extended-output %N age ... : data`, octal escapes already undone;
+   * `ageMs`: how long tmux held the data before sending it (extended output only, else 0).
+   */
+  | { readonly type: 'output'; readonly paneId: string; readonly data: Buffer; readonly ageMs: number }
   | { readonly type: 'exit'; readonly reason: string }
   /** Any other notification, kept whole: `name` without the `%`, `args` the rest of the line. */
   | { readonly type: 'notification'; readonly name: string; readonly args: string };
@@ -189,7 +192,7 @@ export class ControlParser {
       case 'extended-output': {
         // %extended-output %N age ... : data
         const colon = text.indexOf(' : ');
-        if (colon !== -1) this.#output(line, 17, colon + 3);
+        if (colon !== -1) this.#output(line, 17, colon + 3, Number(args.split(' ', 2)[1]) || 0);
         return;
       }
       case 'exit':
@@ -231,13 +234,13 @@ export class ControlParser {
     });
   }
 
-  #output(line: Buffer, paneStart: number, dataStart?: number): void {
+  #output(line: Buffer, paneStart: number, dataStart?: number, ageMs = 0): void {
     let paneEnd = line.indexOf(0x20, paneStart);
     if (paneEnd === -1) paneEnd = line.length;
     const paneId = line.toString('latin1', paneStart, paneEnd);
     if (!this.#wantsOutput(paneId)) return;
     const from = dataStart ?? Math.min(paneEnd + 1, line.length);
-    this.#emit({ type: 'output', paneId, data: unescapeOctal(line.subarray(from)) });
+    this.#emit({ type: 'output', paneId, data: unescapeOctal(line.subarray(from)), ageMs });
   }
 }
 

@@ -144,15 +144,15 @@ test('run_shell_command: refusals type nothing', async (t) => {
   assert.match(await mcp.fails('run_shell_command', { paneId: pane, command: 'echo MUST-NOT-APPEAR' }), /copy mode/);
   await tmux.tmux('send-keys', '-t', pane, '-X', 'cancel');
 
-  // A fish-like shell is refused even with force (the binary is a renamed sh: tmux only sees its name).
-  const fish = `${tmux.dir}/fish`;
-  symlinkSync('/bin/sh', fish);
-  // ENV=/dev/null: the session's rc file would run a `tmux` child after fish first shows as running.
-  const fishPane = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}', '-e', 'ENV=/dev/null', fish)).trim();
-  await untilRunning(tmux, fishPane, 'fish');
-  assert.match(await mcp.fails('run_shell_command', { paneId: fishPane, command: 'echo MUST-NOT-APPEAR', force: true }), /runs fish/);
+  // A csh-like shell is refused even with force (the binary is a renamed sh: tmux only sees its name).
+  const csh = `${tmux.dir}/tcsh`;
+  symlinkSync('/bin/sh', csh);
+  // ENV=/dev/null: the session's rc file would run a `tmux` child after tcsh first shows as running.
+  const cshPane = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}', '-e', 'ENV=/dev/null', csh)).trim();
+  await untilRunning(tmux, cshPane, 'tcsh');
+  assert.match(await mcp.fails('run_shell_command', { paneId: cshPane, command: 'echo MUST-NOT-APPEAR', force: true }), /runs tcsh/);
 
-  const screens = (await tmux.tmux('capture-pane', '-p', '-t', pane)) + (await tmux.tmux('capture-pane', '-p', '-t', fishPane));
+  const screens = (await tmux.tmux('capture-pane', '-p', '-t', pane)) + (await tmux.tmux('capture-pane', '-p', '-t', cshPane));
   assert.ok(!screens.includes('MUST-NOT-APPEAR'), screens);
 });
 

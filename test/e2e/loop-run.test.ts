@@ -4,7 +4,8 @@
  * out of bash's history whatever HISTCONTROL says (item 8).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
@@ -52,6 +53,37 @@ test('run_shell_command: a shell waiting for more input answers NOT STARTED, and
   assert.equal(back.exitStatus, 0);
 });
 
+test('run_shell_command: a shell still in its rc file answers NOT STARTED, refuses the next frame, and runs the pending one once it starts', async (t) => {
+  const tmux = privateTmux(t);
+  // The rc blocks in a shell builtin (read from a FIFO) until the test lets it go, so the pane's
+  // foreground program is the shell itself, as with a slow .bashrc, and no timing is involved.
+  const fifo = join(tmux.dir, 'rc-gate');
+  execFileSync('mkfifo', [fifo]);
+  const rc = join(tmux.dir, 'slow.rc');
+  writeFileSync(rc, `read _ < '${fifo}'\nPS1='$ '\n`);
+  const pane = await tmux.start({ shell: `env ENV='${rc}' sh` });
+  const mcp = await startMcp(t, { env: tmux.env });
+  const deadline = Date.now() + 10_000;
+  while ((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== 'sh') assert.ok(Date.now() < deadline, 'the shell never started');
+
+  const first = await mcp.call('run_shell_command', { paneId: pane, command: 'echo first-$((6*7))', timeoutMs: 1000 });
+  const r = first.structuredContent as any;
+  assert.deepEqual([r.timedOut, r.exitStatus, r.output], [true, null, []]);
+  const text = first.content[0]!.text!;
+  assert.match(text, /^NOT STARTED/);
+  assert.match(text, /still starting up/);
+  const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo MUST-NOT-RUN' });
+  assert.match(refusal, /never started/);
+
+  // The rc finishes: the shell reads what was typed meanwhile and runs the pending frame.
+  writeFileSync(fifo, 'go\n');
+  const ran = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['first-42'], timeoutMs: 30_000 });
+  assert.equal(ran.outcome, 'matched');
+  const next = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo next-$((6*7))', timeoutMs: 30_000 });
+  assert.deepEqual([next.exitStatus, next.output], [0, ['next-42']]);
+  assert.doesNotMatch((await mcp.ok('capture_pane', { paneId: pane })).lines.join('\n'), /MUST-NOT-RUN/);
+});
+
 test('run_shell_command: a command that started and runs past the deadline answers RUNNING', async (t) => {
   const { tmux, pane, mcp } = await setup(t);
   const r = await mcp.call('run_shell_command', { paneId: pane, command: `tmux -S '${tmux.socketPath}' wait-for go-run; echo done`, timeoutMs: 300 });
@@ -86,5 +118,55 @@ for (const histcontrol of ['', 'ignorespace', 'ignoreboth']) {
     assert.doesNotMatch(saved, /framed-output|printf|tm[0-9a-f]{12}/, saved);
     assert.match(saved, /echo user-before/);
     assert.match(saved, /echo user-after/);
+  });
+}
+
+/** A shell started with its own config and data dirs under `dir` (fish keeps its history in XDG_DATA_HOME), and a fixed prompt. */
+function fishIn(dir: string): string {
+  mkdirSync(join(dir, 'config', 'fish'), { recursive: true });
+  // Present, so fish does not start a background job generating completions there (it would outlive the test).
+  mkdirSync(join(dir, 'data', 'fish', 'generated_completions'), { recursive: true });
+  writeFileSync(join(dir, 'config', 'fish', 'config.fish'), "set -g fish_greeting\nfunction fish_prompt; echo -n 'fish> '; end\n");
+  return `env XDG_CONFIG_HOME=${join(dir, 'config')} XDG_DATA_HOME=${join(dir, 'data')} fish`;
+}
+
+test('run_shell_command in fish: a frame in fish syntax, output and exit status right, and the frame stays out of fish history', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ shell: fishIn(tmux.dir) });
+  const deadline = Date.now() + 30_000;
+  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>')) assert.ok(Date.now() < deadline, 'fish never showed its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  const mcp = await startMcp(t, { env: tmux.env });
+  const ok = await mcp.ok('run_shell_command', { paneId: pane, command: 'set n (math 6 \\* 7)\necho fish-$n\nprintf "two\\nlines\\n"', timeoutMs: 30_000 });
+  assert.deepEqual([ok.exitStatus, ok.output], [0, ['fish-42', 'two', 'lines']]);
+  const failed = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo before-false; false', timeoutMs: 30_000 });
+  assert.deepEqual([failed.exitStatus, failed.output], [1, ['before-false']]);
+  await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-$status-line\n');
+  await mcp.ok('wait_for_text', { paneId: pane, patterns: ['user-0-line'], timeoutMs: 30_000 });
+  // fish writes its history file after each command; the user's line lands there, the frames never.
+  const file = join(tmux.dir, 'data', 'fish', 'fish_history');
+  while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'))) assert.ok(Date.now() < deadline + 30_000, 'fish never saved the user line');
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /printf|tm[0-9a-f]{12}|fish-/);
+});
+
+/**
+ * zsh has no settings-free way to keep a line out of its history (no `history -d`; the line is in
+ * the list before it runs, so `fc -p` inside it is too late; zshaddhistory is a setting): the frame
+ * is saved exactly when HIST_IGNORE_SPACE is unset, zsh's default. This pins both cases.
+ */
+for (const ignoreSpace of [false, true]) {
+  test(`run_shell_command in zsh: the frame is ${ignoreSpace ? 'kept out of' : 'saved in'} history with HIST_IGNORE_SPACE ${ignoreSpace ? 'set' : 'unset (the default)'}`, async (t) => {
+    const tmux = privateTmux(t);
+    const file = join(tmux.dir, 'zsh_history');
+    const pane = await tmux.start({ shell: `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}` });
+    const deadline = Date.now() + 30_000;
+    while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('zsh>')) assert.ok(Date.now() < deadline, 'zsh never showed its prompt');
+    const mcp = await startMcp(t, { env: tmux.env });
+    const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo zsh-$((6*7))', timeoutMs: 30_000 });
+    assert.deepEqual([r.exitStatus, r.output], [0, ['zsh-42']]);
+    await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-line; fc -W\n');
+    while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-line'))) assert.ok(Date.now() < deadline + 30_000, 'zsh never wrote its history');
+    const saved = readFileSync(file, 'utf8');
+    if (ignoreSpace) assert.doesNotMatch(saved, /printf|tm[0-9a-f]{12}|zsh-/, saved);
+    else assert.match(saved, /command printf '%s%s\\n' tm[0-9a-f]{12} _S; \(/, saved);
   });
 }

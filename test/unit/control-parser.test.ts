@@ -60,6 +60,8 @@ test('parses a recorded stream into replies, output and notifications', () => {
   assert.equal(output[0]!.data.toString(), 'root@vm:~# \x1b[?2004h');
   assert.equal(output[1]!.data.toString('utf8'), 'café \\n ok\r\n');
   assert.equal(output[2]!.data.toString(), 'late text');
+  // How long tmux held it (pause-after mode); plain %output carries none.
+  assert.deepEqual(output.map((e) => e.ageMs), [0, 0, 12]);
 
   const notes = events.filter((e) => e.type === 'notification') as Array<Extract<ControlEvent, { type: 'notification' }>>;
   assert.deepEqual(notes.map((n) => n.name), ['session-changed', 'layout-change', 'future-notification']);

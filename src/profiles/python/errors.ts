@@ -18,6 +18,7 @@ const ERROR_TYPES: Record<string, string> = {
   cancelled: 'Cancelled',
   timeout: 'TimeoutError',
   server_gone: 'TmuxServerGone',
+  observation_lost: 'ObservationLost',
   stale: 'StaleTarget',
   too_large: 'ResponseTooLarge',
   internal: 'InternalError',

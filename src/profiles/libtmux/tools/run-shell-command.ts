@@ -20,14 +20,18 @@ export const runShellCommandTool = libtmuxTool({
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching; kept out of bash\'s history, and out of zsh\'s when HIST_IGNORE_SPACE is set), ' +
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching). History: kept out of bash\'s and fish\'s; ' +
+    'zsh saves it (as one multi-line entry) unless HIST_IGNORE_SPACE is set, which is not zsh\'s default. ' +
     'and the call returns the moment it finishes. `output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
-    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. It runs in ' +
-    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. Multi-line commands and here-documents ' +
+    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In POSIX ' +
+    'shells it runs in a subshell: `cd`, `export` and `exit` do not change the pane\'s shell; fish has no subshell, ' +
+    'so there it runs in a begin/end block of the shell itself (write fish syntax; `cd` and `set` stay, `exit` ends ' +
+    'the shell). When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
+    'the screen as soon as tmux has it, and `output` is the rows the screen shows. Multi-line commands and here-documents ' +
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
-    'command that might read it. The pane must show a POSIX shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
-    'busybox); fish, csh, tcsh, nu, pwsh, xonsh and elvish are refused, as are dead panes, panes in copy mode or ' +
+    'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
+    'busybox, fish); csh, tcsh, nu, pwsh, xonsh and elvish are refused, as are dead panes, panes in copy mode or ' +
     'with synchronize-panes on, panes running another program, and panes where an earlier call\'s command is still ' +
     'running or never started (pass `force: true` only if a POSIX shell will read the input). ' +
     'Timeout: `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds). Keep it ' +
@@ -80,6 +84,7 @@ export const runShellCommandTool = libtmuxTool({
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
       throw new Failure('not_found', summary(pane.id, result, timeoutMs), 'list_panes shows what is there now; respawn_pane restarts a dead pane.');
     }
+    if (result.outcome === 'watchLost') throw new Failure('observation_lost', summary(pane.id, result, timeoutMs), WATCH_LOST_HINT);
     const structured = {
       paneRef: engine.ref('pane', pane.id, pane.incarnation),
       pane: pane.id,
@@ -95,6 +100,8 @@ export const runShellCommandTool = libtmuxTool({
   },
 });
 
+const WATCH_LOST_HINT = 'Wait for the end marker with wait_for_text (output since the command was typed counts), or look with capture_pane.';
+
 function summary(paneId: string, r: RunResult, timeoutMs: number): string {
   let head: string;
   switch (r.outcome) {
@@ -108,7 +115,7 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head =
         `NOT STARTED: the shell in ${paneId} never ran the command within ${timeoutMs / 1000} s (timedOut; exitStatus null). ` +
         (r.shellWaitsForInput
-          ? 'The shell is at its prompt but did not run it: most likely it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up. '
+          ? 'The shell holds the terminal but did not run it: it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up (a slow rc file). '
           : 'The shell is busy: still starting up (a slow rc file) or running another program. ') +
         'The command is still pending in its input. Look with capture_pane; press C-c there (send_keys ["C-c"]) to discard it, then run again. New run_shell_command calls on this pane are refused until the shell is back at a prompt.';
       break;
@@ -119,7 +126,7 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
     case 'watchLost':
-      head = `The connection watching ${paneId} broke before the command finished; it may still be running (it prints "${r.endMarker} <status>" when done). Check with capture_pane.`;
+      head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running; it prints "${r.endMarker} <status>" when done.`;
       break;
     case 'cancelled':
       head = r.interrupted
@@ -127,6 +134,10 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
         : `Cancelled; the command may still be running in ${paneId} (sending C-c failed; it prints "${r.endMarker} <status>" when done).`;
       break;
   }
-  const notes = [r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '', r.linesMissed ? '[some output could not be observed]' : ''].filter(Boolean);
+  const notes = [
+    r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',
+    r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '',
+    r.linesMissed ? '[some output could not be observed]' : '',
+  ].filter(Boolean);
   return [head, ...notes, ...r.output].join('\n');
 }

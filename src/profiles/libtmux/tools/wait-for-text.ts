@@ -162,7 +162,7 @@ function summary(paneId: string, r: WaitResult, timeoutMs: number): string {
       head.push(`Pane ${paneId} went away during the wait (killed, or its session ended).`);
       break;
     case 'watchLost':
-      head.push(`The connection watching ${paneId} broke (the pane still exists); call again.`);
+      head.push(`The observation of ${paneId} was lost: the connection carrying its output broke (the pane still exists). Call again: the next wait watches afresh.`);
       break;
     case 'cancelled':
       head.push('The wait was cancelled.');

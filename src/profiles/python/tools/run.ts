@@ -83,7 +83,9 @@ export const runCommandTool = pythonTool({
         'Look at the pane with capture_pane; finish or cancel what it waits for (send_keys "C-c" with enter false), then run again.',
       );
     }
-    if (result.outcome === 'watchLost') throw new Failure('server_gone', `the connection watching ${pane.id} broke before the command finished`, 'Check the pane with capture_pane; the command may still be running.');
+    if (result.outcome === 'watchLost') {
+      throw new Failure('observation_lost', `the observation of ${pane.id} was lost before the command finished: the connection carrying its output broke (the pane still exists)`, 'The command may still be running: check the pane with capture_pane.');
+    }
     return modelResult({
       pane_id: pane.id,
       exit_status: result.exitStatus,

@@ -94,7 +94,7 @@ export const waitForTextTool = pythonTool({
       case 'paneClosed':
         throw new Failure('not_found', `pane ${pane.id} went away during the wait`, 'Call list_panes to discover valid pane ids.');
       case 'watchLost':
-        throw new Failure('server_gone', `the connection watching pane ${pane.id} broke`, 'Call wait_for_text again.');
+        throw new Failure('observation_lost', `the observation of pane ${pane.id} was lost: the connection carrying its output broke (the pane still exists)`, 'Call wait_for_text again; it watches afresh.');
     }
     const tail = tailBudget(result.tail, REPORT_LINES, REPORT_BYTES).lines;
     const ended = result.matchedIndex !== null ? (result.outcome === 'stopped' ? stops : patterns)[result.matchedIndex] : undefined;
