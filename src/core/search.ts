@@ -9,6 +9,7 @@ import type { Engine } from './engine.js';
 import type { Incarnation } from './records.js';
 import { rowFormat } from '../tmux/formats.js';
 import { matchLines, RegexTimeout } from './regex-worker.js';
+import { escapeRegExp } from './bounded-regex.js';
 
 export const SEARCH_LIMITS = {
   panes: 200,
@@ -75,7 +76,7 @@ export function compileMatcher(pattern: string, regex: boolean, ignoreCase = fal
   }
   if (!regex && !ignoreCase) return literalMatcher(pattern);
   // Literal text that ignores case is the escaped text as a regex with the i flag.
-  const source = regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = regex ? pattern : escapeRegExp(pattern);
   const i = ignoreCase ? 'i' : '';
   // Unicode mode first; it rejects some escapes older syntax allows (`\-` outside a class), so fall back.
   let reason = '';
