@@ -6,6 +6,7 @@
  */
 import type { Config } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
+import { socketDirectory } from '../../core/registry.js';
 import type { ResourceDeclaration } from '../../mcp/server.js';
 import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
 import type { Selection } from './selection.js';
@@ -42,7 +43,7 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
   // Decided at start-up: a server we found is "existing"; one that appeared since came from us.
   const serverState = launchesDaemon ? (identity ? 'created' : 'not-started') : identity ? 'existing' : 'gone';
   const configurationProvenance = launchesDaemon ? 'launched-by-this-process' : 'pre-existing';
-  const socketPath = identity?.socketPath ?? config.socketPath ?? defaultSocketPath(config.socketName ?? 'default');
+  const socketPath = identity?.socketPath ?? config.socketPath ?? `${socketDirectory()}/${config.socketName ?? 'default'}`;
   return {
     schemaVersion: 1,
     frozen: true,
@@ -91,12 +92,6 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
       serverPid: identity?.pid ?? null,
     },
   };
-}
-
-/** Where tmux puts a named socket: $TMUX_TMPDIR (or /tmp)/tmux-<uid>/<name>. */
-function defaultSocketPath(name: string): string {
-  const uid = process.getuid?.() ?? 'unknown';
-  return `${(process.env.TMUX_TMPDIR || '/tmp').replace(/\/+$/, '')}/tmux-${uid}/${name}`;
 }
 
 function shellQuote(value: string): string {
