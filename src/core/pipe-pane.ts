@@ -6,6 +6,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { literalFormat } from '../tmux/formats.js';
+import { shellQuote } from '../tmux/launcher.js';
 import type { Engine } from './engine.js';
 import { invalidArgument } from './failure.js';
 
@@ -21,11 +22,6 @@ export interface PipeState {
   readonly piping: boolean;
 }
 
-/** Quotes `text` as one word for a POSIX shell: inside single quotes nothing is special but `'`. */
-export function shellWord(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 /** Escapes text tmux would expand as strftime and then as a format before running a command. */
 export function literalTimeFormat(text: string): string {
   return literalFormat(text.replaceAll('%', '%%'));
@@ -33,7 +29,7 @@ export function literalTimeFormat(text: string): string {
 
 /** The pipe-pane command that writes (appends, or truncates first) the pane's output to `path`. */
 export function pipeCommand(path: string, append: boolean): string {
-  return literalTimeFormat(`cat ${append ? '>>' : '>'} ${shellWord(path)}`);
+  return literalTimeFormat(`cat ${append ? '>>' : '>'} ${shellQuote(path)}`);
 }
 
 function checkPath(path: string, field: string): void {

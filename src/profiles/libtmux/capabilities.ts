@@ -7,6 +7,7 @@
 import type { Config } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
 import { socketDirectory } from '../../core/registry.js';
+import { shellQuote } from '../../tmux/launcher.js';
 import type { ResourceDeclaration } from '../../mcp/server.js';
 import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
 import type { Selection } from './selection.js';
@@ -86,7 +87,7 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
       resolvedSocketPath: socketPath,
       serverState,
       configurationProvenance,
-      attachCommand: `${shellQuote(config.tmuxBin)} -N -S ${shellQuote(socketPath)} attach`,
+      attachCommand: `${shellWord(config.tmuxBin)} -N -S ${shellWord(socketPath)} attach`,
       transport: 'control-mode',
       tmuxVersion: identity?.version ?? null,
       serverPid: identity?.pid ?? null,
@@ -94,8 +95,9 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
   };
 }
 
-function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
+/** A word for a shell command line, quoted only when it needs to be, so the usual command reads plainly. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : shellQuote(value);
 }
 
 /** Pretty JSON with keys sorted at every level, so the report reads and diffs the same each time. */
