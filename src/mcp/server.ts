@@ -102,11 +102,6 @@ export function createServerFactory<Ctx>(profile: Profile<Ctx>): () => Server {
   return () => buildServer(profile, invoker, listing, surface);
 }
 
-/** One server for one connection or one request. */
-export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
-  return createServerFactory(profile)();
-}
-
 /** What a profile serves besides tools, and so which capabilities it advertises. */
 interface Surface {
   readonly resources: readonly ResourceDeclaration[];
