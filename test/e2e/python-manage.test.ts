@@ -31,6 +31,7 @@ test('python: create_session, create_window, split_window, respawn_pane, kills a
   assert.ok((await mcp.text('capture_pane', { pane_id: split.pane_id })).includes('\n[1]'));
   assert.match(await mcp.fails('split_window', { pane_id: split.pane_id, size: 'huge' }), /size must be/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: { 'BAD NAME': 'x' } }), /not a variable name/);
+  assert.match(await mcp.fails('create_window', { session_name: 'made', environment: { ['A'.repeat(257)]: 'x' } }), /not a variable name/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: 'PY=1' }), /environment is a string that is not a JSON object/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: '"PY=1"' }), /environment must be a JSON object/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: '{"PY": 1}' }), /environment\.PY must be a string/);
