@@ -112,10 +112,12 @@ export function checkLayout(layout: string, panes: number, field = 'layout'): La
 }
 
 /**
- * Applies a layout to a window and returns the window as it is now. Validate with checkLayout
- * first. A custom layout also gives the window the layout's size, as tmux does.
+ * Applies a layout to a window and returns the window as it is now. A custom layout also gives
+ * the window the layout's size, as tmux does. The layout is always checked here first: tmux 3.3a
+ * crashes (the whole server, every session) on a layout text that does not start with a hex digit.
  */
-export async function selectLayout(engine: Engine, window: WindowRecord, layout: string): Promise<WindowRecord> {
+export async function selectLayout(engine: Engine, window: WindowRecord, layout: string, field = 'layout'): Promise<WindowRecord> {
+  checkLayout(layout, window.paneCount, field);
   await engine.tmux.run(['select-layout', '-t', window.id, layout]);
   return engine.getWindow(window.id);
 }

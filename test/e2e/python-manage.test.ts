@@ -80,6 +80,11 @@ test('python: rename, select, layout, resize, move, swap, titles, copy mode', as
   const laid = await mcp.ok('select_layout', { session_name: 'alpha', window_index: '0', layout: 'even-vertical' });
   assert.equal(laid.pane_count, 2);
   const windowId = laid.window_id;
+  // tmux 3.3a crashes outright on a layout text that does not start with a hex digit: refused first.
+  for (const layout of ['>', '!', 'x', 'even']) {
+    assert.match(await mcp.fails('select_layout', { window_id: windowId, layout }), /layout must be one of/);
+  }
+  assert.deepEqual((await mcp.ok('list_sessions')).result.map((s: any) => s.session_name).sort(), ['alpha', 'gamma']);
   const resizedWindow = await mcp.ok('resize_window', { window_id: windowId, width: 90, height: 30 });
   assert.deepEqual([resizedWindow.window_width, resizedWindow.window_height], ['90', '30']);
   assert.equal((await mcp.ok('resize_pane', { pane_id: first, height: 10 })).pane_height, '10');

@@ -1,5 +1,5 @@
 import { object, string } from '../../../mcp/schema.js';
-import { checkLayout, NAMED_LAYOUTS, selectLayout as apply } from '../../../core/layout.js';
+import { NAMED_LAYOUTS, selectLayout as apply } from '../../../core/layout.js';
 import { libtmuxTool } from '../declare.js';
 
 export const selectLayout = libtmuxTool({
@@ -33,7 +33,6 @@ export const selectLayout = libtmuxTool({
   ),
   async handler(args: { windowId: string; layout: string }, { ctx }) {
     const window = await ctx.engine.resolveWindow(args.windowId);
-    checkLayout(args.layout, window.paneCount);
     const now = await apply(ctx.engine, window, args.layout);
     return { structured: { windowId: now.id, layout: now.layout } };
   },
