@@ -11,7 +11,7 @@ import { utf8Boundary } from './capture.js';
 import type { Engine } from './engine.js';
 import { invalidArgument, notFound } from './failure.js';
 
-export const MAX_FORMAT_CHARS = 4096;
+const MAX_FORMAT_CHARS = 4096;
 /** Most bytes of expanded text returned; the rest is cut and counted. */
 export const MAX_DISPLAY_BYTES = 64 * 1024;
 

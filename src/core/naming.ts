@@ -26,7 +26,7 @@ export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(t
  * The longest name or title taken, in characters. Every listing and record repeats names, so a
  * longer one would make answers about it (and listings of its neighbours) outgrow the response cap.
  */
-export const MAX_NAME_CHARS = 1024;
+const MAX_NAME_CHARS = 1024;
 
 /** Rejects text tmux would not store verbatim in a name or title, or too long to report back. */
 export function checkDisplayText(text: string, field: string, what: string): void {

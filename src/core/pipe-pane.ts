@@ -11,7 +11,7 @@ import type { Engine } from './engine.js';
 import { invalidArgument } from './failure.js';
 
 /** Longest path accepted (PATH_MAX). */
-export const MAX_PIPE_PATH_BYTES = 4096;
+const MAX_PIPE_PATH_BYTES = 4096;
 // tmux expands a command holding `%` through strftime into an 8 KiB buffer and gives up (an empty
 // command) beyond it; the command is held below that.
 const MAX_COMMAND_BYTES = 8000;
@@ -23,7 +23,7 @@ export interface PipeState {
 }
 
 /** Escapes text tmux would expand as strftime and then as a format before running a command. */
-export function literalTimeFormat(text: string): string {
+function literalTimeFormat(text: string): string {
   return literalFormat(text.replaceAll('%', '%%'));
 }
 

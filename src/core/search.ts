@@ -23,7 +23,7 @@ export const SEARCH_LIMITS = {
 } as const;
 
 /** Why a search stopped short, in the order reported. */
-export type SearchTruncation = 'bytes' | 'lines' | 'matches' | 'pane-output' | 'panes' | 'result-bytes' | 'time';
+type SearchTruncation = 'bytes' | 'lines' | 'matches' | 'pane-output' | 'panes' | 'result-bytes' | 'time';
 
 export interface SearchOptions {
   readonly pattern: string;
@@ -41,7 +41,7 @@ export interface SearchOptions {
   readonly onPane?: (done: number, total: number) => void | Promise<void>;
 }
 
-export interface SearchMatch {
+interface SearchMatch {
   readonly paneId: string;
   /** 1-based row number in the pane's captured text (oldest captured row = 1). */
   readonly line: number;

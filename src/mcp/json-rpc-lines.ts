@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 /** The longest line read; longer ones are skipped to their newline and answered with an error. */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** One line read: a message to serve, or an error to answer in its place. */
 export type Inbound = { readonly message: JSONRPCMessage } | { readonly answer: JSONRPCErrorResponse };
@@ -73,7 +73,7 @@ export class JsonRpcLines {
 }
 
 /** What one line holds; undefined for a blank line or an invalid notification, which nothing can answer. */
-export function classifyLine(line: string): Inbound | undefined {
+function classifyLine(line: string): Inbound | undefined {
   if (line.trim() === '') return undefined;
   let value: unknown;
   try {
@@ -112,7 +112,7 @@ function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
-export function describeType(value: unknown): string {
+function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;

@@ -19,7 +19,7 @@ export interface JsonRpcRules {
 
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
-export const RULE_ERRORS = {
+const RULE_ERRORS = {
   notEnabled: { code: -32601, message: 'Method is not enabled' },
   duplicateId: { code: -32600, message: 'Duplicate active request ID' },
   legacyInit: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' },

@@ -18,9 +18,6 @@ import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
-
-export type { ResourceDeclaration, ResourceTemplateDeclaration } from './resources.js';
-export type { PromptDeclaration } from './prompts.js';
 import { type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { isTmuxError } from '../tmux/server.js';
 import { Failure, refused } from '../core/failure.js';

@@ -8,11 +8,11 @@ import type { Config } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
 import { socketDirectory } from '../../core/registry.js';
 import { shellQuote } from '../../tmux/launcher.js';
-import type { ResourceDeclaration } from '../../mcp/server.js';
+import type { ResourceDeclaration } from '../../mcp/resources.js';
 import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
 import type { Selection } from './selection.js';
 
-export const CAPABILITIES_URI = 'tmux://capabilities';
+const CAPABILITIES_URI = 'tmux://capabilities';
 
 export interface CapabilitiesInput {
   readonly config: Config;
@@ -38,7 +38,7 @@ export function capabilitiesResource(input: CapabilitiesInput): ResourceDeclarat
   };
 }
 
-export async function capabilitiesReport({ config, engine, tools, selection, launchesDaemon }: CapabilitiesInput): Promise<Record<string, unknown>> {
+async function capabilitiesReport({ config, engine, tools, selection, launchesDaemon }: CapabilitiesInput): Promise<Record<string, unknown>> {
   const identity = await engine.identity().catch(() => undefined);
   const selector = config.socketPath !== undefined ? `-S ${config.socketPath}` : `-L ${config.socketName}`;
   // Decided at start-up: a server we found is "existing"; one that appeared since came from us.
