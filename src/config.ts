@@ -2,6 +2,8 @@
 import { resolve } from 'node:path';
 import { checkTmuxBinary } from './tmux/binary.js';
 import { TmuxError } from './tmux/errors.js';
+import { PANE_ID } from './tmux/ids.js';
+import { PANE_ID_PATTERN } from './profiles/julia/schemas.js';
 
 import { HOST_NAME, type RemoteHost } from './core/hosts.js';
 
@@ -77,7 +79,8 @@ export interface JuliaOptions {
 /** The julia profile's flags that take a value, and those that repeat. */
 const JULIA_VALUE_FLAGS = ['--tool', '--caller-pane', '--allow-pane', '--timeout', '--workers', '--capacity'] as const;
 const JULIA_REPEATABLE = new Set(['--tool', '--allow-pane']);
-const PANE_ID_SHAPE = /^%(0|[1-9][0-9]*)$/;
+// The julia contract's exact pane id (no leading zeros), as its schemas take it.
+const PANE_ID_SHAPE = new RegExp(PANE_ID_PATTERN);
 const MAX_ALLOWED_PANES = 256;
 
 /** Variables older servers of the family read; set now, they would silently mean nothing, so they stop start-up. */
@@ -319,7 +322,7 @@ function seconds(value: string | undefined, name: string, fallback: number, min:
 /** `TMUX` is `socket_path,server_pid,session_index`; the path may hold commas, so read from the right. */
 function callerFrom(env: NodeJS.ProcessEnv): Config['caller'] {
   const paneId = nonEmpty(env.TMUX_PANE);
-  if (paneId === undefined || !/^%\d+$/.test(paneId)) return undefined;
+  if (paneId === undefined || !PANE_ID.test(paneId)) return undefined;
   const parts = (env.TMUX ?? '').split(',');
   if (parts.length < 3) return { paneId };
   const pid = Number(parts[parts.length - 2]);
