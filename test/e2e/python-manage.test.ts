@@ -76,6 +76,7 @@ test('python: rename, select, layout, resize, move, swap, titles, copy mode', as
   assert.equal((await mcp.ok('select_pane', { session_name: 'alpha', window_index: '0', direction: 'next' })).pane_id, first);
   assert.equal((await mcp.ok('select_pane', { session_name: 'alpha', window_index: '0', direction: 'right' })).pane_id, second);
   assert.match(await mcp.fails('select_pane', { session_name: 'alpha' }), /Provide either pane_id or direction/);
+  assert.match(await mcp.fails('select_pane', { pane_id: '%999' }), /no pane %999/);
 
   const laid = await mcp.ok('select_layout', { session_name: 'alpha', window_index: '0', layout: 'even-vertical' });
   assert.equal(laid.pane_count, 2);
