@@ -48,7 +48,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     tools,
     nestedOnlyTools,
     selection,
-    context: { registry, suppressHistory: config.suppressHistory, tmuxBin: config.tmuxBin },
+    context: { registry, suppressHistory: config.suppressHistory },
     resourceTemplates: pythonResourceTemplates(registry, completers),
     // Prompt arguments that name tmux objects complete like the templates' variables.
     prompts: PYTHON_PROMPTS.map((prompt) => ({
