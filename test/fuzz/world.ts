@@ -7,6 +7,7 @@
  */
 import { existsSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { encodeRef } from '../../src/core/refs.js';
 import { PrivateTmux } from '../fixture/tmux.js';
 import type { Pools } from './arguments.js';
@@ -41,12 +42,14 @@ export class FuzzWorld {
   }
 
   async start(): Promise<void> {
-    // Right after a call stopped the tmux server, the old one may still be going away on the socket.
+    // Right after a call stopped the tmux server, the old one may still be going away on the socket
+    // (slowly, on a loaded machine): a client that reaches it is told "server exited unexpectedly".
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#start();
       } catch (error) {
-        if (attempt >= 3 || !/server exited unexpectedly|no server running/.test((error as Error).message)) throw error;
+        if (attempt >= 50 || !/server exited unexpectedly|no server running/.test((error as Error).message)) throw error;
+        await delay(100);
       }
     }
   }
