@@ -1120,6 +1120,21 @@ async function sshScenario(base: Base, floor: Summary): Promise<void> {
       await toolRow(t, driver, `${where}: send_keys (one key + Enter)`, 'send_keys', () => ({ paneId: prefix + base.sink, keys: ['x'], literal: true, enter: true }), few);
       await toolRow(t, driver, `${where}: run_shell_command \`true\``, 'run_shell_command', () => ({ paneId: prefix + base.shell, command: 'true' }), { ...few, iterations: Math.min(opts.iterations, 50), warmup: 3 });
     }
+    // A silent drop mid-wait: the host's sshd sessions stopped (no FIN), timed from the stop to the answer.
+    for (let i = 0; i < 3; i++) {
+      const clients = async () => (await base.tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length;
+      const before = await clients();
+      const waiting = driver.call('wait_for_text', { paneId: `ssh:${base.shell}`, patterns: ['never printed'], timeoutMs: 60_000 });
+      // The wait streams over a connection of its own: stop the sessions once its tmux client is attached.
+      const deadline = performance.now() + 20_000;
+      while ((await clients()) <= before && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      const frozen = sshd.freezeSessions();
+      const stopped = performance.now();
+      const answer = await waiting;
+      addRow(t, { name: `silent drop mid-wait: stop to error (run ${i + 1})`, value: performance.now() - stopped, target: 1000, error: answer.isError ? undefined : 'the wait did not fail' });
+      await sshd.killSessions(frozen);
+      await driver.call('get_pane_info', { paneId: `ssh:${base.shell}` }); // reconnects
+    }
   } finally {
     await driver.close();
     await sshd.stop();

@@ -44,6 +44,8 @@ Environment:
   TMUX_MCP_SSH_CONFIG     ssh config file for the hosts (ssh -F); default: ssh's own (~/.ssh/config)
   TMUX_MCP_SSH_BIN        ssh client (default: ssh on PATH)
   TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
+  TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
+                          counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http
 
 Python profile (--profile python):
@@ -108,17 +110,24 @@ async function serve(config: Config): Promise<void> {
   const factory = createServerFactory(profile);
 
   let closeTransport: () => Promise<void> = async () => {};
+  let drainTransport: () => Promise<void> = async () => {};
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
+    // A profile that can end its calls at once does (cancelled, or closed if not begun), and they are answered first.
+    if (profile.closing) {
+      profile.closing();
+      await drainTransport().catch(() => {});
+    }
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
     await registry.close();
     process.exit(code);
   };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  // The shell's convention (128 + signal): a supervisor can tell an interrupt from a clean end of input.
+  process.on('SIGINT', () => void shutdown(130));
+  process.on('SIGTERM', () => void shutdown(143));
 
   let where: string;
   if (config.http) {
@@ -131,8 +140,10 @@ async function serve(config: Config): Promise<void> {
       token: token.value,
       allowedHostnames: config.http.allowedHostnames,
       ...(profile.capacity ? { capacity: profile.capacity } : {}),
+      ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
     });
     closeTransport = () => http.close();
+    drainTransport = () => http.drain(DRAIN_SLACK_MS);
     where = `, HTTP at ${http.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: bearer token for this run: ${token.value}\n`);
   } else {
@@ -140,8 +151,10 @@ async function serve(config: Config): Promise<void> {
       // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
       drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
       wrap: (wire) => profileWire(profile, wire),
+      ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
     });
     closeTransport = () => connection.close();
+    drainTransport = () => connection.drain();
     void connection.closed.then(() => shutdown(0));
     where = '';
   }

@@ -344,6 +344,8 @@ function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocke
   const sshConfig = nonEmpty(env.TMUX_MCP_SSH_CONFIG);
   const sshBin = nonEmpty(env.TMUX_MCP_SSH_BIN);
   const remoteTmux = nonEmpty(env.TMUX_MCP_REMOTE_TMUX);
+  const silence = env.TMUX_MCP_HOST_SILENCE_SECONDS;
+  const silenceMs = silence === undefined || silence.trim() === '' ? undefined : seconds(silence, 'TMUX_MCP_HOST_SILENCE_SECONDS', 0, 0.1, 60) * 1000;
   const hosts: RemoteHost[] = [];
   for (const spec of specs) {
     const eq = spec.indexOf('=');
@@ -367,6 +369,7 @@ function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocke
       ...(sshConfig !== undefined ? { sshConfig } : {}),
       ...(sshBin !== undefined ? { sshBin } : {}),
       ...(remoteTmux !== undefined ? { remoteTmux } : {}),
+      ...(silenceMs !== undefined ? { silenceMs } : {}),
     });
   }
   return hosts;

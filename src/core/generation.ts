@@ -4,9 +4,10 @@
  * `%3` after a restart; the generation does not repeat, so a stale target is refused instead of
  * acting on whatever now has that id.
  *
- * Shape: `<pid>:<start_time>:<socket tag>`, the tag a short hash of the host and socket path. The
- * socket part tells "another server" (another socket, or another host) apart from "an earlier
- * daemon on this socket".
+ * Shape: `<pid>:<start_time>:<socket tag>` for this machine's tmux, `<host>:<pid>:<start_time>:<socket tag>`
+ * for a configured host's, the tag a short hash of the host and socket path. The host part says
+ * where a target lives, so a call goes there without asking every host; the tag tells "another
+ * server" (another socket, or another host) apart from "an earlier daemon on this socket".
  */
 import type { Engine } from './engine.js';
 import { Failure } from './failure.js';
@@ -23,7 +24,21 @@ function socketTag(incarnation: Incarnation): string {
 }
 
 export function generationOf(incarnation: Incarnation): string {
-  return `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation)}`;
+  const local = `${incarnation.pid}:${incarnation.startTime}:${socketTag(incarnation)}`;
+  return incarnation.host === undefined ? local : `${incarnation.host}:${local}`;
+}
+
+/** The parts of a generation this process could have issued; undefined for any other string. */
+function parseGeneration(generation: string): { host: string | undefined; tag: string } | undefined {
+  const parts = generation.split(':');
+  if (parts.length === 3) return { host: undefined, tag: parts[2]! };
+  if (parts.length === 4 && parts[0] !== '') return { host: parts[0], tag: parts[3]! };
+  return undefined;
+}
+
+/** The host a generation names (undefined: this machine's tmux, or not a generation we issue). */
+export function generationHost(generation: string): string | undefined {
+  return parseGeneration(generation)?.host;
 }
 
 /**
@@ -34,8 +49,8 @@ export function generationOf(incarnation: Incarnation): string {
 export async function checkGeneration(engine: Engine, subject: string, generation: string): Promise<Incarnation> {
   const identity = await engine.identity();
   if (identity && generationOf(identity) === generation) return identity;
-  const parts = generation.split(':');
-  if (identity && parts.length === 3 && parts[2] !== socketTag(identity)) {
+  const parsed = parseGeneration(generation);
+  if (identity && parsed && (parsed.tag !== socketTag(identity) || parsed.host !== identity.host)) {
     throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, 'Use a target listed by this server (list_panes).', READ_ONLY);
   }
   throw new Failure(

@@ -28,6 +28,8 @@ export interface RemoteHost {
   readonly sshBin?: string;
   /** tmux on that host (TMUX_MCP_REMOTE_TMUX; default `tmux` on the remote PATH). */
   readonly remoteTmux?: string;
+  /** How long a connection may be silent while a call waits on it (TMUX_MCP_HOST_SILENCE_SECONDS). */
+  readonly silenceMs?: number;
 }
 
 /** Where a target points: its host (undefined: this machine) and the target as that host's tmux knows it. */

@@ -8,7 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { TmuxCommandError } from '../tmux/errors.js';
 import { literalFormat } from '../tmux/formats.js';
-import { invalidArgument, refused } from './failure.js';
+import { Failure, invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
 import { checkSessionName, checkWindowName } from './naming.js';
@@ -70,7 +70,8 @@ export async function checkNewSession(input: NewSession): Promise<NewSession> {
  * command then goes through the spawn path, which starts the server, and later commands attach.
  */
 export async function createSession(engine: Engine, input: NewSession): Promise<SessionRecord> {
-  const command = ['new-session', '-d', '-P', '-F', '#{session_id}', '-s', literalFormat(input.name)];
+  // The reply names the daemon that made the session, so a server replaced before the session is read back is noticed.
+  const command = ['new-session', '-d', '-P', '-F', '#{session_id} #{pid} #{start_time}', '-s', literalFormat(input.name)];
   if (input.windowName !== undefined) command.push('-n', literalFormat(input.windowName));
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   if (input.width !== undefined) command.push('-x', String(input.width));
@@ -92,7 +93,28 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     }
     throw error;
   }
-  return engine.getSession(createdId(lines, SESSION_ID, 'new-session'));
+  const [id, pid, startTime] = (lines.find((line) => SESSION_ID.test(line.split(' ')[0] ?? '')) ?? '').split(' ');
+  const sessionId = createdId(id === undefined ? [] : [id], SESSION_ID, 'new-session');
+  const sameDaemon = (identity: { pid: number; startTime: number } | undefined) => identity !== undefined && String(identity.pid) === pid && String(identity.startTime) === startTime;
+  let session: SessionRecord;
+  try {
+    session = await engine.getSession(sessionId);
+  } catch (error) {
+    if (!sameDaemon(await engine.identity().catch(() => undefined))) throw replacedDaemon(sessionId);
+    throw error;
+  }
+  if (!sameDaemon(session.incarnation)) throw replacedDaemon(sessionId);
+  return session;
+}
+
+/** The session was made, but the tmux server that made it is gone and another answers on its socket. */
+function replacedDaemon(sessionId: string): Failure {
+  return new Failure(
+    'stale',
+    `target ${JSON.stringify(sessionId)} belongs to another observed daemon generation`,
+    'The tmux server was replaced right after it created the session, which went with it; create it again.',
+    { touched: true },
+  );
 }
 
 /** argv for tmux's shell-command slot: several words are exec'd as they are, one word through sh so tmux does not parse it. */

@@ -10,6 +10,15 @@ import { Engine, type EngineOptions } from './engine.js';
 import { invalidArgument, notFound, refused } from './failure.js';
 import { LOCAL_HOST, type RemoteHost } from './hosts.js';
 import { closePaneStreams } from './pane-stream.js';
+import { isHostUnreachable } from '../tmux/errors.js';
+
+/** One server's part of a call made on every server: its answer, or why it has none. */
+export type ServerAnswer<T> = { readonly host: string | undefined } & ({ readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown });
+
+/** `NAME: reason` for each server that did not answer (`local` for this machine's). */
+export function unanswered(answers: ReadonlyArray<ServerAnswer<unknown>>): string[] {
+  return answers.flatMap((answer) => (answer.ok ? [] : [`${answer.host ?? LOCAL_HOST}: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`]));
+}
 
 /** Where a tmux server lives. `host` is reserved for remote hosts (absent: this machine). */
 export interface ServerLocation {
@@ -127,6 +136,30 @@ export class EngineRegistry {
     return undefined;
   }
 
+  /**
+   * Runs `work` on this machine's configured tmux and on every configured host at once, answers in
+   * that order. A host that failed to answer lately is not asked again for a while (its failure
+   * stands in), so one hung host does not stall every listing; each host's outcome is remembered.
+   */
+  async everyServer<T>(work: (engine: Engine, host: string | undefined) => Promise<T>): Promise<Array<ServerAnswer<T>>> {
+    const hosts: Array<string | undefined> = [undefined, ...this.hostNames];
+    const answers = await Promise.allSettled(
+      hosts.map(async (host) => {
+        const failure = host === undefined ? undefined : this.unreachable(host);
+        if (failure !== undefined) throw failure;
+        try {
+          const value = await work(this.engineOn(host), host);
+          if (host !== undefined) this.markReachable(host);
+          return value;
+        } catch (error) {
+          if (host !== undefined && isHostUnreachable(error)) this.markUnreachable(host, error);
+          throw error;
+        }
+      }),
+    );
+    return answers.map((answer, i) => (answer.status === 'fulfilled' ? { host: hosts[i], ok: true, value: answer.value } : { host: hosts[i], ok: false, error: answer.reason }));
+  }
+
   /** The configured hosts' names, in configuration order. */
   get hostNames(): string[] {
     return [...this.#hosts.keys()];
@@ -143,6 +176,17 @@ export class EngineRegistry {
       );
     }
     return hostLocation(config);
+  }
+
+  /**
+   * The engine of this machine's configured server (host undefined) or of a configured host: both
+   * stay open for the life of the process, so they need no lease. Throws not_found for a name that
+   * is not a configured host.
+   */
+  engineOn(host: string | undefined): Engine {
+    if (this.#closed) throw refused('the server is shutting down');
+    if (host === undefined) return this.defaultEngine;
+    return this.#entries.get(locationKey(this.hostLocation(host)!))!.engine;
   }
 
   /** The engine of the configured server; it is never closed as idle. */
@@ -269,7 +313,7 @@ export class EngineRegistry {
         socketName: location.socketName,
         socketPath: location.socketPath,
         commandTimeoutMs: this.#options.commandTimeoutMs,
-        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux } } : {}),
+        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux, silenceMs: host.silenceMs } } : {}),
       });
     // The caller guard is about the pane this process runs in, and /proc describes this machine's
     // processes: both apply only to a local tmux, never to a host's.

@@ -16,7 +16,7 @@ import { fingerprint } from './refs.js';
 import { decodeToken, encodeToken } from './tokens.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
-import { TmuxCommandError, TmuxHostError, TmuxTimeoutError } from '../tmux/errors.js';
+import { isHostUnreachable, TmuxCommandError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
@@ -393,7 +393,7 @@ export function watchStream<T>(
         // A host that stopped answering (ssh down or hung past the command timeout) ends the wait
         // with that error; a local hiccup is left to the next beat.
         .catch((error: unknown) => {
-          if (engine.tmux.host !== undefined && (error instanceof TmuxHostError || error instanceof TmuxTimeoutError)) settle(() => reject(error));
+          if (engine.tmux.host !== undefined && isHostUnreachable(error)) settle(() => reject(error));
         })
         .finally(() => (checking = false));
     };
@@ -404,8 +404,13 @@ export function watchStream<T>(
         if (event === 'output') scan();
         else if (event === 'structure') checkLiveness();
         // The client left: the session (and the pane) ended, or the connection broke.
-        // A host that cannot be reached any more is that error, not a closed pane.
-        else if (!scan()) paneState(engine, paneId).then(gone, (error) => (error instanceof TmuxHostError ? settle(() => reject(error)) : end('paneClosed')));
+        // A host that cannot be reached any more is that error, not a closed pane; one whose link
+        // just went silent is said at once, without asking the silent host about the pane.
+        else if (!scan()) {
+          const lost = engine.tmux.linkLost;
+          if (lost) settle(() => reject(lost));
+          else paneState(engine, paneId).then(gone, (error) => (engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('paneClosed')));
+        }
       }),
     );
     const deadline = setTimeout(() => end('timedOut'), options.timeoutMs);

@@ -36,26 +36,34 @@ export function httpAdmission(options: CapacityOptions): Admission {
       });
       if (!admitted) return new Response(null, { status: 499 });
     }
-    let held = true;
-    const done = () => {
-      if (!held) return;
-      held = false;
-      release();
-    };
-    request.signal.addEventListener('abort', done, { once: true });
-    let response: Response;
-    try {
-      response = await serve();
-    } catch (error) {
-      done();
-      throw error;
-    }
-    if (!response.body) {
-      done();
-      return response;
-    }
-    return new Response(response.body.pipeThrough(new TransformStream({ flush: done })), response);
+    return holdUntilSent(request, serve, release);
   };
+}
+
+/**
+ * Serves `request` and calls `release` once, when its response has been sent in full, the client
+ * has gone, or serving failed: for whatever is held while a request is in flight.
+ */
+export async function holdUntilSent(request: Request, serve: () => Promise<Response>, release: () => void): Promise<Response> {
+  let held = true;
+  const done = () => {
+    if (!held) return;
+    held = false;
+    release();
+  };
+  request.signal.addEventListener('abort', done, { once: true });
+  let response: Response;
+  try {
+    response = await serve();
+  } catch (error) {
+    done();
+    throw error;
+  }
+  if (!response.body) {
+    done();
+    return response;
+  }
+  return new Response(response.body.pipeThrough(new TransformStream({ flush: done })), response);
 }
 
 /** The id of a request whose method counts against capacity, read from a copy of the body. */

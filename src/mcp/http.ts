@@ -11,8 +11,10 @@ import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcon
 import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate } from './http-auth.js';
 import { legacySessions } from './http-sessions.js';
-import { httpAdmission } from './http-capacity.js';
+import { httpAdmission, type Admission } from './http-capacity.js';
+import { httpRules } from './http-rules.js';
 import type { CapacityOptions } from './capacity.js';
+import type { JsonRpcRules } from './jsonrpc-rules.js';
 
 /** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -31,6 +33,8 @@ export interface HttpOptions {
   readonly allowedHostnames: readonly string[];
   /** When the profile bounds concurrent tool calls: the bound, across all requests. */
   readonly capacity?: CapacityOptions;
+  /** When the profile sets JSON-RPC rules and inbound limits: applied to every POST before capacity. */
+  readonly rules?: JsonRpcRules;
   readonly onerror?: (error: Error) => void;
 }
 
@@ -39,6 +43,8 @@ export interface HttpServing {
   readonly url: string;
   /** Stops listening and aborts the calls still running. */
   close(): Promise<void>;
+  /** Stops taking connections and settles once every POST in flight has been answered, or after `limitMs`. */
+  drain(limitMs: number): Promise<void>;
 }
 
 export async function serveHttp(factory: McpServerFactory, options: HttpOptions): Promise<HttpServing> {
@@ -49,21 +55,36 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
-  const admit = options.capacity ? httpAdmission(options.capacity) : (_request: Request, serve: () => Promise<Response>) => serve();
+  const passThrough: Admission = (_request, serve) => serve();
+  const ruled = options.rules ? httpRules(options.rules) : passThrough;
+  const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
+  // The rules first, then capacity: a refused request never takes a place.
+  const admit: Admission = (request, serve) => ruled(request, () => counted(request, serve));
   const serve = toNodeHandler(
     {
       async fetch(request) {
         const auth = await gate(request);
         if (auth instanceof Response) return auth;
-        // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
-        const legacy = await isLegacyRequest(request);
-        return admit(request, () => (legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth })));
+        return admit(request, async () => {
+          // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
+          const legacy = await isLegacyRequest(request);
+          return legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth });
+        });
       },
     },
     { ...(options.onerror ? { onerror: options.onerror } : {}) },
   );
 
+  // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
+  let posts = 0;
+  let settled: (() => void) | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST') {
+      posts++;
+      res.once('close', () => {
+        if (--posts === 0) settled?.();
+      });
+    }
     if (!checkHost(req, res) || !checkOrigin(req, res)) return;
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
@@ -80,6 +101,17 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${hostInUrl}:${port}${MCP_PATH}`,
+    async drain(limitMs) {
+      server.close();
+      if (posts === 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, limitMs);
+        settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
     async close() {
       await handler.close();
       await sessions.close();

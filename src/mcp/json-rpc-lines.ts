@@ -8,10 +8,12 @@
 import {
   deserializeMessage,
   ProtocolErrorCode,
+  serializeMessage,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/server';
+import { jsonBytesProblem, PARSE_ERROR, type JsonLimits } from './json-limits.js';
 
 /** The longest line read; longer ones are skipped to their newline and answered with an error. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -26,7 +28,12 @@ export class JsonRpcLines {
   #skipping = false;
   readonly #ready: Inbound[] = [];
 
-  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+  readonly #maxLineBytes: number;
+
+  /** With `limits` (a contract's), every line is held to them and anything over is answered -32700. */
+  constructor(private readonly limits?: JsonLimits) {
+    this.#maxLineBytes = limits?.maxBytes ?? MAX_LINE_BYTES;
+  }
 
   append(chunk: Buffer): void {
     let start = 0;
@@ -36,20 +43,24 @@ export class JsonRpcLines {
       if (!this.#skipping) {
         this.#chunks.push(piece);
         this.#bytes += piece.length;
-        if (this.#bytes > this.maxLineBytes) {
+        if (this.#bytes > this.#maxLineBytes) {
           this.#skipping = true;
           this.#clearLine();
           this.#ready.push({
-            answer: errorAnswer(null, ProtocolErrorCode.InvalidRequest, `message longer than ${this.maxLineBytes} bytes; it was not read`),
+            answer: this.limits
+              ? errorAnswer(null, PARSE_ERROR, this.limits.message)
+              : errorAnswer(null, ProtocolErrorCode.InvalidRequest, `message longer than ${this.#maxLineBytes} bytes; it was not read`),
           });
         }
       }
       if (nl === -1) return;
       if (this.#skipping) this.#skipping = false;
       else {
-        const line = Buffer.concat(this.#chunks).toString('utf8').replace(/\r$/, '');
+        const bytes = Buffer.concat(this.#chunks);
         this.#clearLine();
-        const inbound = classifyLine(line);
+        const inbound = this.limits && jsonBytesProblem(bytes, this.limits) !== undefined
+          ? { answer: errorAnswer(null, PARSE_ERROR, this.limits.message) }
+          : classifyLine(bytes.toString('utf8').replace(/\r$/, ''), this.limits?.message);
         if (inbound) this.#ready.push(inbound);
       }
       start = nl + 1;
@@ -73,13 +84,13 @@ export class JsonRpcLines {
 }
 
 /** What one line holds; undefined for a blank line or an invalid notification, which nothing can answer. */
-function classifyLine(line: string): Inbound | undefined {
+function classifyLine(line: string, parseErrorMessage = 'the message is not valid JSON'): Inbound | undefined {
   if (line.trim() === '') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return { answer: errorAnswer(null, ProtocolErrorCode.ParseError, 'the message is not valid JSON') };
+    return { answer: errorAnswer(null, ProtocolErrorCode.ParseError, parseErrorMessage) };
   }
   try {
     return { message: deserializeMessage(line) };
@@ -108,7 +119,7 @@ function rejection(value: unknown): Inbound | undefined {
   return { answer: errorAnswer(id, ProtocolErrorCode.InvalidRequest, `${message.method}: not a valid JSON-RPC request`) };
 }
 
-function isRequestId(value: unknown): value is RequestId {
+export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
@@ -143,4 +154,15 @@ export function readableProtocolError(response: JSONRPCErrorResponse): JSONRPCEr
     return `${path || 'the request'}: ${String(issue.message ?? 'is invalid').replace(/^Invalid input: /, '')}`;
   });
   return { ...response, error: { ...response.error, message: `${dump[1]}: ${lines.join('; ')}` } };
+}
+
+/**
+ * One outbound message as a newline-delimited line. The frame's newline must be the only CR or LF
+ * in it (a contract may say so outright); JSON.stringify escapes both inside strings and adds no
+ * whitespace, so a raw one here is a bug, refused rather than written as a broken frame.
+ */
+export function outboundLine(message: JSONRPCMessage): string {
+  const line = serializeMessage(message);
+  if (/[\r\n]/.test(line.slice(0, -1))) throw new Error('an outbound JSON-RPC message held a raw CR or LF; it was not sent');
+  return line;
 }

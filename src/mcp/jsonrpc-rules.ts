@@ -7,6 +7,7 @@
  */
 import { isJSONRPCRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { cancelledId, TransportGate, type Extra } from './transport-gate.js';
+import type { JsonLimits } from './json-limits.js';
 
 export interface JsonRpcRules {
   /** Request methods answered; any other gets -32601. */
@@ -15,6 +16,30 @@ export interface JsonRpcRules {
   readonly legacyVersion: string;
   /** The only version a request may name in `_meta` (the 2026 era's per-request version). */
   readonly modernVersion: string;
+  /** Limits on each inbound message's raw JSON, applied by the wire that reads it (stdio lines, HTTP bodies). */
+  readonly limits?: JsonLimits;
+}
+
+export interface RuleRefusal {
+  /** null when the request's own id may not be used (a duplicate). */
+  readonly id: RequestId | null;
+  readonly error: { readonly code: number; readonly message: string };
+}
+
+/** Why `request` is refused under `rules`, given the ids of the requests still running beside it; undefined to serve it. */
+export function ruleRefusal(
+  request: { id: RequestId; method: string; params?: Record<string, unknown> },
+  rules: JsonRpcRules,
+  active: ReadonlySet<RequestId>,
+): RuleRefusal | undefined {
+  if (active.has(request.id)) return { id: null, error: RULE_ERRORS.duplicateId };
+  if (!rules.methods.has(request.method)) return { id: request.id, error: RULE_ERRORS.notEnabled };
+  if (request.method === 'initialize' && (request.params?.protocolVersion !== rules.legacyVersion || active.size > 0)) {
+    return { id: request.id, error: RULE_ERRORS.legacyInit };
+  }
+  const meta = request.params?._meta as Record<string, unknown> | undefined;
+  if (meta && VERSION_META in meta && meta[VERSION_META] !== rules.modernVersion) return { id: request.id, error: RULE_ERRORS.modernVersion };
+  return undefined;
 }
 
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -47,7 +72,7 @@ class RulesGate extends TransportGate {
 
   protected receive(message: JSONRPCMessage, extra: Extra): void {
     if (isJSONRPCRequest(message)) {
-      const refusal = this.#refusal(message);
+      const refusal = ruleRefusal(message, this.rules, this.#active);
       if (refusal) return this.refuse(refusal.id, refusal.error);
       this.#active.add(message.id);
     }
@@ -59,16 +84,5 @@ class RulesGate extends TransportGate {
 
   protected answered(id: RequestId): void {
     this.#active.delete(id);
-  }
-
-  #refusal(request: { id: RequestId; method: string; params?: Record<string, unknown> }): { id: RequestId | null; error: { code: number; message: string } } | undefined {
-    if (this.#active.has(request.id)) return { id: null, error: RULE_ERRORS.duplicateId };
-    if (!this.rules.methods.has(request.method)) return { id: request.id, error: RULE_ERRORS.notEnabled };
-    if (request.method === 'initialize' && (request.params?.protocolVersion !== this.rules.legacyVersion || this.#active.size > 0)) {
-      return { id: request.id, error: RULE_ERRORS.legacyInit };
-    }
-    const meta = request.params?._meta as Record<string, unknown> | undefined;
-    if (meta && VERSION_META in meta && meta[VERSION_META] !== this.rules.modernVersion) return { id: request.id, error: RULE_ERRORS.modernVersion };
-    return undefined;
   }
 }

@@ -56,6 +56,11 @@ export interface Profile<Ctx> {
   readonly capacity?: CapacityOptions;
   /** When the contract sets JSON-RPC admission rules: the transport is wrapped with withJsonRpcRules (jsonrpc-rules.ts). */
   readonly jsonRpcRules?: JsonRpcRules;
+  /**
+   * When the profile can end its calls at once as the server stops (its contract's "closed"): calls
+   * running end now and later ones are refused, and the transports answer all of them before they close.
+   */
+  closing?(): void;
 }
 
 /** The wire as the profile's contract wants it: its JSON-RPC rules first, then its request capacity. */

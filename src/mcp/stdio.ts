@@ -11,20 +11,22 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-  serializeMessage,
   type JSONRPCMessage,
   type McpServerFactory,
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { JsonRpcLines, readableProtocolError } from './json-rpc-lines.js';
+import { JsonRpcLines, outboundLine, readableProtocolError } from './json-rpc-lines.js';
+import type { JsonLimits } from './json-limits.js';
 
 export interface StdioServing {
   /** Settles once the connection is over: stdin ended and every call read before that was answered, or close() ran. */
   readonly closed: Promise<void>;
   /** Ends the connection now; calls still running are aborted. */
   close(): Promise<void>;
+  /** Ends the connection as end of input does: once every call read so far is answered (or the drain limit passes). */
+  drain(): Promise<void>;
 }
 
 export interface StdioOptions {
@@ -35,12 +37,21 @@ export interface StdioOptions {
   readonly onerror?: (error: Error) => void;
   /** Wraps the wire before the SDK sees it (request capacity: capacity.ts). */
   readonly wrap?: (wire: Transport) => Transport;
+  /** A contract's limits on each inbound message (json-limits.ts); without them, only a 16 MiB line cap. */
+  readonly limits?: JsonLimits;
 }
 
 export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
-  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs);
+  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits);
   const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
-  return { closed: wire.closed, close: () => handle.close() };
+  return {
+    closed: wire.closed,
+    close: () => handle.close(),
+    drain: () => {
+      wire.finish();
+      return wire.closed;
+    },
+  };
 }
 
 /**
@@ -53,7 +64,7 @@ class DrainingStdioWire implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly closed: Promise<void>;
-  readonly #buffer = new JsonRpcLines();
+  readonly #buffer: JsonRpcLines;
   /** Requests read and not yet answered: what end of input waits for. */
   readonly #unanswered = new Set<RequestId>();
   #inputEnded = false;
@@ -65,7 +76,9 @@ class DrainingStdioWire implements Transport {
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly drainLimitMs: number,
+    limits?: JsonLimits,
   ) {
+    this.#buffer = new JsonRpcLines(limits);
     this.closed = new Promise((resolve) => (this.#markClosed = resolve));
   }
 
@@ -82,11 +95,16 @@ class DrainingStdioWire implements Transport {
     if (this.#isClosed) throw new Error('the stdio connection is closed');
     const answered = (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined;
     try {
-      await this.#write(serializeMessage(isJSONRPCErrorResponse(message) ? readableProtocolError(message) : message));
+      await this.#write(outboundLine(isJSONRPCErrorResponse(message) ? readableProtocolError(message) : message));
     } finally {
       // Only once the answer is written: the process may exit right after the last one.
       if (answered) this.#settle(message.id!);
     }
+  }
+
+  /** No more is expected: close once every request read is answered, as at end of input. */
+  finish(): void {
+    this.#onInputEnd();
   }
 
   async close(): Promise<void> {
@@ -121,7 +139,7 @@ class DrainingStdioWire implements Transport {
     for (let inbound = this.#buffer.next(); inbound !== null; inbound = this.#buffer.next()) {
       if ('answer' in inbound) {
         // Not a message the server can take (malformed, unparseable, too long): answered here.
-        if (!this.#isClosed) this.#write(serializeMessage(inbound.answer)).catch((error: Error) => this.onerror?.(error));
+        if (!this.#isClosed) this.#write(outboundLine(inbound.answer)).catch((error: Error) => this.onerror?.(error));
         continue;
       }
       this.#track(inbound.message);

@@ -27,7 +27,7 @@ export async function buildProfile(config: Config, registry: EngineRegistry, lau
     }
     case 'julia': {
       if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');
-      const profile = await createJuliaProfile(config.julia, registry.defaultEngine);
+      const profile = await createJuliaProfile(config.julia, registry);
       return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
     }
     default:

@@ -1,7 +1,10 @@
-/** Checks that the configured tmux executable runs and is a tmux this server can drive, before serving. */
-import { localLauncher } from './launcher.js';
+/**
+ * Checks that a tmux runs and is one this server can drive: the local binary before serving, and
+ * the tmux on each host when its first connection is made.
+ */
+import { localLauncher, type Launcher } from './launcher.js';
 import { spawnTmux } from './spawn.js';
-import { TmuxUnavailableError } from './errors.js';
+import { TmuxHostError, TmuxUnavailableError } from './errors.js';
 
 /** Oldest tmux the server is written for (control-mode flags, formats). */
 const MIN_TMUX = [3, 2] as const;
@@ -11,18 +14,29 @@ const MIN_TMUX = [3, 2] as const;
  * TmuxUnavailableError when it cannot run, exits non-zero, is not tmux, or is older than MIN_TMUX.
  */
 export async function checkTmuxBinary(bin: string, env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
-  const result = await spawnTmux(localLauncher(bin), [], ['-V'], { timeoutMs, env });
+  return checkTmuxVersion(localLauncher(bin), env, timeoutMs);
+}
+
+/**
+ * `tmux -V` through `launcher`. On a host a failure is a TmuxHostError naming the host (ssh's own
+ * failure stays what ssh said); here it is a TmuxUnavailableError.
+ */
+export async function checkTmuxVersion(launcher: Launcher, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+  const result = await spawnTmux(launcher, [], ['-V'], { timeoutMs, env });
+  const problem = (text: string) =>
+    launcher.host === undefined ? new TmuxUnavailableError(launcher.label, text) : TmuxHostError.tmux(launcher.host, launcher.destination ?? launcher.label, text);
   const out = result.stdout.toString('utf8').trim();
   const m = /^tmux (\S+)/.exec(out);
+  const bin = launcher.host === undefined ? launcher.label : 'tmux';
   if (result.code !== 0 || !m) {
     const said = (out || result.stderr.trim()).split('\n')[0]?.slice(0, 200) ?? '';
-    throw new TmuxUnavailableError(bin, `\`${bin} -V\` ${result.code !== 0 ? `exited with status ${result.code}` : 'did not answer "tmux <version>"'}${said ? ` (it said: ${said})` : ''}; it is not a working tmux`);
+    throw problem(`\`${bin} -V\` ${result.code !== 0 ? `exited with status ${result.code}` : 'did not answer "tmux <version>"'}${said ? ` (it said: ${said})` : ''}; it is not a working tmux`);
   }
   const version = m[1]!;
   const numbers = /(\d+)\.(\d+)/.exec(version);
   // Builds from git ("master") carry no number; they are newer than any release.
   if (numbers && (Number(numbers[1]) < MIN_TMUX[0] || (Number(numbers[1]) === MIN_TMUX[0] && Number(numbers[2]) < MIN_TMUX[1]))) {
-    throw new TmuxUnavailableError(bin, `it is tmux ${version}; tmux ${MIN_TMUX.join('.')} or newer is needed`);
+    throw problem(`it is tmux ${version}; tmux ${MIN_TMUX.join('.')} or newer is needed`);
   }
   return version;
 }

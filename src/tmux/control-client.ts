@@ -10,7 +10,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent, type ControlReply } from './control-parser.js';
 import { commandLine } from './command-line.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
 
 export interface ControlClientOptions {
@@ -68,6 +68,14 @@ export class ControlClient {
   readonly #host: string | undefined;
   #attached = false;
   #onAttached: ((error?: Error) => void) | undefined;
+  /** Over ssh: the silence limit (Launcher.silenceMs), the heartbeat that enforces it, and its clock. */
+  readonly #silenceMs: number | undefined;
+  #beat: NodeJS.Timeout | undefined;
+  /** Since when the connection has been quiet: its last byte, or the moment something began waiting on it. */
+  #quietSince = performance.now();
+  /** When the last heartbeat command went out. */
+  #probedAt: number | undefined;
+  #silent: TmuxLinkSilentError | undefined;
 
   private constructor(options: ControlClientOptions) {
     // no-output keeps pane output off a client that only carries commands: less to read, and tmux
@@ -76,12 +84,16 @@ export class ControlClient {
     const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', flags];
     if (options.target !== undefined) argv.push('-t', options.target);
     this.#host = options.launcher.host;
+    this.#silenceMs = options.launcher.silenceMs;
     const launch = options.launcher.launch(argv);
     this.#child = spawn(launch.file, launch.args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#parser = new ControlParser((event) => this.#dispatch(event), {
       wantsOutput: (paneId) => this.#watches.has(paneId),
     });
-    this.#child.stdout.on('data', (chunk: Buffer) => this.#parser.push(chunk));
+    this.#child.stdout.on('data', (chunk: Buffer) => {
+      this.#quietSince = performance.now();
+      this.#parser.push(chunk);
+    });
     // tmux says little here ("no sessions"); ssh says why it could not connect. Only the tail is kept.
     this.#child.stderr.on('data', (chunk: Buffer) => (this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_KEEP)));
     this.#child.stdin.on('error', () => {});
@@ -146,6 +158,11 @@ export class ControlClient {
     return this.#closed !== undefined;
   }
 
+  /** Set when the connection was ended for going silent (see #checkSilence). */
+  get silent(): TmuxLinkSilentError | undefined {
+    return this.#silent;
+  }
+
   /** Sends one command; resolves with its reply (its body in one buffer, decoded at once by the caller) or rejects with tmux's error text. */
   runReply(command: readonly string[], timeoutMs: number): Promise<ControlReply> {
     if (this.#closed !== undefined) return Promise.reject(new TmuxConnectionLostError(this.#closed));
@@ -155,6 +172,7 @@ export class ControlClient {
     } catch (error) {
       return Promise.reject(error);
     }
+    this.#startWaiting();
     return new Promise((resolve, reject) => {
       const pending: Pending = { command, resolve, reject, timer: undefined, settled: false };
       pending.timer = setTimeout(() => {
@@ -194,6 +212,7 @@ export class ControlClient {
 
   /** Streams a pane's output, decoded as UTF-8 across chunk boundaries, until the returned function is called. */
   watchPane(paneId: string, listener: OutputListener): () => void {
+    this.#startWaiting();
     let watch = this.#watches.get(paneId);
     if (!watch) {
       watch = { decoder: new StringDecoder('utf8'), listeners: new Set() };
@@ -232,6 +251,51 @@ export class ControlClient {
     });
   }
 
+  get #waitedOn(): boolean {
+    return this.#queue.length > 0 || this.#watches.size > 0;
+  }
+
+  /** Something begins to wait on an idle connection: silence is counted from now, not from its last byte. */
+  #startWaiting(): void {
+    if (!this.#waitedOn) this.#quietSince = performance.now();
+  }
+
+  /**
+   * The heartbeat of a connection to a host, every third of the silence limit. While a command or
+   * a watch waits on it, a connection quiet for a third of the limit is asked for a word (an empty
+   * display-message, answered at once by any live tmux); quiet for the whole limit, it is ended:
+   * the link or the host is down, and ssh alone would notice only after its keepalives. A busy
+   * tmux or a large reply keeps bytes coming, so only true silence counts.
+   */
+  #checkSilence(): void {
+    const limit = this.#silenceMs!;
+    if (this.#closed !== undefined || !this.#waitedOn) return;
+    const quiet = performance.now() - this.#quietSince;
+    if (quiet < limit / 3) return;
+    if (this.#probedAt === undefined || this.#probedAt < this.#quietSince) {
+      this.#probedAt = performance.now();
+      this.runReply(['display-message', '-p', ''], limit * 10).catch(() => {});
+      return;
+    }
+    // Read what already arrived before judging: a pause of this process is not the link's silence.
+    if (quiet >= limit) setImmediate(() => this.#closed === undefined && performance.now() - this.#quietSince >= limit && this.#dropSilent(limit));
+  }
+
+  #dropSilent(limit: number): void {
+    this.drop(new TmuxLinkSilentError(this.#host ?? 'local', limit));
+  }
+
+  /**
+   * Ends a connection whose link is down: what waits on it fails now with `error`, and the local
+   * process (ssh) is killed, since it would wait for the silent far side to acknowledge an EOF.
+   */
+  drop(error: TmuxLinkSilentError): void {
+    if (this.#closed !== undefined) return;
+    this.#silent = error;
+    this.#shutdown(error.message, error);
+    this.#child.kill('SIGKILL');
+  }
+
   #dispatch(event: ControlEvent): void {
     switch (event.type) {
       case 'reply':
@@ -257,6 +321,10 @@ export class ControlClient {
       // The attach command's own block: the connection is ready.
       if (!this.#attached) {
         this.#attached = true;
+        if (this.#silenceMs !== undefined) {
+          this.#beat = setInterval(() => this.#checkSilence(), Math.max(1, Math.floor(this.#silenceMs / 3)));
+          this.#beat.unref();
+        }
         this.#onAttached?.();
       }
       return;
@@ -282,6 +350,7 @@ export class ControlClient {
   #shutdown(reason: string, error?: Error, detached = false): void {
     if (this.#closed !== undefined) return;
     this.#closed = reason;
+    clearInterval(this.#beat);
     const failure = error ?? new TmuxConnectionLostError(reason);
     if (!this.#attached) this.#onAttached?.(failure);
     this.#queue.splice(0).forEach((pending, i) => {

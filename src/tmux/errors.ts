@@ -62,6 +62,16 @@ export class TmuxTimeoutError extends TmuxError {
   }
 }
 
+/** A tmux process wrote more to one stream than is kept: it was stopped, and nothing it wrote is used. */
+export class TmuxOutputLimitError extends TmuxError {
+  constructor(command: readonly string[], stream: 'stdout' | 'stderr', limit: number) {
+    super(
+      `${stream} exceeded ${limit} bytes`,
+      `tmux ${command[0] ?? ''} wrote more than any answer of tmux should hold; check the tmux executable and its configuration.`,
+    );
+  }
+}
+
 /** The control-mode connection went away while a command was in flight. */
 export class TmuxConnectionLostError extends TmuxError {
   /** True when tmux never began the command (no `%begin`), so sending it again cannot run it twice. */
@@ -75,17 +85,49 @@ export class TmuxConnectionLostError extends TmuxError {
   }
 }
 
-/** ssh could not reach or log in to a configured host; `message` carries ssh's own words. */
+/**
+ * A configured host cannot be used: ssh could not reach or log in to it (`TmuxHostError.ssh`,
+ * carrying ssh's own words), or the tmux there is missing or too old (`TmuxHostError.tmux`).
+ */
 export class TmuxHostError extends TmuxError {
   readonly host: string;
-  constructor(host: string, destination: string, sshMessage: string) {
+  private constructor(host: string, message: string, hint: string) {
+    super(message, hint);
+    this.host = host;
+  }
+
+  static ssh(host: string, destination: string, sshMessage: string): TmuxHostError {
     const said = lastLines(sshMessage) || 'the ssh connection failed or was closed (ssh exited with status 255 and said nothing)';
-    super(
+    return new TmuxHostError(
+      host,
       `cannot reach host ${host} (ssh ${destination}): ${said}`,
       `Check that \`ssh -o BatchMode=yes ${destination} tmux -V\` works from this machine without a prompt (keys or agent, a known host key); calls on other hosts are not affected.`,
     );
-    this.host = host;
   }
+
+  static tmux(host: string, destination: string, problem: string): TmuxHostError {
+    return new TmuxHostError(
+      host,
+      `tmux on host ${host} (ssh ${destination}) cannot be used: ${problem}`,
+      `Install tmux 3.2 or newer on ${host}, or point TMUX_MCP_REMOTE_TMUX at one; calls on other hosts are not affected.`,
+    );
+  }
+}
+
+/**
+ * A connection to a host went silent while something waited on it: no byte, not even the answer
+ * to a heartbeat, within the silence limit. The link or the host is down (a drop without FIN or
+ * RST); the connection was ended so that the calls in flight fail now, and the next call reconnects.
+ */
+export class TmuxLinkSilentError extends TmuxConnectionLostError {
+  constructor(host: string, silenceMs: number) {
+    super(`host ${host} sent nothing for ${silenceMs} ms, not even a heartbeat answer: the link or the host is down`);
+  }
+}
+
+/** Whether `error` says a host cannot be reached now (ssh failed, silence, or no answer in time). */
+export function isHostUnreachable(error: unknown): boolean {
+  return error instanceof TmuxHostError || error instanceof TmuxLinkSilentError || error instanceof TmuxTimeoutError;
 }
 
 /** The last lines of a process's stderr, bounded: ssh's reason is at the end. */

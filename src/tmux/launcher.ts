@@ -17,6 +17,13 @@ export interface Launcher {
   readonly host?: string;
   /** For messages: the tmux binary, or `ssh DEST`. */
   readonly label: string;
+  /** What ssh connects to, for a host. */
+  readonly destination?: string;
+  /**
+   * For a host: how long a control connection may stay silent while something waits on it before
+   * it counts as dropped (a link can die without a word). Undefined here: a local pipe cannot.
+   */
+  readonly silenceMs?: number;
   /** The process that runs `tmux ...tmuxArgs`. */
   launch(tmuxArgs: readonly string[]): Launch;
   /**
@@ -47,7 +54,12 @@ export interface SshTarget {
   readonly remoteTmux?: string;
   /** Bounds ssh's own connect (`ConnectTimeout`), in milliseconds. */
   readonly connectTimeoutMs: number;
+  /** See Launcher.silenceMs (default DEFAULT_SILENCE_MS). */
+  readonly silenceMs?: number;
 }
+
+/** How long a host's connection may be silent while a call waits on it: a drop is noticed within about a second. */
+export const DEFAULT_SILENCE_MS = 750;
 
 /** ssh exits with 255 for its own failures (connect, host key, authentication); anything else is the remote command's. */
 const SSH_FAILED = 255;
@@ -61,20 +73,24 @@ export function sshLauncher(target: SshTarget): Launcher {
     '-T', // no terminal: control mode speaks lines, and a pty would echo and translate them
     '-o', 'BatchMode=yes', // never a prompt: no password, no host-key question
     '-o', `ConnectTimeout=${Math.max(1, Math.ceil(target.connectTimeoutMs / 1000))}`,
-    // A link that dies without a word (no RST) would leave ssh waiting forever: keepalives end it in 30 s.
-    '-o', 'ServerAliveInterval=10',
-    '-o', 'ServerAliveCountMax=3',
+    // A link that dies without a word (no FIN, no RST) would leave ssh waiting forever. Control
+    // connections notice it themselves within the silence limit (see ControlClient); keepalives end
+    // ssh anyway after 10-15 s, for the spawned commands (wait-for, buffer loads) and idle links.
+    '-o', 'ServerAliveInterval=5',
+    '-o', 'ServerAliveCountMax=2',
     ...(target.sshConfig !== undefined ? ['-F', target.sshConfig] : []),
   ];
   const remoteTmux = target.remoteTmux ?? 'tmux';
   return {
     host: target.host,
     label: `ssh ${target.destination}`,
+    destination: target.destination,
+    silenceMs: target.silenceMs ?? DEFAULT_SILENCE_MS,
     launch: (tmuxArgs) => ({
       file: sshBin,
       args: [...options, target.destination, '--', remoteCommandLine([remoteTmux, ...tmuxArgs])],
     }),
-    transportError: (code, stderr) => (code === SSH_FAILED ? new TmuxHostError(target.host, target.destination, stderr) : undefined),
+    transportError: (code, stderr) => (code === SSH_FAILED ? TmuxHostError.ssh(target.host, target.destination, stderr) : undefined),
   };
 }
 

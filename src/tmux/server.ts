@@ -4,9 +4,10 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
+import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 
@@ -56,6 +57,13 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
+  /** Remote pids of the tmux clients of connections dropped for silence, and their ending (see #reapOrphans). */
+  readonly #orphans = new Set<number>();
+  #reaping: Promise<void> | undefined;
+  /** The silence that last ended a connection to this host, until a connection is made again. */
+  #linkLost: TmuxLinkSilentError | undefined;
+  /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
+  #versionChecked: Promise<void> | undefined;
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -156,9 +164,18 @@ export class TmuxServer {
         return await this.run(command, options);
       } catch (error) {
         if (error instanceof TmuxNoServerError) return undefined;
-        if (!(error instanceof TmuxConnectionLostError) || attempt > 0 || this.#closed) throw error;
+        // A host that went silent would only hang the second try: say so now.
+        if (!(error instanceof TmuxConnectionLostError) || error instanceof TmuxLinkSilentError || attempt > 0 || this.#closed) throw error;
       }
     }
+  }
+
+  /**
+   * On a host whose connection went silent (the link or the host is down) and has not been made
+   * again since: that error. A wait whose output stream ended then ends with it, at once.
+   */
+  get linkLost(): TmuxLinkSilentError | undefined {
+    return this.#linkLost;
   }
 
   /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
@@ -197,7 +214,7 @@ export class TmuxServer {
       performance.now() + this.commandTimeoutMs,
       () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
     );
-    const stops = [client.watchPane(paneId, handlers.output), client.onClose(handlers.close)];
+    const stops = [client.watchPane(paneId, handlers.output), client.onClose((reason) => (this.#noteSilence(client), handlers.close(reason)))];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
@@ -211,6 +228,8 @@ export class TmuxServer {
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
+    // Stranded clients found on the last connection are ended before it closes.
+    await this.#reaping;
     const clients = [this.#commandClient, ...this.#watchers.values()];
     this.#watchers.clear();
     this.#commandClient = undefined;
@@ -223,7 +242,9 @@ export class TmuxServer {
     this.#connecting ??= this.#attach(undefined, false)
       .then((client) => {
         this.#epoch++;
+        this.#reapOrphans(client);
         client.onClose(() => {
+          this.#noteSilence(client);
           if (this.#commandClient === client) this.#commandClient = undefined;
         });
         return (this.#commandClient = client);
@@ -259,7 +280,75 @@ export class TmuxServer {
     return client;
   }
 
+  /**
+   * On a host, checks once that its tmux is one this server can drive (`tmux -V`, >= 3.2), so an
+   * old or missing one is a clear error naming the host rather than a failed attach. Here: nothing
+   * (the local binary is checked at start-up).
+   */
+  #checkVersion(): Promise<void> {
+    if (this.host === undefined) return Promise.resolve();
+    this.#versionChecked ??= checkTmuxVersion(this.launcher, this.#env, this.commandTimeoutMs).then(
+      () => {},
+      (error: unknown) => {
+        this.#versionChecked = undefined;
+        throw error;
+      },
+    );
+    return this.#versionChecked;
+  }
+
   async #attach(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
+    // The check runs beside the first attach, so it costs no extra wait; its failure wins.
+    const checked = this.#checkVersion();
+    checked.catch(() => {});
+    const client = await this.#connect(sessionId, receiveOutput).catch(async (error: unknown) => {
+      await checked;
+      throw error;
+    });
+    try {
+      await checked;
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    this.#linkLost = undefined;
+    return client;
+  }
+
+  /**
+   * One connection to this host went silent: the link is presumed down for all of them (they share
+   * it), so every other one is dropped with the same error now: the calls on them fail at once
+   * instead of each waiting out its own silence, and the next call connects afresh.
+   */
+  #noteSilence(client: ControlClient): void {
+    if (!client.silent) return;
+    this.#linkLost = client.silent;
+    if (client.pid !== undefined) this.#orphans.add(client.pid);
+    for (const other of [this.#commandClient, ...this.#watchers.values()]) if (other && other !== client) other.drop(client.silent);
+  }
+
+  /**
+   * The remote tmux clients of connections dropped for silence can outlive them: when the frozen
+   * far side wakes and hands tmux the commands still in transit, tmux 3.3 keeps a control client
+   * whose replies it cannot write (detach-client does not end it, and on SIGTERM the client waits for
+   * that server's leave). On the next connection, any of them tmux still lists as its client is
+   * killed: `kill -KILL PID`, PID a number tmux itself reported.
+   */
+  #reapOrphans(client: ControlClient): void {
+    if (this.#orphans.size === 0) return;
+    const orphans = [...this.#orphans];
+    this.#orphans.clear();
+    this.#reaping = client
+      .runReply(['list-clients', '-F', '#{client_pid}'], this.commandTimeoutMs)
+      .then(async (reply) => {
+        const listed = new Set(decodeBody(reply).map(Number));
+        const stuck = orphans.filter((pid) => listed.has(pid) && Number.isSafeInteger(pid) && pid > 1);
+        if (stuck.length > 0) await client.runReply(['run-shell', '-b', `kill -KILL ${stuck.join(' ')}`], this.commandTimeoutMs);
+      })
+      .catch(() => {});
+  }
+
+  async #connect(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
     const client = await ControlClient.connect({
       launcher: this.launcher,
       globalArgs: this.globalArgs,
@@ -291,7 +380,10 @@ export class TmuxServer {
   }
 
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
-    const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs, env: this.#env, stdin, signal });
+    const deadline = performance.now() + timeoutMs;
+    await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
+    const left = Math.max(1, Math.ceil(deadline - performance.now()));
+    const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left, env: this.#env, stdin, signal });
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
       throw new TmuxCommandError(command, result.stderr);

@@ -3,8 +3,11 @@
  * connection exists (no session yet), for commands that read stdin, and when control mode fails.
  */
 import { spawn } from 'node:child_process';
-import { TmuxArgumentsTooLongError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import { TmuxArgumentsTooLongError, TmuxOutputLimitError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
+
+/** The most stderr kept from one tmux process: tmux's own messages are a line or two, so more is a fault, and it is stopped. */
+export const MAX_STDERR_BYTES = 1024 * 1024;
 
 export interface SpawnResult {
   readonly code: number | null;
@@ -49,8 +52,10 @@ export function spawnTmux(
     }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
+    let stderrBytes = 0;
     let timedOut = false;
     let aborted = false;
+    let overflowed = false;
     let killTimer: NodeJS.Timeout | undefined;
     const end = () => {
       child.kill('SIGTERM');
@@ -67,7 +72,14 @@ export function spawnTmux(
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderrBytes += chunk.length;
+      if (stderrBytes <= MAX_STDERR_BYTES) stderr.push(chunk);
+      else if (!overflowed) {
+        overflowed = true;
+        end();
+      }
+    });
     child.stdin.on('error', () => {}); // tmux may exit before reading its input
     child.on('error', (error) => {
       clearTimeout(deadline);
@@ -83,6 +95,7 @@ export function spawnTmux(
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (aborted) reject(options.signal?.reason ?? new Error('aborted'));
+      else if (overflowed) reject(new TmuxOutputLimitError(command, 'stderr', MAX_STDERR_BYTES));
       else if (timedOut) reject(new TmuxTimeoutError(command, options.timeoutMs, launcher.host));
       else {
         const text = Buffer.concat(stderr).toString('utf8').trim();
@@ -100,7 +113,7 @@ export function spawnTmux(
         child.stderr.destroy();
         finish(code);
       };
-      if (timedOut || aborted) end();
+      if (timedOut || aborted || overflowed) end();
       else setTimeout(end, options.killGraceMs ?? 1000).unref();
     });
     child.stdin.end(options.stdin);

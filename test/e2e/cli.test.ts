@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { CLI } from '../fixture/mcp.js';
-import { scrubbedEnv } from '../fixture/tmux.js';
+import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
+import { startRaw } from '../fixture/raw-stdio.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [CLI, ...args], { env: scrubbedEnv(env), encoding: 'utf8', input: '', timeout: 10_000 });
@@ -60,4 +61,16 @@ test('retired variables of older servers stop start-up instead of being ignored'
   const tools = run([], { LIBTMUX_MCP_TOOLS: 'list_panes' });
   assert.equal(tools.status, 2);
   assert.match(tools.stderr, /LIBTMUX_MCP_TOOLS is no longer read/);
+});
+
+test('an interrupt ends the server with 130 and a SIGTERM with 143, after it has served; end of input with 0', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], [undefined, 0]] as const) {
+    const server = startRaw(t, tmux.env, ['--profile', 'julia', '--socket', tmux.socketPath]);
+    await server.initialize();
+    if (signal) server.child.kill(signal);
+    else server.child.stdin.end();
+    assert.equal(await server.exited, code, `${signal ?? 'end of input'} exit code`);
+  }
 });

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkEra, CLI, ERAS, connectHttp } from '../fixture/mcp.js';
-import { startHttp } from '../fixture/http.js';
+import { post as rawPost, startHttp } from '../fixture/http.js';
 import { until, waiters } from '../fixture/processes.js';
 import { clientsAfterExit, privateTmux, scrubbedEnv, stopTmuxServer } from '../fixture/tmux.js';
 
@@ -22,22 +22,8 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 };
 
-/** One raw POST with exactly the headers given (node:http lets a test set Host, which fetch does not). */
-function post(url: string, headers: Record<string, string>, body: unknown = INITIALIZE): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+/** One raw POST (the initialize handshake unless told otherwise). */
+const post = (url: string, headers: Record<string, string>, body: unknown = INITIALIZE) => rawPost(url, headers, body);
 
 for (const [negotiation, era, version] of ERAS) {
   test(`HTTP, ${negotiation} client: the ${version} era lists and calls tools`, async (t) => {

@@ -6,11 +6,11 @@
  * screen too large for the wait's baseline (output_limit), and a cancelled wait.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Negotiation, type Target } from '../fixture/julia.js';
-import { privateTmux, stopTmuxServer, type PrivateTmux } from '../fixture/tmux.js';
+import { PrivateTmux, privateTmux, stopTmuxServer } from '../fixture/tmux.js';
 
 const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
 
@@ -19,15 +19,62 @@ const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane',
  * new-session may still reach it and fail with "server exited unexpectedly"; each try is a real
  * tmux round trip, and the old daemon is gone within a few.
  */
-async function restart(tmux: PrivateTmux): Promise<string> {
+async function restart(tmux: PrivateTmux, via: PrivateTmux = tmux): Promise<string> {
   await tmux.tmux('kill-server').catch((error: Error) => assert.match(error.message, /server exited unexpectedly/));
   for (let attempt = 0; ; attempt++) {
     try {
-      return await tmux.start();
+      return await via.start();
     } catch (error) {
       if (attempt >= 50 || !/server exited unexpectedly|lost server/.test((error as Error).message)) throw error;
     }
   }
+}
+
+/**
+ * A tmux executable for `--tmux` that is the real one until a fault is named (each passes the
+ * start-up check, `-V`): `flood` writes 1.1 MB to stderr, `fail` fails every command, `quotes`
+ * fails with 600 quotes, `reborn` refuses control mode and, after a new-session, replaces the
+ * server with a new one on the same socket. `fault` names one and ends the profile's control
+ * connection, so every later tmux it starts is the faulty one.
+ */
+function moodyTmux(tmux: PrivateTmux): { bin: string; fault(name: string): Promise<void> } {
+  const mode = join(tmux.dir, 'tmux-mode');
+  const bin = join(tmux.dir, 'moody-tmux');
+  const socket = `-S '${tmux.socketPath}'`;
+  writeFileSync(
+    bin,
+    `#!/bin/sh
+[ "$1" = -V ] && exec tmux -V
+case "$(cat '${mode}' 2>/dev/null)" in
+  flood) head -c 1100000 /dev/zero | tr '\\0' x >&2; exit 1 ;;
+  fail) echo "tmux: simulated failure for the test" >&2; exit 1 ;;
+  quotes) printf '%0600d' 0 | tr 0 '"' >&2; exit 1 ;;
+  reborn)
+    case " $* " in
+      *" -C "*) exit 1 ;;
+      *" new-session "*)
+        out=$(tmux "$@") || exit 1
+        tmux ${socket} kill-server
+        i=0
+        until tmux ${socket} -f /dev/null new-session -d -s reborn sh 2>/dev/null; do i=$((i+1)); [ $i -lt 50 ] || exit 1; done
+        echo "$out"
+        exit 0 ;;
+    esac ;;
+esac
+exec tmux "$@"
+`,
+  );
+  chmodSync(bin, 0o755);
+  return {
+    bin,
+    async fault(name) {
+      writeFileSync(mode, name);
+      if (name === '') return;
+      for (const client of (await tmux.tmux('list-clients', '-F', '#{client_name}')).split('\n').filter(Boolean)) {
+        await tmux.tmux('detach-client', '-t', client).catch(() => {});
+      }
+    },
+  };
 }
 
 /** The tests of one protocol era; julia-faults-<era>.test.ts run them, one file per era. */
@@ -61,6 +108,38 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     const after = await julia.ok('list_panes');
     assert.deepEqual(after.panes.map((p: { target: Target }) => p.target), [fresh], 'the pane was not killed');
     assert.equal(after.panes[0].width, sizeBefore, 'nor resized');
+  });
+
+  test(`${era} julia: a server started on the same socket under another path is another server: teardown_session is wrong_server`, async (t) => {
+    const tmux = privateTmux(t);
+    await tmux.start();
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create'] });
+    const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
+    // The same socket file, reached through a symlinked directory: tmux reports the path it was started with.
+    const link = join(tmux.dir, 'link');
+    symlinkSync(tmux.dir, link);
+    const viaLink = new PrivateTmux({ socketPath: join(link, 'tmux.sock') });
+    t.after(() => viaLink.dispose());
+    await restart(tmux, viaLink);
+    assert.equal((await tmux.tmux('display-message', '-p', '#{socket_path}')).trim(), viaLink.socketPath);
+
+    const error = await julia.error('teardown_session', { sessionId: made.sessionId, generation: made.generation });
+    assert.deepEqual([error.code, error.effects], ['wrong_server', 'none']);
+    assert.ok(error.message.startsWith(`target "${made.sessionId}" belongs to another server`), error.message);
+    assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'test', 'nothing was killed');
+  });
+
+  test(`${era} julia: a tmux server replaced right after creating the session makes create_session stale_target`, async (t) => {
+    const tmux = privateTmux(t);
+    await tmux.start();
+    const moody = moodyTmux(tmux);
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody.bin] });
+    await moody.fault('reborn');
+    const error = await julia.error('create_session', { name: 'made-then-lost', command: ['sh'] });
+    assert.deepEqual([error.code, error.effects], ['stale_target', 'possible']);
+    assert.match(error.message, /^target "\$\d+" belongs to another observed daemon generation/);
+    await moody.fault('');
+    assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'reborn', 'the new server has only its own session');
   });
 
   test(`${era} julia: a target of another tmux server is wrong_server`, async (t) => {
@@ -149,27 +228,102 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
     for (const answer of await Promise.all(held)) assert.equal(answer.target.paneId, pane);
   });
 
-  test(`${era} julia: a failing tmux is operation_failed`, async (t) => {
+  test(`${era} julia: stopping the server cancels the calls running (cancelled), refuses those still queued (closed), and answers both`, async (t) => {
     const tmux = privateTmux(t);
-    await tmux.start();
-    const broken = join(tmux.dir, 'broken-tmux');
-    // It passes the start-up check (`-V`) and fails every command after it.
-    writeFileSync(broken, '#!/bin/sh\n[ "$1" = -V ] && echo "tmux 3.3a" && exit 0\necho "tmux: simulated failure for the test" >&2\nexit 1\n');
-    chmodSync(broken, 0o755);
-    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', broken] });
-    const target = { paneId: '%0', generation: '1:1:x' };
+    const pane = await tmux.start();
+    const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
+    const common = [...allToolArgs(), '--allow-create', '--timeout', '30'];
+    // Every call runs at once on one server; on the other, one call runs and the rest wait for its worker.
+    const wide = await startJulia(t, tmux, { negotiation, args: [...common, '--workers', '16'] });
+    const narrow = await startJulia(t, tmux, { negotiation, args: [...common, '--workers', '1', '--capacity', '16'] });
+    const callsOf = async (julia: typeof wide): Promise<Array<[string, Record<string, unknown>]>> => {
+      const target = await julia.target(pane);
+      const spareTarget = await julia.target(spare);
+      const made = await julia.ok('create_session', { name: `owned-${julia === wide ? 'w' : 'n'}`, command: ['sh'] });
+      return [
+        ['list_panes', {}],
+        ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] }]),
+        ['create_session', { name: 'late', command: ['sh'] }],
+        ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
+        ['run_operations', { operations: [{ tool: 'capture_pane', arguments: { target } }] }],
+      ];
+    };
+    const wideCalls = await callsOf(wide);
+    const narrowCalls = await callsOf(narrow);
+    const resume = await stopTmuxServer(t, tmux);
+
+    const running = wideCalls.map(([tool, args]) => wide.payload(tool, args));
+    const holder = narrow.payload('capture_pane', { target: (narrowCalls[1]![1] as { target: Target }).target });
+    const queued = narrowCalls.map(([tool, args]) => narrow.payload(tool, args));
+    // Answered only once every call before it was taken in (tools/list is not counted).
+    await wide.mcp.client.listTools();
+    await narrow.mcp.client.listTools();
+    process.kill(wide.mcp.pid()!, 'SIGTERM');
+    process.kill(narrow.mcp.pid()!, 'SIGTERM');
+
+    const cancelled = await Promise.all(running);
+    cancelled.forEach((payload, i) => {
+      const tool = wideCalls[i]![0];
+      // run_operations reports the operation that was running (a capture: no effects), as a partial result.
+      const batch = tool === 'run_operations';
+      if (batch) assert.deepEqual([payload.failedIndex, payload.completed], [1, []]);
+      const error = payload.error;
+      assert.deepEqual([tool, error.code, error.effects], [tool, 'cancelled', MUTATING.has(tool) && !batch ? 'possible' : 'none']);
+      assert.equal(error.message, 'request cancelled after submission; remote effects may have occurred');
+    });
+    assert.equal((await holder).error.code, 'cancelled');
+    (await Promise.all(queued)).forEach((payload, i) => {
+      const tool = narrowCalls[i]![0];
+      assert.deepEqual([tool, payload], [tool, { error: { message: 'application is closed', code: 'closed', effects: 'none', retryable: false } }]);
+    });
+    resume();
+  });
+
+  test(`${era} julia: a tmux that floods stderr is output_limit, one that fails is operation_failed, and an error over the result limit is result_limit, for every tool`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
+    const moody = moodyTmux(tmux);
+    const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody.bin], env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' } });
+    const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
+    const target = { paneId: pane, generation: made.generation };
     const calls: Array<[string, Record<string, unknown>]> = [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target, ...PANE_TOOL_ARGS[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? { paneId: spare, generation: made.generation } : target, ...PANE_TOOL_ARGS[tool] }]),
       ['create_session', { name: 'never', command: ['sh'] }],
+      ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
+      ['run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] }],
     ];
-    for (const [tool, args] of calls) {
-      const error = await julia.error(tool, args);
+
+    const fault = moody.fault;
+    const each = async (check: (tool: string, payload: any) => void) => {
+      for (const [tool, args] of calls) check(tool, await julia.payload(tool, args));
+    };
+
+    await fault('flood');
+    await each((tool, payload) => {
+      const error = tool === 'run_operations' ? (assert.equal(payload.failedIndex, 1), payload.error) : payload.error;
+      assert.deepEqual([tool, error.code, error.message], [tool, 'output_limit', 'stderr exceeded 1048576 bytes']);
+    });
+
+    await fault('fail');
+    await each((tool, payload) => {
+      const error = tool === 'run_operations' ? (assert.equal(payload.failedIndex, 1), payload.error) : payload.error;
       assert.equal(error.code, 'operation_failed', `${tool}: ${error.message}`);
       assert.match(error.message, /simulated failure/);
-    }
-    const batch = await julia.payload('run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] });
-    assert.deepEqual([batch.failedIndex, batch.error.code], [1, 'operation_failed']);
+    });
+
+    // Six hundred quotes take 1200 bytes as JSON: every error payload is over the 1024-byte limit.
+    await fault('quotes');
+    await each((tool, payload) => {
+      assert.equal(payload.error.code, 'result_limit', `${tool}: ${JSON.stringify(payload).slice(0, 200)}`);
+      assert.equal(payload.error.effects, MUTATING.has(tool) && tool !== 'run_operations' ? 'possible' : 'none', tool);
+      if (tool === 'run_operations') assert.deepEqual([payload.failedIndex, payload.completed, payload.originalError], [1, [], { code: 'operation_failed' }]);
+    });
+
+    // Back to the real tmux: the owned session is still there, and goes.
+    await fault('');
+    await julia.ok('teardown_session', { sessionId: made.sessionId, generation: made.generation });
   });
 
   test(`${era} julia: a result over the limit is replaced by result_limit, batches keep what completed`, async (t) => {

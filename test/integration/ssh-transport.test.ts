@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { remoteCommandLine, shellQuote } from '../../src/tmux/launcher.js';
 import { TmuxServer } from '../../src/tmux/server.js';
-import { TmuxConnectionLostError, TmuxHostError, TmuxTimeoutError } from '../../src/tmux/errors.js';
+import { TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
 
@@ -139,25 +139,91 @@ test('an ssh that never answers is bounded by the command timeout and killed', a
 test('a dropped connection fails the call in flight with a clear error; the next call after sshd is back reconnects', async (t) => {
   const sshd = await loopbackSshd(t);
   const tmux = privateTmux(t);
-  await tmux.start();
+  const pane = await tmux.start();
   const server = remote(sshd, 'hosta', tmux.socketPath);
   t.after(() => server.close());
   await server.run(['list-sessions']);
   const epoch = server.connectionEpoch;
   assert.notEqual(epoch, 0);
-  // A command that will not answer until told: in flight when the connection drops.
-  const inFlight = server.run(['wait-for', 'never-signalled']);
-  const failed = inFlight.then(
-    () => assert.fail('should fail'),
-    (e: unknown) => e,
-  );
+  // A watch is in flight (it waits on its connection) when sshd and every session die.
+  let onClose!: (reason: string) => void;
+  const closed = new Promise<string>((resolve) => (onClose = resolve));
+  await server.watchPane('$0', pane, { output: () => {}, close: (reason) => onClose(reason) });
   await sshd.stop();
-  const error = await failed;
-  assert.ok(error instanceof TmuxConnectionLostError, String(error));
-  assert.match(error.message, /host a/);
+  assert.match(await closed, /host a|closed|exited/);
   await assert.rejects(server.run(['list-sessions']), TmuxHostError, 'sshd is down: the host cannot be reached');
   await sshd.resume();
   assert.deepEqual(await server.run(['list-sessions', '-F', '#{session_name}']), ['test']);
   await server.run(['list-sessions']);
   assert.ok(server.connectionEpoch > epoch, 'a new control connection');
+});
+
+test('a link that goes silent (sshd sessions stopped, no FIN) fails what waits on it within the silence limit; the next call reconnects; no client is stranded', async (t) => {
+  const sshd = await loopbackSshd(t);
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const server = new TmuxServer({
+    bin: 'tmux',
+    ssh: { host: 'a', destination: 'hosta', sshConfig: sshd.config, silenceMs: 2000 },
+    socketPath: tmux.socketPath,
+    commandTimeoutMs: 60_000,
+    env: scrubbedEnv(),
+  });
+  t.after(() => server.close());
+  await server.run(['list-sessions']);
+  let onClose!: (reason: string) => void;
+  const closed = new Promise<string>((resolve) => (onClose = resolve));
+  await server.watchPane('$0', pane, { output: () => {}, close: (reason) => onClose(reason) });
+  const clients = async () => (await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').filter(Boolean);
+  const deadline = Date.now() + 20_000;
+  while ((await clients()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const frozen = sshd.freezeSessions(tmux.socketPath);
+  assert.equal(frozen.length, 2);
+  // The watch's heartbeat finds the silence, long before the 60 s command timeout; the idle command
+  // connection shares the link and is dropped with it, so a command sent now does not wait on it.
+  assert.match(await closed, /host a sent nothing for 2000 ms/);
+  assert.ok(server.linkLost instanceof TmuxLinkSilentError);
+  assert.deepEqual(sshClients(), [], 'the silent connections\' ssh processes were ended');
+  assert.deepEqual(await server.run(['display-message', '-p', '-t', pane, '#{pane_id}']), [pane], 'the next call reconnects');
+  assert.equal(server.linkLost, undefined);
+  // The stranded remote tmux clients are ended by the new connection; then the frozen sessions may wake.
+  const ours = [...server.ownClientPids()];
+  while ((await clients()).some((pid) => !ours.includes(Number(pid))) && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual((await clients()).map(Number), ours, 'only the new connection\'s client is left');
+  sshd.thaw(frozen);
+  await server.close();
+  const gone = Date.now() + 10_000;
+  while (sshd.sessions().length > 0 && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(sshd.sessions(), []);
+  assert.deepEqual(await clients(), []);
+});
+
+test('the tmux on a host is checked on connect: an old one is a clear error naming the host, and nothing is left running', async (t) => {
+  const sshd = await loopbackSshd(t);
+  const tmux = privateTmux(t);
+  await tmux.start();
+  // A tmux that says it is 3.1 and would otherwise work: only the version check can refuse it.
+  const fake = join(tmux.dir, 'old-tmux');
+  writeFileSync(fake, `#!/bin/sh\nif [ "$1" = -V ]; then echo 'tmux 3.1c'; exit 0; fi\nexec tmux "$@"\n`, { mode: 0o755 });
+  const server = new TmuxServer({
+    bin: 'tmux',
+    ssh: { host: 'old', destination: 'hosta', sshConfig: sshd.config, remoteTmux: fake },
+    socketPath: tmux.socketPath,
+    commandTimeoutMs: 10_000,
+    env: scrubbedEnv(),
+  });
+  t.after(() => server.close());
+  for (let i = 0; i < 2; i++) {
+    const error = await server.run(['list-sessions']).then(
+      () => assert.fail('an old tmux must be refused'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof TmuxHostError, String(error));
+    assert.match(error.message, /tmux on host old \(ssh hosta\) cannot be used: it is tmux 3\.1c; tmux 3\.2 or newer is needed/);
+  }
+  await server.close();
+  const deadline = Date.now() + 10_000;
+  while ((sshd.sessions().length > 0 || sshClients().length > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual([sshd.sessions(), sshClients()], [[], []]);
+  assert.equal((await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim(), '', 'the attach that ran beside the check was ended');
 });

@@ -30,6 +30,11 @@ test('--host and TMUX_MCP_HOSTS: destination, socket name or path, ssh settings'
   assert.deepEqual(hosts(['--host', 'x=y'], { TMUX_MCP_SSH_BIN: '/opt/ssh', TMUX_MCP_REMOTE_TMUX: '/opt/homebrew/bin/tmux' }), [
     { name: 'x', destination: 'y', socketName: 'libtmux-mcp', sshBin: '/opt/ssh', remoteTmux: '/opt/homebrew/bin/tmux' },
   ]);
+  // The silence limit, in seconds: unset leaves the launcher's default.
+  assert.deepEqual(hosts(['--host', 'x=y'], { TMUX_MCP_HOST_SILENCE_SECONDS: '2.5' }), [{ name: 'x', destination: 'y', socketName: 'libtmux-mcp', silenceMs: 2500 }]);
+  for (const value of ['0', '0.05', '61', 'soon']) {
+    assert.throws(() => parseCli(['--host', 'x=y'], { TMUX_MCP_HOST_SILENCE_SECONDS: value }), /TMUX_MCP_HOST_SILENCE_SECONDS must be a number of seconds from 0.1 to 60/, value);
+  }
 });
 
 test('bad hosts stop start-up with a message', () => {

@@ -5,7 +5,8 @@
  */
 import type { Engine } from '../../core/engine.js';
 import { Failure } from '../../core/failure.js';
-import { checkGeneration } from '../../core/generation.js';
+import { checkGeneration, generationHost } from '../../core/generation.js';
+import type { EngineRegistry } from '../../core/registry.js';
 
 export interface PaneTarget {
   readonly paneId: string;
@@ -13,7 +14,7 @@ export interface PaneTarget {
 }
 
 /** Refusals that are this contract's policy rather than tmux's or core's: they carry their code. */
-export type PolicyCode = 'target_required' | 'target_denied' | 'tool_denied' | 'creation_denied' | 'owned_limit' | 'ownership_required';
+export type PolicyCode = 'target_required' | 'target_denied' | 'tool_denied' | 'creation_denied' | 'owned_limit' | 'ownership_required' | 'closed';
 
 export class PolicyRefusal extends Error {
   constructor(
@@ -52,11 +53,31 @@ export class JuliaApp {
   readonly owned = new Map<string, OwnedSession>();
   creating = 0;
   #active = 0;
+  /** Aborted when the application closes: every call running is cancelled. */
+  readonly #closing = new AbortController();
 
   constructor(
-    readonly engine: Engine,
+    /** This machine's tmux and the configured hosts'; a target's generation says which. */
+    readonly registry: EngineRegistry,
     readonly settings: JuliaSettings,
   ) {}
+
+  /** This machine's configured tmux: where sessions are created and start-up panes resolved. */
+  get engine(): Engine {
+    return this.registry.defaultEngine;
+  }
+
+  /**
+   * The tmux server a generation belongs to: the host it names, or this machine's. A host that is
+   * not configured here is another server (`wrong_server`), refused before any tmux is asked.
+   */
+  engineFor(subject: string, generation: string): Engine {
+    const host = generationHost(generation);
+    if (host !== undefined && !this.registry.hostNames.includes(host)) {
+      throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, `Its host ${JSON.stringify(host)} is not configured here; use a target listed by this server (list_panes).`, { touched: false });
+    }
+    return this.registry.engineOn(host);
+  }
 
   get allowListActive(): boolean {
     return this.settings.allowPanes.length > 0;
@@ -82,14 +103,30 @@ export class JuliaApp {
     return { paneId: chosen.paneId, generation: chosen.generation };
   }
 
-  /** Right before acting: still allowed, and its generation is the running server's. */
-  async checkTarget(target: PaneTarget): Promise<void> {
+  /** Right before acting: still allowed, and its generation is the running server's; answers that server's engine. */
+  async checkTarget(target: PaneTarget): Promise<Engine> {
     if (!this.isAllowed(target)) throw new PolicyRefusal('target_denied', 'pane is no longer allowed');
-    await checkGeneration(this.engine, target.paneId, target.generation);
+    const engine = this.engineFor(target.paneId, target.generation);
+    await checkGeneration(engine, target.paneId, target.generation);
+    return engine;
+  }
+
+  /** Aborts when the application closes. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /**
+   * Closes the application as the server stops: the calls running end as `cancelled` and any call
+   * after this one is refused as `closed`; both are still answered.
+   */
+  close(): void {
+    this.#closing.abort();
   }
 
   /** Runs one call, counted against MAX_ACTIVE_CALLS until `work` settles, even after its answer was given up. */
   async counted<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closing.signal.aborted) throw new PolicyRefusal('closed', 'application is closed');
     if (this.#active >= MAX_ACTIVE_CALLS) throw new Failure('busy', 'application request capacity exhausted', undefined, { touched: false });
     this.#active++;
     const running = work();
@@ -102,35 +139,44 @@ export class JuliaApp {
 }
 
 /**
- * One call's deadline: `signal` aborts when it passes or the client cancels, and `race` ends a
- * piece of work with a `timeout` failure when the deadline comes first (the work is told through
- * `signal` and winds down on its own).
+ * One call's deadline: `signal` aborts when it passes, the client cancels or the application
+ * closes, and `race` ends a piece of work with a `timeout` failure when the deadline comes first,
+ * or a `cancelled` one when the application closes first (the work is told through `signal` and
+ * winds down on its own). A client's own cancellation does not end the race: its answer is
+ * dropped anyway, and the call keeps its place until the work has really ended.
  */
 export class Deadline {
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
   readonly #ends: number;
-  readonly #expired: Promise<never>;
+  readonly #stopped: Promise<never>;
   #timer!: NodeJS.Timeout;
   readonly #outer: AbortSignal;
+  readonly #closing: AbortSignal;
   readonly #onOuterAbort = () => this.#controller.abort();
+  #onClose!: () => void;
 
   constructor(
     readonly timeoutMs: number,
     outer: AbortSignal,
+    closing: AbortSignal,
   ) {
     this.signal = this.#controller.signal;
     this.#ends = performance.now() + timeoutMs;
     this.#outer = outer;
+    this.#closing = closing;
     outer.addEventListener('abort', this.#onOuterAbort, { once: true });
     if (outer.aborted) this.#controller.abort();
-    this.#expired = new Promise<never>((_, reject) => {
-      this.#timer = setTimeout(() => {
-        reject(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`));
+    this.#stopped = new Promise<never>((_, reject) => {
+      const stop = (failure: Failure) => {
+        reject(failure);
         this.#controller.abort();
-      }, timeoutMs);
+      };
+      this.#timer = setTimeout(() => stop(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`)), timeoutMs);
+      this.#onClose = () => stop(new Failure('cancelled', 'request cancelled after submission; remote effects may have occurred'));
+      closing.addEventListener('abort', this.#onClose, { once: true });
     });
-    this.#expired.catch(() => {});
+    this.#stopped.catch(() => {});
   }
 
   remainingMs(): number {
@@ -138,12 +184,13 @@ export class Deadline {
   }
 
   race<T>(work: Promise<T>): Promise<T> {
-    return Promise.race([work, this.#expired]);
+    return Promise.race([work, this.#stopped]);
   }
 
   dispose(): void {
     clearTimeout(this.#timer);
     this.#outer.removeEventListener('abort', this.#onOuterAbort);
+    this.#closing.removeEventListener('abort', this.#onClose);
   }
 }
 

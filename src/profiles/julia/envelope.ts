@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { clipUtf8 } from '../../core/capture.js';
 import { Failure, type FailureKind } from '../../core/failure.js';
-import { TmuxTimeoutError } from '../../tmux/errors.js';
+import { TmuxOutputLimitError, TmuxTimeoutError } from '../../tmux/errors.js';
 import { isTmuxError } from '../../tmux/server.js';
 import { PolicyRefusal } from './app.js';
 
@@ -43,6 +43,7 @@ function classify(error: unknown): { code: string; message: string; touched: boo
     const text = error.hint ? `${error.message}. ${error.hint}` : error.message;
     return { code, message: code === 'invalid_arguments' ? `ArgumentError: ${text}` : text, touched: error.touched };
   }
+  if (error instanceof TmuxOutputLimitError) return { code: 'output_limit', message: error.message, touched: true };
   if (error instanceof TmuxTimeoutError) return { code: 'deadline', message: `${error.message}; remote effects may have occurred`, touched: true };
   if (isTmuxError(error)) return { code: 'operation_failed', message: error.message, touched: true };
   return { code: 'operation_failed', message: error instanceof Error ? error.message : String(error), touched: true };

@@ -5,6 +5,7 @@
  */
 import { ConfigError, type JuliaOptions } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
+import type { EngineRegistry } from '../../core/registry.js';
 import { generationOf } from '../../core/generation.js';
 import type { JsonSchema } from '../../mcp/schema.js';
 import type { Profile } from '../../mcp/server.js';
@@ -34,7 +35,8 @@ export interface JuliaProfile extends Profile<JuliaApp> {
   close(): Promise<void>;
 }
 
-export async function createJuliaProfile(options: JuliaOptions, engine: Engine): Promise<JuliaProfile> {
+export async function createJuliaProfile(options: JuliaOptions, registry: EngineRegistry): Promise<JuliaProfile> {
+  const engine = registry.defaultEngine;
   const names = options.tools ?? DEFAULT_TOOLS;
   const unknown = names.filter((name) => !TOOL_NAMES.includes(name));
   if (unknown.length > 0) throw new ConfigError(`--tool ${unknown.join(', ')}: not a tool of the julia profile; choose from ${TOOL_NAMES.join(', ')}`);
@@ -48,7 +50,7 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
     maxCaptureBytes: MAX_CAPTURE_BYTES,
     maxResultBytes: options.maxResultBytes,
   };
-  const app = new JuliaApp(engine, settings);
+  const app = new JuliaApp(registry, settings);
   const schemaSettings: SchemaSettings = { callerConfigured: settings.caller !== undefined, maxCaptureBytes: MAX_CAPTURE_BYTES };
 
   const itemTools = names.filter((name) => name !== RUN_OPERATIONS).map((name) => CATALOG.find((tool) => tool.name === name)!);
@@ -56,6 +58,9 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
   const enabled = names.map((name) => (name === RUN_OPERATIONS ? batch : CATALOG.find((tool) => tool.name === name)!));
   const mutating = new Map(enabled.map((tool) => [tool.name, tool.mutating]));
   const isMutating = (name: string) => mutating.get(name) ?? true;
+  // Any payload, an error's too (its message may quote tmux at length), is held to the result limit.
+  const limited = (payload: Payload, tool: string, json = JSON.stringify(payload)) =>
+    Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes ? toResult(payload, json) : toResult(resultLimitPayload(payload, tool, isMutating));
 
   return {
     name: 'julia',
@@ -64,13 +69,15 @@ export async function createJuliaProfile(options: JuliaOptions, engine: Engine):
     context: app,
     maxResponseBytes: MAX_OUTBOUND_BYTES,
     capacity: { methods: new Set(['tools/call']), workers: options.workers, capacity: options.capacity },
-    jsonRpcRules: { methods: new Set(['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call']), legacyVersion: '2025-11-25', modernVersion: '2026-07-28' },
-    renderError: (error, tool) => toResult({ error: envelope(error, isMutating(tool)) }),
-    renderSuccess(outcome, tool) {
-      const json = outcome.text ?? JSON.stringify(outcome.structured);
-      if (Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes) return toResult(outcome.structured, json);
-      return toResult(resultLimitPayload(outcome.structured, tool, isMutating));
+    jsonRpcRules: {
+      methods: new Set(['server/discover', 'initialize', 'tools/list', 'ping', 'tools/call']),
+      legacyVersion: '2025-11-25',
+      modernVersion: '2026-07-28',
+      limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
     },
+    renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
+    renderSuccess: (outcome, tool) => limited(outcome.structured as Payload, tool, outcome.text),
+    closing: () => app.close(),
     close: () => closeOwned(app),
   };
 }
@@ -91,7 +98,7 @@ function declare(tool: JuliaTool & { argumentSchema?: JsonSchema }, app: JuliaAp
     handler: (args, call) =>
       app.counted(async () => {
         const plan = tool.plan(args, app);
-        const deadline = new Deadline(app.settings.timeoutMs, call.signal);
+        const deadline = new Deadline(app.settings.timeoutMs, call.signal, app.closing);
         try {
           const work = tool.run(plan, { app, deadline, progress: call.progress });
           const payload: Payload = await (ownsDeadline ? work : deadline.race(work));

@@ -5,10 +5,10 @@
  * See core/hosts.ts for the rule, README "Hosts" for the user's view.
  */
 import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/hosts.js';
-import type { EngineRegistry } from '../../core/registry.js';
+import { unanswered, type EngineRegistry } from '../../core/registry.js';
 import { isFailure } from '../../core/failure.js';
 import { isTmuxError } from '../../tmux/server.js';
-import { TmuxHostError, TmuxTimeoutError } from '../../tmux/errors.js';
+import { isHostUnreachable } from '../../tmux/errors.js';
 import type { ToolCall, ToolOutcome } from '../../mcp/tool.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
@@ -18,13 +18,32 @@ const TARGET_FIELDS = ['paneId', 'otherPaneId', 'windowId', 'window', 'session',
 /** Per tool, more arguments that choose the host: a new session's name says where to make it. */
 const EXTRA_TARGET_FIELDS: Readonly<Record<string, readonly string[]>> = { create_session: ['name'] };
 
-/** Listings that, given no target, answer for every host: the array each row list is under. */
-const SPANNING: Readonly<Record<string, string>> = { list_sessions: 'sessions', list_windows: 'windows', list_panes: 'panes' };
+type Answer = Record<string, unknown>;
+/** Joins the answers of every server into one, in server order. */
+type Merge = (answers: readonly Answer[]) => Answer;
+
+const rows = (answers: readonly Answer[], key: string): unknown[] => answers.flatMap((answer) => (answer[key] as unknown[] | undefined) ?? []);
+const rowsOf = (key: string): Merge => (answers) => ({ [key]: rows(answers, key) });
+
+/** Tools that, given no target, answer for every host, and how their answers join. */
+const SPANNING: Readonly<Record<string, Merge>> = {
+  list_sessions: rowsOf('sessions'),
+  list_windows: rowsOf('windows'),
+  list_panes: rowsOf('panes'),
+  // Each server's search keeps its own bounds; the counts add up and the reasons for cutting short join.
+  search_panes: (answers) => ({
+    matches: rows(answers, 'matches'),
+    panesAvailable: answers.reduce((sum, answer) => sum + (answer.panesAvailable as number), 0),
+    panesSearched: answers.reduce((sum, answer) => sum + (answer.panesSearched as number), 0),
+    truncated: answers.some((answer) => answer.truncated === true),
+    truncatedBy: [...new Set(rows(answers, 'truncatedBy'))],
+  }),
+};
 
 /** Answer fields holding tmux ids (or arrays of them), written `NAME:%3` when they come from a host. */
 const ID_FIELDS = new Set(['id', 'paneId', 'pane', 'windowId', 'windowID', 'sessionId', 'sessionID', 'otherPaneId', 'resolvedPaneIds', 'target']);
 /** Answer fields holding records (or arrays of them) whose ids are qualified in turn. */
-const RECORD_FIELDS = new Set(['sessions', 'windows', 'panes', 'placements', 'window', 'session', 'pane', 'capture', 'targets']);
+const RECORD_FIELDS = new Set(['sessions', 'windows', 'panes', 'placements', 'window', 'session', 'pane', 'capture', 'targets', 'matches']);
 
 /** `tool` as it runs among hosts; with no hosts configured it is `tool` itself. */
 export function hostAware(tool: LibtmuxTool, registry: EngineRegistry): LibtmuxTool {
@@ -79,35 +98,23 @@ async function onHost(
     registry.markReachable(host);
     return qualifyOutcome(host, outcome);
   } catch (error) {
-    if (error instanceof TmuxHostError || error instanceof TmuxTimeoutError) registry.markUnreachable(host, error);
+    if (isHostUnreachable(error)) registry.markUnreachable(host, error);
     throw onHostError(host, error);
   }
 }
 
-/** A listing over the local tmux and every host; a host that cannot answer is named in the text, the others still answer. */
+/** A call over the local tmux and every host; a host that cannot answer is named in the text, the others still answer. */
 async function spanHosts(
   tool: LibtmuxTool,
-  key: string,
+  merge: Merge,
   args: Record<string, unknown>,
   call: ToolCall<LibtmuxContext>,
   registry: EngineRegistry,
 ): Promise<ToolOutcome> {
-  const hosts: Array<string | undefined> = [undefined, ...registry.hostNames];
-  // A host that just failed is left out for a while: one hung host must not stall every listing.
-  const answers = await Promise.allSettled(
-    hosts.map((host) => {
-      const failure = host === undefined ? undefined : registry.unreachable(host);
-      return failure === undefined ? onHost(tool, host, args, call, registry) : Promise.reject(failure);
-    }),
-  );
-  const rows: unknown[] = [];
-  const missing: string[] = [];
-  answers.forEach((answer, i) => {
-    if (answer.status === 'fulfilled') rows.push(...((answer.value.structured[key] as unknown[]) ?? []));
-    else missing.push(`${hosts[i] ?? 'local'}: ${answer.reason instanceof Error ? answer.reason.message : String(answer.reason)}`);
-  });
-  if (missing.length === answers.length) throw (answers[0] as PromiseRejectedResult).reason;
-  const structured = { [key]: rows };
+  const answers = await registry.everyServer((_engine, host) => onHost(tool, host, args, call, registry));
+  const missing = unanswered(answers);
+  if (missing.length === answers.length) throw (answers[0] as { error: unknown }).error;
+  const structured = merge(answers.flatMap((answer) => (answer.ok ? [answer.value.structured] : [])));
   const note = missing.length ? `\nNot listed (host could not answer): ${missing.join('; ')}` : '';
   return { structured, text: JSON.stringify(structured) + note };
 }

@@ -54,8 +54,8 @@ export const capturePane = juliaTool({
     return { target: app.planTarget(args.target), lines: args.lines ?? 100, maxBytes: args.maxBytes ?? app.settings.maxCaptureBytes };
   },
   async run(plan, { app }) {
-    await app.checkTarget(plan.target);
-    const { text, truncated } = await app.engine.onPane(plan.target.paneId, () => captureBounded(app.engine, plan.target.paneId, plan));
+    const engine = await app.checkTarget(plan.target);
+    const { text, truncated } = await engine.onPane(plan.target.paneId, () => captureBounded(engine, plan.target.paneId, plan));
     return {
       terminalContent: 'data',
       encoding: 'utf-8',

@@ -1,5 +1,7 @@
 import { clipUtf8 } from '../../../core/capture.js';
+import type { Engine } from '../../../core/engine.js';
 import { generationOf } from '../../../core/generation.js';
+import { unanswered } from '../../../core/registry.js';
 import type { WindowRecord } from '../../../core/records.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/schema.js';
 import { juliaTool, READ } from '../declare.js';
@@ -52,9 +54,11 @@ export const listPanes = juliaTool({
   description:
     'List the panes of the tmux server, each with the target ({paneId, generation}) every other tool takes, its ' +
     'size, whether it is active or dead, its running command and title, and the sessions and windows it appears in. ' +
-    'Start here: targets are only valid for the tmux server incarnation that listed them. With --allow-pane only ' +
-    'the allowed panes (and those of sessions this server created) are listed. Pages with offset/limit; ' +
-    '`nextOffset` is the offset of the next page, null on the last.',
+    'Start here: targets are only valid for the tmux server incarnation that listed them. With hosts configured ' +
+    '(--host), the panes of each host follow this machine\'s: their generation begins with the host\'s name, and a ' +
+    'tool given that target acts on that host; a host that could not answer is named in `coverage`. With ' +
+    '--allow-pane only the allowed panes (and those of sessions this server created) are listed. Pages with ' +
+    'offset/limit; `nextOffset` is the offset of the next page, null on the last.',
   mutating: false,
   annotations: READ,
   input: () =>
@@ -65,13 +69,15 @@ export const listPanes = juliaTool({
   output: outcomes(success),
   plan: (args: Args) => ({ limit: args.limit ?? 32, offset: args.offset ?? 0 }),
   async run(plan, { app }) {
-    const [panes, windows] = await Promise.all([app.engine.listPanes(), app.engine.listWindows()]);
-    const links = new Map<string, WindowRecord[]>();
-    for (const link of windows) links.set(link.id, [...(links.get(link.id) ?? []), link]);
-    const rows = panes
-      .map((pane) => ({ pane, target: { paneId: pane.id, generation: generationOf(pane.incarnation) } }))
-      .filter(({ target }) => app.isAllowed(target));
-    const page = rows.slice(plan.offset, plan.offset + plan.limit).map(({ pane, target }) => {
+    // Every configured server: this machine's tmux, then each host. An allow-list names panes of
+    // this machine (and of sessions created here) only, so then the hosts have nothing to list.
+    const answers = app.allowListActive
+      ? [{ host: undefined, ok: true as const, value: await serverRows(app.engine) }]
+      : await app.registry.everyServer((engine) => serverRows(engine));
+    const missing = unanswered(answers);
+    if (missing.length === answers.length) throw (answers[0] as { error: unknown }).error;
+    const rows = answers.flatMap((answer) => (answer.ok ? answer.value : [])).filter(({ target }) => app.isAllowed(target));
+    const page = rows.slice(plan.offset, plan.offset + plan.limit).map(({ pane, target, links }) => {
       const linked = links.get(pane.windowId) ?? [];
       const title = clipUtf8(pane.title, 256);
       const command = clipUtf8(pane.currentCommand, 256);
@@ -106,7 +112,18 @@ export const listPanes = juliaTool({
       panes: page,
       total: rows.length,
       truncated: more,
-      coverage: 'complete_observed_graph',
+      // The one free-text field: a host that could not answer is named there, with its reason.
+      coverage: missing.length === 0 ? 'complete_observed_graph' : clipUtf8(`partial_observed_graph; not listed: ${missing.join('; ')}`, MAX_COVERAGE_BYTES).text,
     };
   },
 });
+
+const MAX_COVERAGE_BYTES = 1024;
+
+/** One server's panes with their targets, and its window links by window id. */
+async function serverRows(engine: Engine) {
+  const [panes, windows] = await Promise.all([engine.listPanes(), engine.listWindows()]);
+  const links = new Map<string, WindowRecord[]>();
+  for (const link of windows) links.set(link.id, [...(links.get(link.id) ?? []), link]);
+  return panes.map((pane) => ({ pane, links, target: { paneId: pane.id, generation: generationOf(pane.incarnation) } }));
+}

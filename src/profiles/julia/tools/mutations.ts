@@ -39,8 +39,8 @@ export const sendKeys = juliaTool({
       return { keys: args.keys, literal: args.literal ?? false };
     }),
   async run(plan, { app }) {
-    await app.checkTarget(plan.target);
-    await send(app.engine, { pane: plan.target.paneId, keys: plan.keys, literal: plan.literal, enter: false });
+    const engine = await app.checkTarget(plan.target);
+    await send(engine, { pane: plan.target.paneId, keys: plan.keys, literal: plan.literal, enter: false });
     return done(plan.target);
   },
 });
@@ -65,8 +65,8 @@ export const pasteText = juliaTool({
       return { text: args.text };
     }),
   async run(plan, { app }) {
-    await app.checkTarget(plan.target);
-    await paste(app.engine, { pane: plan.target.paneId, text: plan.text });
+    const engine = await app.checkTarget(plan.target);
+    await paste(engine, { pane: plan.target.paneId, text: plan.text });
     return done(plan.target);
   },
 });
@@ -93,8 +93,8 @@ export const resizePane = juliaTool({
   output,
   plan: (args: { target?: PaneTarget; width?: number; height?: number }, app) => planOn(args, app, () => ({ width: args.width, height: args.height })),
   async run(plan, { app }) {
-    await app.checkTarget(plan.target);
-    await app.engine.onPane(plan.target.paneId, () => requestPaneSize(app.engine, plan.target.paneId, plan));
+    const engine = await app.checkTarget(plan.target);
+    await engine.onPane(plan.target.paneId, () => requestPaneSize(engine, plan.target.paneId, plan));
     return done(plan.target);
   },
 });
@@ -110,8 +110,8 @@ export const killPane = juliaTool({
   output,
   plan: (args: { target?: PaneTarget }, app) => planOn(args, app, () => ({})),
   async run(plan, { app }) {
-    await app.checkTarget(plan.target);
-    await app.engine.onPane(plan.target.paneId, () => kill(app.engine, plan.target.paneId, false));
+    const engine = await app.checkTarget(plan.target);
+    await engine.onPane(plan.target.paneId, () => kill(engine, plan.target.paneId, false));
     return done(plan.target);
   },
 });

@@ -1,4 +1,5 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
+import type { Engine } from '../../../core/engine.js';
 import { Failure } from '../../../core/failure.js';
 import { sendKeys } from '../../../core/input.js';
 import type { PaneRecord } from '../../../core/records.js';
@@ -29,11 +30,11 @@ const textLimit = (settings: { maxCaptureBytes: number }) => Math.min(1024, sett
 const waitInput = (settings: SchemaSettings, fields: Record<string, JsonSchema>, required: readonly string[]) =>
   object({ ...fields, target: targetIn, text: waitText(textLimit(settings)) }, requiredWithTarget(settings, required));
 
-/** The pane behind a checked target; one that vanished since listing is a stale target. */
-async function paneOf(call: RunCall, target: PaneTarget): Promise<PaneRecord> {
-  await call.app.checkTarget(target);
+/** The pane behind a checked target, and its server's engine; a pane that vanished since listing is a stale target. */
+async function paneOf(call: RunCall, target: PaneTarget): Promise<{ engine: Engine; pane: PaneRecord }> {
+  const engine = await call.app.checkTarget(target);
   try {
-    return await call.app.engine.getPane(target.paneId);
+    return { engine, pane: await engine.getPane(target.paneId) };
   } catch (error) {
     if (error instanceof Failure && error.kind === 'not_found') {
       throw new Failure('stale', `target ${JSON.stringify(target.paneId)} belongs to another observed daemon generation`, 'The pane is gone; call list_panes.', { touched: false });
@@ -80,8 +81,8 @@ export const waitForText = juliaTool({
   output: outcomes(matched),
   plan: (args: WaitArgs, app) => planWait(args, app),
   async run(plan, call) {
-    const pane = await paneOf(call, plan.target);
-    const source = await waitForLiteral(call.app.engine, {
+    const { engine, pane } = await paneOf(call, plan.target);
+    const source = await waitForLiteral(engine, {
       pane,
       text: plan.text,
       baseline: { maxBytes: call.app.settings.maxCaptureBytes },
@@ -111,14 +112,14 @@ export const sendKeysAndWait = juliaTool({
     return { ...planWait(args, app), keys: args.keys, literal: args.literal ?? false };
   },
   async run(plan, call) {
-    const pane = await paneOf(call, plan.target);
+    const { engine, pane } = await paneOf(call, plan.target);
     let keysSent = false;
-    const source = await waitForLiteral(call.app.engine, {
+    const source = await waitForLiteral(engine, {
       pane,
       text: plan.text,
       before: async () => {
         await call.progress(1, undefined, 'waiting');
-        await sendKeys(call.app.engine, { pane: pane.id, keys: plan.keys, literal: plan.literal, enter: false });
+        await sendKeys(engine, { pane: pane.id, keys: plan.keys, literal: plan.literal, enter: false });
         keysSent = true;
       },
       timeoutMs: call.deadline.remainingMs() + 1000,

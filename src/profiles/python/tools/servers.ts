@@ -11,7 +11,8 @@ export const listServersTool = pythonTool({
   description:
     'Find the tmux servers running for this user: every live socket in tmux\'s socket directory ($TMUX_TMPDIR or /tmp, ' +
     'then tmux-<uid>), plus extra_socket_paths for servers started with -S elsewhere. Stale sockets are skipped, and no ' +
-    'server is started to look. Each row\'s socket_name is what the other tools take as socket_name.',
+    'server is started to look. Then each configured host (--host) whose tmux answers, as socket_name "HOST:". ' +
+    'Each row\'s socket_name is what the other tools take as socket_name.',
   toolset: 'inspect',
   input: params({ extra_socket_paths: stringList('Absolute paths of more sockets to check (servers started with tmux -S). Missing or dead ones are skipped.') }),
   output: wrapped({ items: serverSchema, type: 'array' }),
@@ -25,7 +26,9 @@ export const listServersTool = pythonTool({
         })),
       ),
     );
-    return listResult(rows);
+    // Hosts after this machine's sockets: a host that is down or has no server is skipped like a stale socket.
+    const hosts = await ctx.registry.everyServer(async (engine, host) => (host === undefined ? undefined : serverInfo(engine, `${host}:`)));
+    return listResult([...rows, ...hosts.flatMap((answer) => (answer.ok && answer.value?.is_alive ? [answer.value] : []))]);
   },
 });
 

@@ -1,0 +1,53 @@
+/**
+ * A contract's JSON-RPC rules over HTTP, as jsonrpc-rules.ts and the stdio line reader apply them
+ * to a stdio connection: every POST body is held to the inbound limits (-32700, before the SDK
+ * parses it), and each request is refused as the rules say (-32601, -32602, and -32600 for an id
+ * still running in the same 2025 session; a 2026 request stands alone, so its id cannot collide).
+ * What passes is served unchanged.
+ */
+import type { RequestId } from '@modelcontextprotocol/server';
+import { holdUntilSent, type Admission } from './http-capacity.js';
+import { jsonBytesProblem, PARSE_ERROR } from './json-limits.js';
+import { isRequestId } from './json-rpc-lines.js';
+import { ruleRefusal, type JsonRpcRules } from './jsonrpc-rules.js';
+
+export function httpRules(rules: JsonRpcRules): Admission {
+  /** Per 2025 session (its Mcp-Session-Id): the ids of the requests still being answered. */
+  const running = new Map<string, Set<RequestId>>();
+
+  return async (request, serve) => {
+    if (request.method !== 'POST') return serve();
+    const limits = rules.limits;
+    if (limits && Number(request.headers.get('content-length') ?? 0) > limits.maxBytes) return jsonRpcError(400, null, PARSE_ERROR, limits.message);
+    const bytes = Buffer.from(await request.clone().arrayBuffer());
+    if (limits && jsonBytesProblem(bytes, limits) !== undefined) return jsonRpcError(400, null, PARSE_ERROR, limits.message);
+    let message: { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    try {
+      message = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      // Not JSON at all: the SDK answers that itself unless the contract words it.
+      return limits ? jsonRpcError(400, null, PARSE_ERROR, limits.message) : serve();
+    }
+    // Responses, batches and malformed messages are the SDK's to judge.
+    if (message === null || typeof message !== 'object' || typeof message.method !== 'string') return serve();
+    const session = request.headers.get('mcp-session-id');
+    const ids = session === null ? undefined : (running.get(session) ?? new Set<RequestId>());
+    if (!isRequestId(message.id)) {
+      if (message.method === 'notifications/cancelled' && ids) ids.delete(message.params?.requestId as RequestId);
+      return serve();
+    }
+    const id = message.id;
+    const refusal = ruleRefusal({ id, method: message.method, ...(message.params ? { params: message.params } : {}) }, rules, ids ?? new Set());
+    if (refusal) return jsonRpcError(refusal.id === null ? 400 : 200, refusal.id, refusal.error.code, refusal.error.message);
+    if (!ids) return serve();
+    running.set(session!, ids.add(id));
+    return holdUntilSent(request, serve, () => {
+      ids.delete(id);
+      if (ids.size === 0) running.delete(session!);
+    });
+  };
+}
+
+function jsonRpcError(status: number, id: RequestId | null, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
+}
