@@ -2,11 +2,13 @@
 import { resolve } from 'node:path';
 import { checkTmuxBinary } from './tmux/binary.js';
 import { TmuxError } from './tmux/errors.js';
+import { PANE_ID } from './tmux/ids.js';
+import { PANE_ID_PATTERN } from './profiles/julia/schemas.js';
 
 import { HOST_NAME, type RemoteHost } from './core/hosts.js';
 
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
-export type ProfileName = (typeof PROFILES)[number];
+type ProfileName = (typeof PROFILES)[number];
 
 /** Where tmux lives when nothing says otherwise: a private socket, never the user's server by accident. */
 export const DEFAULT_SOCKET_NAME = 'libtmux-mcp';
@@ -77,8 +79,9 @@ export interface JuliaOptions {
 /** The julia profile's flags that take a value, and those that repeat. */
 const JULIA_VALUE_FLAGS = ['--tool', '--caller-pane', '--allow-pane', '--timeout', '--workers', '--capacity'] as const;
 const JULIA_REPEATABLE = new Set(['--tool', '--allow-pane']);
-const PANE_ID_SHAPE = /^%(0|[1-9][0-9]*)$/;
-export const MAX_ALLOWED_PANES = 256;
+// The julia contract's exact pane id (no leading zeros), as its schemas take it.
+const PANE_ID_SHAPE = new RegExp(PANE_ID_PATTERN);
+const MAX_ALLOWED_PANES = 256;
 
 /** Variables older servers of the family read; set now, they would silently mean nothing, so they stop start-up. */
 const RETIRED: Readonly<Record<string, string>> = {
@@ -166,7 +169,7 @@ function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | 
 }
 
 /** Loopback addresses and names: only this machine can reach them. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
@@ -228,7 +231,7 @@ function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: N
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
+function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
   const profile = profileArg ?? nonEmpty(env.TMUX_MCP_PROFILE) ?? 'libtmux';
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new ConfigError(`unknown profile "${profile}"; choose one of ${PROFILES.join(', ')}`);
@@ -319,7 +322,7 @@ function seconds(value: string | undefined, name: string, fallback: number, min:
 /** `TMUX` is `socket_path,server_pid,session_index`; the path may hold commas, so read from the right. */
 function callerFrom(env: NodeJS.ProcessEnv): Config['caller'] {
   const paneId = nonEmpty(env.TMUX_PANE);
-  if (paneId === undefined || !/^%\d+$/.test(paneId)) return undefined;
+  if (paneId === undefined || !PANE_ID.test(paneId)) return undefined;
   const parts = (env.TMUX ?? '').split(',');
   if (parts.length < 3) return { paneId };
   const pid = Number(parts[parts.length - 2]);

@@ -3,8 +3,8 @@ import { refused } from './failure.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord, WindowRecord } from './records.js';
 
-/** Makes `pane` the active pane of its window (its window is not brought to the front). */
-export async function selectPane(engine: Engine, pane: PaneRecord): Promise<PaneRecord> {
+/** Makes `pane` the active pane of its window (its window is not brought to the front); returns it as it is now. */
+export async function selectPane(engine: Engine, pane: { readonly id: string }): Promise<PaneRecord> {
   await engine.tmux.run(['select-pane', '-t', pane.id]);
   const now = await engine.getPane(pane.id);
   if (!now.isActive) throw refused(`tmux did not make ${pane.id} the active pane of window ${now.windowId}`);

@@ -55,6 +55,11 @@ export function boundedRegex(source: string, flags = ''): BoundedRegex {
 
 let sandbox: { context: vm.Context; match: vm.Script } | undefined;
 
+/** `text` as a pattern that matches exactly it: every character special to RegExp escaped. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function runsInLinearTime(source: string, flags: string): boolean {
   try {
     new RegExp(source, `${flags}l`);

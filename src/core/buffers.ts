@@ -12,11 +12,11 @@ import { Failure, invalidArgument, notFound } from './failure.js';
 import { bracketFlag, PASTE_MARKERS, pasteChecked } from './input.js';
 import type { InputPaneRecord } from './records.js';
 
-export const BUFFER_PREFIX = 'libtmux_mcp_';
+const BUFFER_PREFIX = 'libtmux_mcp_';
 export const BUFFER_NAME = /^libtmux_mcp_[0-9a-f]{32}_[A-Za-z0-9_.-]{1,64}$/;
-export const LOGICAL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const LOGICAL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** The logical name of a buffer loaded without one. */
-export const DEFAULT_LOGICAL_NAME = 'buf';
+const DEFAULT_LOGICAL_NAME = 'buf';
 /** Largest buffer this server loads, and most bytes of one it shows. */
 export const MAX_BUFFER_BYTES = 1_000_000;
 /** Text up to this size goes over the control connection (`set-buffer`); more goes through `load-buffer -`'s stdin. */

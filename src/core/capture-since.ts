@@ -19,6 +19,7 @@ import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
+import { decodeToken, encodeToken } from './tokens.js';
 import { PANE_ID } from '../tmux/ids.js';
 
 export const CURSOR_MAX_CHARS = 16_384;
@@ -82,14 +83,8 @@ interface PaneState {
 export function decodeCursor(text: string): Cursor {
   const bad = () =>
     invalidArgument('cursor is not a cursor capture_since returned', 'Omit cursor to start reading from now, then pass back the cursor each call returns.');
-  if (text.length > CURSOR_MAX_CHARS || !text.startsWith(PREFIX)) throw bad();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text.slice(PREFIX.length), 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  const c = value as Partial<Cursor> | null;
+  if (text.length > CURSOR_MAX_CHARS) throw bad();
+  const c = decodeToken(PREFIX, text) as Partial<Cursor> | null | undefined;
   const nat = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
   if (
     typeof c !== 'object' || c === null || Array.isArray(c) ||
@@ -103,7 +98,7 @@ export function decodeCursor(text: string): Cursor {
 }
 
 function encodeCursor(cursor: Cursor): string {
-  return PREFIX + Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+  return encodeToken(PREFIX, cursor);
 }
 
 const hash = (row: string) => createHash('sha256').update(row).digest('base64url').slice(0, 10);

@@ -13,7 +13,7 @@ export interface CaptureRange {
 }
 
 /** Most bytes of pane text one result carries; rows beyond it are dropped from the old end. */
-export const PANE_OUTPUT_BYTES = 128_000;
+const PANE_OUTPUT_BYTES = 128_000;
 
 /** The pane's text for the range, one string per row, trailing blank rows removed. */
 export async function captureLines(engine: Engine, paneId: string, range: CaptureRange = {}): Promise<string[]> {
@@ -78,7 +78,7 @@ export function trimTrailingBlank(lines: string[]): string[] {
 }
 
 /** Marks a row kept only by its tail. */
-export const CLIPPED_ROW_MARK = '…';
+const CLIPPED_ROW_MARK = '…';
 
 /**
  * Keeps the newest rows: at most `maxLines` of them and at most `maxBytes` bytes of text, in

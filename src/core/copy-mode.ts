@@ -8,7 +8,7 @@ import { invalidArgument } from './failure.js';
 import type { PaneRecord } from './records.js';
 
 /** Most lines one call scrolls back (tmux stops at the top of the history anyway). */
-export const MAX_SCROLL_LINES = 1_000_000;
+const MAX_SCROLL_LINES = 1_000_000;
 
 /** Puts the pane in copy mode (staying there if it already is) and scrolls `scrollUp` lines back. */
 export async function enterCopyMode(engine: Engine, paneId: string, options: { scrollUp?: number | null } = {}): Promise<PaneRecord> {

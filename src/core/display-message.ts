@@ -7,10 +7,11 @@
 import { TmuxCommandError } from '../tmux/errors.js';
 import { hasShellJob, withoutTimeConversions } from '../tmux/formats.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
+import { utf8Boundary } from './capture.js';
 import type { Engine } from './engine.js';
 import { invalidArgument, notFound } from './failure.js';
 
-export const MAX_FORMAT_CHARS = 4096;
+const MAX_FORMAT_CHARS = 4096;
 /** Most bytes of expanded text returned; the rest is cut and counted. */
 export const MAX_DISPLAY_BYTES = 64 * 1024;
 
@@ -66,9 +67,6 @@ export async function displayMessage(engine: Engine, format: string, target?: st
 
 function bounded(lines: readonly string[]): DisplayResult {
   const full = Buffer.from(lines.join('\n'), 'utf8');
-  if (full.length <= MAX_DISPLAY_BYTES) return { text: full.toString('utf8'), truncatedBytes: 0 };
-  // Cut on a character boundary: drop continuation bytes the cut would split.
-  let end = MAX_DISPLAY_BYTES;
-  while (end > 0 && (full[end]! & 0xc0) === 0x80) end--;
+  const end = utf8Boundary(full, MAX_DISPLAY_BYTES);
   return { text: full.subarray(0, end).toString('utf8'), truncatedBytes: full.length - end };
 }

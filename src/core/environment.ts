@@ -46,9 +46,9 @@ async function readOne(engine: Engine, where: string[], name: string): Promise<s
 
 /** Portable environment variable names: a letter or `_`, then letters, digits and `_`. */
 export const ENVIRONMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
-export const MAX_ENVIRONMENT_VALUE_CHARS = 65_536;
+const MAX_ENVIRONMENT_VALUE_CHARS = 65_536;
 
-export function checkEnvironmentName(name: string, field = 'name'): void {
+function checkEnvironmentName(name: string, field = 'name'): void {
   if (!ENVIRONMENT_NAME.test(name)) {
     throw invalidArgument(`${field} must be an environment variable name (a letter or "_", then letters, digits or "_"; at most 256), got ${JSON.stringify(name.slice(0, 80))}`);
   }

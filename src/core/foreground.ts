@@ -151,7 +151,7 @@ export function readForeground(pane: PaneProcess): Foreground | undefined {
 }
 
 /** True when `serverPid` is a tmux process in this machine's /proc, so pane pids it lists can be read here. */
-export function isLocalTmuxServer(serverPid: number): boolean {
+function isLocalTmuxServer(serverPid: number): boolean {
   if (process.platform !== 'linux' || !(serverPid > 0)) return false;
   return readComm(serverPid)?.startsWith('tmux') ?? false;
 }

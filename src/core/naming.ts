@@ -19,16 +19,19 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 const ESCAPED_IN_NAMES = /\\|\$[A-Za-z_{]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** True when `text` holds half of a surrogate pair on its own: JSON can carry one, UTF-8 cannot. */
+export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
+
 /**
  * The longest name or title taken, in characters. Every listing and record repeats names, so a
  * longer one would make answers about it (and listings of its neighbours) outgrow the response cap.
  */
-export const MAX_NAME_CHARS = 1024;
+const MAX_NAME_CHARS = 1024;
 
 /** Rejects text tmux would not store verbatim in a name or title, or too long to report back. */
 export function checkDisplayText(text: string, field: string, what: string): void {
   if (text.length > MAX_NAME_CHARS) throw invalidArgument(`${field} is ${text.length} characters long; a ${what} may have at most ${MAX_NAME_CHARS}`);
-  if (LONE_SURROGATE.test(text)) throw invalidArgument(`${field} is not valid Unicode (it has an unpaired surrogate)`);
+  if (hasLoneSurrogate(text)) throw invalidArgument(`${field} is not valid Unicode (it has an unpaired surrogate)`);
   const control = CONTROL.exec(text);
   if (control) {
     const code = control[0].codePointAt(0)!.toString(16).padStart(4, '0');

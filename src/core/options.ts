@@ -29,7 +29,7 @@ export interface OptionValue {
 }
 
 /** Option names: `history-limit`, user options `@my_opt`, optionally one array element `name[2]`. */
-export const OPTION_NAME = /^@?[A-Za-z0-9][A-Za-z0-9_-]*(\[\d{1,6}\])?$/;
+const OPTION_NAME = /^@?[A-Za-z0-9][A-Za-z0-9_-]*(\[\d{1,6}\])?$/;
 const MAX_NAME = 256;
 
 export function validateOptionName(name: string): void {
@@ -99,7 +99,7 @@ async function showOptions(engine: Engine, args: string[], name: string): Promis
 }
 
 /** Longest option value accepted. */
-export const MAX_OPTION_VALUE_CHARS = 16_384;
+const MAX_OPTION_VALUE_CHARS = 16_384;
 
 /**
  * Sets the option at `scope` to `value` (tmux checks it against the option's type: numbers,

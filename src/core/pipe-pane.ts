@@ -6,11 +6,12 @@
  */
 import { isAbsolute } from 'node:path';
 import { literalFormat } from '../tmux/formats.js';
+import { shellQuote } from '../tmux/launcher.js';
 import type { Engine } from './engine.js';
 import { invalidArgument } from './failure.js';
 
 /** Longest path accepted (PATH_MAX). */
-export const MAX_PIPE_PATH_BYTES = 4096;
+const MAX_PIPE_PATH_BYTES = 4096;
 // tmux expands a command holding `%` through strftime into an 8 KiB buffer and gives up (an empty
 // command) beyond it; the command is held below that.
 const MAX_COMMAND_BYTES = 8000;
@@ -21,19 +22,14 @@ export interface PipeState {
   readonly piping: boolean;
 }
 
-/** Quotes `text` as one word for a POSIX shell: inside single quotes nothing is special but `'`. */
-export function shellWord(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 /** Escapes text tmux would expand as strftime and then as a format before running a command. */
-export function literalTimeFormat(text: string): string {
+function literalTimeFormat(text: string): string {
   return literalFormat(text.replaceAll('%', '%%'));
 }
 
 /** The pipe-pane command that writes (appends, or truncates first) the pane's output to `path`. */
 export function pipeCommand(path: string, append: boolean): string {
-  return literalTimeFormat(`cat ${append ? '>>' : '>'} ${shellWord(path)}`);
+  return literalTimeFormat(`cat ${append ? '>>' : '>'} ${shellQuote(path)}`);
 }
 
 function checkPath(path: string, field: string): void {

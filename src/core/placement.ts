@@ -8,7 +8,7 @@ import type { Engine } from './engine.js';
 import type { SessionRecord, WindowRecord } from './records.js';
 import { decodeRef } from './refs.js';
 
-export interface PlacementFilter {
+interface PlacementFilter {
   /** Only placements in this session (already resolved). */
   readonly sessionId?: string;
   /** Only the placement at this window index. */
@@ -38,7 +38,7 @@ export async function resolvePlacement(
 }
 
 /** The one placement of `windowId` that matches `filter`; fails when none or several do. */
-export async function findPlacement(engine: Engine, windowId: string, filter: PlacementFilter): Promise<WindowRecord> {
+async function findPlacement(engine: Engine, windowId: string, filter: PlacementFilter): Promise<WindowRecord> {
   const all = (await engine.listWindows()).filter((link) => link.id === windowId);
   const matching = all.filter(
     (link) => (filter.sessionId === undefined || link.sessionId === filter.sessionId) && (filter.index === undefined || link.index === filter.index),

@@ -5,7 +5,7 @@
  */
 
 /** The most characters of one echoed value. */
-export const MAX_ECHO_CHARS = 80;
+const MAX_ECHO_CHARS = 80;
 
 /** `text` JSON-quoted, cut to `max` characters with the length said when longer. */
 export function quoted(text: string, max = MAX_ECHO_CHARS): string {

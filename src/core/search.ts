@@ -9,6 +9,7 @@ import type { Engine } from './engine.js';
 import type { Incarnation } from './records.js';
 import { rowFormat } from '../tmux/formats.js';
 import { matchLines, RegexTimeout } from './regex-worker.js';
+import { escapeRegExp } from './bounded-regex.js';
 
 export const SEARCH_LIMITS = {
   panes: 200,
@@ -22,7 +23,7 @@ export const SEARCH_LIMITS = {
 } as const;
 
 /** Why a search stopped short, in the order reported. */
-export type SearchTruncation = 'bytes' | 'lines' | 'matches' | 'pane-output' | 'panes' | 'result-bytes' | 'time';
+type SearchTruncation = 'bytes' | 'lines' | 'matches' | 'pane-output' | 'panes' | 'result-bytes' | 'time';
 
 export interface SearchOptions {
   readonly pattern: string;
@@ -47,7 +48,7 @@ export interface SearchOptions {
   readonly onPane?: (done: number, total: number) => void | Promise<void>;
 }
 
-export interface SearchMatch {
+interface SearchMatch {
   readonly paneId: string;
   /** 1-based row number in the pane's captured text (oldest captured row = 1). */
   readonly line: number;
@@ -82,7 +83,7 @@ export function compileMatcher(pattern: string, regex: boolean, ignoreCase = fal
   }
   if (!regex && !ignoreCase) return literalMatcher(pattern);
   // Literal text that ignores case is the escaped text as a regex with the i flag.
-  const source = regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = regex ? pattern : escapeRegExp(pattern);
   const i = ignoreCase ? 'i' : '';
   // Unicode mode first; it rejects some escapes older syntax allows (`\-` outside a class), so fall back.
   let reason = '';

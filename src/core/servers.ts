@@ -18,8 +18,8 @@ export interface SocketEntry {
 }
 
 /** Most sockets looked at in the directory, and most extra paths per call. */
-export const MAX_SOCKETS = 256;
-export const MAX_EXTRA_SOCKET_PATHS = 64;
+const MAX_SOCKETS = 256;
+const MAX_EXTRA_SOCKET_PATHS = 64;
 
 /**
  * The sockets in the socket directory (sorted by name; other files left out), then each of

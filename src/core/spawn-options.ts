@@ -4,6 +4,7 @@
  * Checked before tmux runs; the command goes to tmux as one argument, which tmux hands to
  * `sh -c` as a shell command, like typing it.
  */
+import { ENVIRONMENT_NAME } from './environment.js';
 import { invalidArgument } from './failure.js';
 
 export interface SpawnOptions {
@@ -11,7 +12,6 @@ export interface SpawnOptions {
   readonly shell?: string;
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_VARIABLES = 256;
 const MAX_VALUE_BYTES = 64 * 1024;
 
@@ -19,7 +19,7 @@ export function checkSpawnOptions(options: SpawnOptions, fields = { environment:
   const entries = Object.entries(options.environment ?? {});
   if (entries.length > MAX_VARIABLES) throw invalidArgument(`${fields.environment} sets ${entries.length} variables; at most ${MAX_VARIABLES}`);
   for (const [name, value] of entries) {
-    if (!NAME.test(name)) throw invalidArgument(`${fields.environment}: ${JSON.stringify(name.slice(0, 64))} is not a variable name (letters, digits, "_", not starting with a digit)`);
+    if (!ENVIRONMENT_NAME.test(name)) throw invalidArgument(`${fields.environment}: ${JSON.stringify(name.slice(0, 64))} is not a variable name (letters, digits, "_", not starting with a digit; at most 256)`);
     if (typeof value !== 'string') throw invalidArgument(`${fields.environment}.${name} must be a string`);
     if (value.includes('\0')) throw invalidArgument(`${fields.environment}.${name} contains a NUL byte`);
     if (Buffer.byteLength(value, 'utf8') > MAX_VALUE_BYTES) throw invalidArgument(`${fields.environment}.${name} is longer than ${MAX_VALUE_BYTES} bytes`);

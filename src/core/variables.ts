@@ -10,7 +10,7 @@ import { invalidArgument } from './failure.js';
 import type { Engine } from './engine.js';
 import { quoted } from './quote.js';
 
-export const VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 export const MAX_VARIABLES = 32;
 
 export function validateVariableNames(names: readonly string[]): void {

@@ -13,6 +13,7 @@ import type { Engine } from './engine.js';
 import { before, openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
+import { decodeToken, encodeToken } from './tokens.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
 import { isHostUnreachable, TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
@@ -125,20 +126,13 @@ export interface WaitCursor {
 const CURSOR_PREFIX = 'tmuxw1_';
 
 export function encodeCursor(cursor: WaitCursor): string {
-  const body = JSON.stringify([cursor.fingerprint, cursor.paneId, cursor.streamKey, cursor.position.line, cursor.position.col]);
-  return CURSOR_PREFIX + Buffer.from(body, 'utf8').toString('base64url');
+  return encodeToken(CURSOR_PREFIX, [cursor.fingerprint, cursor.paneId, cursor.streamKey, cursor.position.line, cursor.position.col]);
 }
 
 /** Parses a cursor; anything malformed is an invalid argument. */
 export function decodeCursor(text: string): WaitCursor {
   const bad = () => invalidArgument('cursor is not one a previous wait_for_text returned', 'Pass the `cursor` field of an earlier wait_for_text result unchanged, or omit it to wait for output from now on.');
-  if (!text.startsWith(CURSOR_PREFIX)) throw bad();
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(text.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
+  const parts = decodeToken(CURSOR_PREFIX, text);
   if (!Array.isArray(parts) || parts.length !== 5) throw bad();
   const [fp, paneId, streamKey, line, col] = parts as unknown[];
   if (typeof fp !== 'string' || typeof paneId !== 'string' || !PANE_ID.test(paneId) || typeof streamKey !== 'string') throw bad();

@@ -9,7 +9,7 @@ import { Failure, invalidArgument, refused } from '../core/failure.js';
 import type { ToolCall, ToolOutcome } from './tool.js';
 
 /** A batch's own budget for its JSON value; the rest of the 1,000,000-byte wire cap is for the envelope and the text. */
-export const BATCH_BUDGET_BYTES = 900_000;
+const BATCH_BUDGET_BYTES = 900_000;
 
 export type OnError = 'stop' | 'continue';
 
@@ -19,13 +19,13 @@ export interface BatchOperation {
 }
 
 /** The nested call's answer as a row keeps it: text content, structured value, error flag. */
-export interface NestedEnvelope {
+interface NestedEnvelope {
   readonly content: { type: 'text'; text: string }[];
   readonly structuredContent: unknown;
   readonly isError: boolean;
 }
 
-export interface BatchRow {
+interface BatchRow {
   readonly index: number;
   readonly tool: string;
   readonly success: boolean;

@@ -10,7 +10,7 @@ import type { Engine } from '../core/engine.js';
 export type Completer = (value: string, context: { readonly arguments: Readonly<Record<string, string>> }) => Promise<readonly string[]>;
 
 /** The protocol's cap on values in one completion answer. */
-export const MAX_COMPLETIONS = 100;
+const MAX_COMPLETIONS = 100;
 
 /** Where completers live: prompt arguments by prompt name, template variables by template. */
 export interface Completable {

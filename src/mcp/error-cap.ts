@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** The most characters of one text in an error result. */
-export const MAX_ERROR_TEXT_CHARS = 8000;
+const MAX_ERROR_TEXT_CHARS = 8000;
 const HEAD_CHARS = 6000;
 
 // C0 controls but tab and newline, DEL, and C1 controls: a NUL in an echoed name is shown as \u0000.

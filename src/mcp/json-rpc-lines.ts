@@ -16,7 +16,7 @@ import {
 import { jsonBytesProblem, PARSE_ERROR, type JsonLimits } from './json-limits.js';
 
 /** The longest line read; longer ones are skipped to their newline and answered with an error. */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** One line read: a message to serve, or an error to answer in its place. */
 export type Inbound = { readonly message: JSONRPCMessage } | { readonly answer: JSONRPCErrorResponse };
@@ -84,7 +84,7 @@ export class JsonRpcLines {
 }
 
 /** What one line holds; undefined for a blank line or an invalid notification, which nothing can answer. */
-export function classifyLine(line: string, parseErrorMessage = 'the message is not valid JSON'): Inbound | undefined {
+function classifyLine(line: string, parseErrorMessage = 'the message is not valid JSON'): Inbound | undefined {
   if (line.trim() === '') return undefined;
   let value: unknown;
   try {
@@ -123,7 +123,7 @@ export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
-export function describeType(value: unknown): string {
+function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;

@@ -45,7 +45,7 @@ export function ruleRefusal(
 
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
-export const RULE_ERRORS = {
+const RULE_ERRORS = {
   notEnabled: { code: -32601, message: 'Method is not enabled' },
   duplicateId: { code: -32600, message: 'Duplicate active request ID' },
   legacyInit: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' },

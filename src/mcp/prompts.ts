@@ -2,7 +2,7 @@
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Server } from '@modelcontextprotocol/server';
 import type { Completer } from './completions.js';
 
-export interface PromptArgumentDeclaration {
+interface PromptArgumentDeclaration {
   readonly name: string;
   readonly description?: string;
   readonly required?: boolean;

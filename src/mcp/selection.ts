@@ -8,6 +8,10 @@ import { quoted } from '../core/quote.js';
 import { ConfigError } from '../config.js';
 import { nearest } from './nearest.js';
 
+/** The toolsets of the libtmux family's contracts, in listing order; LIBTMUX_TOOLSETS names them. */
+export const TOOLSETS = ['inspect', 'manage', 'execute', 'teardown'] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
 export interface Selectable {
   readonly name: string;
   /** The toolset the tool belongs to. */

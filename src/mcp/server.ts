@@ -19,9 +19,6 @@ import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
-
-export type { ResourceDeclaration, ResourceTemplateDeclaration } from './resources.js';
-export type { PromptDeclaration } from './prompts.js';
 import { type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { isTmuxError } from '../tmux/server.js';
 import { Failure, refused } from '../core/failure.js';
@@ -110,11 +107,6 @@ export function createServerFactory<Ctx>(profile: Profile<Ctx>): () => Server {
   }));
   const surface = extraSurface(profile);
   return () => buildServer(profile, invoker, listing, surface);
-}
-
-/** One server for one connection or one request. */
-export function createMcpServer<Ctx>(profile: Profile<Ctx>): Server {
-  return createServerFactory(profile)();
 }
 
 /** What a profile serves besides tools, and so which capabilities it advertises. */

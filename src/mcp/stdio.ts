@@ -51,7 +51,7 @@ export function serveBothErasOverStdio(factory: McpServerFactory, options: Stdio
  * serializeMessage), counting the requests it has read and not yet answered. End of input closes
  * the wire only once that count is zero, or when the drain limit runs out.
  */
-export class DrainingStdioWire implements Transport {
+class DrainingStdioWire implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;

@@ -7,7 +7,7 @@ import { spawnTmux } from './spawn.js';
 import { TmuxHostError, TmuxUnavailableError } from './errors.js';
 
 /** Oldest tmux the server is written for (control-mode flags, formats). */
-export const MIN_TMUX = [3, 2] as const;
+const MIN_TMUX = [3, 2] as const;
 
 /**
  * Runs `bin -V` and returns the version it reports ("3.3a", "next-3.5", "master"). Throws

@@ -17,7 +17,7 @@ const escape = (ch: string): string => ESCAPES[ch] ?? '\\' + ch.charCodeAt(0).to
 const FORMAT_CACHE = new Map<string, string>();
 const FORMAT_CACHE_MAX = 256;
 
-export function quoteArgument(arg: string): string {
+function quoteArgument(arg: string): string {
   if (arg.length > 0 && PLAIN.test(arg)) return arg;
   const isFormat = arg.length > 64 && arg.includes('#{');
   if (isFormat) {

@@ -124,6 +124,6 @@ export function spawnTmux(
  * tmux splits its argv into commands at any argument ending in `;`. Escaping that last `;` as `\;`
  * keeps it text (tmux drops the one backslash), so a name like `x;` stays `x;` on the spawn path.
  */
-export function argvSafe(arg: string): string {
+function argvSafe(arg: string): string {
   return arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg;
 }

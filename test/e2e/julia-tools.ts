@@ -194,6 +194,7 @@ export function juliaToolTests(negotiation: Negotiation, version: string): void 
       ['send_keys', { target, keys: Array(9).fill('x'.repeat(1000)) }],
       ['send_keys', { target, keys: ['x'], extra: true }],
       ['paste_text', { target, text: 'a\u0000b' }],
+      ['paste_text', { target, text: 'a\uD800b' }],
       ['resize_pane', { target }],
       ['resize_pane', { target, width: 10001 }],
       ['kill_pane', { target: { paneId: pane } }],

@@ -72,6 +72,11 @@ test('session, window and pane info, list_windows with linked windows, find_pane
   assert.equal(await corner('bottom-left'), first);
   assert.equal(await corner('top-right'), right);
   assert.equal(await corner('bottom-right'), bottomRight);
+  // Zoomed, the zoomed pane touches every corner too; the pane first in index order still wins.
+  await tmux.tmux('resize-pane', '-Z', '-t', bottomRight);
+  assert.equal(await corner('top-left'), first);
+  assert.equal(await corner('bottom-right'), bottomRight);
+  await tmux.tmux('resize-pane', '-Z', '-t', bottomRight);
   assert.match(await mcp.fails('find_pane_by_position', { windowId, corner: 'middle' }), /must be one of/);
   assert.match(await mcp.fails('find_pane_by_position', { windowId: '@999', corner: 'top-left' }), /no window @999/);
 });

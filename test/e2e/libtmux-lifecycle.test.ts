@@ -53,6 +53,7 @@ test('create_session starts the tmux server, takes names and directories literal
   assert.match(await mcp.fails('create_session', { name: 'a:b' }), /":".*not allow/);
   assert.match(await mcp.fails('create_session', { name: 'a.b' }), /"\.".*not allow/);
   assert.match(await mcp.fails('create_session', { name: 'a\nb' }), /control character U\+000a/);
+  assert.match(await mcp.fails('create_session', { name: 'a\uD800b' }), /unpaired surrogate/);
   assert.match(await mcp.fails('create_session', { name: 'cost$x' }), /"\$x", which tmux would store with an extra backslash/);
   assert.match(await mcp.fails('create_session', { name: 'a\\b' }), /extra backslash/);
   assert.match(await mcp.fails('create_session', { name: 'x', startDirectory: join(dir, 'missing') }), /does not exist/);

@@ -19,6 +19,8 @@ test('python: listings, filters, info tools and targeting precedence', async (t)
   assert.deepEqual((await mcp.ok('list_sessions', { filters: { session_name__istartswith: 'BE' } })).result.map((s: any) => s.session_name), ['beta']);
   assert.deepEqual((await mcp.ok('list_sessions', { filters: '{"session_name": "alpha"}' })).result.map((s: any) => s.session_name), ['alpha']);
   assert.match(await mcp.fails('list_sessions', { filters: { session_name__near: 'x' } }), /Invalid filter operator 'near'/);
+  assert.match(await mcp.fails('list_sessions', { filters: '{"session_name": ' }), /filters is a string that is not a JSON object/);
+  assert.match(await mcp.fails('list_sessions', { filters: '["alpha"]' }), /filters must be a JSON object/);
 
   const windows = (await mcp.ok('list_windows')).result;
   assert.equal(windows.length, 2);

@@ -31,6 +31,10 @@ test('python: create_session, create_window, split_window, respawn_pane, kills a
   assert.ok((await mcp.text('capture_pane', { pane_id: split.pane_id })).includes('\n[1]'));
   assert.match(await mcp.fails('split_window', { pane_id: split.pane_id, size: 'huge' }), /size must be/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: { 'BAD NAME': 'x' } }), /not a variable name/);
+  assert.match(await mcp.fails('create_window', { session_name: 'made', environment: { ['A'.repeat(257)]: 'x' } }), /not a variable name/);
+  assert.match(await mcp.fails('create_window', { session_name: 'made', environment: 'PY=1' }), /environment is a string that is not a JSON object/);
+  assert.match(await mcp.fails('create_window', { session_name: 'made', environment: '"PY=1"' }), /environment must be a JSON object/);
+  assert.match(await mcp.fails('create_window', { session_name: 'made', environment: '{"PY": 1}' }), /environment\.PY must be a string/);
   assert.match(await mcp.fails('create_session', { session_name: 'hist', suppress_persistent_history: true, environment: { HISTFILE: '/tmp/h' } }), /HISTFILE conflicts/);
 
   const before = await mcp.ok('get_pane_info', { pane_id: split.pane_id });
@@ -72,6 +76,7 @@ test('python: rename, select, layout, resize, move, swap, titles, copy mode', as
   assert.equal((await mcp.ok('select_pane', { session_name: 'alpha', window_index: '0', direction: 'next' })).pane_id, first);
   assert.equal((await mcp.ok('select_pane', { session_name: 'alpha', window_index: '0', direction: 'right' })).pane_id, second);
   assert.match(await mcp.fails('select_pane', { session_name: 'alpha' }), /Provide either pane_id or direction/);
+  assert.match(await mcp.fails('select_pane', { pane_id: '%999' }), /no pane %999/);
 
   const laid = await mcp.ok('select_layout', { session_name: 'alpha', window_index: '0', layout: 'even-vertical' });
   assert.equal(laid.pane_count, 2);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundedRegex, MatchTimeoutError } from '../../src/core/bounded-regex.js';
+import { boundedRegex, escapeRegExp, MatchTimeoutError } from '../../src/core/bounded-regex.js';
 
 test('patterns V8 can run in linear time are marked so, and finish on input that makes backtracking explode', () => {
   const re = boundedRegex('^(0+)+1$');
@@ -38,4 +38,11 @@ test('bounded patterns find what RegExp finds', () => {
 
 test('an invalid pattern throws the SyntaxError RegExp throws', () => {
   assert.throws(() => boundedRegex('('), SyntaxError);
+});
+
+test('escapeRegExp makes a pattern that matches exactly the text, special characters included', () => {
+  const text = 'a.b*c+d?e^f$g{1}(h)|[i]\\j/k-l';
+  const re = new RegExp(`^${escapeRegExp(text)}$`, 'u');
+  assert.equal(re.test(text), true);
+  assert.equal(re.test(text.replace('.', 'x')), false);
 });

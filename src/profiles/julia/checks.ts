@@ -3,15 +3,14 @@
  * counts characters), no NUL, well-formed Unicode, a non-empty generation. All before tmux.
  */
 import { invalidArgument } from '../../core/failure.js';
+import { hasLoneSurrogate } from '../../core/naming.js';
 import type { PaneTarget } from './app.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
-/** Half of a surrogate pair on its own: JSON can carry one, UTF-8 cannot. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A string the contract bounds in bytes: well-formed, without NUL, at most `limit` UTF-8 bytes. */
 export function checkText(value: string, limit: number, field: string): void {
-  if (LONE_SURROGATE.test(value) || value.includes('\0') || bytes(value) > limit) {
+  if (hasLoneSurrogate(value) || value.includes('\0') || bytes(value) > limit) {
     throw invalidArgument(`${field}: text must be valid UTF-8 without NUL and within its byte limit (${limit} bytes)`);
   }
 }

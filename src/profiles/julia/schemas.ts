@@ -2,7 +2,7 @@
  * The julia contract's schema pieces, built once: the `{paneId, generation}` target, the error
  * envelope branch, and the `{anyOf: [success, failure]}` shape every output schema has.
  */
-import { array, boolean, integer, object, string, type JsonSchema } from '../../mcp/schema.js';
+import { array, boolean, object, string, type JsonSchema } from '../../mcp/schema.js';
 
 export const PANE_ID_PATTERN = '^%(0|[1-9][0-9]*)$';
 
@@ -69,5 +69,3 @@ export function waitText(maxBytes: number): JsonSchema {
     description: `Literal text to wait for (no patterns); at most ${maxBytes} UTF-8 bytes. It matches within one line of the pane's text.`,
   });
 }
-
-export const integerIn = (min: number, max: number, extra: Record<string, unknown>) => integer({ minimum: min, maximum: max, ...extra });

@@ -6,11 +6,13 @@
  */
 import type { Config } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
-import type { ResourceDeclaration } from '../../mcp/server.js';
+import { socketDirectory } from '../../core/registry.js';
+import { shellQuote } from '../../tmux/launcher.js';
+import type { ResourceDeclaration } from '../../mcp/resources.js';
 import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
 import type { Selection } from './selection.js';
 
-export const CAPABILITIES_URI = 'tmux://capabilities';
+const CAPABILITIES_URI = 'tmux://capabilities';
 
 export interface CapabilitiesInput {
   readonly config: Config;
@@ -36,13 +38,13 @@ export function capabilitiesResource(input: CapabilitiesInput): ResourceDeclarat
   };
 }
 
-export async function capabilitiesReport({ config, engine, tools, selection, launchesDaemon }: CapabilitiesInput): Promise<Record<string, unknown>> {
+async function capabilitiesReport({ config, engine, tools, selection, launchesDaemon }: CapabilitiesInput): Promise<Record<string, unknown>> {
   const identity = await engine.identity().catch(() => undefined);
   const selector = config.socketPath !== undefined ? `-S ${config.socketPath}` : `-L ${config.socketName}`;
   // Decided at start-up: a server we found is "existing"; one that appeared since came from us.
   const serverState = launchesDaemon ? (identity ? 'created' : 'not-started') : identity ? 'existing' : 'gone';
   const configurationProvenance = launchesDaemon ? 'launched-by-this-process' : 'pre-existing';
-  const socketPath = identity?.socketPath ?? config.socketPath ?? defaultSocketPath(config.socketName ?? 'default');
+  const socketPath = identity?.socketPath ?? config.socketPath ?? `${socketDirectory()}/${config.socketName ?? 'default'}`;
   return {
     schemaVersion: 1,
     frozen: true,
@@ -85,7 +87,7 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
       resolvedSocketPath: socketPath,
       serverState,
       configurationProvenance,
-      attachCommand: `${shellQuote(config.tmuxBin)} -N -S ${shellQuote(socketPath)} attach`,
+      attachCommand: `${shellWord(config.tmuxBin)} -N -S ${shellWord(socketPath)} attach`,
       transport: 'control-mode',
       tmuxVersion: identity?.version ?? null,
       serverPid: identity?.pid ?? null,
@@ -93,14 +95,9 @@ export async function capabilitiesReport({ config, engine, tools, selection, lau
   };
 }
 
-/** Where tmux puts a named socket: $TMUX_TMPDIR (or /tmp)/tmux-<uid>/<name>. */
-function defaultSocketPath(name: string): string {
-  const uid = process.getuid?.() ?? 'unknown';
-  return `${(process.env.TMUX_TMPDIR || '/tmp').replace(/\/+$/, '')}/tmux-${uid}/${name}`;
-}
-
-function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
+/** A word for a shell command line, quoted only when it needs to be, so the usual command reads plainly. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : shellQuote(value);
 }
 
 /** Pretty JSON with keys sorted at every level, so the report reads and diffs the same each time. */

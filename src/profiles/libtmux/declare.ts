@@ -4,14 +4,14 @@
  * each tool states, so a tool file holds nothing twice.
  */
 import type { JsonSchema } from '../../mcp/schema.js';
+import type { Toolset } from '../../mcp/selection.js';
 import type { ToolCall, ToolDeclaration, ToolOutcome } from '../../mcp/tool.js';
 import type { LibtmuxContext } from './context.js';
 
-export type Toolset = 'inspect' | 'manage' | 'execute' | 'teardown';
-export type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';
-export type TmuxEffect = 'observe' | 'change' | 'delete';
+type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';
+type TmuxEffect = 'observe' | 'change' | 'delete';
 export type OutputClass = 'tmux-metadata' | 'terminal-content' | 'process-environment' | 'configured-command';
-export type Literalization = 'double-hash-once' | 'validated-variable-name';
+type Literalization = 'double-hash-once' | 'validated-variable-name';
 
 export const CAPABILITY_KEY = 'com.git-pull.libtmux-mcp/capability';
 

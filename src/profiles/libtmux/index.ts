@@ -7,7 +7,8 @@ import { capabilitiesResource } from './capabilities.js';
 import { hostAware } from './hosts.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
-import { selectTools, whyUnavailable, type Selection } from './selection.js';
+import { whyUnavailable } from '../../mcp/selection.js';
+import { selectTools, type Selection } from './selection.js';
 import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/call-read-tools-batch.js';
 import { ALL_TOOLS } from './tools/index.js';
 

@@ -2,10 +2,8 @@
  * Which libtmux tools this process serves (see mcp/selection.ts). On the private default socket
  * everything is this server's, so teardown is on by default; on a socket the user named it is opt-in.
  */
-import { selectGroups, whyUnavailable as whyNot, type Selection as GroupSelection } from '../../mcp/selection.js';
-import type { LibtmuxTool, Toolset } from './declare.js';
-
-export const TOOLSETS: readonly Toolset[] = ['inspect', 'manage', 'execute', 'teardown'];
+import { selectGroups, TOOLSETS, type Selection as GroupSelection, type Toolset } from '../../mcp/selection.js';
+import type { LibtmuxTool } from './declare.js';
 
 export interface SelectionInput {
   /** Undefined: the default; []: no toolsets (only LIBTMUX_TOOLS). */
@@ -30,9 +28,4 @@ export function selectTools(all: readonly LibtmuxTool[], input: SelectionInput):
     tools: input.tools,
     excludeTools: input.excludeTools,
   }) as Selection;
-}
-
-/** Why `name` is not callable under `selection`, phrased as what to change. */
-export function whyUnavailable(all: readonly LibtmuxTool[], selection: Selection, name: string): string {
-  return whyNot(all, selection, name);
 }

@@ -6,8 +6,6 @@ export interface PythonContext {
   readonly registry: EngineRegistry;
   /** run_command's default for suppress_history (LIBTMUX_SUPPRESS_HISTORY). */
   readonly suppressHistory: boolean;
-  /** The configured tmux binary, for the commands run_command and pipe_pane hand a shell. */
-  readonly tmuxBin: string;
 }
 
 /** A handler's view: the context plus the engine of the tmux server this call addresses. */

@@ -8,11 +8,10 @@
 import { EngineRegistry } from '../../core/registry.js';
 import { invalidArgument } from '../../core/failure.js';
 import type { JsonSchema } from '../../mcp/schema.js';
+import type { Toolset } from '../../mcp/selection.js';
 import type { NestedCaller, ToolDeclaration, ToolOutcome } from '../../mcp/tool.js';
 import type { PythonCall, PythonContext } from './context.js';
 
-export type Toolset = 'inspect' | 'manage' | 'execute' | 'teardown';
-export const TOOLSETS: readonly Toolset[] = ['inspect', 'manage', 'execute', 'teardown'];
 
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 

@@ -5,6 +5,7 @@
  */
 import { invalidArgument } from '../../core/failure.js';
 import { boundedRegex } from '../../core/bounded-regex.js';
+import { stringMapValue } from './schema.js';
 
 const OPERATORS = ['exact', 'iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith', 'regex', 'iregex'] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -17,18 +18,10 @@ export const FILTERS_HELP =
 type Predicate = (row: Record<string, unknown>) => boolean;
 
 export function compileFilters(filters: Record<string, string> | string | null | undefined): Predicate {
-  if (filters === null || filters === undefined) return () => true;
-  let lookups: unknown = filters;
-  if (typeof filters === 'string') {
-    try {
-      lookups = JSON.parse(filters);
-    } catch {
-      throw invalidArgument('filters is a string that is not a JSON object', `Pass an object such as {"session_name": "work"}. ${FILTERS_HELP}`);
-    }
-  }
-  if (lookups === null || typeof lookups !== 'object' || Array.isArray(lookups)) throw invalidArgument('filters must be an object of field lookups', FILTERS_HELP);
+  const lookups = stringMapValue(filters, 'filters', `Pass an object such as {"session_name": "work"}. ${FILTERS_HELP}`);
+  if (lookups === undefined) return () => true;
   const tests: Predicate[] = [];
-  for (const [key, value] of Object.entries(lookups as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(lookups)) {
     if (typeof value !== 'string') throw invalidArgument(`filters.${key} must be a string`, FILTERS_HELP);
     const at = key.lastIndexOf('__');
     const field = at === -1 ? key : key.slice(0, at);

@@ -6,9 +6,9 @@
 import type { Config } from '../../config.js';
 import type { EngineRegistry } from '../../core/registry.js';
 import type { Profile } from '../../mcp/server.js';
-import { selectGroups, whyUnavailable, type Selection } from '../../mcp/selection.js';
+import { selectGroups, TOOLSETS, whyUnavailable, type Selection } from '../../mcp/selection.js';
 import type { PythonContext } from './context.js';
-import { TOOLSETS, type PythonTool } from './declare.js';
+import type { PythonTool } from './declare.js';
 import { renderError, renderSuccess } from './errors.js';
 import { PYTHON_PROMPTS } from './prompts.js';
 import { pythonResourceTemplates } from './resources.js';
@@ -50,7 +50,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     tools,
     nestedOnlyTools,
     selection,
-    context: { registry, suppressHistory: config.suppressHistory, tmuxBin: config.tmuxBin },
+    context: { registry, suppressHistory: config.suppressHistory },
     resourceTemplates: pythonResourceTemplates(registry, completers),
     // Prompt arguments that name tmux objects complete like the templates' variables.
     prompts: PYTHON_PROMPTS.map((prompt) => ({

@@ -4,6 +4,7 @@
  * spell `required` only when something is, result models are open, and a bare value (string,
  * list) comes wrapped as `{result}` with `x-fastmcp-wrap-result`. Descriptions are ours.
  */
+import { invalidArgument } from '../../core/failure.js';
 import type { JsonSchema } from '../../mcp/schema.js';
 
 type Scalar = 'string' | 'integer' | 'number' | 'boolean';
@@ -32,6 +33,21 @@ export const stringMap = (description: string): JsonSchema => ({
   default: null,
   description,
 });
+
+/** A stringMap argument as an object (undefined for null): a JSON string is parsed; anything but an object is refused. */
+export function stringMapValue(value: Record<string, string> | string | null | undefined, field: string, hint: string): Record<string, unknown> | undefined {
+  if (value === null || value === undefined) return undefined;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw invalidArgument(`${field} is a string that is not a JSON object`, hint);
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidArgument(`${field} must be a JSON object`, hint);
+  return parsed as Record<string, unknown>;
+}
 
 /** The arguments object of a tool: closed; `required` only when something is. */
 export function params(properties: Readonly<Record<string, JsonSchema>>, required: readonly string[] = []): JsonSchema {

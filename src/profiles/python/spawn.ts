@@ -1,8 +1,7 @@
 /** The spawn arguments several tools share: environment (object or JSON string), directory, persistent-history suppression. */
 import { checkStartDirectory } from '../../core/lifecycle.js';
-import { invalidArgument } from '../../core/failure.js';
 import { withoutPersistentHistory } from '../../core/spawn-options.js';
-import { optional, stringMap } from './schema.js';
+import { optional, stringMap, stringMapValue } from './schema.js';
 import type { JsonSchema } from '../../mcp/schema.js';
 
 export interface SpawnArgs {
@@ -25,17 +24,8 @@ export const SPAWN_FIELDS: Record<string, JsonSchema> = {
 
 /** The checked environment (history suppression merged in) and directory, before anything touches tmux. */
 export async function spawnSettings(args: SpawnArgs): Promise<{ environment?: Record<string, string>; startDirectory?: string }> {
-  let environment: Record<string, string> | undefined;
-  if (typeof args.environment === 'string') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(args.environment);
-    } catch {
-      throw invalidArgument('environment is a string that is not a JSON object', 'Pass an object such as {"NAME": "value"}.');
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidArgument('environment must be an object of NAME: value strings');
-    environment = parsed as Record<string, string>;
-  } else if (args.environment) environment = args.environment;
+  // Values are checked as strings by core (checkSpawnOptions) before tmux runs.
+  let environment = stringMapValue(args.environment, 'environment', 'Pass an object such as {"NAME": "value"}.') as Record<string, string> | undefined;
   if (args.suppress_persistent_history) environment = withoutPersistentHistory(environment);
   const startDirectory = args.start_directory != null ? await checkStartDirectory(args.start_directory, 'start_directory') : undefined;
   return { ...(environment ? { environment } : {}), ...(startDirectory ? { startDirectory } : {}) };

@@ -11,7 +11,7 @@ import { libtmuxTool, type LibtmuxTool, type OutputClass } from '../declare.js';
 export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
 
 /** Every inspect tool except the batch itself and wait_for_text (a wait would hold the whole batch). */
-export const READ_BATCH_AUTHORITY: readonly string[] = [
+const READ_BATCH_AUTHORITY: readonly string[] = [
   'capture_pane',
   'capture_since',
   'find_pane_by_position',

@@ -1,18 +1,8 @@
 import { enumOf, object, string } from '../../../mcp/schema.js';
 import { notFound } from '../../../core/failure.js';
-import type { PaneRecord } from '../../../core/records.js';
+import { CORNERS, paneAtCorner, type Corner } from '../../../core/corners.js';
 import { libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire } from '../records.js';
-
-const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-type Corner = (typeof CORNERS)[number];
-
-const AT: Record<Corner, (p: PaneRecord) => boolean> = {
-  'top-left': (p) => p.isAtTop && p.isAtLeft,
-  'top-right': (p) => p.isAtTop && p.isAtRight,
-  'bottom-left': (p) => p.isAtBottom && p.isAtLeft,
-  'bottom-right': (p) => p.isAtBottom && p.isAtRight,
-};
 
 export const findPaneByPosition = libtmuxTool({
   name: 'find_pane_by_position',
@@ -20,8 +10,8 @@ export const findPaneByPosition = libtmuxTool({
   description:
     'Find the pane in a corner of a window (top-left, top-right, bottom-left or bottom-right), e.g. "the pane on ' +
     'the bottom right" after a split. Returns the first pane, in pane-index order, touching both edges of that ' +
-    'corner. Fails clearly when none does (a zoomed window shows one pane; panes of a window always cover every ' +
-    'corner otherwise). To see every pane with its edges use list_panes with `window`.',
+    'corner (in a zoomed window the zoomed pane touches every corner too, and the pane first in index order still ' +
+    'wins). To see every pane with its edges use list_panes with `window`.',
   toolset: 'inspect',
   tmuxEffects: ['observe'],
   outputClasses: ['tmux-metadata'],
@@ -36,7 +26,7 @@ export const findPaneByPosition = libtmuxTool({
   async handler(args: { windowId: string; corner: Corner }, { ctx }) {
     const window = await ctx.engine.resolveWindow(args.windowId);
     const panes = await ctx.engine.listPanes({ windowId: window.id });
-    const pane = panes.find(AT[args.corner]);
+    const pane = paneAtCorner(panes, args.corner);
     if (!pane) {
       throw notFound(`no pane of window ${window.id} occupies its ${args.corner} corner`, 'Call list_panes with this window to see each pane\'s edges.');
     }

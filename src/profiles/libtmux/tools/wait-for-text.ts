@@ -128,7 +128,6 @@ export const waitForTextTool = libtmuxTool({
   },
 });
 
-/** What a reader of the text alone needs: how it ended, what to do next, the cursor, and the tail. */
 /** Where new output began for this wait, in words. */
 const STARTED_FROM: Record<WaitResult['startedFrom'], string> = {
   cursor: 'since the cursor',
@@ -138,6 +137,7 @@ const STARTED_FROM: Record<WaitResult['startedFrom'], string> = {
   now: 'since this wait began (this server had not typed into or waited on the pane lately)',
 };
 
+/** What a reader of the text alone needs: how it ended, what to do next, the cursor, and the tail. */
 function summary(paneId: string, r: WaitResult, timeoutMs: number): string {
   const head: string[] = [];
   const when = r.matchedBeforeCall ? `, already printed before this call (${STARTED_FROM[r.startedFrom]})` : '';

@@ -1,5 +1,5 @@
 /** Reading what panes show: capture_pane (tail-preserved text) and snapshot_pane (text plus cursor and mode state). */
-import { captureLines } from '../../../core/capture.js';
+import { captureLines, tailBudget } from '../../../core/capture.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { paneDetail } from '../../../core/pane-details.js';
 import { readVariables } from '../../../core/variables.js';
@@ -11,12 +11,6 @@ import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 
 type Socket = { socket_name?: string | null };
 export const DEFAULT_MAX_LINES = 500;
-
-/** Keeps the newest `maxLines` lines (null: all); how many older ones were dropped. */
-export function keepTail(lines: readonly string[], maxLines: number | null): { kept: readonly string[]; dropped: number } {
-  if (maxLines === null || lines.length <= maxLines) return { kept: lines, dropped: 0 };
-  return { kept: lines.slice(lines.length - maxLines), dropped: lines.length - maxLines };
-}
 
 export function checkMaxLines(value: number | null, field = 'max_lines'): number | null {
   if (value !== null && value < 1) throw invalidArgument(`${field} must be positive or null (received ${value})`, `Pass a number of lines of at least 1, or null for no limit.`);
@@ -48,7 +42,8 @@ export const capturePane = pythonTool({
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
     const paneId = await resolvePaneId(engine, args);
     const lines = await engine.onPane(paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
-    const { kept, dropped } = keepTail(lines, maxLines);
+    // By lines only, as the contract truncates; null keeps every line.
+    const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
     return textOnlyResult((dropped ? `[... truncated ${dropped} lines ...]\n` : '') + kept.join('\n'));
   },
 });
@@ -82,7 +77,8 @@ export const snapshotPane = pythonTool({
       readVariables(engine, [...SNAPSHOT_VARIABLES], paneId),
       engine.onPane(paneId, () => captureLines(engine, paneId)),
     ]);
-    const { kept, dropped } = keepTail(lines, maxLines);
+    // By lines only, as the contract truncates; null keeps every line.
+    const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
     const int = (name: (typeof SNAPSHOT_VARIABLES)[number]) => (vars[name] ? Number.parseInt(vars[name]!, 10) : null);
     return modelResult({
       pane_id: pane.id,

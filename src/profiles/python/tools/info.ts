@@ -1,6 +1,7 @@
 /** One object at a time: the server, a session, a window, a pane, or the pane in a corner of a window. */
 import { listPaneDetails } from '../../../core/pane-details.js';
 import { notFound } from '../../../core/failure.js';
+import { CORNERS, paneAtCorner, type Corner } from '../../../core/corners.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, serverSchema, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
@@ -70,34 +71,22 @@ export const getPaneInfo = pythonTool({
   },
 });
 
-const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-
 export const findPaneByPosition = pythonTool({
   name: 'find_pane_by_position',
   title: 'Find Pane By Position',
   description:
     'The pane in a corner of a window ("top-left", "top-right", "bottom-left", "bottom-right"), for layouts you know by ' +
-    'shape rather than by id ("the bottom-right pane runs the server"). When several panes touch that corner\'s edges, ' +
-    'the innermost is chosen. Window: window_id, else window_index in the session (session_id, else session_name, else the ' +
+    'shape rather than by id ("the bottom-right pane runs the server"). In a zoomed window, where the zoomed pane touches ' +
+    'every corner too, the first pane in index order is chosen. Window: window_id, else window_index in the session (session_id, else session_name, else the ' +
     'first session), else its first window.',
   toolset: 'inspect',
   input: params({ corner: choice(CORNERS, 'Which corner of the window.'), ...WINDOW_TARGET, socket_name: SOCKET_NAME }, ['corner']),
   output: paneSchema,
-  async handler(args: WindowTarget & Socket & { corner: (typeof CORNERS)[number] }, { engine }) {
+  async handler(args: WindowTarget & Socket & { corner: Corner }, { engine }) {
     checkTarget(args);
     const window = await resolveWindow(engine, args);
-    const panes = await listPaneDetails(engine, { windowId: window.id });
-    const [vertical, horizontal] = args.corner.split('-') as ['top' | 'bottom', 'left' | 'right'];
-    const candidates = panes.filter(
-      (p) => (vertical === 'top' ? p.isAtTop : p.isAtBottom) && (horizontal === 'left' ? p.isAtLeft : p.isAtRight),
-    );
-    // Several panes can touch both edges (nested splits); the one reaching furthest into the corner wins.
-    const best = candidates.sort((a, b) => cornerDepth(b, vertical, horizontal) - cornerDepth(a, vertical, horizontal))[0];
+    const best = paneAtCorner(await listPaneDetails(engine, { windowId: window.id }), args.corner);
     if (!best) throw notFound(`No pane found at corner '${args.corner}' in window ${window.id}`, 'Call list_panes with window_id to see the panes and their positions.');
     return modelResult(await paneWire(engine, best));
   },
 });
-
-function cornerDepth(p: { left: number; top: number; right: number; bottom: number }, vertical: 'top' | 'bottom', horizontal: 'left' | 'right'): number {
-  return (vertical === 'top' ? -p.top : p.bottom) + (horizontal === 'left' ? -p.left : p.right);
-}

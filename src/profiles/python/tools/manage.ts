@@ -1,6 +1,6 @@
 /** Arranging what exists: names, focus, layout, sizes, window order, pane order, titles. */
 import { enterCopyMode, exitCopyMode } from '../../../core/copy-mode.js';
-import { stepPane, stepWindow, swapPanes } from '../../../core/arrange.js';
+import { selectPane, stepPane, stepWindow, swapPanes } from '../../../core/arrange.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { selectLayout } from '../../../core/layout.js';
 import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/naming.js';
@@ -92,7 +92,7 @@ export const selectPaneTool = pythonTool({
     if (args.pane_id == null && args.direction == null) throw invalidArgument('Provide either pane_id or direction.');
     if (args.pane_id != null) {
       const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
-      await engine.onPane(paneId, () => engine.tmux.run(['select-pane', '-t', paneId]));
+      await engine.onPane(paneId, () => selectPane(engine, { id: paneId }));
       return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
     }
     const window = await resolveWindow(engine, args);

@@ -1,4 +1,5 @@
 /** Waiting without sleeping: wait_for_text, capture_since, and tmux wait-for channels. */
+import { escapeRegExp } from '../../../core/bounded-regex.js';
 import { captureLines, tailBudget } from '../../../core/capture.js';
 import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/capture-since.js';
 import { signalChannel, waitForChannel } from '../../../core/channels.js';
@@ -16,15 +17,13 @@ type Socket = { socket_name?: string | null };
 const REPORT_LINES = 20;
 const REPORT_BYTES = 2000;
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Patterns as core matchers: literal or regex, case-insensitive unless match_case. */
 function matchers(patterns: readonly string[], regex: boolean, matchCase: boolean, label: string) {
   patterns.forEach((p, i) => {
     if (p === '') throw invalidArgument(`${label}[${i}] pattern must be a non-empty string`);
   });
   if (matchCase) return compileMatchers(patterns, regex, label);
-  return compileMatchers(patterns.map((p) => `(?i)${regex ? p : escapeRegex(p)}`), true, label);
+  return compileMatchers(patterns.map((p) => `(?i)${regex ? p : escapeRegExp(p)}`), true, label);
 }
 
 export const waitForTextTool = pythonTool({
