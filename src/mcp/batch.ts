@@ -25,7 +25,7 @@ interface NestedEnvelope {
   readonly isError: boolean;
 }
 
-interface BatchRow {
+export interface BatchRow {
   readonly index: number;
   readonly tool: string;
   readonly success: boolean;
