@@ -38,7 +38,10 @@ export type PythonTool = ToolDeclaration<PythonContext> & {
   readonly textOnly: boolean;
 };
 
-export function pythonTool<Args extends { socket_name?: string | null }>(spec: PythonToolSpec<Args>): PythonTool {
+/** The argument every python tool takes: which tmux server (a socket name, or `HOST:`). */
+export type Socket = { socket_name?: string | null };
+
+export function pythonTool<Args extends Socket>(spec: PythonToolSpec<Args>): PythonTool {
   const known = new Set(Object.keys((spec.input.properties ?? {}) as object));
   const tags = [spec.toolset, ...(spec.selfBounded ? ['self-bounded'] : [])].sort();
   return {

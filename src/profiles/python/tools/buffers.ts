@@ -4,12 +4,11 @@
  * may hold clipboard history) can be neither listed nor touched.
  */
 import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/buffers.js';
-import { modelResult, pythonTool, textResult } from '../declare.js';
+import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 import { DEFAULT_MAX_LINES } from './capture.js';
 
-type Socket = { socket_name?: string | null };
 const BUFFER_NAME = field('string', 'The buffer_name load_buffer returned (libtmux_mcp_<32 hex>_<logical>).');
 
 export const loadBufferTool = pythonTool({

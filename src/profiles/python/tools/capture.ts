@@ -3,13 +3,12 @@ import { captureLines, tailBudget } from '../../../core/capture.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { paneDetail } from '../../../core/pane-details.js';
 import { readVariables } from '../../../core/variables.js';
-import { modelResult, pythonTool } from '../declare.js';
+import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { paneGeometry } from '../records.js';
 import { optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 
-type Socket = { socket_name?: string | null };
 export const DEFAULT_MAX_LINES = 500;
 
 export function checkMaxLines(value: number | null, field = 'max_lines'): number | null {

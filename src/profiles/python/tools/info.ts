@@ -2,13 +2,12 @@
 import { listPaneDetails } from '../../../core/pane-details.js';
 import { notFound } from '../../../core/failure.js';
 import { CORNERS, paneAtCorner, type Corner } from '../../../core/corners.js';
-import { modelResult, pythonTool } from '../declare.js';
+import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { paneSchema, paneWire, serverSchema, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
 import { checkTarget, resolvePane, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
 import { serverInfo } from '../servers.js';
 
-type Socket = { socket_name?: string | null };
 
 export const getServerInfo = pythonTool({
   name: 'get_server_info',

@@ -4,11 +4,10 @@ import { Failure, invalidArgument } from '../../../core/failure.js';
 import { describeError } from '../../../mcp/server.js';
 import { isTmuxError } from '../../../tmux/server.js';
 import type { Engine } from '../../../core/engine.js';
-import { modelResult, pythonTool, textResult } from '../declare.js';
+import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { choice, field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 
-type Socket = { socket_name?: string | null };
 
 interface KeysArgs extends PaneTarget {
   keys: string;

@@ -4,14 +4,13 @@ import { checkNewSession, createSession, createWindow, respawnPane, splitPane } 
 import { invalidArgument } from '../../../core/failure.js';
 import { paneDetail } from '../../../core/pane-details.js';
 import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/teardown.js';
-import { modelResult, pythonTool, textResult } from '../declare.js';
+import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings, type SpawnArgs } from '../spawn.js';
 import { checkId, checkTarget, resolvePaneId, resolveSession, type PaneTarget, type SessionTarget } from '../targets.js';
 import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
 
-type Socket = { socket_name?: string | null };
 
 export const createSessionTool = pythonTool({
   name: 'create_session',

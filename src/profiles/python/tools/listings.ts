@@ -1,6 +1,6 @@
 /** The listing tools: sessions, windows and panes of one tmux server, optionally filtered. */
 import { listPaneDetails } from '../../../core/pane-details.js';
-import { listResult, pythonTool } from '../declare.js';
+import { listResult, pythonTool, type Socket } from '../declare.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import { params, SESSION_ID, SESSION_NAME, SOCKET_NAME, stringMap, WINDOW_ID, WINDOW_INDEX, wrapped } from '../schema.js';
@@ -20,7 +20,7 @@ export const listSessions = pythonTool({
   toolset: 'inspect',
   input: params({ filters: FILTERS, socket_name: SOCKET_NAME }),
   output: wrapped({ items: sessionSchema, type: 'array' }),
-  async handler(args: { filters?: Filters; socket_name?: string | null }, { engine }) {
+  async handler(args: { filters?: Filters } & Socket, { engine }) {
     const keep = compileFilters(args.filters);
     const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
     return listResult(sessions.map((s) => sessionWire(s, clients)).filter(keep));
@@ -38,7 +38,7 @@ export const listWindows = pythonTool({
   alwaysLoad: true,
   input: params({ session_name: SESSION_NAME, session_id: SESSION_ID, socket_name: SOCKET_NAME, filters: FILTERS }),
   output: wrapped({ items: windowSchema, type: 'array' }),
-  async handler(args: { session_name?: string | null; session_id?: string | null; filters?: Filters; socket_name?: string | null }, { engine }) {
+  async handler(args: { session_name?: string | null; session_id?: string | null; filters?: Filters } & Socket, { engine }) {
     const keep = compileFilters(args.filters);
     checkTarget(args);
     const scoped = args.session_id != null || args.session_name != null;
@@ -67,7 +67,7 @@ export const listPanes = pythonTool({
     filters: FILTERS,
   }),
   output: wrapped({ items: paneSchema, type: 'array' }),
-  async handler(args: WindowTarget & { filters?: Filters; socket_name?: string | null }, { engine }) {
+  async handler(args: WindowTarget & { filters?: Filters } & Socket, { engine }) {
     const keep = compileFilters(args.filters);
     checkTarget(args);
     let panes;

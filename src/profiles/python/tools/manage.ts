@@ -8,12 +8,11 @@ import { paneDetail } from '../../../core/pane-details.js';
 import { movePlacement, selectPlacement } from '../../../core/placement.js';
 import { checkCells, resizePane, resizeWindow } from '../../../core/resize.js';
 import { PANE_ID } from '../../../tmux/ids.js';
-import { modelResult, pythonTool } from '../declare.js';
+import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
 import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
 
-type Socket = { socket_name?: string | null };
 const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
 
 export const renameSessionTool = pythonTool({

@@ -3,7 +3,7 @@ import { checkCommand, checkPane, runCommand } from '../../../core/run-command.j
 import { Failure, invalidArgument } from '../../../core/failure.js';
 import { paneDetail } from '../../../core/pane-details.js';
 import { withProgress } from '../../../mcp/tool.js';
-import { modelResult, pythonTool } from '../declare.js';
+import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 import { checkMaxLines } from './capture.js';
@@ -58,7 +58,7 @@ export const runCommandTool = pythonTool({
     ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
   ),
   async handler(
-    args: PaneTarget & { socket_name?: string | null; command: string; timeout?: number; max_lines?: number | null; suppress_history?: boolean },
+    args: PaneTarget & Socket & { command: string; timeout?: number; max_lines?: number | null; suppress_history?: boolean },
     { ctx, engine, signal, progress },
   ) {
     checkTarget(args);

@@ -2,7 +2,7 @@
 import { SEARCH_LIMITS, searchPanes } from '../../../core/search.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { listPaneDetails } from '../../../core/pane-details.js';
-import { modelResult, pythonTool } from '../declare.js';
+import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { field, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
 import { checkTarget, resolveSession, type SessionTarget } from '../targets.js';
 
@@ -37,8 +37,7 @@ export const searchPanesTool = pythonTool({
     ['pattern'],
   ),
   async handler(
-    args: SessionTarget & {
-      socket_name?: string | null;
+    args: SessionTarget & Socket & {
       pattern: string;
       regex?: boolean;
       match_case?: boolean;

@@ -1,6 +1,6 @@
 /** The tmux servers of this user: find them (list_servers) and end one (kill_server). */
 import { killServer, listSockets } from '../../../core/servers.js';
-import { listResult, pythonTool, textResult } from '../declare.js';
+import { listResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { serverInfo } from '../servers.js';
 import { serverSchema } from '../records.js';
 import { params, SOCKET_NAME, stringList, wrapped, WRAPPED_TEXT } from '../schema.js';
@@ -41,7 +41,7 @@ export const killServerTool = pythonTool({
   toolset: 'teardown',
   input: params({ socket_name: SOCKET_NAME }),
   output: WRAPPED_TEXT,
-  async handler(_args: { socket_name?: string | null }, { engine }) {
+  async handler(_args: Socket, { engine }) {
     await killServer(engine);
     return textResult('Server killed successfully');
   },

@@ -5,11 +5,10 @@ import { showHooksAt, type HookScope } from '../../../core/hooks.js';
 import { setOption, showOption, type OptionScope } from '../../../core/options.js';
 import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
 import type { Engine } from '../../../core/engine.js';
-import { modelResult, pythonTool } from '../declare.js';
+import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
 import { checkId, checkTarget, resolveSession, type SessionTarget } from '../targets.js';
 
-type Socket = { socket_name?: string | null };
 export type Scope = 'server' | 'session' | 'window' | 'pane';
 
 export interface ScopedArgs extends Socket {

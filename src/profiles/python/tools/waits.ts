@@ -8,12 +8,11 @@ import { paneDetail } from '../../../core/pane-details.js';
 import { readVariables } from '../../../core/variables.js';
 import { compileMatchers, waitForText } from '../../../core/wait.js';
 import { withProgress } from '../../../mcp/tool.js';
-import { modelResult, pythonTool, textResult } from '../declare.js';
+import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './capture.js';
 
-type Socket = { socket_name?: string | null };
 const REPORT_LINES = 20;
 const REPORT_BYTES = 2000;
 
