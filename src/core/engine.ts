@@ -11,7 +11,7 @@ import {
   FOREGROUND_FORMAT,
   INPUT_PANE_FORMAT,
   PANE_FORMAT,
-  PANE_FORMAT_NO_FOREGROUND,
+  PANE_ROW_FORMATS,
   SESSION_FORMAT,
   type PaneRowFormats,
   WINDOW_FORMAT,
@@ -140,7 +140,7 @@ export class Engine {
    * several sessions appears once, as seen from the first session tmux lists.
    */
   async listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-    const read = await this.listPaneRows(scope, ROW_FORMATS);
+    const read = await this.listPaneRows(scope, PANE_ROW_FORMATS);
     return read ? read.rows.map((row) => toPane(row, read.incarnation)) : [];
   }
 
@@ -401,9 +401,6 @@ export class Engine {
 }
 
 /** `list-panes` for the whole server, one session, or one window (give a format after it). */
-/** The record's own fields and nothing else (listPanes). */
-const ROW_FORMATS: PaneRowFormats = { full: PANE_FORMAT, noForeground: PANE_FORMAT_NO_FOREGROUND };
-
 export function listPanesCommand(scope: { sessionId?: string; windowId?: string }): string[] {
   if (scope.windowId !== undefined) return ['list-panes', '-t', scope.windowId];
   if (scope.sessionId !== undefined) return ['list-panes', '-s', '-t', scope.sessionId];

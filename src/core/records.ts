@@ -159,7 +159,6 @@ export const PANE_FORMAT = rowFormat(PANE_FIELDS);
  * src/core/foreground.ts reads them itself. The row keeps `pid` for that.
  */
 const { command: _command, path: _path, ...PANE_FIELDS_BUT_FOREGROUND } = PANE_FIELDS;
-export const PANE_FORMAT_NO_FOREGROUND = rowFormat(PANE_FIELDS_BUT_FOREGROUND);
 
 /** What an input check needs to know of a pane (core/input.ts); a PaneRecord is one too. */
 export type InputPaneRecord = Pick<PaneRecord, 'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'>;
@@ -202,6 +201,9 @@ export interface PaneRowFormats<K extends string = never> {
 export function paneRowFormats<K extends string>(extra: Readonly<Record<K, string>>): PaneRowFormats<K> {
   return { full: rowFormat({ ...PANE_FIELDS, ...extra }), noForeground: rowFormat({ ...PANE_FIELDS_BUT_FOREGROUND, ...extra }) };
 }
+
+/** A PaneRecord's own fields and nothing else (Engine.listPanes). */
+export const PANE_ROW_FORMATS: PaneRowFormats = paneRowFormats<never>({});
 
 /** The two foreground fields alone, for the panes whose /proc only tmux can read. */
 export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS.command, path: PANE_FIELDS.path });
