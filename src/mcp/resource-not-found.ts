@@ -8,8 +8,6 @@
  * parameters) keep their code.
  */
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   type JSONRPCMessage,
@@ -17,6 +15,7 @@ import {
   type TransportSendOptions,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { isErrorResponse, isRequest } from './message-kind.js';
 import { TransportGate, type Extra } from './transport-gate.js';
 
 export function withEraResourceNotFound(inner: Transport): Transport {
@@ -28,7 +27,7 @@ class EraResourceNotFound extends TransportGate {
   readonly #legacyReads = new Set<RequestId>();
 
   protected receive(message: JSONRPCMessage, extra: Extra): void {
-    if (isJSONRPCRequest(message) && message.method === 'resources/read') {
+    if (isRequest(message) && message.method === 'resources/read') {
       const meta = message.params?._meta as Record<string, unknown> | undefined;
       if (!meta || !(PROTOCOL_VERSION_META_KEY in meta)) this.#legacyReads.add(message.id);
     }
@@ -44,7 +43,8 @@ class EraResourceNotFound extends TransportGate {
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const legacyMiss = isJSONRPCErrorResponse(message) && message.id !== undefined && this.#legacyReads.has(message.id) && isNotFound(message.error);
+    // Every answer passes here: the key test, not the SDK's guard (a zod parse of the whole result).
+    const legacyMiss = isErrorResponse(message) && message.id !== undefined && this.#legacyReads.has(message.id) && isNotFound(message.error);
     await super.send(legacyMiss ? { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } } : message, options);
   }
 }
