@@ -51,12 +51,17 @@ export async function checkGeneration(engine: Engine, subject: string, generatio
   if (identity && generationOf(identity) === generation) return identity;
   const parsed = parseGeneration(generation);
   if (identity && parsed && (parsed.tag !== socketTag(identity) || parsed.host !== identity.host)) {
-    throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, 'Use a target listed by this server (list_panes).', READ_ONLY);
+    throw wrongServer(subject, 'Use a target listed by this server (list_panes).');
   }
-  throw new Failure(
-    'stale',
-    `target ${JSON.stringify(subject)} belongs to another observed daemon generation`,
-    'The tmux server restarted since this target was listed; call list_panes for current targets.',
-    READ_ONLY,
-  );
+  throw staleTarget(subject, 'The tmux server restarted since this target was listed; call list_panes for current targets.');
+}
+
+/** `subject` belongs to a tmux server other than the one asked (another socket or host). */
+export function wrongServer(subject: string, hint: string): Failure {
+  return new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, hint, READ_ONLY);
+}
+
+/** `subject` belonged to an earlier tmux daemon, or is gone; `touched` when tmux was already changed. */
+export function staleTarget(subject: string, hint: string, touched = false): Failure {
+  return new Failure('stale', `target ${JSON.stringify(subject)} belongs to another observed daemon generation`, hint, { touched });
 }

@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { TmuxCommandError } from '../tmux/errors.js';
 import { literalFormat } from '../tmux/formats.js';
 import { Failure, invalidArgument, refused } from './failure.js';
+import { staleTarget } from './generation.js';
 import type { Engine } from './engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
 import { checkSessionName, checkWindowName } from './naming.js';
@@ -109,12 +110,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
 
 /** The session was made, but the tmux server that made it is gone and another answers on its socket. */
 function replacedDaemon(sessionId: string): Failure {
-  return new Failure(
-    'stale',
-    `target ${JSON.stringify(sessionId)} belongs to another observed daemon generation`,
-    'The tmux server was replaced right after it created the session, which went with it; create it again.',
-    { touched: true },
-  );
+  return staleTarget(sessionId, 'The tmux server was replaced right after it created the session, which went with it; create it again.', true);
 }
 
 /** argv for tmux's shell-command slot: several words are exec'd as they are, one word through sh so tmux does not parse it. */

@@ -5,7 +5,7 @@
  */
 import type { Engine } from '../../core/engine.js';
 import { Failure } from '../../core/failure.js';
-import { checkGeneration, generationHost } from '../../core/generation.js';
+import { checkGeneration, generationHost, wrongServer } from '../../core/generation.js';
 import type { EngineRegistry } from '../../core/registry.js';
 
 export interface PaneTarget {
@@ -74,7 +74,7 @@ export class JuliaApp {
   engineFor(subject: string, generation: string): Engine {
     const host = generationHost(generation);
     if (host !== undefined && !this.registry.hostNames.includes(host)) {
-      throw new Failure('wrong_server', `target ${JSON.stringify(subject)} belongs to another server`, `Its host ${JSON.stringify(host)} is not configured here; use a target listed by this server (list_panes).`, { touched: false });
+      throw wrongServer(subject, `Its host ${JSON.stringify(host)} is not configured here; use a target listed by this server (list_panes).`);
     }
     return this.registry.engineOn(host);
   }

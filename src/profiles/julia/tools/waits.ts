@@ -1,6 +1,7 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
 import type { Engine } from '../../../core/engine.js';
 import { Failure } from '../../../core/failure.js';
+import { staleTarget } from '../../../core/generation.js';
 import { sendKeys } from '../../../core/input.js';
 import type { PaneRecord } from '../../../core/records.js';
 import { waitForLiteral } from '../../../core/text-wait.js';
@@ -37,7 +38,7 @@ async function paneOf(call: RunCall, target: PaneTarget): Promise<{ engine: Engi
     return { engine, pane: await engine.getPane(target.paneId) };
   } catch (error) {
     if (error instanceof Failure && error.kind === 'not_found') {
-      throw new Failure('stale', `target ${JSON.stringify(target.paneId)} belongs to another observed daemon generation`, 'The pane is gone; call list_panes.', { touched: false });
+      throw staleTarget(target.paneId, 'The pane is gone; call list_panes.');
     }
     throw error;
   }
