@@ -31,8 +31,6 @@ export interface ControlClientOptions {
 
 /** Bytes of the client's stderr kept for the error that ends it. */
 const STDERR_KEEP = 2000;
-/** Bound on asking a host's tmux to end this client there as it closes (see close()). */
-const CLOSE_KILL_MS = 2000;
 /** Bound on asking a remote tmux for its client's pid right after the attach. */
 const PID_QUERY_MS = 10_000;
 
@@ -249,20 +247,11 @@ export class ControlClient {
    * answered yet is never signalled: tmux 3.3a crashes (SIGSEGV) when it resumes after SIGSTOP and
    * finds control clients that connected while it was stopped already killed. Such a client ends by
    * itself on the EOF once tmux answers; close() does not wait for it.
-   *
-   * On a host, tmux is first asked to kill this client there: tmux 3.3 can keep for good a control
-   * client whose reader vanished while output for it was still queued (it waits to write what
-   * nobody reads), and ending ssh reaches only the client's stdio, which tmux holds. A killed
-   * client is dropped at once. `run-shell -b` is answered before its shell runs.
    */
-  async close(): Promise<void> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
-    const pid = this.#remotePid;
-    if (this.#attached && this.#closed === undefined && pid !== undefined && Number.isSafeInteger(pid) && pid > 1) {
-      await this.runReply(['run-shell', '-b', `kill -KILL ${pid}`], CLOSE_KILL_MS).catch(() => {});
-    }
+  close(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
     this.#child.stdin.end();
-    if (!this.#attached) return;
+    if (!this.#attached) return Promise.resolve();
     return new Promise((resolve) => {
       const kill = setTimeout(() => this.#child.kill('SIGKILL'), 1000);
       this.#child.once('exit', () => {
