@@ -247,9 +247,19 @@ export class ControlClient {
    * answered yet is never signalled: tmux 3.3a crashes (SIGSEGV) when it resumes after SIGSTOP and
    * finds control clients that connected while it was stopped already killed. Such a client ends by
    * itself on the EOF once tmux answers; close() does not wait for it.
+   *
+   * On a host, the far tmux is first told to kill its end of this client, and ssh is left to exit
+   * once that end is gone: tmux 3.3 can keep for good a control client whose reader went away while
+   * output for it was still queued, and ending ssh reaches only the stdio tmux holds. The kill's
+   * reply is never awaited, since the client it kills need not live to send it.
    */
   close(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
+    const farPid = this.#host !== undefined && this.#attached && this.#closed === undefined ? this.#remotePid : undefined;
+    if (farPid !== undefined && Number.isSafeInteger(farPid) && farPid > 1) {
+      this.#flush();
+      this.#child.stdin.write(commandLine(['run-shell', '-b', `kill -KILL ${farPid}`]) + '\n');
+    }
     this.#child.stdin.end();
     if (!this.#attached) return Promise.resolve();
     return new Promise((resolve) => {
@@ -258,7 +268,8 @@ export class ControlClient {
         clearTimeout(kill);
         resolve();
       });
-      this.#child.kill('SIGTERM');
+      // Locally the tmux client is ours to end at once; a host's ssh ends when the far client does.
+      if (this.#host === undefined) this.#child.kill('SIGTERM');
     });
   }
 

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { remoteCommandLine, shellQuote } from '../../src/tmux/launcher.js';
 import { TmuxServer } from '../../src/tmux/server.js';
-import { TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from '../../src/tmux/errors.js';
+import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
 
@@ -151,6 +151,12 @@ test('a dropped connection fails the call in flight with a clear error; the next
   await server.watchPane('$0', pane, { output: () => {}, close: (reason) => onClose(reason) });
   await sshd.stop();
   assert.match(await closed, /host a|closed|exited/);
+  // A call racing the drop fails on the dying connection; either way the error names the host.
+  await assert.rejects(server.run(['list-sessions']), (error: Error) => {
+    assert.ok(error instanceof TmuxHostError || error instanceof TmuxConnectionLostError, String(error));
+    assert.match(error.message, /cannot reach host a \(ssh hosta\)/);
+    return true;
+  });
   await assert.rejects(server.run(['list-sessions']), TmuxHostError, 'sshd is down: the host cannot be reached');
   await sshd.resume();
   assert.deepEqual(await server.run(['list-sessions', '-F', '#{session_name}']), ['test']);
