@@ -7,7 +7,9 @@
  * ajv, zod, node), and the top functions of ours.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BenchTmux } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { holdLowLatencyIdle } from './idle.js';
@@ -174,7 +176,7 @@ function summarizeProfile(dir: string, total: number, window: readonly [number, 
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
-    nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+    nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>;
     startTime: number;
     samples: number[];
     timeDeltas: number[];
@@ -188,18 +190,33 @@ function summarizeProfile(dir: string, total: number, window: readonly [number, 
     const next = profile.timeDeltas[i + 1] ?? 0;
     if (at >= window[0] && at <= window[1]) self.set(id, (self.get(id) ?? 0) + next);
   });
+  // dist/ bundles the SDK, zod and ajv with our code: a frame's place is read back through its source map.
+  const maps = new Map<string, SourceMap | undefined>();
+  const original = (url: string, line: number, column: number): { url: string; line: number } => {
+    if (!url.startsWith('file:') || !url.includes('/dist/')) return { url, line };
+    if (!maps.has(url)) {
+      try {
+        maps.set(url, new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8'))));
+      } catch {
+        maps.set(url, undefined);
+      }
+    }
+    const entry = maps.get(url)?.findEntry(line, column) as { originalSource?: string; originalLine?: number } | undefined;
+    return entry?.originalSource === undefined ? { url, line } : { url: entry.originalSource, line: entry.originalLine ?? line };
+  };
   const area = (url: string, fn: string) =>
-    url.includes('@modelcontextprotocol') ? 'sdk' : url.includes('/ajv') ? 'ajv' : url.includes('/zod') ? 'zod' : url.includes('/node_modules/') ? 'other' :
-    url.includes('/dist/') ? 'ours' : url.startsWith('node:') ? 'node' : url === '' ? fn : 'other';
+    url.includes('@modelcontextprotocol') ? 'sdk' : url.includes('/ajv') ? 'ajv' : url.includes('/zod') ? 'zod' : url.includes('node_modules/') ? 'other' :
+    url.includes('/dist/') || url.includes('/src/') || url.startsWith('../src/') ? 'ours' : url.startsWith('node:') ? 'node' : url === '' ? fn : 'other';
   const areas = new Map<string, number>();
   const ours = new Map<string, number>();
   for (const [id, us] of self) {
     const node = byId.get(id)!;
-    const { url, functionName, lineNumber } = node.callFrame;
+    const { functionName, lineNumber, columnNumber } = node.callFrame;
+    const { url, line } = original(node.callFrame.url, lineNumber, columnNumber);
     const a = area(url, functionName);
     areas.set(a, (areas.get(a) ?? 0) + us);
     if (a === 'ours') {
-      const key = `${functionName || '(anon)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+      const key = `${functionName || '(anon)'} ${url.split('/').slice(-2).join('/')}:${line + 1}`;
       ours.set(key, (ours.get(key) ?? 0) + us);
     }
   }

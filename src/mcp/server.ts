@@ -14,7 +14,7 @@ import {
 import { withCapacity, type CapacityOptions } from './capacity.js';
 import { withJsonRpcRules, type JsonRpcRules } from './jsonrpc-rules.js';
 import { withEraResourceNotFound } from './resource-not-found.js';
-import { compileValidator, type Validator } from './validation.js';
+import { compileValidator, ensureValidation, validationReady, type Validator } from './validation.js';
 import { boundError, boundErrorText } from './error-cap.js';
 import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
@@ -219,6 +219,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>) {
   async function invoke(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
     const tool = registered.get(name)!;
     const { declaration } = tool;
+    if (!validationReady()) await ensureValidation();
     const problem = tool.validateInput(args);
     if (problem) return renderFailure(profile, new Failure('invalid_argument', `${name}: ${problem}`), name);
     let outcome: ToolOutcome;

@@ -1,20 +1,39 @@
 /** JSON Schema validation of tool arguments and results, with messages an agent can act on. */
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { nearest } from './nearest.js';
 import type { JsonSchema } from './schema.js';
 
 /**
- * The ajv instances, made when the first validator runs: loading ajv takes ~40 ms, a tenth of
- * start-up, and nothing before the first tool call needs it (tools/list only lists schemas).
- * `require` because that load has to happen inside a synchronous validator; ajv is CommonJS.
- * `check` validates; `explainer` is only for explaining a failure: every error, so an unknown
- * field is named even when a missing required one is found first (a misspelt field is usually both).
+ * ajv, loaded by the first tool call (ensureValidation) rather than at start-up: nothing before a
+ * call needs it (tools/list only lists schemas), and loading it costs a good part of start-up. A
+ * dynamic import, so that the bundle keeps it in a chunk of its own, read only then.
+ */
+let AjvClass: typeof Ajv | undefined;
+let loading: Promise<void> | undefined;
+
+/** Resolves once validators can run; cheap to call again. */
+export function ensureValidation(): Promise<void> {
+  loading ??= import('ajv').then((ajv) => {
+    // ajv is CommonJS: its exports arrive as named exports or on the default one, by loader.
+    AjvClass = (ajv as unknown as { Ajv?: typeof Ajv }).Ajv ?? (ajv.default as unknown as { Ajv: typeof Ajv }).Ajv;
+  });
+  return loading;
+}
+
+/** Whether ensureValidation() has finished: a call then need not wait for it. */
+export function validationReady(): boolean {
+  return AjvClass !== undefined;
+}
+
+/**
+ * The ajv instances, made when the first validator runs. `check` validates; `explainer` is only
+ * for explaining a failure: every error, so an unknown field is named even when a missing required
+ * one is found first (a misspelt field is usually both).
  */
 let instances: { check: Ajv; explainer: Ajv } | undefined;
 function validation(): { check: Ajv; explainer: Ajv } {
   if (instances) return instances;
-  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  if (!AjvClass) throw new Error('a validator ran before ensureValidation() finished');
   // verbose: errors carry their schema value, so a message can name the limit that was crossed.
   // The schemas are our own declarations, held against the contracts by tests: checking each against
   // the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with

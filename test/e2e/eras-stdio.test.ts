@@ -9,7 +9,9 @@ import { test } from 'node:test';
 import { checkEra, CLI, ERAS, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 import { until, waiters } from '../fixture/processes.js';
-import { compileValidator } from '../../src/mcp/validation.js';
+import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
+
+await ensureValidation(); // validators load ajv on demand, as the server's first call does
 
 for (const [negotiation, era, version] of ERAS) {
   test(`stdio, ${negotiation} client: the ${version} era lists and calls tools`, async (t) => {

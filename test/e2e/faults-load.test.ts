@@ -9,8 +9,10 @@ import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { MAX_RESPONSE_BYTES } from '../../src/mcp/server.js';
 import { waiters } from '../fixture/processes.js';
-import { compileValidator } from '../../src/mcp/validation.js';
+import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
 import { readFileSync } from 'node:fs';
+
+await ensureValidation(); // validators load ajv on demand, as the server's first call does
 
 const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', import.meta.url), 'utf8')) as { tools: Array<{ name: string; outputSchema: object }> };
 const runResult = compileValidator(contract.tools.find((tool) => tool.name === 'run_shell_command')!.outputSchema as never, 'run_shell_command result');

@@ -38,7 +38,7 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
   // Pack a copy, so the prepack build writes its own dist/ and not the one other tests are running.
   const source = join(work, 'source');
   mkdirSync(source);
-  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'src']) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'scripts', 'src']) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
   const packed = join(work, 'packed');
   mkdirSync(packed);
@@ -48,7 +48,15 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
 
   const files = execFileSync('tar', ['-tzf', join(packed, tarball!)], { encoding: 'utf8' }).trim().split('\n');
   assert.ok(files.includes('package/dist/cli.js') && files.includes('package/LICENSE') && files.includes('package/README.md'), files.join('\n'));
-  assert.deepEqual(files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|LICENSE|README\.md|package\.json)$/.test(file)), [], 'nothing but the build, the license, the readme and package.json');
+  assert.deepEqual(
+    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/THIRD-PARTY-NOTICES\.txt|LICENSE|README\.md|package\.json)$/.test(file)),
+    [],
+    'nothing but the build, the notices of what it bundles, the license, the readme and package.json',
+  );
+  // The build bundles its dependencies: the package needs none installed, and names and licenses each bundled one.
+  assert.equal(pkg.dependencies, undefined, 'no runtime dependencies: they are in the bundle');
+  const notices = execFileSync('tar', ['-xzOf', join(packed, tarball!), 'package/dist/THIRD-PARTY-NOTICES.txt'], { encoding: 'utf8' });
+  for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'ajv']) assert.match(notices, new RegExp(`^${name} \\S+ \\((MIT|Apache-2\\.0)\\)`, 'm'), name);
   for (const map of files.filter((file) => file.endsWith('.map'))) {
     // A bundle's map carries every bundled source, well past execFileSync's 1 MiB default buffer.
     const content = JSON.parse(execFileSync('tar', ['-xzOf', join(packed, tarball!), map], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));

@@ -18,6 +18,8 @@ test('python: send_keys types text and presses keys; the result names the pane',
   const deadline = Date.now() + 20_000;
   while ((await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command !== 'sleep') assert.ok(Date.now() < deadline, 'sleep never started');
   await mcp.ok('send_keys', { pane_id: pane, keys: 'C-c', enter: false });
+  // Typed only once the shell has the terminal back: keys that reach the tty as ^C is handled may be flushed with it.
+  while ((await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command === 'sleep') assert.ok(Date.now() < deadline + 20_000, 'sleep never ended');
   const back = channel(tmux);
   await mcp.ok('send_keys', { pane_id: pane, keys: `echo after-interrupt${back.suffix}` });
   await back.done();

@@ -16,10 +16,12 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
-import { compileValidator, type Validator } from '../../src/mcp/validation.js';
+import { compileValidator, ensureValidation, type Validator } from '../../src/mcp/validation.js';
 import { MAX_RESPONSE_BYTES } from '../../src/mcp/server.js';
 import { argumentsFor } from './arguments.js';
 import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
+
+await ensureValidation(); // validators load ajv on demand, as the server's first call does
 
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
