@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
 import { VERSION } from './version.js';
-import { collectWhenIdle } from './idle-memory.js';
+import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
@@ -100,6 +100,7 @@ function loadMcp() {
 }
 
 async function serve(config: Config): Promise<void> {
+  capYoungGeneration(); // before start-up's own allocations could grow it
   const loading = loadMcp();
   loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
