@@ -20,15 +20,17 @@ const DETAIL_FORMAT = rowFormat({ ...PANE_FIELDS, ...DETAIL_FIELDS });
 const DETAIL_FORMATS = paneRowFormats(DETAIL_FIELDS);
 
 function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDetail {
-  return {
-    ...toPane(row, incarnation),
-    left: toInt(row.left!),
-    top: toInt(row.top!),
-    right: toInt(row.right!),
-    bottom: toInt(row.bottom!),
-    tty: row.tty!,
-  };
+  // Added to the record rather than spread into a copy: a listing makes one object per pane, not two.
+  const detail = toPane(row, incarnation) as Writable<PaneDetail>;
+  detail.left = toInt(row.left!);
+  detail.top = toInt(row.top!);
+  detail.right = toInt(row.right!);
+  detail.bottom = toInt(row.bottom!);
+  detail.tty = row.tty!;
+  return detail;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Panes of the server, a session or a window (each pane once), in tmux's order; none when no server runs. */
 export async function listPaneDetails(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneDetail[]> {

@@ -123,6 +123,24 @@ export async function sessionOut(engine: Engine, session: SessionRecord) {
 }
 
 export async function paneWire(engine: Engine, pane: PaneDetail) {
+  return paneRow(pane, (await callerTest(engine))(pane.id));
+}
+
+/** Rows of several panes: the caller check is made once for all of them. */
+export async function paneWires(engine: Engine, panes: readonly PaneDetail[]) {
+  const isCaller = await callerTest(engine);
+  return panes.map((pane) => paneRow(pane, isCaller(pane.id)));
+}
+
+/** is_caller for a pane id: null when this server does not run in a tmux pane. */
+async function callerTest(engine: Engine): Promise<(paneId: string) => boolean | null> {
+  const caller = engine.options.caller;
+  if (!caller) return () => null;
+  const here = await engine.isCallerPane(caller.paneId);
+  return (paneId) => here && paneId === caller.paneId;
+}
+
+function paneRow(pane: PaneDetail, isCaller: boolean | null) {
   return {
     pane_id: pane.id,
     pane_index: String(pane.index),
@@ -137,6 +155,6 @@ export async function paneWire(engine: Engine, pane: PaneDetail) {
     pane_active: pane.isActive ? '1' : '0',
     window_id: pane.windowId,
     session_id: pane.sessionId,
-    is_caller: engine.options.caller ? await engine.isCallerPane(pane.id) : null,
+    is_caller: isCaller,
   };
 }

@@ -11,7 +11,7 @@ import type { Completer } from '../../mcp/completions.js';
 import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
 import { PANE_ID } from '../../tmux/ids.js';
-import { paneWire, sessionWire, windowWire } from './records.js';
+import { paneWire, paneWires, sessionWire, windowWire } from './records.js';
 import { checkId, resolveSession, resolveWindow } from './targets.js';
 
 const META = { fastmcp: { tags: [] } };
@@ -76,7 +76,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       async read(engine, { session_name, window_index }) {
         const window = await resolveWindow(engine, { session_name: session_name!, window_index: window_index! });
         const panes = await listPaneDetails(engine, { windowId: window.id });
-        return json({ ...windowWire(window), panes: await Promise.all(panes.map((p) => paneWire(engine, p))) });
+        return json({ ...windowWire(window), panes: await paneWires(engine, panes) });
       },
     }),
     template(registry, completers, {

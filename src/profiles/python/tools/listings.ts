@@ -2,7 +2,7 @@
 import { listPaneDetails } from '../../../core/pane-details.js';
 import { listResult, pythonTool, type Socket } from '../declare.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
-import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWires, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import { params, SESSION_ID, SESSION_NAME, SOCKET_NAME, stringMap, WINDOW_ID, WINDOW_INDEX, wrapped } from '../schema.js';
 import { checkTarget, resolveSession, resolveWindow, type WindowTarget } from '../targets.js';
 
@@ -74,7 +74,7 @@ export const listPanes = pythonTool({
     if (args.window_id != null || args.window_index != null) panes = await listPaneDetails(engine, { windowId: (await resolveWindow(engine, args)).id });
     else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await resolveSession(engine, args)).id });
     else panes = await listPaneDetails(engine);
-    const rows = await Promise.all(panes.map((pane) => paneWire(engine, pane)));
+    const rows = await paneWires(engine, panes);
     return listResult(rows.filter(keep));
   },
 });
