@@ -102,3 +102,34 @@ test('windowName follows tmux\'s naming rules', () => {
   assert.equal(name('node:::'), 'node:::');
   assert.equal(name(''), '');
 });
+
+test('a pane read again after its process changed answers for the process it has now (kept /proc descriptors)', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const serverPid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
+  const panePid = async () => Number((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_pid}')).trim());
+  const settled = async (pid: number, command: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const read = readForeground({ pid, serverPid });
+      if (read?.command === command) return read;
+      assert.ok(Date.now() < deadline, `pane never showed ${command} (last read ${JSON.stringify(read)})`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const first = await panePid();
+  await settled(first, (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim());
+  // The same process, another program: the kept descriptors read what it is now.
+  await tmux.tmux('send-keys', '-t', pane, '-l', `cd '${tmux.dir}' && exec sleep 1000\n`);
+  assert.deepEqual(await settled(first, 'sleep'), { command: 'sleep', path: tmux.dir });
+  // A new process in the pane: the old pid's descriptors fail and nothing is answered for it.
+  await tmux.tmux('respawn-pane', '-k', '-t', pane, '-c', '/', 'exec cat');
+  const second = await panePid();
+  assert.notEqual(second, first);
+  assert.deepEqual(await settled(second, 'cat'), { command: 'cat', path: '/' });
+  const gone = Date.now() + 20_000;
+  while (readForeground({ pid: first, serverPid }) !== undefined) {
+    assert.ok(Date.now() < gone, 'the ended process is still answered for');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+});
