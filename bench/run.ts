@@ -153,17 +153,18 @@ function status(row: Row): string {
 
 function renderRow(row: Row): string {
   const cells = (...values: Array<string | number | undefined>) => `| ${values.map((v) => (v === undefined ? '' : String(v))).join(' | ')} |`;
-  if (row.unavailable) return cells(row.name, 'not available', '', '', '', '', '', '', row.target, 'not available', row.note ?? 'tool not listed by the server yet');
-  if (row.error) return cells(row.name, 'error', '', '', '', '', '', '', row.target, status(row), row.error.replaceAll('|', '/').replaceAll('\n', ' ').slice(0, 160));
+  const target = row.target === undefined ? undefined : ms(row.target);
+  if (row.unavailable) return cells(row.name, 'not available', '', '', '', '', '', '', target, 'not available', row.note ?? 'tool not listed by the server yet');
+  if (row.error) return cells(row.name, 'error', '', '', '', '', '', '', target, status(row), row.error.replaceAll('|', '/').replaceAll('\n', ' ').slice(0, 160));
   const s = row.summary;
   const unit = row.unit ?? 'ms';
-  if (!s) return cells(row.name, row.value === undefined ? '' : `${ms(row.value)} ${unit}`, '', '', '', '', '', '', row.target, status(row), row.note);
+  if (!s) return cells(row.name, row.value === undefined ? '' : `${ms(row.value)} ${unit}`, '', '', '', '', '', '', target, status(row), row.note);
   const cpu = (us: number | undefined) => (us === undefined ? '' : us.toFixed(0));
   return cells(
     row.name, s.n, ms(s.p50), ms(s.p90), ms(s.p99),
     row.ratio === undefined ? '' : row.ratio.toFixed(1) + 'x',
     cpu(row.cpu?.server), cpu(row.cpu?.tmux),
-    row.target, status(row), row.note,
+    target, status(row), row.note,
   );
 }
 
@@ -981,6 +982,9 @@ async function growthScenario(floor: Summary): Promise<void> {
         }
         console.log(`  (${clients} concurrent clients at ${panes} panes: ${CONCURRENT_OPS.map((op) => `${op.tool} ${grid.get(`${op.name}\0${clients}\0${panes}`) ?? '-'}`).join(', ')})`);
       }
+      // Only the measured client stays: every tmux client attached costs tmux work on each command
+      // (tmux 3.3 walks each pane's clients as it runs), which the next size's rows must not pay.
+      await Promise.all(drivers.splice(1).map((extra) => extra.close()));
     }
   } finally {
     await Promise.all(drivers.map((driver) => driver.close()));

@@ -159,7 +159,7 @@ export class Engine {
   }
 
   /**
-   * Pane rows with every field. For a long listing of a tmux server on this machine tmux lists all
+   * Pane rows with every field. For a listing made before, of a tmux server on this machine, tmux lists all
    * but the foreground command and directory, which src/core/foreground.ts reads from /proc
    * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
    * read there is asked of tmux.
