@@ -341,7 +341,7 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<void> {
     const shell = calls.at(-1)!;
     stdioP50.set(shell.name, (await toolRow(t, driver, shell.name, shell.tool, shell.args, { ...shell, ...overFloor(shell) })).summary?.p50);
     await juliaRows(t, base, f);
-    await pythonRows(t, base, f);
+    await pythonRows(t, base, f, driver);
   } finally {
     await driver.close();
   }
@@ -488,18 +488,26 @@ async function httpScenario(base: Base): Promise<void> {
   }
 }
 
-/** The same operations through the python profile (its wire names), in the same harness, beside the libtmux rows. */
-async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
+/**
+ * The same operations through the python profile (its wire names), in the same harness, beside the
+ * libtmux rows; then each one again, its calls alternating with libtmux's own (`libtmux`), so the
+ * two are compared under the same machine state rather than a minute apart.
+ */
+async function pythonRows(t: Table, base: Base, f: number, libtmux: McpDriver): Promise<void> {
   const read = { target: f + READ_OVER_FLOOR_MS, goal: `floor + ${READ_OVER_FLOOR_MS} ms`, floorValue: f, floor: f };
   const driver = await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, nodeArgs);
   try {
     const panes = [base.shell, ...base.others];
     const reads = Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'capture_pane' : 'get_pane_info', arguments: { pane_id: panes[i % panes.length] } }));
-    await toolRow(t, driver, 'python: list_sessions', 'list_sessions', () => ({}), read);
-    await toolRow(t, driver, 'python: list_panes (8 panes)', 'list_panes', () => ({}), read);
-    await toolRow(t, driver, 'python: get_pane_info', 'get_pane_info', () => ({ pane_id: base.shell }), read);
-    await toolRow(t, driver, 'python: capture_pane (visible screen)', 'capture_pane', () => ({ pane_id: base.others[0] }), read);
-    await toolRow(t, driver, 'python: send_keys (one key + Enter)', 'send_keys', () => ({ pane_id: base.sink, keys: 'x', literal: true }), read);
+    const same = fastCalls(base);
+    const pairs: Array<{ name: string; tool: string; args: Record<string, unknown>; libtmux: (typeof same)[number] }> = [
+      { name: 'list_sessions', tool: 'list_sessions', args: {}, libtmux: same[0]! },
+      { name: 'list_panes (8 panes)', tool: 'list_panes', args: {}, libtmux: same[1]! },
+      { name: 'get_pane_info', tool: 'get_pane_info', args: { pane_id: base.shell }, libtmux: same[2]! },
+      { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { pane_id: base.others[0] }, libtmux: same[3]! },
+      { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { pane_id: base.sink, keys: 'x', literal: true }, libtmux: same[4]! },
+    ];
+    for (const pair of pairs) await toolRow(t, driver, `python: ${pair.name}`, pair.tool, () => pair.args, read);
     await toolRow(t, driver, 'python: call_read_tools_batch (16 reads: get_pane_info, capture_pane)', 'call_read_tools_batch', () => ({ operations: reads }), { floor: f });
     await toolRow(t, driver, 'python: run_command `true`', 'run_command', () => ({ pane_id: base.shell, command: 'true' }), {
       target: f + RUN_OVER_FLOOR_MS,
@@ -509,9 +517,39 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
       iterations: Math.min(opts.iterations, 100),
       warmup: Math.min(opts.warmup, 5),
     });
+    const parity = table(
+      'python against libtmux, interleaved',
+      'Each operation through both profiles\' servers on the same tmux server, one call to each in turn (warmed), so both see ' +
+        'the same machine state. Target: python p50 at most libtmux p50.',
+    );
+    for (const pair of pairs) {
+      const [mine, theirs] = await alternate(driver, pair.tool, pair.args, libtmux, pair.libtmux.tool, pair.libtmux.args());
+      const reference = summarize(theirs);
+      addRow(parity, { name: `libtmux: ${pair.name}`, summary: reference, note: 'interleaved with the next row' });
+      addRow(parity, { name: `python: ${pair.name}`, summary: summarize(mine), target: reference.p50, goal: 'libtmux p50', floorValue: reference.p50 });
+    }
   } finally {
     await driver.close();
   }
+}
+
+/** Calls `a` and `b` in turn (warmed), within the row budget; the latencies of each. */
+async function alternate(a: McpDriver, aTool: string, aArgs: Record<string, unknown>, b: McpDriver, bTool: string, bArgs: Record<string, unknown>) {
+  const first: number[] = [];
+  const second: number[] = [];
+  for (let i = 0; i < Math.min(opts.warmup, 500); i++) {
+    await a.call(aTool, aArgs);
+    await b.call(bTool, bArgs);
+  }
+  const end = performance.now() + opts.budgetMs * 2;
+  while (first.length < opts.iterations && (first.length < 20 || performance.now() < end)) {
+    const x = await a.call(aTool, aArgs);
+    const y = await b.call(bTool, bArgs);
+    if (x.isError || y.isError) throw new ToolError(`${aTool}/${bTool}: ${x.isError ? x.text : y.text}`);
+    first.push(x.ms);
+    second.push(y.ms);
+  }
+  return [first, second] as const;
 }
 
 function batchOperations(base: Base) {
