@@ -1,10 +1,10 @@
 /** Focus and order of panes inside windows: selecting the active pane, swapping two panes. */
 import { refused } from './failure.js';
 import type { Engine } from './engine.js';
-import type { PaneRecord, WindowRecord } from './records.js';
+import type { PaneLayout, WindowRecord } from './records.js';
 
 /** Makes `pane` the active pane of its window (its window is not brought to the front); returns it as it is now. */
-export async function selectPane(engine: Engine, pane: { readonly id: string }): Promise<PaneRecord> {
+export async function selectPane(engine: Engine, pane: { readonly id: string }): Promise<PaneLayout> {
   await engine.tmux.run(['select-pane', '-t', pane.id]);
   const now = await engine.getPane(pane.id);
   if (!now.isActive) throw refused(`tmux did not make ${pane.id} the active pane of window ${now.windowId}`);
@@ -16,7 +16,7 @@ export async function selectPane(engine: Engine, pane: { readonly id: string }):
  * had it: tmux's `-d` keeps the active position, so the previously active pane is selected again
  * when it is still in its window.
  */
-export async function swapPanes(engine: Engine, pane: PaneRecord, other: PaneRecord): Promise<void> {
+export async function swapPanes(engine: Engine, pane: PaneLayout, other: PaneLayout): Promise<void> {
   if (pane.id === other.id) return;
   const windows = [...new Set([pane.windowId, other.windowId])];
   const activeBefore = await Promise.all(windows.map(async (id) => (await engine.getWindow(id)).activePaneId));

@@ -17,7 +17,7 @@ import { rowFormat, toBool, toInt } from '../tmux/formats.js';
 import { invalidArgument } from './failure.js';
 import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
-import type { PaneRecord } from './records.js';
+import type { PaneLayout } from './records.js';
 import { fingerprint } from './refs.js';
 import { decodeToken, encodeToken } from './tokens.js';
 import { PANE_ID } from '../tmux/ids.js';
@@ -122,7 +122,7 @@ async function captureWithState(engine: Engine, paneId: string, start: number) {
   return { rows, state };
 }
 
-function cursorFrom(pane: PaneRecord, state: PaneState, start: number, rows: readonly string[]): string {
+function cursorFrom(pane: PaneLayout, state: PaneState, start: number, rows: readonly string[]): string {
   const at = state.cy - start;
   const below = trimTrailingBlank(rows.slice(at + 1)).slice(0, MAX_BELOW);
   return encodeCursor({
@@ -139,7 +139,7 @@ function cursorFrom(pane: PaneRecord, state: PaneState, start: number, rows: rea
 }
 
 /** A cursor for "from now on": only rows that appear or change after this are reported. */
-async function freshCursor(engine: Engine, pane: PaneRecord): Promise<string> {
+async function freshCursor(engine: Engine, pane: PaneLayout): Promise<string> {
   const { rows, state } = await captureWithState(engine, pane.id, 0);
   return cursorFrom(pane, state, 0, rows);
 }
@@ -156,7 +156,7 @@ function firstRow(cursor: Cursor, state: PaneState, lost = anchorLost(cursor, st
 }
 
 /** One read against `cursor`; no waiting. */
-async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
+async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
   // Rows older than the newest `maxLines` (plus a screen of possibly blank rows) would be dropped
   // anyway: they are not captured at all, only counted, so a long backlog costs no more to read.
   const need = (state: PaneState, first = firstRow(cursor, state)) => Math.max(first, state.hsize - maxLines);
@@ -211,7 +211,7 @@ async function readSince(engine: Engine, pane: PaneRecord, cursor: Cursor, maxLi
  * Rows new since `options.cursor` (none and a cursor for "from now on" on the first call).
  * `pane` must be resolved; decode the cursor first (decodeCursor) to fail before touching tmux.
  */
-export async function captureSince(engine: Engine, pane: PaneRecord, options: CaptureSinceOptions): Promise<CaptureSinceResult> {
+export async function captureSince(engine: Engine, pane: PaneLayout, options: CaptureSinceOptions): Promise<CaptureSinceResult> {
   const maxLines = options.maxLines ?? 200;
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   if (!cursor) return { lines: [], droppedLines: 0, linesMissed: false, restarted: false, cursor: await freshCursor(engine, pane) };

@@ -22,7 +22,8 @@ import {
   type Incarnation,
   type InputPaneRecord,
   type PaneRecord,
-  type PaneRow,
+  type PaneField,
+  type RowCore,
   type SessionRecord,
   type WindowRecord,
 } from './records.js';
@@ -148,10 +149,10 @@ export class Engine {
    * The rows behind listPanes, with the extra fields `formats` adds (paneRowFormats), each pane
    * once; undefined when no server runs.
    */
-  async listPaneRows<K extends string>(
+  async listPaneRows<K extends string, B extends PaneField = PaneField>(
     scope: { sessionId?: string; windowId?: string },
-    formats: PaneRowFormats<K>,
-  ): Promise<{ rows: Array<PaneRow & Record<K, string>>; incarnation: Incarnation } | undefined> {
+    formats: PaneRowFormats<K, B>,
+  ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
     const read = await this.#readPanes(listPanesCommand(scope), formats);
     if (!read) return undefined;
     const seen = new Set<string>();
@@ -164,11 +165,11 @@ export class Engine {
    * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
    * read there is asked of tmux.
    */
-  async #readPanes<K extends string>(
+  async #readPanes<K extends string, B extends PaneField>(
     command: readonly string[],
-    formats: PaneRowFormats<K>,
-  ): Promise<{ rows: Array<PaneRow & Record<K, string>>; incarnation: Incarnation } | undefined> {
-    type Row = PaneRow & Record<K, string>;
+    formats: PaneRowFormats<K, B>,
+  ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
+    type Row = Record<B | RowCore | K, string>;
     const withFormat = (format: string) => [...command, '-F', format];
     const identity = await this.identity();
     const listing = command.join(' ');

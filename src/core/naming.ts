@@ -7,7 +7,7 @@
 import { literalFormat } from '../tmux/formats.js';
 import { invalidArgument } from './failure.js';
 import type { Engine } from './engine.js';
-import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
+import type { PaneLayout, PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { SESSION_ID } from '../tmux/ids.js';
 import { isRef } from './refs.js';
 import { quoted } from './quote.js';
@@ -92,7 +92,7 @@ export async function renameWindow(engine: Engine, window: WindowRecord, name: s
 }
 
 /** Sets a pane's title (validate with checkDisplayText first) and returns the pane as it is now. */
-export async function setPaneTitle(engine: Engine, pane: PaneRecord, title: string): Promise<PaneRecord> {
+export async function setPaneTitle(engine: Engine, pane: PaneLayout, title: string): Promise<PaneRecord> {
   await engine.tmux.run(['select-pane', '-t', pane.id, '-T', literalFormat(title)]);
   return engine.getPane(pane.id);
 }

@@ -5,9 +5,9 @@
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { Engine } from './engine.js';
 import { notFound } from './failure.js';
-import { PANE_FIELDS, paneRowFormats, toPane, type Incarnation, type PaneRecord } from './records.js';
+import { PANE_LAYOUT_FIELDS, paneRowFormats, toPaneLayout, type Incarnation, type PaneLayout, type Writable } from './records.js';
 
-export interface PaneDetail extends PaneRecord {
+export interface PaneDetail extends PaneLayout {
   readonly left: number;
   readonly top: number;
   readonly right: number;
@@ -16,12 +16,12 @@ export interface PaneDetail extends PaneRecord {
 }
 
 const DETAIL_FIELDS = { left: 'pane_left', top: 'pane_top', right: 'pane_right', bottom: 'pane_bottom', tty: 'pane_tty' } as const;
-const DETAIL_FORMAT = rowFormat({ ...PANE_FIELDS, ...DETAIL_FIELDS });
-const DETAIL_FORMATS = paneRowFormats(DETAIL_FIELDS);
+const DETAIL_FORMAT = rowFormat({ ...PANE_LAYOUT_FIELDS, ...DETAIL_FIELDS });
+const DETAIL_FORMATS = paneRowFormats(DETAIL_FIELDS, PANE_LAYOUT_FIELDS);
 
 function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDetail {
   // Added to the record rather than spread into a copy: a listing makes one object per pane, not two.
-  const detail = toPane(row, incarnation) as Writable<PaneDetail>;
+  const detail = toPaneLayout(row, incarnation) as Writable<PaneDetail>;
   detail.left = toInt(row.left!);
   detail.top = toInt(row.top!);
   detail.right = toInt(row.right!);
@@ -29,8 +29,6 @@ function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDe
   detail.tty = row.tty!;
   return detail;
 }
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Panes of the server, a session or a window (each pane once), in tmux's order; none when no server runs. */
 export async function listPaneDetails(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneDetail[]> {

@@ -127,6 +127,12 @@ export interface PaneRecord {
   readonly isSynchronized: boolean;
 }
 
+/**
+ * A pane without the state an input check reads (exit status, stacked modes, synchronize): where it
+ * is, what it runs, and whether it is dead. What layout-minded answers (pane-details.ts) carry.
+ */
+export type PaneLayout = Omit<PaneRecord, 'deadStatus' | 'modeCount' | 'isSynchronized'>;
+
 /** The tmux format of each pane field, for formats that read more than a PaneRecord (see pane-details.ts). */
 export const PANE_FIELDS = {
   id: 'pane_id',
@@ -160,6 +166,10 @@ export const PANE_FORMAT = rowFormat(PANE_FIELDS);
  */
 const { command: _command, path: _path, ...PANE_FIELDS_BUT_FOREGROUND } = PANE_FIELDS;
 
+/** The fields of a PaneLayout: three fewer for tmux to expand on every pane. */
+const { deadStatus: _deadStatus, inMode: _inMode, synchronized: _synchronized, ...LAYOUT_FIELDS } = PANE_FIELDS;
+export const PANE_LAYOUT_FIELDS = LAYOUT_FIELDS;
+
 /** What an input check needs to know of a pane (core/input.ts); a PaneRecord is one too. */
 export type InputPaneRecord = Pick<PaneRecord, 'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'>;
 
@@ -192,14 +202,28 @@ export function toInputPane(row: Record<string, string>, incarnation: Incarnatio
 
 const deadStatus = (value: string): number | null => (value === '' ? null : toInt(value));
 
-/** A pane row's two formats (every field, and all but the foreground pair), with extra fields beside the record's. */
-export interface PaneRowFormats<K extends string = never> {
-  readonly full: RowFormat<keyof typeof PANE_FIELDS | K>;
-  readonly noForeground: RowFormat<Exclude<keyof typeof PANE_FIELDS, 'command' | 'path'> | K>;
+export type PaneField = keyof typeof PANE_FIELDS;
+/** What every pane row carries, whatever its base: the engine's listing relies on them. */
+export type RowCore = 'id' | 'pid' | 'command' | 'path';
+
+/**
+ * A pane row's two formats (every field, and all but the foreground pair), with extra fields beside
+ * the base's: every PaneRecord field (the default) or a PaneLayout's (PANE_LAYOUT_FIELDS).
+ */
+export interface PaneRowFormats<K extends string = never, B extends PaneField = PaneField> {
+  readonly full: RowFormat<B | RowCore | K>;
+  readonly noForeground: RowFormat<Exclude<B | RowCore, 'command' | 'path'> | K>;
 }
 
-export function paneRowFormats<K extends string>(extra: Readonly<Record<K, string>>): PaneRowFormats<K> {
-  return { full: rowFormat({ ...PANE_FIELDS, ...extra }), noForeground: rowFormat({ ...PANE_FIELDS_BUT_FOREGROUND, ...extra }) };
+export function paneRowFormats<K extends string, B extends PaneField = PaneField>(
+  extra: Readonly<Record<K, string>>,
+  base: Readonly<Record<B | RowCore, string>> = PANE_FIELDS,
+): PaneRowFormats<K, B> {
+  const { command: _c, path: _p, ...noForeground } = base;
+  return {
+    full: rowFormat({ ...base, ...extra } as Record<B | RowCore | K, string>),
+    noForeground: rowFormat({ ...noForeground, ...extra } as Record<Exclude<B | RowCore, 'command' | 'path'> | K, string>),
+  };
 }
 
 /** A PaneRecord's own fields and nothing else (Engine.listPanes). */
@@ -211,7 +235,7 @@ export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS
 export type PaneRow = Record<keyof typeof PANE_FIELDS, string>;
 
 // Written out rather than spread from toInputPane: V8 (node 20) builds a spread object here ~100x slower.
-export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
+export function toPaneLayout(row: Record<string, string>, incarnation: Incarnation): PaneLayout {
   return {
     incarnation,
     id: row.id!,
@@ -230,8 +254,17 @@ export function toPane(row: Record<string, string>, incarnation: Incarnation): P
     pid: toInt(row.pid!),
     title: row.title!,
     isDead: toBool(row.dead!),
-    deadStatus: deadStatus(row.deadStatus!),
-    modeCount: toInt(row.inMode!),
-    isSynchronized: toBool(row.synchronized!),
   };
 }
+
+export function toPane(row: Record<string, string>, incarnation: Incarnation): PaneRecord {
+  // Completed in place, not spread (see above).
+  const pane = toPaneLayout(row, incarnation) as Writable<PaneRecord>;
+  pane.deadStatus = deadStatus(row.deadStatus!);
+  pane.modeCount = toInt(row.inMode!);
+  pane.isSynchronized = toBool(row.synchronized!);
+  return pane;
+}
+
+/** A record being completed field by field before it is handed out read-only. */
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -8,7 +8,7 @@
 import { invalidArgument, refused } from './failure.js';
 import type { Engine } from './engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
-import type { PaneRecord, WindowRecord } from './records.js';
+import type { PaneLayout, WindowRecord } from './records.js';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -18,7 +18,7 @@ export type PaneResize =
   | { readonly kind: 'zoom'; readonly zoom: boolean };
 
 export interface PaneResizeResult {
-  readonly pane: PaneRecord;
+  readonly pane: PaneLayout;
   /** One sentence on what changed, for the text beside the structured result. */
   readonly summary: string;
 }
@@ -43,7 +43,7 @@ export async function requestPaneSize(engine: Engine, paneId: string, size: { re
   await engine.tmux.run(command);
 }
 
-export async function resizePane(engine: Engine, pane: PaneRecord, request: PaneResize): Promise<PaneResizeResult> {
+export async function resizePane(engine: Engine, pane: PaneLayout, request: PaneResize): Promise<PaneResizeResult> {
   const window = await engine.getWindow(pane.windowId);
   if (request.kind === 'zoom') return zoomPane(engine, pane, window, request.zoom);
   const command = ['resize-pane', '-t', pane.id];
@@ -84,7 +84,7 @@ function wanted(request: { width?: number; height?: number }): string {
 }
 
 /** Brings the window's zoom to the asked state, with `pane` as the zoomed one when zooming. */
-async function zoomPane(engine: Engine, pane: PaneRecord, window: WindowRecord, zoom: boolean): Promise<PaneResizeResult> {
+async function zoomPane(engine: Engine, pane: PaneLayout, window: WindowRecord, zoom: boolean): Promise<PaneResizeResult> {
   const zoomedHere = window.zoomed && window.activePaneId === pane.id;
   if (zoom && !zoomedHere) {
     if (window.paneCount < 2) throw refused(`cannot zoom ${pane.id}: it is the only pane of window ${window.id}, so it already fills it`);

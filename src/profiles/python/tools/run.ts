@@ -1,7 +1,6 @@
 /** run_command: type a shell command into a pane, wait for it, answer its exit status and output. */
 import { checkCommand, checkPane, runCommand } from '../../../core/run-command.js';
 import { Failure, invalidArgument } from '../../../core/failure.js';
-import { paneDetail } from '../../../core/pane-details.js';
 import { withProgress } from '../../../mcp/tool.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
@@ -67,7 +66,7 @@ export const runCommandTool = pythonTool({
     if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await paneDetail(engine, await resolvePaneId(engine, args));
+    const pane = await engine.getPane(await resolvePaneId(engine, args));
     await checkPane(engine, pane, false);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
       runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory }),

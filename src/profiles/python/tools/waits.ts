@@ -80,7 +80,7 @@ export const waitForTextTool = pythonTool({
     const patterns = matchers(args.patterns ?? [], regex, matchCase, 'patterns');
     const stops = matchers(args.stop ?? [], regex, matchCase, 'stop');
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await paneDetail(engine, await resolvePaneId(engine, args));
+    const pane = await engine.getPane(await resolvePaneId(engine, args));
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on pane ${pane.id}: ${elapsed}s elapsed`, () =>
       waitForText(engine, { pane, patterns, stops, timeoutMs, maxLines: REPORT_LINES, signal }),
     );
