@@ -49,6 +49,12 @@ export function stringMapValue(value: Record<string, string> | string | null | u
   return parsed as Record<string, unknown>;
 }
 
+/** A timeout argument, in seconds: the contract's schemas let 0 and less through, and that server refuses them. */
+export function positiveTimeout(seconds: number): number {
+  if (!(seconds > 0)) throw invalidArgument(`timeout must be positive (received ${seconds})`);
+  return seconds;
+}
+
 /** The arguments object of a tool: closed; `required` only when something is. */
 export function params(properties: Readonly<Record<string, JsonSchema>>, required: readonly string[] = []): JsonSchema {
   return { additionalProperties: false, properties, ...(required.length ? { required: [...required] } : {}), type: 'object' };

@@ -5,7 +5,7 @@ import { describeError } from '../../../mcp/server.js';
 import { isTmuxError } from '../../../tmux/server.js';
 import type { Engine } from '../../../core/engine.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
-import { choice, field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { choice, field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 
 
@@ -110,7 +110,7 @@ export const sendKeysBatchTool = pythonTool({
   ),
   async handler(args: Socket & { operations: BatchOperation[]; on_error?: 'stop' | 'continue'; timeout?: number | null }, { engine, signal }) {
     if (args.operations.length === 0) throw invalidArgument('operations must not be empty');
-    if (args.timeout != null && !(args.timeout > 0)) throw invalidArgument(`timeout must be positive (received ${args.timeout})`);
+    if (args.timeout != null) positiveTimeout(args.timeout);
     args.operations.forEach((op) => checkTarget(op));
     const stop = (args.on_error ?? 'stop') === 'stop';
     const deadline = args.timeout != null ? performance.now() + args.timeout * 1000 : Infinity;

@@ -1,9 +1,9 @@
 /** run_command: type a shell command into a pane, wait for it, answer its exit status and output. */
 import { checkCommand, checkPane, runCommand } from '../../../core/run-command.js';
-import { Failure, invalidArgument } from '../../../core/failure.js';
+import { Failure } from '../../../core/failure.js';
 import { withProgress } from '../../../mcp/tool.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
-import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
+import { field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 import { checkMaxLines } from './capture.js';
 
@@ -62,8 +62,7 @@ export const runCommandTool = pythonTool({
   ) {
     checkTarget(args);
     const command = checkCommand(args.command);
-    const timeout = args.timeout ?? 30;
-    if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
+    const timeout = positiveTimeout(args.timeout ?? 30);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
     const pane = await engine.getPane(await resolvePaneId(engine, args));

@@ -9,7 +9,7 @@ import { readVariables } from '../../../core/variables.js';
 import { compileMatchers, waitForText } from '../../../core/wait.js';
 import { withProgress } from '../../../mcp/tool.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
-import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './capture.js';
 
@@ -71,8 +71,7 @@ export const waitForTextTool = pythonTool({
     { engine, signal, progress },
   ) {
     checkTarget(args);
-    const timeout = args.timeout ?? 8;
-    if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
+    const timeout = positiveTimeout(args.timeout ?? 8);
     if ((args.interval ?? 0.05) < 0.01) throw invalidArgument(`interval must be at least 0.01 s (received ${args.interval})`);
     if (args.patterns && args.patterns.length === 0) throw invalidArgument('patterns must be a non-empty list, or null to wait for any new output');
     const regex = args.regex ?? false;
@@ -195,8 +194,7 @@ export const waitForChannelTool = pythonTool({
   input: params({ channel: CHANNEL, timeout: { default: 30, description: 'Seconds to wait (default 30); the server ceiling may lower it.', type: 'number' }, socket_name: SOCKET_NAME }, ['channel']),
   output: WRAPPED_TEXT,
   async handler(args: Socket & { channel: string; timeout?: number }, { engine, signal, progress }) {
-    const timeout = args.timeout ?? 30;
-    if (!(timeout > 0)) throw invalidArgument(`timeout must be positive (received ${timeout})`);
+    const timeout = positiveTimeout(args.timeout ?? 30);
     const timeoutMs = engine.capWait(timeout * 1000);
     const wait = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on channel ${args.channel}: ${elapsed}s elapsed`, () =>
       waitForChannel(engine, args.channel, { timeoutMs, signal }),
