@@ -71,7 +71,8 @@ test('tmux stopped (SIGSTOP): every call fails within the command timeout; after
     ['get_server_info', {}],
   ] as const) {
     const text = await mcp.fails(tool, args);
-    assert.match(text, /did not answer within 2000 ms/, `${tool}: ${text}`);
+    // What is left of the call's 2 s deadline when the command goes out: a few ms less under load.
+    assert.match(text, /did not answer within (19\d\d|2000) ms/, `${tool}: ${text}`);
   }
   process.kill(pid, 'SIGCONT');
   // tmux first works off what queued while it was stopped; under load that can outlast the 2 s timeout.
@@ -107,7 +108,8 @@ test('stdin closed while tmux is stopped: the call in flight is answered at its 
   assert.equal(await exited, 0);
   const answer = out.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((message) => message.id === 3);
   assert.equal(answer?.result?.isError, true, out);
-  assert.match(answer.result.content[0].text, /did not answer within 2000 ms/);
+  // The command gets what is left of the call's 2 s deadline when it is sent: a few ms less under load.
+  assert.match(answer.result.content[0].text, /did not answer within (19\d\d|2000) ms/);
   process.kill(pid, 'SIGCONT');
   assert.equal(await clientsAfterExit(tmux), '', 'no tmux client left once tmux resumed');
   assert.ok(alive(pid), 'tmux survived');
