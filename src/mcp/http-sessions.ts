@@ -11,6 +11,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpServerFactory,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { withEraResourceNotFound } from './resource-not-found.js';
 
@@ -37,7 +38,7 @@ interface Session {
 
 export function legacySessions(factory: McpServerFactory, options: LegacySessionOptions): LegacySessions {
   const sessions = new Map<string, Session>();
-  const stateless = legacyStatelessFallback(factory, options.onerror);
+  const stateless = legacyStatelessFallback(eraAnswers(factory), options.onerror);
   const sweeper = setInterval(() => {
     const now = Date.now();
     for (const [id, session] of sessions) if (now - session.lastUsed > options.idleMs) void drop(id);
@@ -108,4 +109,18 @@ async function isInitialize(request: Request): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The factory for the SDK's stateless fallback, whose servers answer through the era wrapper too:
+ * the fallback makes and connects its own transport for each request, so the wrapper goes in at
+ * the server's connect.
+ */
+function eraAnswers(factory: McpServerFactory): McpServerFactory {
+  return async (context) => {
+    const server = await factory(context);
+    const connect = server.connect.bind(server);
+    server.connect = (transport: Transport) => connect(withEraResourceNotFound(transport));
+    return server;
+  };
 }

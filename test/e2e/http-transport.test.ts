@@ -72,8 +72,10 @@ test('HTTP 2025-11-25: initialize opens a session; an unknown session is 404; DE
   const missing = await post(server.url, inSession, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'tmux://nothing' } });
   assert.match(missing.body, /"code":-32002/, missing.body);
   assert.equal((await post(server.url, { ...inSession, 'mcp-session-id': 'not-a-session' }, list)).status, 404);
-  // Without a session header, a request is still answered (statelessly).
+  // Without a session header, a request is still answered (statelessly), with this era's codes too.
   assert.equal((await post(server.url, auth, list)).status, 200);
+  const missingStateless = await post(server.url, auth, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'tmux://nothing' } });
+  assert.match(missingStateless.body, /"code":-32002/, missingStateless.body);
   const ended = await new Promise<number>((resolve, reject) =>
     request(server.url, { method: 'DELETE', headers: inSession }).on('response', (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject).end(),
   );
