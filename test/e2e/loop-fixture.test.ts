@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { privateTmux } from '../fixture/tmux.js';
+import { PrivateTmux, privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 
 test('panes a test or the MCP server starts run plain sh with a temporary HOME', async (t) => {
@@ -38,3 +38,34 @@ test('reaping a tmux server that is already gone prints nothing (no "error conne
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stderr, '');
 });
+
+test('a tmux server stopped by a test that failed before resuming it is still reaped, and nothing else is', async () => {
+  const tmux = new PrivateTmux();
+  const bystander = new PrivateTmux();
+  try {
+    await tmux.start();
+    await bystander.start();
+    const pid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
+    process.kill(pid, 'SIGSTOP');
+    // It cannot answer its own socket now; dispose finds it by the socket path in its command line.
+    tmux.dispose();
+    const deadline = Date.now() + 10_000;
+    while (alive(pid)) {
+      assert.ok(Date.now() < deadline, 'the stopped server is still there');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal((await bystander.tmux('display-message', '-p', '#{session_name}')).trim(), 'test', 'another test\'s server is untouched');
+  } finally {
+    tmux.dispose();
+    bystander.dispose();
+  }
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
