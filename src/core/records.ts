@@ -159,13 +159,6 @@ export const PANE_FIELDS = {
 /** Every field of a pane row from tmux, for a tmux server whose processes this machine cannot see. */
 export const PANE_FORMAT = rowFormat(PANE_FIELDS);
 
-/**
- * The same row without the two fields tmux reads from /proc for every pane (foreground command and
- * directory, more than half of tmux's cost for the whole row): for a tmux server on this machine,
- * src/core/foreground.ts reads them itself. The row keeps `pid` for that.
- */
-const { command: _command, path: _path, ...PANE_FIELDS_BUT_FOREGROUND } = PANE_FIELDS;
-
 /** The fields of a PaneLayout: three fewer for tmux to expand on every pane. */
 const { deadStatus: _deadStatus, inMode: _inMode, synchronized: _synchronized, ...LAYOUT_FIELDS } = PANE_FIELDS;
 export const PANE_LAYOUT_FIELDS = LAYOUT_FIELDS;
@@ -207,8 +200,11 @@ export type PaneField = keyof typeof PANE_FIELDS;
 export type RowCore = 'id' | 'pid' | 'command' | 'path';
 
 /**
- * A pane row's two formats (every field, and all but the foreground pair), with extra fields beside
- * the base's: every PaneRecord field (the default) or a PaneLayout's (PANE_LAYOUT_FIELDS).
+ * A pane row's two formats, with extra fields beside the base's: every PaneRecord field (the
+ * default) or a PaneLayout's (PANE_LAYOUT_FIELDS). `full` has every field; `noForeground` lacks the
+ * two that tmux reads from /proc for every pane (foreground command and directory, more than half
+ * of tmux's cost for a row), which src/core/foreground.ts reads itself for a tmux server on this
+ * machine. Both keep `pid` for that.
  */
 export interface PaneRowFormats<K extends string = never, B extends PaneField = PaneField> {
   readonly full: RowFormat<B | RowCore | K>;
@@ -231,8 +227,6 @@ export const PANE_ROW_FORMATS: PaneRowFormats = paneRowFormats<never>({});
 
 /** The two foreground fields alone, for the panes whose /proc only tmux can read. */
 export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS.command, path: PANE_FIELDS.path });
-
-export type PaneRow = Record<keyof typeof PANE_FIELDS, string>;
 
 // Written out rather than spread from toInputPane: V8 (node 20) builds a spread object here ~100x slower.
 export function toPaneLayout(row: Record<string, string>, incarnation: Incarnation): PaneLayout {
