@@ -1,10 +1,13 @@
 /**
- * Gives memory back when the server goes idle. V8 collects its old generation only when it grows
- * past a limit, so a server that answered a thousand calls and then waits for its agent keeps
- * their garbage resident for as long as it waits (the no-op SDK server grows from ~80 to ~110 MB
- * over 4,000 calls that way). Once a second that saw no work follows enough work since the last
- * collection, one full collection brings the heap back to what is live. It runs only then, so it
- * never delays a call, and costs a few milliseconds per idle period.
+ * The server's memory policy: a young generation that stays small (capYoungGeneration), and memory
+ * given back when the server goes idle (collectWhenIdle).
+ *
+ * V8 collects its old generation only when it grows past a limit, so a server that answered a
+ * thousand calls and then waits for its agent keeps their garbage resident for as long as it waits
+ * (the no-op SDK server grows from ~80 to ~110 MB over 4,000 calls that way). Once a second that saw
+ * no work follows enough work since the last collection, one full collection brings the heap back to
+ * what is live. It runs only then, so it never delays a call, and costs a few milliseconds per idle
+ * period.
  */
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';

@@ -63,17 +63,19 @@ function forget(path: string): void {
 
 /** Up to 4 KiB of a /proc file, or undefined when it cannot be read (gone, not ours). */
 function readProc(path: string): Buffer | undefined {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const reopened = !kept.has(path);
-    try {
-      return buffer.subarray(0, readSync(keptFd(path), buffer, 0, buffer.length, 0));
-    } catch {
-      forget(path);
-      // A kept descriptor of a process that has ended: the pid may name a new one now.
-      if (reopened) return undefined;
-    }
+  // A kept descriptor that fails belonged to a process that has ended: the pid may name a new one.
+  if (kept.has(path)) return readOnce(path) ?? readOnce(path);
+  return readOnce(path);
+}
+
+/** One read through the path's kept (or newly opened) descriptor; a failure forgets the descriptor. */
+function readOnce(path: string): Buffer | undefined {
+  try {
+    return buffer.subarray(0, readSync(keptFd(path), buffer, 0, buffer.length, 0));
+  } catch {
+    forget(path);
+    return undefined;
   }
-  return undefined;
 }
 
 interface Stat {
