@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PrivateTmux, privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
+import { running } from '../fixture/processes.js';
 
 test('panes a test or the MCP server starts run plain sh with a temporary HOME', async (t) => {
   const tmux = privateTmux(t);
@@ -50,7 +51,7 @@ test('a tmux server stopped by a test that failed before resuming it is still re
     // It cannot answer its own socket now; dispose finds it by the socket path in its command line.
     tmux.dispose();
     const deadline = Date.now() + 10_000;
-    while (alive(pid)) {
+    while (running(pid)) {
       assert.ok(Date.now() < deadline, 'the stopped server is still there');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -61,11 +62,3 @@ test('a tmux server stopped by a test that failed before resuming it is still re
   }
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
