@@ -1,8 +1,9 @@
 /**
  * call_read_tools_batch: several read-only tools in one call, run one after another through the
- * same path a direct call takes (src/mcp/batch.ts), pane reads pipelined as the libtmux batch's are. Its reach is fixed at start-up from the tools
- * this process has: inspect tools, not self-bounded (a wait would hold the batch), not excluded.
- * A tool outside it fails its own row; the rest still run (or stop, with on_error "stop").
+ * same path a direct call takes (src/mcp/batch.ts), pane reads pipelined as the libtmux batch's
+ * are. Its reach is fixed at start-up from the tools this process has: inspect tools, not
+ * self-bounded (a wait would hold the batch), not excluded. A tool outside it fails its own row;
+ * the rest still run (or stop, with on_error "stop").
  */
 import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
 import type { ToolOutcome } from '../../../mcp/tool.js';
@@ -23,6 +24,7 @@ function pipelines(operation: BatchOperation): boolean {
   const args = operation.arguments as { pane_id?: unknown; socket_name?: unknown } | undefined;
   return PIPELINED.has(operation.tool) && typeof args?.pane_id === 'string' && args.socket_name == null;
 }
+
 const DROPPED = [{ type: 'text', text: '[... batch truncated nested content ...]' }];
 
 interface Operation {
