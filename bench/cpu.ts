@@ -1,6 +1,6 @@
 /**
  * CPU per call, for work on the server's own cost while the machine is too loaded for wall-clock
- * numbers: `node --import tsx bench/cpu.ts [--calls N] [--warmup N] [--profile DIR] [--cli FILE] [tool...]`.
+ * numbers: `node --import tsx bench/cpu.ts [--calls N] [--warmup N] [--profile DIR] [--cli FILE] [--python] [tool...]`.
  * For the no-op floor and each fast tool: server CPU and tmux CPU in microseconds per call (from
  * /proc schedstat, as `npm run bench` counts them). With --profile, the server runs under
  * node --cpu-prof and the self time per call is printed by where the code lives (ours, the SDK,
@@ -31,7 +31,10 @@ if (cli) useCli(cli);
 const compare = flag('compare', '');
 const rounds = Number(flag('rounds', '8'));
 const roundCalls = Number(flag('round', '250'));
-const straceCalls = argv.includes('--strace') ? (argv.splice(argv.indexOf('--strace'), 1), true) : false;
+const switchOn = (name: string) => (argv.includes(`--${name}`) ? (argv.splice(argv.indexOf(`--${name}`), 1), true) : false);
+const straceCalls = switchOn('strace');
+/** The python profile's server, with the same cases in its argument names. */
+const python = switchOn('python');
 const wanted = new Set(argv);
 
 const tmux = new BenchTmux();
@@ -41,7 +44,7 @@ const others: string[] = [];
 for (let i = 0; i < 6; i++) others.push(await tmux.newWindow('bench', `seq 1 30; exec cat`));
 const tmuxPid = await tmux.serverPid();
 
-const cases: Array<[string, string, Record<string, unknown>]> = [
+const libtmuxCases: Array<[string, string, Record<string, unknown>]> = [
   ['list_sessions', 'list_sessions', {}],
   ['list_panes', 'list_panes', {}],
   ['get_pane_info', 'get_pane_info', { paneId: shell }],
@@ -52,6 +55,19 @@ const cases: Array<[string, string, Record<string, unknown>]> = [
   }],
   ['run_true', 'run_shell_command', { paneId: shell, command: 'true' }],
 ];
+const pythonCases: Array<[string, string, Record<string, unknown>]> = [
+  ['list_sessions', 'list_sessions', {}],
+  ['list_panes', 'list_panes', {}],
+  ['get_pane_info', 'get_pane_info', { pane_id: shell }],
+  ['capture_pane', 'capture_pane', { pane_id: others[0] }],
+  ['send_keys', 'send_keys', { pane_id: sink, keys: 'x', literal: true }],
+  ['batch16', 'call_read_tools_batch', {
+    operations: Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'get_pane_info' : 'capture_pane', arguments: { pane_id: [shell, ...others][i % 7] } })),
+  }],
+  ['run_true', 'run_command', { pane_id: shell, command: 'true' }],
+];
+const cases = python ? pythonCases : libtmuxCases;
+const serverEnv = python ? { ...tmux.env, TMUX_MCP_PROFILE: 'python' } : tmux.env;
 
 /** User and system CPU of a process so far, in microseconds (/proc/<pid>/stat, clock ticks). */
 function userSys(pid: number): [number, number] {
@@ -111,7 +127,7 @@ try {
       await compareBuilds(name, tool, args);
       continue;
     }
-    const driver = await McpDriver.ours(tmux.env, profiled(name));
+    const driver = await McpDriver.ours(serverEnv, profiled(name));
     const n = name === 'run_true' ? Math.min(calls, 300) : name === 'batch16' ? Math.ceil(calls / 4) : calls;
     const w = name === 'run_true' ? 20 : name === 'batch16' ? Math.ceil(warmup / 4) : warmup;
     const result = await loop(driver, tool, args, n, w);
@@ -142,8 +158,8 @@ async function syscalls(driver: McpDriver, tool: string, args: Record<string, un
 
 /** This build and `compare` on the same tool, alternating rounds; medians of the rounds' CPU per call. */
 async function compareBuilds(name: string, tool: string, args: Record<string, unknown>) {
-  const base = await McpDriver.start(process.execPath, [compare], tmux.env);
-  const mine = await McpDriver.ours(tmux.env);
+  const base = await McpDriver.start(process.execPath, [compare], serverEnv);
+  const mine = await McpDriver.ours(serverEnv);
   const n = name === 'run_true' ? Math.ceil(roundCalls / 5) : name === 'batch16' ? Math.ceil(roundCalls / 4) : roundCalls;
   try {
     type Round = Awaited<ReturnType<typeof loop>>;

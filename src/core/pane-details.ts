@@ -15,7 +15,9 @@ export interface PaneDetail extends PaneLayout {
   readonly tty: string;
 }
 
-const DETAIL_FIELDS = { left: 'pane_left', top: 'pane_top', right: 'pane_right', bottom: 'pane_bottom', tty: 'pane_tty' } as const;
+// The right and bottom edges are not asked for: tmux computes them as left + width - 1 and
+// top + height - 1 (format_cb_pane_right/bottom), and so does toDetail, from fields every row has.
+const DETAIL_FIELDS = { left: 'pane_left', top: 'pane_top', tty: 'pane_tty' } as const;
 const DETAIL_FORMAT = rowFormat({ ...PANE_LAYOUT_FIELDS, ...DETAIL_FIELDS });
 const DETAIL_FORMATS = paneRowFormats(DETAIL_FIELDS, PANE_LAYOUT_FIELDS);
 
@@ -24,8 +26,8 @@ function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDe
   const detail = toPaneLayout(row, incarnation) as Writable<PaneDetail>;
   detail.left = toInt(row.left!);
   detail.top = toInt(row.top!);
-  detail.right = toInt(row.right!);
-  detail.bottom = toInt(row.bottom!);
+  detail.right = detail.left + detail.width - 1;
+  detail.bottom = detail.top + detail.height - 1;
   detail.tty = row.tty!;
   return detail;
 }
