@@ -28,6 +28,8 @@ export interface CallOutcome {
   readonly isError: boolean;
   readonly text: string;
   readonly structured: any;
+  /** The result as the client received it. */
+  readonly result: unknown;
 }
 
 const HTTP_TOKEN = `bench-${process.pid}`;
@@ -56,9 +58,9 @@ export class McpDriver {
     return McpDriver.start(process.execPath, [...nodeArgs, cliPath, ...cliArgs], env);
   }
 
-  /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js. */
-  static noop(env: NodeJS.ProcessEnv): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [compiled(NOOP_SERVER)], env);
+  /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js; with `answers` (a file), its canned answers too. */
+  static noop(env: NodeJS.ProcessEnv, answers?: string): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [compiled(NOOP_SERVER), ...(answers ? ['--answers', answers] : [])], env);
   }
 
   /** The 3-field peer (bench/three-field-server.ts): list_panes through one spawned `tmux list-panes` per call. */
@@ -135,6 +137,7 @@ export class McpDriver {
       isError: result.isError === true,
       text: result.content.map((c) => c.text ?? '').join('\n'),
       structured: result.structuredContent,
+      result,
     };
   }
 

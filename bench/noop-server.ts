@@ -4,17 +4,36 @@
  * (our p50) / (this p50) isolates the work that is ours. Over stdio by default; with `--http MODULE`,
  * behind the very HTTP stack our server uses (MODULE is the built dist/mcp/http.js: the Host/Origin
  * gates, the bearer token from TMUX_MCP_TOKEN, 2025 sessions), on a free loopback port it names on stderr.
+ *
+ * With `--answers FILE` it also serves canned answers: FILE holds `[{name, outputSchema?, result}]`,
+ * and each tool answers its `result` (advertising its output schema, so a client checks it as it
+ * checks the real tool's). What the protocol, the SDK and the pipe cost to carry one particular
+ * answer, with no work behind it.
  */
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
+interface Canned {
+  readonly name: string;
+  readonly outputSchema?: Record<string, unknown>;
+  readonly result: { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown> };
+}
+
+const answersFile = process.argv.includes('--answers') ? process.argv[process.argv.indexOf('--answers') + 1] : undefined;
+const canned: Canned[] = answersFile ? (JSON.parse(readFileSync(answersFile, 'utf8')) as Canned[]) : [];
+const answers = new Map(canned.map((c) => [c.name, c.result]));
+
 function noopServer(): Server {
   const server = new Server({ name: 'noop', version: '0' }, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler('tools/list', async () => ({
-    tools: [{ name: 'noop', description: 'Does nothing.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }],
+    tools: [
+      { name: 'noop', description: 'Does nothing.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
+      ...canned.map((c) => ({ name: c.name, inputSchema: { type: 'object' as const }, ...(c.outputSchema ? { outputSchema: c.outputSchema } : {}) })),
+    ],
   }));
-  server.setRequestHandler('tools/call', async () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: {} }));
+  server.setRequestHandler('tools/call', async (request) => answers.get(request.params.name) ?? { content: [{ type: 'text', text: '{}' }], structuredContent: {} });
   return server;
 }
 

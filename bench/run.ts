@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
@@ -343,7 +344,7 @@ async function fastScenario(base: Base, floorInfo: Floor): Promise<void> {
     stdioP50.set(shell.name, (await toolRow(t, driver, shell.name, shell.tool, shell.args, { ...shell, floor: f })).summary?.p50);
     await floorInterleaved(base, driver, calls);
     await juliaRows(t, base, f);
-    await pythonRows(t, base, f, driver);
+    await pythonRows(t, base, f);
   } finally {
     await driver.close();
   }
@@ -505,10 +506,10 @@ async function floorInterleaved(base: Base, driver: McpDriver, calls: ReturnType
   try {
     for (const call of calls) {
       if (!driver.has(call.tool)) continue;
-      const [mine, floors] = await alternate(driver, call.tool, call.args(), noop, 'noop', {}, call.iterations, call.warmup);
-      const floor = summarize(floors);
+      const [mine, floors] = await interleave([{ driver, tool: call.tool, args: call.args() }, { driver: noop, tool: 'noop', args: {} }], call.iterations, call.warmup);
+      const floor = summarize(floors!);
       addRow(t, { name: `floor, beside ${call.name}`, summary: floor, ratio: 1, note: 'interleaved with the next row' });
-      const summary = summarize(mine);
+      const summary = summarize(mine!);
       addRow(t, {
         name: call.name,
         summary,
@@ -525,24 +526,24 @@ async function floorInterleaved(base: Base, driver: McpDriver, calls: ReturnType
 
 /**
  * The same operations through the python profile (its wire names), in the same harness, beside the
- * libtmux rows; then each one again, its calls alternating with libtmux's own (`libtmux`), so the
- * two are compared under the same machine state rather than a minute apart.
+ * libtmux rows; then each one again against libtmux's, interleaved (pythonParity), so the two are
+ * compared under the same machine state rather than a minute apart.
  */
-async function pythonRows(t: Table, base: Base, f: number, libtmux: McpDriver): Promise<void> {
-  // Their targets: against libtmux's rows, interleaved (below).
+async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
+  // Their targets: against libtmux's rows, interleaved (pythonParity).
   const read = { floor: f };
+  const panes = [base.shell, ...base.others];
+  const reads = Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'capture_pane' : 'get_pane_info', arguments: { pane_id: panes[i % panes.length] } }));
+  const same = fastCalls(base);
+  const pairs: Array<{ name: string; tool: string; args: Record<string, unknown>; libtmux: (typeof same)[number] }> = [
+    { name: 'list_sessions', tool: 'list_sessions', args: {}, libtmux: same[0]! },
+    { name: 'list_panes (8 panes)', tool: 'list_panes', args: {}, libtmux: same[1]! },
+    { name: 'get_pane_info', tool: 'get_pane_info', args: { pane_id: base.shell }, libtmux: same[2]! },
+    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { pane_id: base.others[0] }, libtmux: same[3]! },
+    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { pane_id: base.sink, keys: 'x', literal: true }, libtmux: same[4]! },
+  ];
   const driver = await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, nodeArgs);
   try {
-    const panes = [base.shell, ...base.others];
-    const reads = Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'capture_pane' : 'get_pane_info', arguments: { pane_id: panes[i % panes.length] } }));
-    const same = fastCalls(base);
-    const pairs: Array<{ name: string; tool: string; args: Record<string, unknown>; libtmux: (typeof same)[number] }> = [
-      { name: 'list_sessions', tool: 'list_sessions', args: {}, libtmux: same[0]! },
-      { name: 'list_panes (8 panes)', tool: 'list_panes', args: {}, libtmux: same[1]! },
-      { name: 'get_pane_info', tool: 'get_pane_info', args: { pane_id: base.shell }, libtmux: same[2]! },
-      { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { pane_id: base.others[0] }, libtmux: same[3]! },
-      { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { pane_id: base.sink, keys: 'x', literal: true }, libtmux: same[4]! },
-    ];
     for (const pair of pairs) await toolRow(t, driver, `python: ${pair.name}`, pair.tool, () => pair.args, read);
     await toolRow(t, driver, 'python: call_read_tools_batch (16 reads: get_pane_info, capture_pane)', 'call_read_tools_batch', () => ({ operations: reads }), { floor: f });
     await toolRow(t, driver, 'python: run_command `true`', 'run_command', () => ({ pane_id: base.shell, command: 'true' }), {
@@ -553,48 +554,158 @@ async function pythonRows(t: Table, base: Base, f: number, libtmux: McpDriver): 
       iterations: Math.min(opts.iterations, 100),
       warmup: Math.min(opts.warmup, 5),
     });
-    const parity = table(
-      'python against libtmux, interleaved',
-      'Each operation through both profiles\' servers on the same tmux server, one call to each in turn (warmed), so both see ' +
-        'the same machine state. Target: python p50 at most libtmux p50.',
-    );
-    for (const pair of pairs) {
-      const [mine, theirs] = await alternate(driver, pair.tool, pair.args, libtmux, pair.libtmux.tool, pair.libtmux.args());
-      const reference = summarize(theirs);
-      addRow(parity, { name: `libtmux: ${pair.name}`, summary: reference, note: 'interleaved with the next row' });
-      addRow(parity, { name: `python: ${pair.name}`, summary: summarize(mine), target: reference.p50, goal: 'libtmux p50', floorValue: reference.p50 });
-    }
   } finally {
     await driver.close();
   }
+  await pythonParity(base, pairs.map((pair) => ({ name: pair.name, python: { tool: pair.tool, args: pair.args }, libtmux: { tool: pair.libtmux.tool, args: pair.libtmux.args() } })));
 }
 
-/** Calls `a` and `b` in turn (warmed), within the row budget; the latencies of each. */
-async function alternate(
-  a: McpDriver,
-  aTool: string,
-  aArgs: Record<string, unknown>,
-  b: McpDriver,
-  bTool: string,
-  bArgs: Record<string, unknown>,
+/** How many times the parity table starts its four servers afresh and measures every operation again. */
+const PARITY_PASSES = 3;
+
+type Operation = { tool: string; args: Record<string, unknown> };
+
+/**
+ * python against libtmux, operation by operation, beyond what carrying each profile's answer costs.
+ * In each of PARITY_PASSES passes, four fresh servers (both profiles, and a no-op server for each
+ * one's canned answers) are called in interleaved rounds. A server's speed depends a little on how
+ * its process lands on the machine, so the verdict counts the passes as well as the rounds.
+ */
+async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string; python: Operation; libtmux: Operation }>): Promise<void> {
+  const parity = table(
+    'python against libtmux, interleaved',
+    `Each operation through both profiles' servers on the same tmux server, and each profile's answer to it from the no-op SDK ` +
+      `server (canned: the same bytes, no work behind them), one call to each of the four a round (warmed; every other round in ` +
+      `mirror order, so each side follows the same calls), in ${PARITY_PASSES} passes of four freshly started servers. The python ` +
+      `contract's answers are larger (more fields, longer names): what carrying them costs the SDK on both ends and the pipe is ` +
+      `what the canned pair differs by. Target: python costs no more than libtmux beyond that, as far as the bench can tell: the ` +
+      `median of the per-round differences, (python - libtmux) - (python canned - libtmux canned), has a 95% interval ` +
+      `(bootstrapped over passes, then rounds) that reaches 0 or below.`,
+  );
+  const latencies = operations.map(() => ({ python: [] as number[], libtmux: [] as number[], pythonCanned: [] as number[], libtmuxCanned: [] as number[] }));
+  const extras = operations.map((): number[][] => []);
+  const bytes = new Map<string, number>();
+  const rounds = Math.ceil((opts.iterations * 3) / PARITY_PASSES);
+  for (let pass = 0; pass < PARITY_PASSES; pass++) {
+    const servers = {
+      python: await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, nodeArgs),
+      libtmux: await McpDriver.ours(base.tmux.env, nodeArgs),
+    };
+    let floors: { python: McpDriver; libtmux: McpDriver } | undefined;
+    try {
+      const canned = await cannedAnswers<'python' | 'libtmux'>(base, servers, operations);
+      // One no-op server for each profile's answers: each is then called once a round, as each profile's server is.
+      floors = { python: await McpDriver.noop(base.tmux.env, canned.file), libtmux: await McpDriver.noop(base.tmux.env, canned.file) };
+      for (const [i, operation] of operations.entries()) {
+        const [python, libtmux, pythonCanned, libtmuxCanned] = await interleave([
+          { driver: servers.python, ...operation.python },
+          { driver: servers.libtmux, ...operation.libtmux },
+          { driver: floors.python, tool: canned.name('python', operation.python.tool), args: operation.python.args },
+          { driver: floors.libtmux, tool: canned.name('libtmux', operation.libtmux.tool), args: operation.libtmux.args },
+        ], rounds, Math.min(opts.warmup, 500), MIRRORED);
+        const all = latencies[i]!;
+        all.python.push(...python!);
+        all.libtmux.push(...libtmux!);
+        all.pythonCanned.push(...pythonCanned!);
+        all.libtmuxCanned.push(...libtmuxCanned!);
+        extras[i]!.push(python!.map((value, round) => value - libtmux![round]! - (pythonCanned![round]! - libtmuxCanned![round]!)));
+        for (const profile of ['python', 'libtmux'] as const) bytes.set(`${profile} ${i}`, canned.bytes(profile, operation[profile].tool));
+      }
+    } finally {
+      await Promise.all([servers.python.close(), servers.libtmux.close(), floors?.python.close(), floors?.libtmux.close()]);
+    }
+  }
+  for (const [i, operation] of operations.entries()) {
+    const all = latencies[i]!;
+    addRow(parity, { name: `libtmux: ${operation.name}`, summary: summarize(all.libtmux), note: 'interleaved with the next three rows' });
+    addRow(parity, { name: `python: ${operation.name}`, summary: summarize(all.python) });
+    addRow(parity, { name: `libtmux's answer, canned (${bytes.get(`libtmux ${i}`)} bytes)`, summary: summarize(all.libtmuxCanned) });
+    addRow(parity, { name: `python's answer, canned (${bytes.get(`python ${i}`)} bytes)`, summary: summarize(all.pythonCanned) });
+    const extra = medianWithInterval(extras[i]!);
+    addRow(parity, {
+      name: `python over libtmux, beyond the answers: ${operation.name}`,
+      value: extra.median,
+      target: extra.median - extra.low,
+      goal: 'its 95% noise band',
+      note: `median ${ms(extra.median)} ms, 95% [${ms(extra.low)}, ${ms(extra.high)}]; pass medians ${extras[i]!.map((pass) => ms(median(pass))).join(', ')}`,
+    });
+  }
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The median of samples taken in passes, with a 95% interval from a two-level bootstrap: passes are
+ * drawn with replacement, then rounds within each drawn pass, so the interval also holds what
+ * differs between passes (fresh processes), not only between rounds.
+ */
+function medianWithInterval(passes: readonly number[][]): { median: number; low: number; high: number } {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
+  const medians = Array.from({ length: 400 }, () => median(passes.flatMap(() => { const pass = pick(passes); return pass.map(() => pick(pass)); })));
+  medians.sort((a, b) => a - b);
+  return { median: median(passes.flat()), low: medians[Math.floor(medians.length * 0.025)]!, high: medians[Math.floor(medians.length * 0.975)]! };
+}
+
+/**
+ * Rounds of python, libtmux, python's canned answer, libtmux's, and then the mirror image (each pair
+ * swapped): over two rounds each python call has the predecessors its libtmux twin has.
+ */
+const MIRRORED = [[0, 1, 2, 3], [1, 0, 3, 2]] as const;
+
+/** One call of an interleaved round. */
+interface Turn {
+  readonly driver: McpDriver;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+/**
+ * Calls each turn once a round, round after round (warmed), within the row budget; the latencies of
+ * each turn. Rounds take the given orders in turn (by default the turns' own): a call finds the
+ * process of the call before it warm, so a fair comparison gives each side the same predecessors.
+ */
+async function interleave(
+  turns: readonly Turn[],
   iterations = opts.iterations,
   warmup = Math.min(opts.warmup, 500),
-) {
-  const first: number[] = [];
-  const second: number[] = [];
-  for (let i = 0; i < warmup; i++) {
-    await a.call(aTool, aArgs);
-    await b.call(bTool, bArgs);
+  orders: ReadonlyArray<readonly number[]> = [turns.map((_, i) => i)],
+): Promise<number[][]> {
+  const samples = turns.map((): number[] => []);
+  for (let i = 0; i < warmup; i++) for (const turn of turns) await turn.driver.call(turn.tool, turn.args);
+  const end = performance.now() + opts.budgetMs * turns.length;
+  for (let round = 0; samples[0]!.length < iterations && (samples[0]!.length < 20 || performance.now() < end); round++) {
+    for (const i of orders[round % orders.length]!) {
+      const turn = turns[i]!;
+      const outcome = await turn.driver.call(turn.tool, turn.args);
+      if (outcome.isError) throw new ToolError(`${turn.tool}: ${outcome.text}`);
+      samples[i]!.push(outcome.ms);
+    }
   }
-  const end = performance.now() + opts.budgetMs * 2;
-  while (first.length < iterations && (first.length < 20 || performance.now() < end)) {
-    const x = await a.call(aTool, aArgs);
-    const y = await b.call(bTool, bArgs);
-    if (x.isError || y.isError) throw new ToolError(`${aTool}/${bTool}: ${x.isError ? x.text : y.text}`);
-    first.push(x.ms);
-    second.push(y.ms);
+  return samples;
+}
+
+/**
+ * Each profile's answer to each operation, as its server gave it, written for the no-op server's
+ * `--answers` (bench/noop-server.ts) with the tool's output schema, under the name `<profile>.<tool>`.
+ */
+async function cannedAnswers<P extends string>(base: Base, drivers: Record<P, McpDriver>, operations: ReadonlyArray<Record<P, Operation>>) {
+  const name = (profile: P, tool: string) => `${profile}.${tool}`;
+  const entries: Array<{ name: string; outputSchema?: unknown; result: unknown }> = [];
+  for (const [profile, driver] of Object.entries(drivers) as Array<[P, McpDriver]>) {
+    const { tools } = await driver.client.listTools();
+    for (const operation of operations) {
+      const { tool, args } = operation[profile];
+      const outcome = await driver.call(tool, args);
+      if (outcome.isError) throw new ToolError(`${tool}: ${outcome.text}`);
+      const { content, structuredContent } = outcome.result as { content: unknown; structuredContent?: unknown };
+      const outputSchema = tools.find((each) => each.name === tool)?.outputSchema;
+      entries.push({ name: name(profile, tool), ...(outputSchema ? { outputSchema } : {}), result: { content, ...(structuredContent === undefined ? {} : { structuredContent }) } });
+    }
   }
-  return [first, second] as const;
+  const file = join(base.tmux.dir, 'canned-answers.json');
+  writeFileSync(file, JSON.stringify(entries));
+  const bytes = (profile: P, tool: string) => Buffer.byteLength(JSON.stringify(entries.find((entry) => entry.name === name(profile, tool))!.result), 'utf8');
+  return { file, name, bytes };
 }
 
 function batchOperations(base: Base) {

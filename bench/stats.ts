@@ -32,6 +32,8 @@ export function fitLine(points: ReadonlyArray<readonly [number, number]>): { slo
 }
 
 export function ms(value: number): string {
+  // Differences of a few microseconds (paired shifts) keep their third decimal.
+  if (Math.abs(value) < 0.1) return value.toFixed(3);
   if (value >= 100) return value.toFixed(0);
   if (value >= 10) return value.toFixed(1);
   return value.toFixed(2);
