@@ -141,20 +141,12 @@ async function callerTest(engine: Engine): Promise<(paneId: string) => boolean |
 }
 
 function paneRow(pane: PaneDetail, isCaller: boolean | null) {
-  // paneGeometry's fields written out: a spread here costs more than the rest of the row in V8.
   return {
     pane_id: pane.id,
     pane_index: String(pane.index),
     pane_width: String(pane.width),
     pane_height: String(pane.height),
-    pane_left: pane.left,
-    pane_top: pane.top,
-    pane_right: pane.right,
-    pane_bottom: pane.bottom,
-    pane_at_left: pane.isAtLeft,
-    pane_at_right: pane.isAtRight,
-    pane_at_top: pane.isAtTop,
-    pane_at_bottom: pane.isAtBottom,
+    ...paneGeometry(pane),
     pane_tty: pane.tty,
     pane_current_command: pane.currentCommand,
     pane_current_path: pane.currentPath,
