@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
 import { compileValidator, ensureValidation, type Validator } from '../../src/mcp/validation.js';
-import { MAX_RESPONSE_BYTES } from '../../src/mcp/server.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
 import { argumentsFor } from './arguments.js';
 import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
 

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Failure } from '../../core/failure.js';
-import { successResult } from '../../mcp/server.js';
+import { successResult } from '../../mcp/results.js';
 import type { ToolOutcome } from '../../mcp/tool.js';
 import { isTmuxError } from '../../tmux/server.js';
 

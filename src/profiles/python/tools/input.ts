@@ -1,7 +1,7 @@
 /** Typing into panes: send_keys, send_keys_batch (spec 003), paste_text. */
 import { pasteText, sendKeys } from '../../../core/input.js';
 import { Failure, invalidArgument } from '../../../core/failure.js';
-import { describeError } from '../../../mcp/server.js';
+import { describeError } from '../../../mcp/results.js';
 import { isTmuxError } from '../../../tmux/server.js';
 import type { Engine } from '../../../core/engine.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
