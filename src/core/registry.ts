@@ -209,6 +209,8 @@ export class EngineRegistry {
    * once when its tmux server is gone (no live connection left to keep).
    */
   async use<T>(location: ServerLocation | undefined, work: (engine: Engine) => Promise<T>): Promise<T> {
+    // The configured server's engine is pinned (never closed as idle): no lease to take or give back.
+    if (location === undefined) return work(this.engineOn(undefined));
     const entry = this.#acquire(location);
     try {
       return await work(entry.engine);
