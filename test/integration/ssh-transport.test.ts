@@ -189,6 +189,9 @@ test('a link that goes silent (sshd sessions stopped, no FIN) fails what waits o
   // connection shares the link and is dropped with it, so a command sent now does not wait on it.
   assert.match(await closed, /host a sent nothing for 2000 ms/);
   assert.ok(server.linkLost instanceof TmuxLinkSilentError);
+  // Both were sent SIGKILL before the watch heard of its close; dying takes the kernel a moment more.
+  const killed = Date.now() + 1000;
+  while (sshClients().length > 0 && Date.now() < killed) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.deepEqual(sshClients(), [], 'the silent connections\' ssh processes were ended');
   assert.deepEqual(await server.run(['display-message', '-p', '-t', pane, '#{pane_id}']), [pane], 'the next call reconnects');
   assert.equal(server.linkLost, undefined);
