@@ -2,7 +2,7 @@
  * Panes with their geometry in the window (left/top/right/bottom cells) and their tty: what
  * position-aware listings need beyond a PaneRecord, read in the same single command.
  */
-import { rowFormat, toInt } from '../tmux/formats.js';
+import { toInt } from '../tmux/formats.js';
 import type { Engine } from './engine.js';
 import { notFound } from './failure.js';
 import { PANE_LAYOUT_FIELDS, paneRowFormats, toPaneLayout, type Incarnation, type PaneLayout, type Writable } from './records.js';
@@ -18,7 +18,6 @@ export interface PaneDetail extends PaneLayout {
 // The right and bottom edges are not asked for: tmux computes them as left + width - 1 and
 // top + height - 1 (format_cb_pane_right/bottom), and so does toDetail, from fields every row has.
 const DETAIL_FIELDS = { left: 'pane_left', top: 'pane_top', tty: 'pane_tty' } as const;
-const DETAIL_FORMAT = rowFormat({ ...PANE_LAYOUT_FIELDS, ...DETAIL_FIELDS });
 const DETAIL_FORMATS = paneRowFormats(DETAIL_FIELDS, PANE_LAYOUT_FIELDS);
 
 function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDetail {
@@ -44,8 +43,9 @@ export async function listPaneDetails(engine: Engine, scope: { sessionId?: strin
 /** One pane (an id like %3) with its geometry; a missing pane is a not-found failure. */
 export async function paneDetail(engine: Engine, paneId: string): Promise<PaneDetail> {
   const identity = await engine.requireIdentity();
-  const lines = await engine.onPane(paneId, () => engine.tmux.run(['display-message', '-p', '-t', paneId, DETAIL_FORMAT.format]));
-  const row = DETAIL_FORMAT.parse(lines)[0];
+  // One pane: tmux reads its two /proc fields itself (the listing's full format).
+  const lines = await engine.onPane(paneId, () => engine.tmux.run(['display-message', '-p', '-t', paneId, DETAIL_FORMATS.full.format]));
+  const row = DETAIL_FORMATS.full.parse(lines)[0];
   if (!row || row.id !== paneId) throw notFound(`no pane ${paneId} on this tmux server`, 'Call list_panes to see what exists now.');
   return toDetail(row, identity);
 }
