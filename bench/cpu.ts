@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { BenchTmux } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { holdLowLatencyIdle } from './idle.js';
+import { median } from './stats.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -170,7 +171,6 @@ async function compareBuilds(name: string, tool: string, args: Record<string, un
       results.base.push(await loop(base, tool, args, n, 0));
       results.mine.push(await loop(mine, tool, args, n, 0));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     for (const which of ['base', 'mine'] as const) {
       const rs = results[which];
       line(`${name} ${which}`, {

@@ -16,7 +16,7 @@ import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
 import { LoopbackSshd, SSHD_BIN } from '../test/fixture/sshd.js';
 import { BenchTmux, growPaneFarm } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
-import { fitLine, ms, summarize, type Summary } from './stats.js';
+import { fitLine, median, ms, summarize, type Summary } from './stats.js';
 import { holdLowLatencyIdle, type IdleHold } from './idle.js';
 import { parseCli } from '../src/config.js';
 import { EngineRegistry } from '../src/core/registry.js';
@@ -646,8 +646,6 @@ async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string
     });
   }
 }
-
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * The median of samples taken in passes, with a 95% interval from a two-level bootstrap: passes are

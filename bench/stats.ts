@@ -16,6 +16,11 @@ export function summarize(samples: readonly number[]): Summary {
   return { n: sorted.length, p50: at(50), p90: at(90), p99: at(99), min: sorted[0]!, max: sorted[sorted.length - 1]! };
 }
 
+/** The middle sample (the upper one of an even count). */
+export function median(samples: readonly number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
 /** y = intercept + slope * x, fitted by least squares. */
 export function fitLine(points: ReadonlyArray<readonly [number, number]>): { slope: number; intercept: number } {
   const n = points.length;
