@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PrivateTmux, privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { running } from '../fixture/processes.js';
+import { running, until } from '../fixture/processes.js';
 
 test('panes a test or the MCP server starts run plain sh with a temporary HOME', async (t) => {
   const tmux = privateTmux(t);
@@ -50,11 +50,8 @@ test('a tmux server stopped by a test that failed before resuming it is still re
     process.kill(pid, 'SIGSTOP');
     // It cannot answer its own socket now; dispose finds it by the socket path in its command line.
     tmux.dispose();
-    const deadline = Date.now() + 10_000;
-    while (running(pid)) {
-      assert.ok(Date.now() < deadline, 'the stopped server is still there');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until('the stopped server to be reaped', () => !running(pid), 10_000).catch(() => {});
+    assert.equal(running(pid), false, 'the stopped server is still there');
     assert.equal((await bystander.tmux('display-message', '-p', '#{session_name}')).trim(), 'test', 'another test\'s server is untouched');
   } finally {
     tmux.dispose();

@@ -14,6 +14,7 @@ import { remoteCommandLine, shellQuote } from '../../src/tmux/launcher.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
+import { until } from '../fixture/processes.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
 
 const run = promisify(execFile);
@@ -190,8 +191,8 @@ test('a link that goes silent (sshd sessions stopped, no FIN) fails what waits o
   assert.match(await closed, /host a sent nothing for 2000 ms/);
   assert.ok(server.linkLost instanceof TmuxLinkSilentError);
   // Both were sent SIGKILL before the watch heard of its close; dying takes the kernel a moment more.
-  const killed = Date.now() + 1000;
-  while (sshClients().length > 0 && Date.now() < killed) await new Promise((resolve) => setTimeout(resolve, 10));
+  // The assertion below names any still running.
+  await until('the killed ssh processes to end', () => sshClients().length === 0, 1000).catch(() => {});
   assert.deepEqual(sshClients(), [], 'the silent connections\' ssh processes were ended');
   assert.deepEqual(await server.run(['display-message', '-p', '-t', pane, '#{pane_id}']), [pane], 'the next call reconnects');
   assert.equal(server.linkLost, undefined);
