@@ -16,7 +16,7 @@ import { scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
 import { LoopbackSshd, SSHD_BIN } from '../test/fixture/sshd.js';
 import { BenchTmux, growPaneFarm } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
-import { fitLine, median, ms, summarize, type Summary } from './stats.js';
+import { fitLine, meanWithInterval, median, ms, summarize, type Summary } from './stats.js';
 import { holdLowLatencyIdle, type IdleHold } from './idle.js';
 import { parseCli } from '../src/config.js';
 import { EngineRegistry } from '../src/core/registry.js';
@@ -575,16 +575,23 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
   await pythonParity(base, pairs.map((pair) => ({ name: pair.name, python: { tool: pair.tool, args: pair.args }, libtmux: { tool: pair.libtmux.tool, args: pair.libtmux.args() } })));
 }
 
-/** How many times the parity table starts its four servers afresh and measures every operation again. */
-const PARITY_PASSES = 6;
+/**
+ * How many times the parity table starts its four servers afresh. A fresh process runs a few per cent
+ * faster or slower for its whole life, so the spread between passes, not between rounds, is what
+ * limits the table's resolution: many short passes resolve finer than a few long ones.
+ */
+const PARITY_PASSES = 24;
 
 type Operation = { tool: string; args: Record<string, unknown> };
 
+/** Each side's servers (by environment), and what an operation calls on each. */
+type Sides = { readonly a: NodeJS.ProcessEnv; readonly b: NodeJS.ProcessEnv };
+type Paired = { readonly a: Operation; readonly b: Operation };
+
 /**
- * python against libtmux, operation by operation, beyond what carrying each profile's answer costs.
- * In each of PARITY_PASSES passes, four fresh servers (both profiles, and a no-op server for each
- * one's canned answers) are called in interleaved rounds. A server's speed depends a little on how
- * its process lands on the machine, so the verdict counts the passes as well as the rounds.
+ * python against libtmux, operation by operation, beyond what carrying each profile's answer costs
+ * (parityPasses); and the same measurement of libtmux against itself, the control that shows what
+ * the harness reads when there is no difference to find.
  */
 async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string; python: Operation; libtmux: Operation }>): Promise<void> {
   const parity = table(
@@ -593,70 +600,77 @@ async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string
       `server (canned: the same bytes, no work behind them), one call to each of the four a round (warmed; every other round in ` +
       `mirror order, so each side follows the same calls), in ${PARITY_PASSES} passes of four freshly started servers. The python ` +
       `contract's answers are larger (more fields, longer names): what carrying them costs the SDK on both ends and the pipe is ` +
-      `what the canned pair differs by. Target: python costs no more than libtmux beyond that, as far as the bench can tell: the ` +
-      `median of the per-round differences, (python - libtmux) - (python canned - libtmux canned), has a 95% interval ` +
-      `(bootstrapped over passes, then rounds) that reaches 0 or below.`,
+      `what the canned pair differs by. Per pass: the median of the per-round differences, (python - libtmux) - (python canned - ` +
+      `libtmux canned). Target: python costs no more than libtmux beyond that, as far as the bench can tell: the mean over passes ` +
+      `has a 95% interval (Student's t over the passes) that reaches 0 or below. The control row measures libtmux against a ` +
+      `second libtmux server the same way: its interval is the resolution, and it must reach 0 too, or the harness is biased.`,
   );
-  const latencies = operations.map(() => ({ python: [] as number[], libtmux: [] as number[], pythonCanned: [] as number[], libtmuxCanned: [] as number[] }));
-  const extras = operations.map((): number[][] => []);
-  const bytes = new Map<string, number>();
-  const rounds = Math.ceil((opts.iterations * 3) / PARITY_PASSES);
-  for (let pass = 0; pass < PARITY_PASSES; pass++) {
-    const servers = {
-      python: await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, nodeArgs),
-      libtmux: await McpDriver.ours(base.tmux.env, nodeArgs),
-    };
-    let floors: { python: McpDriver; libtmux: McpDriver } | undefined;
-    try {
-      const canned = await cannedAnswers<'python' | 'libtmux'>(base, servers, operations);
-      // One no-op server for each profile's answers: each is then called once a round, as each profile's server is.
-      floors = { python: await McpDriver.noop(base.tmux.env, canned.file), libtmux: await McpDriver.noop(base.tmux.env, canned.file) };
-      for (const [i, operation] of operations.entries()) {
-        const [python, libtmux, pythonCanned, libtmuxCanned] = await interleave([
-          { driver: servers.python, ...operation.python },
-          { driver: servers.libtmux, ...operation.libtmux },
-          { driver: floors.python, tool: canned.name('python', operation.python.tool), args: operation.python.args },
-          { driver: floors.libtmux, tool: canned.name('libtmux', operation.libtmux.tool), args: operation.libtmux.args },
-        ], rounds, Math.min(opts.warmup, 500), MIRRORED);
-        const all = latencies[i]!;
-        all.python.push(...python!);
-        all.libtmux.push(...libtmux!);
-        all.pythonCanned.push(...pythonCanned!);
-        all.libtmuxCanned.push(...libtmuxCanned!);
-        extras[i]!.push(python!.map((value, round) => value - libtmux![round]! - (pythonCanned![round]! - libtmuxCanned![round]!)));
-        for (const profile of ['python', 'libtmux'] as const) bytes.set(`${profile} ${i}`, canned.bytes(profile, operation[profile].tool));
-      }
-    } finally {
-      await Promise.all([servers.python.close(), servers.libtmux.close(), floors?.python.close(), floors?.libtmux.close()]);
-    }
-  }
+  const python = await parityPasses(base, { a: { ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, b: base.tmux.env }, operations.map((o) => ({ a: o.python, b: o.libtmux })));
   for (const [i, operation] of operations.entries()) {
-    const all = latencies[i]!;
-    addRow(parity, { name: `libtmux: ${operation.name}`, summary: summarize(all.libtmux), note: 'interleaved with the next three rows' });
-    addRow(parity, { name: `python: ${operation.name}`, summary: summarize(all.python) });
-    addRow(parity, { name: `libtmux's answer, canned (${bytes.get(`libtmux ${i}`)} bytes)`, summary: summarize(all.libtmuxCanned) });
-    addRow(parity, { name: `python's answer, canned (${bytes.get(`python ${i}`)} bytes)`, summary: summarize(all.pythonCanned) });
-    const extra = medianWithInterval(extras[i]!);
-    addRow(parity, {
-      name: `python over libtmux, beyond the answers: ${operation.name}`,
-      value: extra.median,
-      target: extra.median - extra.low,
-      goal: 'its 95% noise band',
-      note: `median ${ms(extra.median)} ms, 95% [${ms(extra.low)}, ${ms(extra.high)}]; pass medians ${extras[i]!.map((pass) => ms(median(pass))).join(', ')}`,
-    });
+    const { a, b, aCanned, bCanned, bytes } = python.operations[i]!;
+    addRow(parity, { name: `libtmux: ${operation.name}`, summary: summarize(b), note: 'interleaved with the next three rows' });
+    addRow(parity, { name: `python: ${operation.name}`, summary: summarize(a) });
+    addRow(parity, { name: `libtmux's answer, canned (${bytes.b} bytes)`, summary: summarize(bCanned) });
+    addRow(parity, { name: `python's answer, canned (${bytes.a} bytes)`, summary: summarize(aCanned) });
+    addRow(parity, beyondRow(`python over libtmux, beyond the answers: ${operation.name}`, python.operations[i]!.passMedians));
   }
+  const probe = operations.find((o) => o.libtmux.tool === 'get_pane_info') ?? operations[0]!;
+  const control = await parityPasses(base, { a: base.tmux.env, b: base.tmux.env }, [{ a: probe.libtmux, b: probe.libtmux }]);
+  addRow(parity, beyondRow(`control: libtmux over libtmux, beyond the answers: ${probe.name}`, control.operations[0]!.passMedians));
+}
+
+/** A beyond-the-answers row: met when the 95% interval of the mean over passes reaches 0. */
+function beyondRow(name: string, passMedians: readonly number[]): Row {
+  const extra = meanWithInterval(passMedians);
+  return {
+    name,
+    value: extra.mean,
+    target: extra.mean - extra.low,
+    goal: 'its 95% interval',
+    note: `mean ${ms(extra.mean)} ms, 95% [${ms(extra.low)}, ${ms(extra.high)}]; median ${ms(median(passMedians))}, sd ${ms(extra.sd)} over ${passMedians.length} passes`,
+  };
 }
 
 /**
- * The median of samples taken in passes, with a 95% interval from a two-level bootstrap: passes are
- * drawn with replacement, then rounds within each drawn pass, so the interval also holds what
- * differs between passes (fresh processes), not only between rounds.
+ * Side a against side b on each operation, in PARITY_PASSES passes: each starts a server of each
+ * side and a no-op server for each side's canned answers, then calls the four once a round, in
+ * mirrored order, operation after operation. Per operation: every latency, each side's answer size,
+ * and per pass the median of (a - b) - (a canned - b canned) over its rounds.
  */
-function medianWithInterval(passes: readonly number[][]): { median: number; low: number; high: number } {
-  const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
-  const medians = Array.from({ length: 400 }, () => median(passes.flatMap(() => { const pass = pick(passes); return pass.map(() => pick(pass)); })));
-  medians.sort((a, b) => a - b);
-  return { median: median(passes.flat()), low: medians[Math.floor(medians.length * 0.025)]!, high: medians[Math.floor(medians.length * 0.975)]! };
+async function parityPasses(base: Base, sides: Sides, operations: readonly Paired[]) {
+  const results = operations.map(() => ({
+    a: [] as number[], b: [] as number[], aCanned: [] as number[], bCanned: [] as number[],
+    passMedians: [] as number[], bytes: { a: 0, b: 0 },
+  }));
+  const rounds = Math.ceil((opts.iterations * 3) / PARITY_PASSES);
+  for (let pass = 0; pass < PARITY_PASSES; pass++) {
+    const servers = { a: await McpDriver.ours(sides.a, nodeArgs), b: await McpDriver.ours(sides.b, nodeArgs) };
+    let floors: { a: McpDriver; b: McpDriver } | undefined;
+    try {
+      const canned = await cannedAnswers<'a' | 'b'>(base, servers, operations);
+      // One no-op server for each side's answers: each is then called once a round, as each side's server is.
+      floors = { a: await McpDriver.noop(base.tmux.env, canned.file), b: await McpDriver.noop(base.tmux.env, canned.file) };
+      for (const [i, operation] of operations.entries()) {
+        const [a, b, aCanned, bCanned] = await interleave([
+          { driver: servers.a, ...operation.a },
+          { driver: servers.b, ...operation.b },
+          { driver: floors.a, tool: canned.name('a', operation.a.tool), args: operation.a.args },
+          { driver: floors.b, tool: canned.name('b', operation.b.tool), args: operation.b.args },
+          // A short warm-up per pass: with every pass starting fresh servers, many passes buy more resolution than long warm-ups.
+        ], rounds, Math.min(opts.warmup, 200), MIRRORED);
+        const result = results[i]!;
+        result.a.push(...a!);
+        result.b.push(...b!);
+        result.aCanned.push(...aCanned!);
+        result.bCanned.push(...bCanned!);
+        result.passMedians.push(median(a!.map((value, round) => value - b![round]! - (aCanned![round]! - bCanned![round]!))));
+        result.bytes = { a: canned.bytes('a', operation.a.tool), b: canned.bytes('b', operation.b.tool) };
+      }
+    } finally {
+      await Promise.all([servers.a.close(), servers.b.close(), floors?.a.close(), floors?.b.close()]);
+    }
+  }
+  return { operations: results };
 }
 
 /**
