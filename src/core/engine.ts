@@ -10,7 +10,6 @@ import { ForegroundReads } from './foreground.js';
 import {
   FOREGROUND_FORMAT,
   INPUT_PANE_FORMAT,
-  PANE_FORMAT,
   PANE_ROW_FORMATS,
   SESSION_FORMAT,
   type PaneRowFormats,
@@ -210,7 +209,7 @@ export class Engine {
 
   async getPane(paneId: string): Promise<PaneRecord> {
     // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
-    return this.#paneRow(paneId, PANE_FORMAT, toPane);
+    return this.#paneRow(paneId, PANE_ROW_FORMATS.full, toPane);
   }
 
   /** What input checks read of a pane (a third of the row, tmux reading nothing from /proc). */

@@ -156,9 +156,6 @@ export const PANE_FIELDS = {
   synchronized: 'pane_synchronized',
 } as const;
 
-/** Every field of a pane row from tmux, for a tmux server whose processes this machine cannot see. */
-export const PANE_FORMAT = rowFormat(PANE_FIELDS);
-
 /** The fields of a PaneLayout: three fewer for tmux to expand on every pane. */
 const { deadStatus: _deadStatus, inMode: _inMode, synchronized: _synchronized, ...LAYOUT_FIELDS } = PANE_FIELDS;
 export const PANE_LAYOUT_FIELDS = LAYOUT_FIELDS;
