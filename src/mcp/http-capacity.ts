@@ -6,8 +6,10 @@
  * until the response has been sent in full, or the client has gone.
  */
 import { CAPACITY_EXHAUSTED, type CapacityOptions } from './capacity.js';
+import { messageOf, type PostBody } from './http-body.js';
 
-export type Admission = (request: Request, serve: () => Promise<Response>) => Promise<Response>;
+/** Serves a request (with its body, read once) or answers it in place. */
+export type Admission = (request: Request, body: PostBody, serve: () => Promise<Response>) => Promise<Response>;
 
 export function httpAdmission(options: CapacityOptions): Admission {
   let running = 0;
@@ -19,8 +21,8 @@ export function httpAdmission(options: CapacityOptions): Admission {
     else running--;
   };
 
-  return async (request, serve) => {
-    const id = await countedRequestId(request, options.methods);
+  return async (request, body, serve) => {
+    const id = countedRequestId(body, options.methods);
     if (id === undefined) return serve();
     if (running + waiting.length >= options.capacity) return Response.json({ jsonrpc: '2.0', id, error: { ...CAPACITY_EXHAUSTED } });
     if (running < options.workers) running++;
@@ -66,14 +68,9 @@ export async function holdUntilSent(request: Request, serve: () => Promise<Respo
   return new Response(response.body.pipeThrough(new TransformStream({ flush: done })), response);
 }
 
-/** The id of a request whose method counts against capacity, read from a copy of the body. */
-async function countedRequestId(request: Request, methods: ReadonlySet<string>): Promise<string | number | undefined> {
-  if (request.method !== 'POST') return undefined;
-  try {
-    const body = (await request.clone().json()) as { method?: unknown; id?: unknown };
-    const counted = typeof body?.method === 'string' && methods.has(body.method);
-    return counted && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : undefined;
-  } catch {
-    return undefined;
-  }
+/** The id of a request whose method counts against capacity. */
+function countedRequestId(body: PostBody, methods: ReadonlySet<string>): string | number | undefined {
+  const message = messageOf(body);
+  const counted = typeof message?.method === 'string' && methods.has(message.method);
+  return counted && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
 }

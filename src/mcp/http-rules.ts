@@ -7,6 +7,7 @@
  */
 import type { RequestId } from '@modelcontextprotocol/server';
 import { holdUntilSent, type Admission } from './http-capacity.js';
+import { messageOf } from './http-body.js';
 import { jsonBytesProblem, PARSE_ERROR } from './json-limits.js';
 import { isRequestId } from './json-rpc-lines.js';
 import { ruleRefusal, type JsonRpcRules } from './jsonrpc-rules.js';
@@ -15,21 +16,17 @@ export function httpRules(rules: JsonRpcRules): Admission {
   /** Per 2025 session (its Mcp-Session-Id): the ids of the requests still being answered. */
   const running = new Map<string, Set<RequestId>>();
 
-  return async (request, serve) => {
+  return async (request, body, serve) => {
     if (request.method !== 'POST') return serve();
     const limits = rules.limits;
     if (limits && Number(request.headers.get('content-length') ?? 0) > limits.maxBytes) return jsonRpcError(400, null, PARSE_ERROR, limits.message);
-    const bytes = Buffer.from(await request.clone().arrayBuffer());
-    if (limits && jsonBytesProblem(bytes, limits) !== undefined) return jsonRpcError(400, null, PARSE_ERROR, limits.message);
-    let message: { id?: unknown; method?: unknown; params?: Record<string, unknown> };
-    try {
-      message = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      // Not JSON at all: the SDK answers that itself unless the contract words it.
-      return limits ? jsonRpcError(400, null, PARSE_ERROR, limits.message) : serve();
-    }
+    // No bytes: over the SDK's own bound, or unreadable.
+    if (limits && (!body.bytes || jsonBytesProblem(body.bytes, limits) !== undefined)) return jsonRpcError(400, null, PARSE_ERROR, limits.message);
+    // Not JSON at all: the SDK answers that itself unless the contract words it.
+    if (body.json === undefined) return limits ? jsonRpcError(400, null, PARSE_ERROR, limits.message) : serve();
+    const message = messageOf(body);
     // Responses, batches and malformed messages are the SDK's to judge.
-    if (message === null || typeof message !== 'object' || typeof message.method !== 'string') return serve();
+    if (!message || typeof message.method !== 'string') return serve();
     const session = request.headers.get('mcp-session-id');
     const ids = session === null ? undefined : (running.get(session) ?? new Set<RequestId>());
     if (!isRequestId(message.id)) {

@@ -10,10 +10,12 @@ import {
   legacyStatelessFallback,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
+  type HandleRequestOptions,
   type McpServerFactory,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { withEraResourceNotFound } from './resource-not-found.js';
+import { messageOf, type PostBody } from './http-body.js';
 
 export interface LegacySessionOptions {
   /** A session unused this long is closed (longer than any single call may run). */
@@ -24,7 +26,8 @@ export interface LegacySessionOptions {
 }
 
 export interface LegacySessions {
-  fetch(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
+  /** With the POST's body, read once (http-body.ts): the SDK is handed its JSON, and answers a body without any itself. */
+  fetch(request: Request, authInfo: AuthInfo | undefined, body: PostBody): Promise<Response>;
   /** Sessions open now. */
   readonly size: number;
   close(): Promise<void>;
@@ -52,7 +55,8 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     await session.close().catch((error: unknown) => options.onerror?.(error as Error));
   }
 
-  async function open(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+  async function open(request: Request, handling: HandleRequestOptions): Promise<Response> {
+    const { authInfo } = handling;
     if (sessions.size >= options.maxSessions) {
       const [oldest] = [...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]!;
       await drop(oldest);
@@ -74,21 +78,22 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     };
     // The server answers through the wrapper (2025's resource-not-found code); requests still arrive at the transport.
     await server.connect(withEraResourceNotFound(transport));
-    return transport.handleRequest(request, { ...(authInfo ? { authInfo } : {}) });
+    return transport.handleRequest(request, handling);
   }
 
   return {
-    async fetch(request, authInfo) {
+    async fetch(request, authInfo, body) {
+      const handling: HandleRequestOptions = { ...(authInfo ? { authInfo } : {}), ...(body.json === undefined ? {} : { parsedBody: body.json }) };
       const id = request.headers.get('mcp-session-id');
       if (id !== null) {
         const session = sessions.get(id);
         // 404 tells a 2025 client its session is gone and to initialize again.
         if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null }, { status: 404 });
         session.lastUsed = Date.now();
-        return session.transport.handleRequest(request, { ...(authInfo ? { authInfo } : {}) });
+        return session.transport.handleRequest(request, handling);
       }
-      if (await isInitialize(request)) return open(request, authInfo);
-      return stateless(request, { ...(authInfo ? { authInfo } : {}) });
+      if (messageOf(body)?.method === 'initialize') return open(request, handling);
+      return stateless(request, handling);
     },
     get size() {
       return sessions.size;
@@ -98,17 +103,6 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
       await Promise.all([...sessions.keys()].map(drop));
     },
   };
-}
-
-/** Whether a POST carries an `initialize` request, read from a copy so the body stays unread. */
-async function isInitialize(request: Request): Promise<boolean> {
-  if (request.method !== 'POST') return false;
-  try {
-    const body = (await request.clone().json()) as { method?: unknown };
-    return body?.method === 'initialize';
-  } catch {
-    return false;
-  }
 }
 
 /**

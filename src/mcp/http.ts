@@ -13,6 +13,7 @@ import { bearerGate } from './http-auth.js';
 import { legacySessions } from './http-sessions.js';
 import { httpAdmission, type Admission } from './http-capacity.js';
 import { httpRules } from './http-rules.js';
+import { readPostBody } from './http-body.js';
 import type { CapacityOptions } from './capacity.js';
 import type { JsonRpcRules } from './jsonrpc-rules.js';
 
@@ -55,20 +56,22 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
-  const passThrough: Admission = (_request, serve) => serve();
+  const passThrough: Admission = (_request, _body, serve) => serve();
   const ruled = options.rules ? httpRules(options.rules) : passThrough;
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
   // The rules first, then capacity: a refused request never takes a place.
-  const admit: Admission = (request, serve) => ruled(request, () => counted(request, serve));
+  const admit: Admission = (request, body, serve) => ruled(request, body, () => counted(request, body, serve));
   const serve = toNodeHandler(
     {
       async fetch(request) {
         const auth = await gate(request);
         if (auth instanceof Response) return auth;
-        return admit(request, async () => {
+        const body = await readPostBody(request);
+        const parsed = body.json === undefined ? {} : { parsedBody: body.json };
+        return admit(request, body, async () => {
           // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
-          const legacy = await isLegacyRequest(request);
-          return legacy ? sessions.fetch(request, auth) : handler.fetch(request, { authInfo: auth });
+          const legacy = await isLegacyRequest(request, body.json);
+          return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsed });
         });
       },
     },

@@ -97,6 +97,56 @@ test('HTTP: a foreign Host or Origin gets 403 before the token is looked at; --a
   assert.equal((await post(server.url.replace(/\/mcp$/, '/other'), auth)).status, 404);
 });
 
+test('HTTP: a body that is not JSON, or over 4 MiB with or without a length, gets the SDK\'s own answer; the server serves on', async (t) => {
+  const tmux = privateTmux(t);
+  const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const modern = { ...auth, 'mcp-protocol-version': '2026-07-28' };
+  for (const headers of [auth, modern]) {
+    const garbled = await post(server.url, headers, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    assert.equal(garbled.status, 400, garbled.body);
+    assert.match(garbled.body, /"code":-32700/);
+    const empty = await post(server.url, headers, '');
+    assert.equal(empty.status, 400, empty.body);
+  }
+  const huge = Buffer.from(JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(4 * 1024 * 1024) } }));
+  assert.equal(await oversized(server.url, auth, huge, 'declared'), 413);
+  // Chunked, no Content-Length: the bound holds while the body streams in.
+  assert.equal(await oversized(server.url, auth, huge, 'chunked'), 413);
+  const ok = await post(server.url, auth);
+  assert.equal(ok.status, 200, ok.body);
+  assert.match(ok.body, /"protocolVersion":"2025-11-25"/);
+});
+
+/**
+ * The status a POST of `body` gets, its length declared or sent chunked, from a client that stops
+ * writing where the server has all it needs to refuse it: after the first piece when the length is
+ * declared, after the whole body (never ended) when chunked. A server may answer an oversized body
+ * before reading it all and close the connection; a client still writing then sees EPIPE, not the answer.
+ */
+function oversized(url: string, headers: Record<string, string>, body: Buffer, framing: 'declared' | 'chunked'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+        ...(framing === 'declared' ? { 'content-length': String(body.length) } : { 'transfer-encoding': 'chunked' }),
+      },
+    });
+    req.on('response', (res) => res.resume().on('end', () => (resolve(res.statusCode!), req.destroy())));
+    req.on('error', reject);
+    const send = async () => {
+      const upTo = framing === 'declared' ? 65536 : body.length;
+      for (let at = 0; at < upTo; at += 65536) {
+        if (!req.write(body.subarray(at, at + 65536))) await new Promise((drained) => req.once('drain', drained));
+      }
+    };
+    send().catch(reject);
+  });
+}
+
 test('HTTP: with no token given, one is generated and printed once; a token file works too', async (t) => {
   const tmux = privateTmux(t);
   const generated = await startHttp(t, { env: tmux.env });
