@@ -580,7 +580,13 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
  * faster or slower for its whole life, so the spread between passes, not between rounds, is what
  * limits the table's resolution: many short passes resolve finer than a few long ones.
  */
-const PARITY_PASSES = 24;
+const PARITY_PASSES = 16;
+/**
+ * Calls of each operation every server of a pass makes before it is measured, all four servers at
+ * once. python's paths reach V8's optimised steady state later than libtmux's: after 200 calls
+ * python's list_panes still cost 0.03-0.07 ms more, after 1,000 nothing measurable.
+ */
+const PARITY_WARMUP = 1000;
 
 type Operation = { tool: string; args: Record<string, unknown> };
 
@@ -663,15 +669,24 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
     try {
       const canned = await cannedAnswers<'a' | 'b'>(base, servers, operations);
       // One no-op server for each side's answers: each is then called once a round, as each side's server is.
-      floors = await bothSides(order, () => McpDriver.noop(base.tmux.env, canned.file));
+      const noops = await bothSides(order, () => McpDriver.noop(base.tmux.env, canned.file));
+      floors = noops;
+      // Per operation, its four turns: each side's server, then each side's canned answer.
+      const turns = operations.map((operation) => [
+        { driver: servers.a, ...operation.a },
+        { driver: servers.b, ...operation.b },
+        { driver: noops.a, tool: canned.name('a', operation.a.tool), args: operation.a.args },
+        { driver: noops.b, tool: canned.name('b', operation.b.tool), args: operation.b.args },
+      ]);
+      const warm = async (server: number) => {
+        for (let call = 0; call < Math.min(opts.warmup, PARITY_WARMUP); call++) {
+          for (const turn of turns.map((four) => four[server]!)) await turn.driver.call(turn.tool, turn.args);
+        }
+      };
+      await Promise.all([0, 1, 2, 3].map(warm));
       for (const [i, operation] of operations.entries()) {
-        const [a, b, aCanned, bCanned] = await interleave([
-          { driver: servers.a, ...operation.a },
-          { driver: servers.b, ...operation.b },
-          { driver: floors.a, tool: canned.name('a', operation.a.tool), args: operation.a.args },
-          { driver: floors.b, tool: canned.name('b', operation.b.tool), args: operation.b.args },
-          // A short warm-up per pass: with every pass starting fresh servers, many passes buy more resolution than long warm-ups.
-        ], rounds, Math.min(opts.warmup, 200), MIRRORED);
+        // Warm already: a few rounds settle the four into calling one another in turn.
+        const [a, b, aCanned, bCanned] = await interleave(turns[i]!, rounds, Math.min(opts.warmup, 20), MIRRORED);
         const result = results[i]!;
         result.a.push(...a!);
         result.b.push(...b!);
