@@ -650,8 +650,8 @@ function controlRow(name: string, passMedians: readonly number[]): Row {
 
 /**
  * Side a against side b on each operation, in PARITY_PASSES passes: each starts a server of each
- * side and a no-op server for each side's canned answers, then calls the four once a round, in
- * mirrored order, operation after operation. Per operation: every latency, each side's answer size,
+ * side and a no-op server for each side's canned answers, warms the four (PARITY_WARMUP), then calls
+ * them once a round, in mirrored order, operation after operation. Per operation: every latency, each side's answer size,
  * and per pass the median of (a - b) - (a canned - b canned) over its rounds.
  */
 async function parityPasses(base: Base, sides: Sides, operations: readonly Paired[]) {
