@@ -24,6 +24,11 @@ export function messageOf(body: PostBody): MessageFields | undefined {
   return body.json !== null && typeof body.json === 'object' ? (body.json as MessageFields) : undefined;
 }
 
+/** The SDK's options for a body read here: its JSON when it has some; else nothing, and the SDK reads the original. */
+export function parsedFor(body: PostBody): { parsedBody?: unknown } {
+  return body.json === undefined ? {} : { parsedBody: body.json };
+}
+
 const NONE: PostBody = { bytes: undefined, json: undefined };
 
 /** The body of a POST (anything else has none to read). */
@@ -44,7 +49,10 @@ export async function readPostBody(request: Request, maxBytes = DEFAULT_MAX_REQU
   }
 }
 
-/** The stream's bytes, or undefined once more than `maxBytes` have arrived (the rest is not read). */
+/**
+ * The stream's bytes, or undefined once more than `maxBytes` have arrived (the rest is not read).
+ * Bytes, not the SDK's readRequestBody text: a contract's limits must see invalid UTF-8 that decoding would replace.
+ */
 async function boundedBytes(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Uint8Array[] = [];
   let received = 0;

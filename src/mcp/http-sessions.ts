@@ -15,7 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { withEraResourceNotFound } from './resource-not-found.js';
-import { messageOf, type PostBody } from './http-body.js';
+import { messageOf, parsedFor, type PostBody } from './http-body.js';
 
 export interface LegacySessionOptions {
   /** A session unused this long is closed (longer than any single call may run). */
@@ -83,7 +83,7 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
 
   return {
     async fetch(request, authInfo, body) {
-      const handling: HandleRequestOptions = { ...(authInfo ? { authInfo } : {}), ...(body.json === undefined ? {} : { parsedBody: body.json }) };
+      const handling: HandleRequestOptions = { ...(authInfo ? { authInfo } : {}), ...parsedFor(body) };
       const id = request.headers.get('mcp-session-id');
       if (id !== null) {
         const session = sessions.get(id);

@@ -13,7 +13,7 @@ import { bearerGate } from './http-auth.js';
 import { legacySessions } from './http-sessions.js';
 import { httpAdmission, type Admission } from './http-capacity.js';
 import { httpRules } from './http-rules.js';
-import { readPostBody } from './http-body.js';
+import { parsedFor, readPostBody } from './http-body.js';
 import type { CapacityOptions } from './capacity.js';
 import type { JsonRpcRules } from './jsonrpc-rules.js';
 
@@ -67,11 +67,10 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
         const auth = await gate(request);
         if (auth instanceof Response) return auth;
         const body = await readPostBody(request);
-        const parsed = body.json === undefined ? {} : { parsedBody: body.json };
         return admit(request, body, async () => {
           // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
           const legacy = await isLegacyRequest(request, body.json);
-          return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsed });
+          return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsedFor(body) });
         });
       },
     },
