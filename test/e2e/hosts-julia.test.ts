@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allToolArgs, startJulia, type Julia, type Target } from '../fixture/julia.js';
 import { hostArgs, hostServers, nothingLeft, type HostServers } from '../fixture/hosts.js';
+import { settle } from '../fixture/processes.js';
 
 type T = Parameters<typeof hostServers>[0];
 
@@ -136,8 +137,7 @@ test('julia over hosts: a silent link (host a\'s sshd sessions stopped) fails th
     const waiting = julia.payload('wait_for_text', { target: onA, text: 'never printed' });
     // The wait streams host a's pane over a connection of its own (a second tmux client on host
     // a): once it is there, stop the sshd sessions serving host a, so its links go silent without a FIN.
-    const deadline = Date.now() + 20_000;
-    while ((await a.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await settle(async () => (await a.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length >= 2, 20_000);
     const frozen = sshd.freezeSessions(a.socketPath);
     assert.equal(frozen.length, 2, 'the command connection and the wait\'s');
     const failed = await waiting;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeRef } from '../../src/core/refs.js';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
+import { until } from '../fixture/processes.js';
 import { hostArgs, hostServers, nothingLeft, type HostServers } from '../fixture/hosts.js';
 
 type T = Parameters<typeof hostServers>[0];
@@ -177,8 +178,7 @@ test('hosts: sshd killed mid-wait ends the wait with a clear error; the next cal
   assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
   const waiting = mcp.call('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 120_000 });
   // The wait has its own control connection once it is streaming; kill sshd under it.
-  const deadline = Date.now() + 20_000;
-  while (sshd.sessions().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await until('the wait\'s own ssh session', () => sshd.sessions().length >= 2, 20_000);
   await sshd.stop();
   const result = await waiting;
   assert.equal(result.isError, true, JSON.stringify(result.structuredContent));
@@ -196,8 +196,7 @@ test('hosts: a hung host (sshd and its sessions stopped) ends a wait within the 
   const { sshd, mcp } = setup;
   assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
   const waiting = mcp.call('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 120_000 });
-  const deadline = Date.now() + 20_000;
-  while (sshd.sessions().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await until('the wait\'s own ssh session', () => sshd.sessions().length >= 2, 20_000);
   sshd.pause(); // connections stay up, nothing answers: a hung host, not a refused one
   t.after(() => sshd.unpause());
   assert.equal((await mcp.ok('capture_pane', { paneId: '%0' })).paneId, '%0', 'the local tmux is not held up');

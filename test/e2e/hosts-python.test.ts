@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
+import { settle } from '../fixture/processes.js';
 import { ALL_TOOLSETS } from '../fixture/python.js';
 import { loopbackSshd } from '../fixture/sshd.js';
 import { privateTmux } from '../fixture/tmux.js';
@@ -31,7 +32,6 @@ test('python: socket_name "HOST:" reaches that host; without it, the local tmux'
   assert.equal(servers.at(-1)!.socket_name, 'a:', 'hosts come after the local sockets');
   assert.equal((await mcp.ok('get_pane_info', { pane_id: localPane })).pane_id, localPane);
   await mcp.close();
-  const deadline = Date.now() + 10_000;
-  while (sshd.sessions().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(() => sshd.sessions().length === 0);
   assert.deepEqual(sshd.sessions(), [], 'no ssh session is left on the far side');
 });

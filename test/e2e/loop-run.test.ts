@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
+import { until } from '../fixture/processes.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
@@ -24,8 +25,7 @@ test('run_shell_command: a shell waiting for more input answers NOT STARTED, and
   const { tmux, pane, mcp } = await setup(t);
   // Someone left an unterminated quote: the shell shows its continuation prompt.
   await tmux.tmux('send-keys', '-t', pane, '-l', 'echo "unterminated\n');
-  const deadline = Date.now() + 10_000;
-  while (!/^> ?$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane))) assert.ok(Date.now() < deadline, 'no continuation prompt');
+  await until('a continuation prompt', async () => /^> ?$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
 
   const first = await mcp.call('run_shell_command', { paneId: pane, command: 'echo first', timeoutMs: 1000 });
   const r = first.structuredContent as any;
@@ -63,8 +63,7 @@ test('run_shell_command: a shell still in its rc file answers NOT STARTED, refus
   writeFileSync(rc, `read _ < '${fifo}'\nPS1='$ '\n`);
   const pane = await tmux.start({ shell: `env ENV='${rc}' sh` });
   const mcp = await startMcp(t, { env: tmux.env });
-  const deadline = Date.now() + 10_000;
-  while ((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== 'sh') assert.ok(Date.now() < deadline, 'the shell never started');
+  await until('the shell to start', async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'sh');
 
   const first = await mcp.call('run_shell_command', { paneId: pane, command: 'echo first-$((6*7))', timeoutMs: 1000 });
   const r = first.structuredContent as any;

@@ -12,6 +12,7 @@ import { Engine } from '../../src/core/engine.js';
 import { readForeground, windowName } from '../../src/core/foreground.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+import { until } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, localProcesses?: boolean) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
@@ -127,9 +128,5 @@ test('a pane read again after its process changed answers for the process it has
   const second = await panePid();
   assert.notEqual(second, first);
   assert.deepEqual(await settled(second, 'cat'), { command: 'cat', path: '/' });
-  const gone = Date.now() + 20_000;
-  while (readForeground({ pid: first, serverPid }) !== undefined) {
-    assert.ok(Date.now() < gone, 'the ended process is still answered for');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until('the ended process to be answered for no more', () => readForeground({ pid: first, serverPid }) === undefined, 20_000);
 });

@@ -5,20 +5,12 @@ import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } 
 import { TmuxNoServerError } from '../../src/tmux/errors.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { waiters } from '../fixture/processes.js';
+import { until, waiters } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, waitMaxMs = 10_000): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
   t.after(() => server.close());
   return new Engine(server, { waitMaxMs });
-}
-
-async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 let serial = 0;

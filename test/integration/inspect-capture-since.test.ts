@@ -5,7 +5,7 @@ import { Engine } from '../../src/core/engine.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { alive } from '../fixture/processes.js';
+import { alive, until } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 10_000, env: scrubbedEnv() });
@@ -131,11 +131,7 @@ test('a cursor from an earlier tmux server restarts instead of reading a reused 
   const serverPid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
   await tmux.tmux('kill-server');
   // kill-server returns before the server is gone, and tmux has no event for that: poll, bounded.
-  const deadline = Date.now() + 10_000;
-  while (alive(serverPid)) {
-    assert.ok(Date.now() < deadline, 'the old tmux server did not exit');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until('the old tmux server to exit', () => !alive(serverPid));
   const again = await tmux.start();
   assert.equal(again, pane, 'tmux reuses the pane id');
   const result = await captureSince(engine, await engine.resolvePane(again), { cursor: old.cursor });

@@ -14,7 +14,7 @@ import { remoteCommandLine, shellQuote } from '../../src/tmux/launcher.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
-import { until } from '../fixture/processes.js';
+import { settle, until } from '../fixture/processes.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
 
 const run = promisify(execFile);
@@ -94,8 +94,7 @@ test('a tmux server over ssh: spawn path, control client, session names that a s
   assert.ok(sshClients().length > 0);
   await server.close();
   assert.deepEqual(sshClients(), [], 'every ssh ended with close');
-  const deadline = Date.now() + 10_000;
-  while (sshd.sessions().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(() => sshd.sessions().length === 0);
   assert.deepEqual(sshd.sessions(), [], 'no ssh session (and so no remote tmux client) is left on the far side');
   assert.equal((await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim(), '');
 });
@@ -132,8 +131,7 @@ test('an ssh that never answers is bounded by the command timeout and killed', a
   assert.ok(error instanceof TmuxTimeoutError || error instanceof TmuxHostError, String(error));
   assert.match((error as Error).message, /stuck|host stuck/);
   // The call answers at its deadline; the ssh it started ends by itself (ConnectTimeout, set from the same timeout).
-  const deadline = Date.now() + 15_000;
-  while (sshClients().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await settle(() => sshClients().length === 0, 15_000);
   assert.deepEqual(sshClients(), [], 'no ssh process is left behind');
 });
 
@@ -182,8 +180,7 @@ test('a link that goes silent (sshd sessions stopped, no FIN) fails what waits o
   const closed = new Promise<string>((resolve) => (onClose = resolve));
   await server.watchPane('$0', pane, { output: () => {}, close: (reason) => onClose(reason) });
   const clients = async () => (await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').filter(Boolean);
-  const deadline = Date.now() + 20_000;
-  while ((await clients()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(async () => (await clients()).length >= 2, 20_000);
   const frozen = sshd.freezeSessions(tmux.socketPath);
   assert.equal(frozen.length, 2);
   // The watch's heartbeat finds the silence, long before the 60 s command timeout; the idle command
@@ -192,18 +189,17 @@ test('a link that goes silent (sshd sessions stopped, no FIN) fails what waits o
   assert.ok(server.linkLost instanceof TmuxLinkSilentError);
   // Both were sent SIGKILL before the watch heard of its close; dying takes the kernel a moment more.
   // The assertion below names any still running.
-  await until('the killed ssh processes to end', () => sshClients().length === 0, 1000).catch(() => {});
+  await settle(() => sshClients().length === 0, 1000);
   assert.deepEqual(sshClients(), [], 'the silent connections\' ssh processes were ended');
   assert.deepEqual(await server.run(['display-message', '-p', '-t', pane, '#{pane_id}']), [pane], 'the next call reconnects');
   assert.equal(server.linkLost, undefined);
   // The stranded remote tmux clients are ended by the new connection; then the frozen sessions may wake.
   const ours = [...server.ownClientPids()];
-  while ((await clients()).some((pid) => !ours.includes(Number(pid))) && Date.now() < deadline + 20_000) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(async () => (await clients()).every((pid) => ours.includes(Number(pid))), 20_000);
   assert.deepEqual((await clients()).map(Number), ours, 'only the new connection\'s client is left');
   sshd.thaw(frozen);
   await server.close();
-  const gone = Date.now() + 10_000;
-  while (sshd.sessions().length > 0 && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(() => sshd.sessions().length === 0);
   assert.deepEqual(sshd.sessions(), []);
   assert.deepEqual(await clients(), []);
 });
@@ -232,8 +228,7 @@ test('the tmux on a host is checked on connect: an old one is a clear error nami
     assert.match(error.message, /tmux on host old \(ssh hosta\) cannot be used: it is tmux 3\.1c; tmux 3\.2 or newer is needed/);
   }
   await server.close();
-  const deadline = Date.now() + 10_000;
-  while ((sshd.sessions().length > 0 || sshClients().length > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(() => sshd.sessions().length === 0 && sshClients().length === 0);
   assert.deepEqual([sshd.sessions(), sshClients()], [[], []]);
   assert.equal((await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim(), '', 'the attach that ran beside the check was ended');
 });

@@ -8,7 +8,7 @@ import { spawnTmux } from '../../src/tmux/spawn.js';
 import { localLauncher } from '../../src/tmux/launcher.js';
 import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { alive } from '../fixture/processes.js';
+import { alive, until } from '../fixture/processes.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
@@ -139,11 +139,7 @@ test('records carry the incarnation of the server that listed them, across a res
     assert.deepEqual((await engine.listPanes()).map((p) => p.incarnation.pid), [before.pid]);
     // Replaced behind the engine's back: the cached identity must not be stamped on the new rows.
     await tmux.tmux('kill-server');
-    const deadline = Date.now() + 10_000;
-    while (alive(before.pid)) {
-      assert.ok(Date.now() < deadline, 'the old tmux server never exited');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await until('the old tmux server to exit', () => !alive(before.pid));
     await tmux.start();
     const panes = await engine.listPanes();
     const sessions = await engine.listSessions();
