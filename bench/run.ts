@@ -41,6 +41,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --client-panes LIST  pane counts at which the concurrency table is measured (default 10,100,1000)
   --out FILE         report path (default bench/RESULTS.md; "-" for none)
   --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR
+  --parity-passes N  passes of the python-against-libtmux table, each of four fresh servers (default 16)
   --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare
   --low-latency-idle on|off  hold /dev/cpu_dma_latency at 0 during the run when permitted (default on)`;
 
@@ -77,6 +78,7 @@ function options() {
     clientPanes: list('client-panes', '10,100,1000').map(Number),
     out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
     cpuProf: get('cpu-prof', ''),
+    parityPasses: int('parity-passes', 16),
     cli: get('cli', ''),
     lowLatencyIdle: get('low-latency-idle', 'on') !== 'off',
   };
@@ -576,11 +578,11 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
 }
 
 /**
- * How many times the parity table starts its four servers afresh. A fresh process runs a few per cent
- * faster or slower for its whole life, so the spread between passes, not between rounds, is what
- * limits the table's resolution: many short passes resolve finer than a few long ones.
+ * How many times the parity table starts its four servers afresh (--parity-passes). A fresh process
+ * runs a few per cent faster or slower for its whole life, so the spread between passes, not between
+ * rounds, is what limits the table's resolution: many short passes resolve finer than a few long ones.
  */
-const PARITY_PASSES = 16;
+const PARITY_PASSES = Math.max(2, opts.parityPasses);
 /**
  * Calls of each operation every server of a pass makes before it is measured, all four servers at
  * once. python's paths reach V8's optimised steady state later than libtmux's: after 200 calls
