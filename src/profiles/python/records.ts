@@ -123,7 +123,8 @@ export async function sessionOut(engine: Engine, session: SessionRecord) {
 }
 
 export async function paneWire(engine: Engine, pane: PaneDetail) {
-  return paneRow(pane, (await callerTest(engine))(pane.id));
+  // No caller pane (this server does not run in tmux): no check to await, on the path of every pane read.
+  return paneRow(pane, engine.options.caller ? (await callerTest(engine))(pane.id) : null);
 }
 
 /** Rows of several panes: the caller check is made once for all of them. */
