@@ -208,9 +208,20 @@ export class EngineRegistry {
    * While any work runs on it the engine stays open; after the last, it closes once idle, or at
    * once when its tmux server is gone (no live connection left to keep).
    */
-  async use<T>(location: ServerLocation | undefined, work: (engine: Engine) => Promise<T>): Promise<T> {
-    // The configured server's engine is pinned (never closed as idle): no lease to take or give back.
-    if (location === undefined) return work(this.engineOn(undefined));
+  use<T>(location: ServerLocation | undefined, work: (engine: Engine) => Promise<T>): Promise<T> {
+    // The configured server's engine is pinned (never closed as idle): no lease to take or give back,
+    // and no async layer of its own around the work, which every call without a location passes.
+    if (location === undefined) {
+      try {
+        return work(this.engineOn(undefined));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.#leased(location, work);
+  }
+
+  async #leased<T>(location: ServerLocation, work: (engine: Engine) => Promise<T>): Promise<T> {
     const entry = this.#acquire(location);
     try {
       return await work(entry.engine);

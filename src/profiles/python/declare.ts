@@ -59,14 +59,13 @@ export function pythonTool<Args extends Socket>(spec: PythonToolSpec<Args>): Pyt
     toolset: spec.toolset,
     selfBounded: spec.selfBounded ?? false,
     textOnly: spec.textOnly ?? false,
-    // Every python call passes here, so it checks arguments without allocating, takes no lease on the
-    // configured server, and awaits the tool's promise instead of returning it (V8 settles an awaited
-    // promise in one microtask, a returned one in three): ~4 us a call, measured in one process.
+    // Every python call passes here, so it checks arguments without allocating and awaits the tool's
+    // promise instead of returning it (V8 settles an awaited promise in one microtask, a returned one
+    // in three): ~4 us a call, measured in one process.
     async handler(args: Args, call) {
       for (const key in args) if (!known.has(key)) throw unexpectedArguments(spec.name, args, known);
       const run = (engine: Engine) => spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, nested: call.nested });
-      const location = EngineRegistry.named(args.socket_name);
-      return location === undefined ? await run(call.ctx.registry.engineOn(undefined)) : await call.ctx.registry.use(location, run);
+      return await call.ctx.registry.use(EngineRegistry.named(args.socket_name), run);
     },
   };
 }
