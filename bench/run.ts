@@ -42,6 +42,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --out FILE         report path (default bench/RESULTS.md; "-" for none)
   --cpu-prof DIR     run our server under node --cpu-prof, profiles into DIR
   --parity-passes N  passes of the python-against-libtmux table, each of four fresh servers (default 16)
+  --parity-warmup N  calls of each operation every server of a parity pass makes before it is measured (default 3000)
   --cli FILE         the server to measure (default dist/cli.js), e.g. another build to compare
   --low-latency-idle on|off  hold /dev/cpu_dma_latency at 0 during the run when permitted (default on)`;
 
@@ -79,6 +80,7 @@ function options() {
     out: get('out', fileURLToPath(new URL('./RESULTS.md', import.meta.url))),
     cpuProf: get('cpu-prof', ''),
     parityPasses: int('parity-passes', 16),
+    parityWarmup: int('parity-warmup', 3000),
     cli: get('cli', ''),
     lowLatencyIdle: get('low-latency-idle', 'on') !== 'off',
   };
@@ -584,11 +586,12 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
  */
 const PARITY_PASSES = Math.max(2, opts.parityPasses);
 /**
- * Calls of each operation every server of a pass makes before it is measured, all four servers at
- * once. python's paths reach V8's optimised steady state later than libtmux's: after 200 calls
- * python's list_panes still cost 0.03-0.07 ms more, after 1,000 nothing measurable.
+ * Calls of each operation every server of a pass makes before it is measured (--parity-warmup), all
+ * four servers at once: enough for V8 to finish optimising. After 1,000, TurboFan was still compiling
+ * hot functions in the measured rounds (--trace-opt: 15 in the python server, 9 in libtmux's, in one
+ * pass's 0.4 s of get_pane_info), beside the measured calls; after 3,000, 0 and 2-5.
  */
-const PARITY_WARMUP = 1000;
+const PARITY_WARMUP = opts.parityWarmup;
 
 type Operation = { tool: string; args: Record<string, unknown> };
 
@@ -681,7 +684,7 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
         { driver: noops.b, tool: canned.name('b', operation.b.tool), args: operation.b.args },
       ]);
       const warm = async (server: number) => {
-        for (let call = 0; call < Math.min(opts.warmup, PARITY_WARMUP); call++) {
+        for (let call = 0; call < PARITY_WARMUP; call++) {
           for (const turn of turns.map((four) => four[server]!)) await turn.driver.call(turn.tool, turn.args);
         }
       };
