@@ -93,6 +93,10 @@ export function tailBudget(
   options: { clipRow?: boolean } = {},
 ): { lines: string[]; droppedLines: number; clippedRow?: boolean } {
   let first = Math.max(0, lines.length - maxLines);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: when that bound fits, every row does, without encoding any.
+  let bound = 0;
+  for (let i = first; i < lines.length && bound <= maxBytes; i++) bound += lines[i]!.length * 3 + 1;
+  if (bound <= maxBytes) return { lines: lines.slice(first), droppedLines: first };
   let bytes = 0;
   for (let i = lines.length - 1; i >= first; i--) {
     const size = Buffer.byteLength(lines[i]!, 'utf8') + 1;

@@ -56,18 +56,15 @@ export function responseBytes(result: CallToolResult, requestId: RequestId): num
 
 /**
  * The encoded size of a result, or for a small result an upper bound of it (callers only compare it
- * with the cap). For the usual shape, one text block beside structuredContent, it is summed from the
- * parts, so a structured value whose JSON is already at hand (the default text) is not encoded a
- * second time only to be measured; anything else is encoded whole.
+ * with the cap). For the usual shapes, one text block alone or beside structuredContent, it is summed
+ * from the parts, so a structured value whose JSON is already at hand (the default text) is not
+ * encoded a second time only to be measured; anything else is encoded whole.
  */
 function resultBytes(result: CallToolResult): number {
   const block = result.content[0];
-  const usual =
-    result.content.length === 1 &&
-    block?.type === 'text' &&
-    sameKeys(block, ['type', 'text']) &&
-    sameKeys(result, ['content', 'structuredContent']) &&
-    result.structuredContent !== undefined;
+  const oneText = result.content.length === 1 && block?.type === 'text' && sameKeys(block, ['type', 'text']);
+  if (oneText && sameKeys(result, ['content'])) return textOnlyBytes(block.text);
+  const usual = oneText && sameKeys(result, ['content', 'structuredContent']) && result.structuredContent !== undefined;
   if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
   const counted = structuredBytes.get(result);
   const json = counted === undefined ? (structuredJson.get(result) ?? JSON.stringify(result.structuredContent)) : '';
@@ -77,6 +74,16 @@ function resultBytes(result: CallToolResult): number {
   if (bound < MAX_RESPONSE_BYTES / 2) return bound;
   return USUAL_FRAME_BYTES + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + (counted ?? Buffer.byteLength(json, 'utf8'));
 }
+
+/** A result of one text block and nothing else (a text-only tool): the same bound, from the text alone. */
+function textOnlyBytes(text: string): number {
+  const bound = TEXT_FRAME_BYTES + 2 + 6 * text.length;
+  if (bound < MAX_RESPONSE_BYTES / 2) return bound;
+  return TEXT_FRAME_BYTES + Buffer.byteLength(JSON.stringify(text), 'utf8');
+}
+
+/** `{"content":[{"type":"text","text":` ... `}]}` around the text's JSON. */
+const TEXT_FRAME_BYTES = JSON.stringify({ content: [{ type: 'text', text: '' }] }).length - 2;
 
 /** `{"content":[{"type":"text","text":` ... `}],"structuredContent":` ... `}` around the two parts. */
 const USUAL_FRAME_BYTES = JSON.stringify({ content: [{ type: 'text', text: '' }], structuredContent: {} }).length - 4;
