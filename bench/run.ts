@@ -588,8 +588,8 @@ const PARITY_PASSES = Math.max(2, opts.parityPasses);
 /**
  * Calls of each operation every server of a pass makes before it is measured (--parity-warmup), all
  * four servers at once: enough for V8 to finish optimising. After 1,000, TurboFan was still compiling
- * hot functions in the measured rounds (--trace-opt: 15 in the python server, 9 in libtmux's, in one
- * pass's 0.4 s of get_pane_info), beside the measured calls; after 3,000, 0 and 2-5.
+ * hot functions beside the measured calls (--trace-opt: 6-9 per server over 3,000 get_pane_info
+ * calls; up to 15 in 0.4 s, depending on what the server had run), which sided with either profile.
  */
 const PARITY_WARMUP = opts.parityWarmup;
 
