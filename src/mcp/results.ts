@@ -63,26 +63,21 @@ export function responseBytes(result: CallToolResult, requestId: RequestId): num
 function resultBytes(result: CallToolResult): number {
   const block = result.content[0];
   const oneText = result.content.length === 1 && block?.type === 'text' && sameKeys(block, ['type', 'text']);
-  if (oneText && sameKeys(result, ['content'])) return textOnlyBytes(block.text);
-  const usual = oneText && sameKeys(result, ['content', 'structuredContent']) && result.structuredContent !== undefined;
+  const alone = oneText && sameKeys(result, ['content']);
+  const usual = alone || (oneText && sameKeys(result, ['content', 'structuredContent']) && result.structuredContent !== undefined);
   if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
-  const counted = structuredBytes.get(result);
+  // Text alone has no structured part; beside one, its size was counted or its JSON is at hand.
+  const counted = alone ? 0 : structuredBytes.get(result);
   const json = counted === undefined ? (structuredJson.get(result) ?? JSON.stringify(result.structuredContent)) : '';
+  const frame = alone ? TEXT_FRAME_BYTES : USUAL_FRAME_BYTES;
   // Far below the cap, a bound will do: encoded JSON takes at most 6 bytes per UTF-16 unit of a
   // string (`\u001f`) and UTF-8 at most 3 per unit of text already encoded.
-  const bound = USUAL_FRAME_BYTES + 2 + 6 * block.text.length + (counted ?? 3 * json.length);
+  const bound = frame + 2 + 6 * block.text.length + (counted ?? 3 * json.length);
   if (bound < MAX_RESPONSE_BYTES / 2) return bound;
-  return USUAL_FRAME_BYTES + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + (counted ?? Buffer.byteLength(json, 'utf8'));
+  return frame + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + (counted ?? Buffer.byteLength(json, 'utf8'));
 }
 
-/** A result of one text block and nothing else (a text-only tool): the same bound, from the text alone. */
-function textOnlyBytes(text: string): number {
-  const bound = TEXT_FRAME_BYTES + 2 + 6 * text.length;
-  if (bound < MAX_RESPONSE_BYTES / 2) return bound;
-  return TEXT_FRAME_BYTES + Buffer.byteLength(JSON.stringify(text), 'utf8');
-}
-
-/** `{"content":[{"type":"text","text":` ... `}]}` around the text's JSON. */
+/** `{"content":[{"type":"text","text":` ... `}]}` around the text's JSON (a text-only result). */
 const TEXT_FRAME_BYTES = JSON.stringify({ content: [{ type: 'text', text: '' }] }).length - 2;
 
 /** `{"content":[{"type":"text","text":` ... `}],"structuredContent":` ... `}` around the two parts. */
