@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { tailBudget } from '../../src/core/capture.js';
 
 /** Whole rows from the newest back, while each with its newline still fits (no clipping). */
@@ -25,15 +26,6 @@ function reference(lines: readonly string[], maxLines: number, maxBytes: number)
 
 const PIECES = ['a', 'é', '中', '😀', '\ud800', ' ', 'xyz'];
 
-/** A deterministic pseudo-random generator (a test that fails must fail the same way again). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
 test('rows that fit are all kept, the same whether or not the bound decides it', () => {
   const lines = ['one', 'two', 'three'];
   assert.deepEqual(tailBudget(lines, 10), { lines, droppedLines: 0 });
@@ -52,16 +44,19 @@ test('multi-byte rows at the byte boundary are counted in UTF-8, not in UTF-16 u
 });
 
 test('any rows, lines and byte budget: exactly what encoding every row keeps', () => {
-  const next = random(7);
-  for (let round = 0; round < 3000; round++) {
-    const lines = Array.from({ length: Math.floor(next() * 12) }, () =>
-      Array.from({ length: Math.floor(next() * 8) }, () => PIECES[Math.floor(next() * PIECES.length)]).join(''),
-    );
-    const total = lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
-    const maxBytes = Math.floor(next() * (total + 4));
-    const maxLines = Math.floor(next() * 14);
-    assert.deepEqual(tailBudget(lines, maxLines, maxBytes), reference(lines, maxLines, maxBytes), JSON.stringify({ lines, maxLines, maxBytes }));
-  }
+  const row = fc.array(fc.constantFrom(...PIECES), { maxLength: 7 }).map((pieces) => pieces.join(''));
+  const input = fc
+    .tuple(fc.array(row, { maxLength: 11 }), fc.nat(13), fc.double({ min: 0, max: 1, noNaN: true }))
+    .map(([lines, maxLines, share]) => {
+      const total = lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
+      return { lines, maxLines, maxBytes: Math.floor(share * (total + 4)) };
+    });
+  fc.assert(
+    fc.property(input, ({ lines, maxLines, maxBytes }) => {
+      assert.deepEqual(tailBudget(lines, maxLines, maxBytes), reference(lines, maxLines, maxBytes));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test('with clipRow, the row that does not fit keeps its tail behind the mark', () => {
