@@ -70,4 +70,23 @@ export async function killServer(engine: Engine, options: { force?: boolean } = 
   }
   // Spawned: the control connection dies with the server, possibly before tmux answers on it.
   await engine.tmux.output(['kill-server']);
+  // tmux answers before its process has exited and stopped accepting on the socket: answer once it
+  // is gone, so a list_servers right after does not find it. Another host's pid cannot be watched here.
+  if (identity.host === undefined) await processGone(identity.pid, EXIT_WAIT_MS);
+}
+
+/** The longest kill_server waits for the server's process to end (it ends in milliseconds). */
+const EXIT_WAIT_MS = 2000;
+
+/** Resolves once `pid` no longer exists, or after `ms`. A process that is not our child has no exit event to wait on. */
+async function processGone(pid: number, ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (performance.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
