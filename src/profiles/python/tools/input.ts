@@ -1,9 +1,8 @@
 /** Typing into panes: send_keys, send_keys_batch (spec 003), paste_text. */
-import { pasteText, sendKeys } from '../../../core/input.js';
+import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/input.js';
 import { Failure, invalidArgument } from '../../../core/failure.js';
 import { describeError } from '../../../mcp/results.js';
 import { isTmuxError } from '../../../tmux/server.js';
-import type { Engine } from '../../../core/engine.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { choice, field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
@@ -27,11 +26,13 @@ const KEYS_FIELDS = {
   },
 } as const;
 
-/** Types one keys operation into `paneId` (resolved), as send_keys does. */
-async function sendOne(engine: Engine, paneId: string, op: KeysArgs, fields?: { pane: string; keys: string }): Promise<void> {
-  const literal = op.literal ?? false;
+/**
+ * One keys operation as core's request for `paneId` (resolved). Core's input check reports a
+ * missing, dead or busy pane, so no wrapper is needed around the send.
+ */
+function keysRequest(paneId: string, op: KeysArgs, fields?: SendKeysRequest['fields']): SendKeysRequest {
   const text = op.suppress_history && op.keys !== '' ? ` ${op.keys}` : op.keys;
-  await sendKeys(engine, { pane: paneId, keys: text === '' ? [] : [text], literal, enter: op.enter ?? true, ...(fields ? { fields } : {}) });
+  return { pane: paneId, keys: text === '' ? [] : [text], literal: op.literal ?? false, enter: op.enter ?? true, fields };
 }
 
 export const sendKeysTool = pythonTool({
@@ -48,8 +49,9 @@ export const sendKeysTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args: KeysArgs & Socket, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
-    await engine.onPane(paneId, () => sendOne(engine, paneId, args));
+    // A pane_id was checked above and is used as is: the hot path has no lookup of its own.
+    const paneId = args.pane_id ?? (await resolvePaneId(engine, args));
+    await sendKeys(engine, keysRequest(paneId, args));
     return textResult(`Keys sent to pane ${paneId}`);
   },
 });
@@ -130,8 +132,7 @@ export const sendKeysBatchTool = pythonTool({
       let paneId: string | null = null;
       try {
         paneId = await resolvePaneId(engine, op);
-        const id = paneId;
-        await engine.onPane(id, () => sendOne(engine, id, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
+        await sendKeys(engine, keysRequest(paneId, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
         results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
       } catch (error) {
         if (!(error instanceof Failure) && !isTmuxError(error)) throw error;
