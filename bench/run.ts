@@ -623,30 +623,39 @@ async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string
     addRow(parity, { name: `python: ${operation.name}`, summary: summarize(a) });
     addRow(parity, { name: `libtmux's answer, canned (${bytes.b} bytes)`, summary: summarize(bCanned) });
     addRow(parity, { name: `python's answer, canned (${bytes.a} bytes)`, summary: summarize(aCanned) });
-    addRow(parity, beyondRow(`python over libtmux, beyond the answers: ${operation.name}`, python.operations[i]!.passMedians));
+    addRow(parity, beyondRow(`python over libtmux, beyond the answers: ${operation.name}`, python.operations[i]!));
   }
   const probe = operations.find((o) => o.libtmux.tool === 'get_pane_info') ?? operations[0]!;
   const control = await parityPasses(base, { a: base.tmux.env, b: base.tmux.env }, [{ a: probe.libtmux, b: probe.libtmux }]);
-  addRow(parity, controlRow(`control: libtmux over libtmux, beyond the answers: ${probe.name}`, control.operations[0]!.passMedians));
+  addRow(parity, controlRow(`control: libtmux over libtmux, beyond the answers: ${probe.name}`, control.operations[0]!));
 }
 
-/** A beyond-the-answers row: met when the 95% interval of the mean over passes reaches 0. */
-function beyondRow(name: string, passMedians: readonly number[]): Row {
+/** Per pass: the median latency difference beyond the answers (ms), and the servers' CPU difference beyond them (us a call). */
+type Beyond = { readonly passMedians: readonly number[]; readonly cpuBeyond: readonly number[] };
+
+/**
+ * A beyond-the-answers row: met when the 95% interval of the mean over passes reaches 0. The note
+ * adds the servers' own CPU beyond the answers, which the machine's scheduling moves far less.
+ */
+function beyondRow(name: string, { passMedians, cpuBeyond }: Beyond): Row {
   const extra = meanWithInterval(passMedians);
+  const cpu = meanWithInterval(cpuBeyond);
   return {
     name,
     value: extra.mean,
     target: extra.mean - extra.low,
     goal: 'its 95% interval',
-    note: `mean ${ms(extra.mean)} ms, 95% [${ms(extra.low)}, ${ms(extra.high)}]; median ${ms(median(passMedians))}, sd ${ms(extra.sd)} over ${passMedians.length} passes`,
+    note:
+      `mean ${ms(extra.mean)} ms, 95% [${ms(extra.low)}, ${ms(extra.high)}]; median ${ms(median(passMedians))}, sd ${ms(extra.sd)} over ${passMedians.length} passes; ` +
+      `server CPU ${cpu.mean.toFixed(1)} us a call, 95% [${cpu.low.toFixed(1)}, ${cpu.high.toFixed(1)}]`,
   };
 }
 
 /** The control: met when its 95% interval holds 0 (the mean lies within its half-width of 0), on either side. */
-function controlRow(name: string, passMedians: readonly number[]): Row {
-  const extra = meanWithInterval(passMedians);
+function controlRow(name: string, beyond: Beyond): Row {
+  const extra = meanWithInterval(beyond.passMedians);
   return {
-    ...beyondRow(name, passMedians),
+    ...beyondRow(name, beyond),
     value: Math.abs(extra.mean),
     target: extra.high - extra.mean,
     goal: 'its 95% half-width (|mean|)',
@@ -662,7 +671,7 @@ function controlRow(name: string, passMedians: readonly number[]): Row {
 async function parityPasses(base: Base, sides: Sides, operations: readonly Paired[]) {
   const results = operations.map(() => ({
     a: [] as number[], b: [] as number[], aCanned: [] as number[], bCanned: [] as number[],
-    passMedians: [] as number[], bytes: { a: 0, b: 0 },
+    passMedians: [] as number[], cpuBeyond: [] as number[], bytes: { a: 0, b: 0 },
   }));
   const rounds = Math.ceil((opts.iterations * 3) / PARITY_PASSES);
   for (let pass = 0; pass < PARITY_PASSES; pass++) {
@@ -691,13 +700,19 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
       await Promise.all([0, 1, 2, 3].map(warm));
       for (const [i, operation] of operations.entries()) {
         // Warm already: a few rounds settle the four into calling one another in turn.
-        const [a, b, aCanned, bCanned] = await interleave(turns[i]!, rounds, Math.min(opts.warmup, 20), MIRRORED);
+        const settle = Math.min(opts.warmup, 20);
+        const four = turns[i]!.map((turn) => turn.driver);
+        const cpuBefore = four.map((driver) => driver.cpuNs());
+        const [a, b, aCanned, bCanned] = await interleave(turns[i]!, rounds, settle, MIRRORED);
+        // Each server's CPU a call (us, all its threads), over the same calls as the latencies plus the settling ones.
+        const [aCpu, bCpu, aCannedCpu, bCannedCpu] = four.map((driver, k) => (driver.cpuNs() - cpuBefore[k]!) / (a!.length + settle) / 1000);
         const result = results[i]!;
         result.a.push(...a!);
         result.b.push(...b!);
         result.aCanned.push(...aCanned!);
         result.bCanned.push(...bCanned!);
         result.passMedians.push(median(a!.map((value, round) => value - b![round]! - (aCanned![round]! - bCanned![round]!))));
+        result.cpuBeyond.push(aCpu! - bCpu! - (aCannedCpu! - bCannedCpu!));
         result.bytes = { a: canned.bytes('a', operation.a.tool), b: canned.bytes('b', operation.b.tool) };
       }
     } finally {
