@@ -18,6 +18,7 @@ import { BenchTmux, growPaneFarm } from './tmux.js';
 import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, meanWithInterval, median, ms, summarize, type Summary } from './stats.js';
 import { holdLowLatencyIdle, type IdleHold } from './idle.js';
+import { pinToOneCpu } from './pin.js';
 import { parseCli } from '../src/config.js';
 import { EngineRegistry } from '../src/core/registry.js';
 import type { Profile } from '../src/mcp/server.js';
@@ -34,7 +35,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --lines LIST       history sizes for capture_pane growth (default 100,10000,100000)
   --wait-iterations N  wait_for_text latency samples (default 30)
   --flood-mb N       megabytes printed in the memory test (default 100)
-  --only LIST        scenarios to run: start,fast,http,idle,wait,memory,capture,ssh,growth (default all)
+  --only LIST        scenarios to run: start,fast,parity,http,idle,wait,memory,capture,ssh,growth (default all)
   --idle-calls LIST  mixed calls before each idle RSS reading (default 1000,10000)
   --start-runs N     cold starts of ours and of the floor, alternately (default 10)
   --clients LIST     concurrent clients for the growth table (default 1,8,64)
@@ -72,7 +73,7 @@ function options() {
     lines: list('lines', '100,10000,100000').map(Number),
     waitIterations: int('wait-iterations', 30),
     floodMb: int('flood-mb', 100),
-    only: new Set(list('only', 'start,fast,http,idle,wait,memory,capture,ssh,growth')),
+    only: new Set(list('only', 'start,fast,parity,http,idle,wait,memory,capture,ssh,growth')),
     idleCalls: list('idle-calls', '1000,10000').map(Number),
     startRuns: int('start-runs', 10),
     clients: list('clients', '1,8,64').map(Number),
@@ -538,14 +539,7 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
   const read = { floor: f };
   const panes = [base.shell, ...base.others];
   const reads = Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'capture_pane' : 'get_pane_info', arguments: { pane_id: panes[i % panes.length] } }));
-  const same = fastCalls(base);
-  const pairs: Array<{ name: string; tool: string; args: Record<string, unknown>; libtmux: (typeof same)[number] }> = [
-    { name: 'list_sessions', tool: 'list_sessions', args: {}, libtmux: same[0]! },
-    { name: 'list_panes (8 panes)', tool: 'list_panes', args: {}, libtmux: same[1]! },
-    { name: 'get_pane_info', tool: 'get_pane_info', args: { pane_id: base.shell }, libtmux: same[2]! },
-    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { pane_id: base.others[0] }, libtmux: same[3]! },
-    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { pane_id: base.sink, keys: 'x', literal: true }, libtmux: same[4]! },
-  ];
+  const pairs = pythonPairs(base);
   const driver = await McpDriver.ours({ ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, nodeArgs);
   try {
     for (const pair of pairs) await toolRow(t, driver, `python: ${pair.name}`, pair.tool, () => pair.args, read);
@@ -576,7 +570,23 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
   } finally {
     await driver.close();
   }
-  await pythonParity(base, pairs.map((pair) => ({ name: pair.name, python: { tool: pair.tool, args: pair.args }, libtmux: { tool: pair.libtmux.tool, args: pair.libtmux.args() } })));
+}
+
+/** The operations the parity table holds python's against libtmux's, each in its profile's wire names. */
+function parityOperations(base: Base): Array<{ name: string; python: Operation; libtmux: Operation }> {
+  return pythonPairs(base).map((pair) => ({ name: pair.name, python: { tool: pair.tool, args: pair.args }, libtmux: { tool: pair.libtmux.tool, args: pair.libtmux.args() } }));
+}
+
+/** Each python operation of the fast table with its libtmux twin. */
+function pythonPairs(base: Base) {
+  const same = fastCalls(base);
+  return [
+    { name: 'list_sessions', tool: 'list_sessions', args: {}, libtmux: same[0]! },
+    { name: 'list_panes (8 panes)', tool: 'list_panes', args: {}, libtmux: same[1]! },
+    { name: 'get_pane_info', tool: 'get_pane_info', args: { pane_id: base.shell }, libtmux: same[2]! },
+    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { pane_id: base.others[0] }, libtmux: same[3]! },
+    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { pane_id: base.sink, keys: 'x', literal: true }, libtmux: same[4]! },
+  ];
 }
 
 /**
@@ -605,6 +615,8 @@ type Paired = { readonly a: Operation; readonly b: Operation };
  * the harness reads when there is no difference to find.
  */
 async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string; python: Operation; libtmux: Operation }>): Promise<void> {
+  // This process (the client) and tmux on one CPU; every server a pass starts inherits it.
+  const pin = pinToOneCpu([process.pid, await base.tmux.serverPid()]);
   const parity = table(
     'python against libtmux, interleaved',
     `Each operation through both profiles' servers on the same tmux server, and each profile's answer to it from the no-op SDK ` +
@@ -614,9 +626,20 @@ async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string
       `what the canned pair differs by. Per pass: the median of the per-round differences, (python - libtmux) - (python canned - ` +
       `libtmux canned). Target: python costs no more than libtmux beyond that, as far as the bench can tell: the mean over passes ` +
       `has a 95% interval (Student's t over the passes) that reaches 0 or below. The control row measures libtmux against a ` +
-      `second libtmux server the same way: its interval is the resolution, and it must reach 0 too, or the harness is biased.`,
+      `second libtmux server the same way: its interval is the resolution, and it must reach 0 too, or the harness is biased. ` +
+      `The client, tmux and the four servers run on one CPU (${pin.description}): each call is handed from one process to the ` +
+      `next, and on one core a hand-off is a context switch, where on two it is a cross-core wake-up whose cost moves with ` +
+      `where the scheduler put each process (passes spread 2-3 times wider).`,
   );
-  const python = await parityPasses(base, { a: { ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, b: base.tmux.env }, operations.map((o) => ({ a: o.python, b: o.libtmux })));
+  let python: Awaited<ReturnType<typeof parityPasses>>;
+  let control: Awaited<ReturnType<typeof parityPasses>>;
+  const probe = operations.find((o) => o.libtmux.tool === 'get_pane_info') ?? operations[0]!;
+  try {
+    python = await parityPasses(base, { a: { ...base.tmux.env, TMUX_MCP_PROFILE: 'python' }, b: base.tmux.env }, operations.map((o) => ({ a: o.python, b: o.libtmux })));
+    control = await parityPasses(base, { a: base.tmux.env, b: base.tmux.env }, [{ a: probe.libtmux, b: probe.libtmux }]);
+  } finally {
+    pin.release();
+  }
   for (const [i, operation] of operations.entries()) {
     const { a, b, aCanned, bCanned, bytes } = python.operations[i]!;
     addRow(parity, { name: `libtmux: ${operation.name}`, summary: summarize(b), note: 'interleaved with the next three rows' });
@@ -625,8 +648,6 @@ async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string
     addRow(parity, { name: `python's answer, canned (${bytes.a} bytes)`, summary: summarize(aCanned) });
     addRow(parity, beyondRow(`python over libtmux, beyond the answers: ${operation.name}`, python.operations[i]!));
   }
-  const probe = operations.find((o) => o.libtmux.tool === 'get_pane_info') ?? operations[0]!;
-  const control = await parityPasses(base, { a: base.tmux.env, b: base.tmux.env }, [{ a: probe.libtmux, b: probe.libtmux }]);
   addRow(parity, controlRow(`control: libtmux over libtmux, beyond the answers: ${probe.name}`, control.operations[0]!));
 }
 
@@ -635,7 +656,8 @@ type Beyond = { readonly passMedians: readonly number[]; readonly cpuBeyond: rea
 
 /**
  * A beyond-the-answers row: met when the 95% interval of the mean over passes reaches 0. The note
- * adds the servers' own CPU beyond the answers, which the machine's scheduling moves far less.
+ * adds the servers' own CPU beyond the answers (all threads), a second view of the same difference:
+ * coarser, as a garbage collection that falls in one server's window weighs on that pass alone.
  */
 function beyondRow(name: string, { passMedians, cpuBeyond }: Beyond): Row {
   const extra = meanWithInterval(passMedians);
@@ -1457,6 +1479,7 @@ async function main(): Promise<void> {
     const floor = floorInfo.summary;
     console.log(`floor p50 ${ms(floor.p50)} ms`);
     if (opts.only.has('fast')) await fastScenario(base, floorInfo);
+    if (opts.only.has('parity')) await pythonParity(base, parityOperations(base));
     if (opts.only.has('http')) await httpScenario(base);
     if (opts.only.has('idle')) await idleMemoryScenario(base);
     if (opts.only.has('start')) await coldStartScenario(base);
