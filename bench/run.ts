@@ -621,7 +621,8 @@ async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string
     'python against libtmux, interleaved',
     `Each operation through both profiles' servers on the same tmux server, and each profile's answer to it from the no-op SDK ` +
       `server (canned: the same bytes, no work behind them), one call to each of the four a round (warmed; every other round in ` +
-      `mirror order, so each side follows the same calls), in ${PARITY_PASSES} passes of four freshly started servers. The python ` +
+      `mirror order, so each side follows the same calls; in two passes of four libtmux's server and answer take the first places), ` +
+      `in ${PARITY_PASSES} passes of four freshly started servers. The python ` +
       `contract's answers are larger (more fields, longer names): what carrying them costs the SDK on both ends and the pipe is ` +
       `what the canned pair differs by. Per pass: the median of the per-round differences, (python - libtmux) - (python canned - ` +
       `libtmux canned). Target: python costs no more than libtmux beyond that, as far as the bench can tell: the mean over passes ` +
@@ -707,13 +708,16 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
       // One no-op server for each side's answers: each is then called once a round, as each side's server is.
       const noops = await bothSides(order, () => McpDriver.noop(base.tmux.env, canned.file));
       floors = noops;
-      // Per operation, its four turns: each side's server, then each side's canned answer.
+      // Per operation, its four turns: each side's server, then each side's canned answer. Two passes
+      // in four give b the first place of each pair (first in even rounds and in the warm-up), crossed
+      // with the start order, so that no place in the turn order sides with a or b either.
+      const places = Math.floor(pass / 2) % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
       const turns = operations.map((operation) => [
-        { driver: servers.a, ...operation.a },
-        { driver: servers.b, ...operation.b },
-        { driver: noops.a, tool: canned.name('a', operation.a.tool), args: operation.a.args },
-        { driver: noops.b, tool: canned.name('b', operation.b.tool), args: operation.b.args },
+        ...places.map((side) => ({ driver: servers[side], ...operation[side] })),
+        ...places.map((side) => ({ driver: noops[side], tool: canned.name(side, operation[side].tool), args: operation[side].args })),
       ]);
+      // The turns of a's server, b's, a's canned answer and b's, in this pass's order.
+      const bySide = [places.indexOf('a'), places.indexOf('b'), 2 + places.indexOf('a'), 2 + places.indexOf('b')];
       const warm = async (server: number) => {
         for (let call = 0; call < PARITY_WARMUP; call++) {
           for (const turn of turns.map((four) => four[server]!)) await turn.driver.call(turn.tool, turn.args);
@@ -725,9 +729,11 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
         const settle = Math.min(opts.warmup, 20);
         const four = turns[i]!.map((turn) => turn.driver);
         const cpuBefore = four.map((driver) => driver.cpuNs());
-        const [a, b, aCanned, bCanned] = await interleave(turns[i]!, rounds, settle, MIRRORED);
+        const samples = await interleave(turns[i]!, rounds, settle, MIRRORED);
         // Each server's CPU a call (us, all its threads), over the same calls as the latencies plus the settling ones.
-        const [aCpu, bCpu, aCannedCpu, bCannedCpu] = four.map((driver, k) => (driver.cpuNs() - cpuBefore[k]!) / (a!.length + settle) / 1000);
+        const cpu = four.map((driver, k) => (driver.cpuNs() - cpuBefore[k]!) / (samples[0]!.length + settle) / 1000);
+        const [a, b, aCanned, bCanned] = bySide.map((k) => samples[k]!);
+        const [aCpu, bCpu, aCannedCpu, bCannedCpu] = bySide.map((k) => cpu[k]!);
         const result = results[i]!;
         result.a.push(...a!);
         result.b.push(...b!);
