@@ -49,8 +49,7 @@ export const sendKeysTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args: KeysArgs & Socket, { engine }) {
     checkTarget(args);
-    // A pane_id was checked above and is used as is: the hot path has no lookup of its own.
-    const paneId = args.pane_id ?? (await resolvePaneId(engine, args));
+    const paneId = await resolvePaneId(engine, args);
     await sendKeys(engine, keysRequest(paneId, args));
     return textResult(`Keys sent to pane ${paneId}`);
   },
