@@ -103,20 +103,6 @@ export function windowWire(window: WindowRecord) {
   };
 }
 
-/** Where a pane sits in its window: its edges in cells, and which window edges it touches. */
-export function paneGeometry(pane: PaneDetail) {
-  return {
-    pane_left: pane.left,
-    pane_top: pane.top,
-    pane_right: pane.right,
-    pane_bottom: pane.bottom,
-    pane_at_left: pane.isAtLeft,
-    pane_at_right: pane.isAtRight,
-    pane_at_top: pane.isAtTop,
-    pane_at_bottom: pane.isAtBottom,
-  };
-}
-
 /** A session record with its count of attached people (clients other than this server's own). */
 export async function sessionOut(engine: Engine, session: SessionRecord) {
   return sessionWire(session, await engine.foreignClientsBySession());
@@ -141,13 +127,22 @@ async function callerTest(engine: Engine): Promise<(paneId: string) => boolean |
   return (paneId) => here && paneId === caller.paneId;
 }
 
+// Every field written out: in a literal with a spread, V8 defines each property after the spread
+// through the runtime (DefineKeyedOwnPropertyInLiteral), ~1 us a pane row in list_panes.
 function paneRow(pane: PaneDetail, isCaller: boolean | null) {
   return {
     pane_id: pane.id,
     pane_index: String(pane.index),
     pane_width: String(pane.width),
     pane_height: String(pane.height),
-    ...paneGeometry(pane),
+    pane_left: pane.left,
+    pane_top: pane.top,
+    pane_right: pane.right,
+    pane_bottom: pane.bottom,
+    pane_at_left: pane.isAtLeft,
+    pane_at_right: pane.isAtRight,
+    pane_at_top: pane.isAtTop,
+    pane_at_bottom: pane.isAtBottom,
     pane_tty: pane.tty,
     pane_current_command: pane.currentCommand,
     pane_current_path: pane.currentPath,

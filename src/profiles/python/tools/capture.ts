@@ -5,7 +5,6 @@ import { paneDetail } from '../../../core/pane-details.js';
 import { readVariables } from '../../../core/variables.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
-import { paneGeometry } from '../records.js';
 import { optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
 
@@ -86,7 +85,14 @@ export const snapshotPane = pythonTool({
       cursor_y: int('cursor_y') ?? 0,
       pane_width: pane.width,
       pane_height: pane.height,
-      ...paneGeometry(pane),
+      pane_left: pane.left,
+      pane_top: pane.top,
+      pane_right: pane.right,
+      pane_bottom: pane.bottom,
+      pane_at_left: pane.isAtLeft,
+      pane_at_right: pane.isAtRight,
+      pane_at_top: pane.isAtTop,
+      pane_at_bottom: pane.isAtBottom,
       pane_tty: pane.tty,
       pane_pid: String(pane.pid),
       pane_dead: pane.isDead,
