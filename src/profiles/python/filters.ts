@@ -17,9 +17,16 @@ export const FILTERS_HELP =
 
 type Predicate = (row: Record<string, unknown>) => boolean;
 
-export function compileFilters(filters: Record<string, string> | string | null | undefined): Predicate {
+/** Keeps the rows every lookup holds for. */
+export type RowFilter = <Row extends Record<string, unknown>>(rows: Row[]) => Row[];
+
+/** No lookups: the rows as they are, with no copy. */
+const everyRow: RowFilter = (rows) => rows;
+
+/** Checks `filters` (before any tmux runs) and returns what applies them to a listing's rows. */
+export function compileFilters(filters: Record<string, string> | string | null | undefined): RowFilter {
   const lookups = stringMapValue(filters, 'filters', `Pass an object such as {"session_name": "work"}. ${FILTERS_HELP}`);
-  if (lookups === undefined) return () => true;
+  if (lookups === undefined) return everyRow;
   const tests: Predicate[] = [];
   for (const [key, value] of Object.entries(lookups)) {
     if (typeof value !== 'string') throw invalidArgument(`filters.${key} must be a string`, FILTERS_HELP);
@@ -31,7 +38,7 @@ export function compileFilters(filters: Record<string, string> | string | null |
     }
     tests.push(lookup(field, op, value, key));
   }
-  return (row) => tests.every((test) => test(row));
+  return (rows) => rows.filter((row) => tests.every((test) => test(row)));
 }
 
 function lookup(field: string, op: Operator, wanted: string, key: string): Predicate {

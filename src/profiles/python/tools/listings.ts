@@ -23,7 +23,7 @@ export const listSessions = pythonTool({
   async handler(args: { filters?: Filters } & Socket, { engine }) {
     const keep = compileFilters(args.filters);
     const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
-    return listResult(sessions.map((s) => sessionWire(s, clients)).filter(keep));
+    return listResult(keep(sessions.map((s) => sessionWire(s, clients))));
   },
 });
 
@@ -43,7 +43,7 @@ export const listWindows = pythonTool({
     checkTarget(args);
     const scoped = args.session_id != null || args.session_name != null;
     const windows = scoped ? await engine.listWindows((await resolveSession(engine, args)).id) : await engine.listWindows();
-    return listResult(windows.map(windowWire).filter(keep));
+    return listResult(keep(windows.map(windowWire)));
   },
 });
 
@@ -75,6 +75,6 @@ export const listPanes = pythonTool({
     else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await resolveSession(engine, args)).id });
     else panes = await listPaneDetails(engine);
     const rows = await paneWires(engine, panes);
-    return listResult(rows.filter(keep));
+    return listResult(keep(rows));
   },
 });
