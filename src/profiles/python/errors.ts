@@ -50,16 +50,17 @@ export function renderError(error: unknown): CallToolResult {
   };
 }
 
-/** Outcomes that answer text only (no structured content), marked by the tool that made them. */
-const textOnly = new WeakSet<ToolOutcome>();
-
+/** What a text-only tool (declared `textOnly`, e.g. capture_pane) answers: its text, and no structured content. */
 export function textOnlyResult(text: string): ToolOutcome {
-  const outcome: ToolOutcome = { structured: {}, text };
-  textOnly.add(outcome);
-  return outcome;
+  return { structured: {}, text };
 }
 
-export function renderSuccess(outcome: ToolOutcome): CallToolResult {
-  if (textOnly.has(outcome)) return { content: [{ type: 'text', text: outcome.text ?? '' }] };
+/**
+ * A success as the Python server answers it: text alone for a text-only tool, else structured
+ * content and its JSON. Known by the tool's name rather than by marking each outcome in a weak
+ * set, which every call would add to and every collection would have to sweep.
+ */
+export function renderSuccess(outcome: ToolOutcome, textOnly: boolean): CallToolResult {
+  if (textOnly) return { content: [{ type: 'text', text: outcome.text ?? '' }] };
   return successResult(outcome);
 }

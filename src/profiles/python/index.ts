@@ -16,6 +16,9 @@ import { pythonCompleters } from './completions.js';
 import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/batch.js';
 import { ALL_TOOLS, BATCHABLE } from './tools/index.js';
 
+/** The tools that answer text only (capture_pane), by name. */
+const TEXT_ONLY = new Set(ALL_TOOLS.filter((tool) => tool.textOnly).map((tool) => tool.name));
+
 export const PYTHON_VERSION = '0.1.0a22';
 
 export type PythonProfile = Profile<PythonContext> & { readonly selection: Selection; readonly tools: readonly PythonTool[] };
@@ -60,7 +63,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     capabilities: { logging: true, toolsListChanged: true },
     describeUnavailable: (name) => whyUnavailable(ALL_TOOLS, selection, name),
     renderError: (error) => renderError(error),
-    renderSuccess: (outcome) => renderSuccess(outcome),
+    renderSuccess: (outcome, tool) => renderSuccess(outcome, TEXT_ONLY.has(tool)),
   };
 }
 
