@@ -128,7 +128,7 @@ async function callerTest(engine: Engine): Promise<(paneId: string) => boolean |
 }
 
 // Every field written out: in a literal with a spread, V8 defines each property after the spread
-// through the runtime (DefineKeyedOwnPropertyInLiteral), ~1 us a pane row in list_panes.
+// through the runtime (DefineKeyedOwnPropertyInLiteral): ~6 us of an 8-pane list_panes, profiled.
 function paneRow(pane: PaneDetail, isCaller: boolean | null) {
   return {
     pane_id: pane.id,

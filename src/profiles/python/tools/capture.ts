@@ -85,6 +85,7 @@ export const snapshotPane = pythonTool({
       cursor_y: int('cursor_y') ?? 0,
       pane_width: pane.width,
       pane_height: pane.height,
+      // Written out, not spread from a helper: see paneRow (records.ts).
       pane_left: pane.left,
       pane_top: pane.top,
       pane_right: pane.right,
