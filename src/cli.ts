@@ -2,7 +2,7 @@
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
 import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
-import { EngineRegistry } from './core/registry.js';
+import { registryFor } from './cli/engine.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 
@@ -10,6 +10,8 @@ const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, ove
 
 Usage: tmux-mcp [--profile NAME]                  serve MCP on stdin/stdout
        tmux-mcp --http [HOST:]PORT [options]      serve MCP at http://HOST:PORT/mcp
+       tmux-mcp call TOOL [JSON] [options]       one tool call from a shell (tmux-mcp call --help)
+       tmux-mcp tools [options]                  the tools in force, one a line
        tmux-mcp --help | --version
 
 Options:
@@ -74,7 +76,13 @@ Julia profile (--profile julia):
 `;
 
 async function main(): Promise<void> {
-  const action = parseCli(process.argv.slice(2), process.env);
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'call' || argv[0] === 'tools') {
+    // One call from a shell (src/cli/commands.ts); the server's modules load only if it runs in-process.
+    const { runCommand } = await import('./cli/commands.js');
+    process.exit(await runCommand(argv, process.env, process));
+  }
+  const action = parseCli(argv, process.env);
   if (action.kind === 'help') {
     process.stdout.write(HELP);
     return;
@@ -104,13 +112,7 @@ async function serve(config: Config): Promise<void> {
   const loading = loadMcp();
   loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
-  const registry = new EngineRegistry({
-    bin: config.tmuxBin,
-    commandTimeoutMs: config.commandTimeoutMs,
-    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
-    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
-    hosts: config.hosts,
-  });
+  const registry = registryFor(config);
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
@@ -155,8 +157,8 @@ async function serve(config: Config): Promise<void> {
     });
     closeTransport = () => http.close();
     drainTransport = () => http.drain(DRAIN_SLACK_MS);
-    where = `, HTTP at ${http.url}`;
-    if (token.generated) process.stderr.write(`tmux-mcp: bearer token for this run: ${token.value}\n`);
+    // A generated token is part of the one banner line, printed once.
+    where = `, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}`;
   } else {
     const connection = serveBothErasOverStdio(factory, {
       // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
