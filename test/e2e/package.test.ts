@@ -38,7 +38,7 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
   // Pack a copy, so the prepack build writes its own dist/ and not the one other tests are running.
   const source = join(work, 'source');
   mkdirSync(source);
-  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'scripts', 'src']) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'scripts', 'skills', 'src']) cpSync(join(ROOT, entry), join(source, entry), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
   const packed = join(work, 'packed');
   mkdirSync(packed);
@@ -48,11 +48,14 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
 
   const files = execFileSync('tar', ['-tzf', join(packed, tarball!)], { encoding: 'utf8' }).trim().split('\n');
   assert.ok(files.includes('package/dist/cli.js') && files.includes('package/LICENSE') && files.includes('package/README.md'), files.join('\n'));
+  assert.ok(files.includes('package/skills/tmux/SKILL.md'), 'the skill for agents that read skills ships with the package');
   assert.deepEqual(
-    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/THIRD-PARTY-NOTICES\.txt|LICENSE|README\.md|package\.json)$/.test(file)),
+    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/THIRD-PARTY-NOTICES\.txt|skills\/tmux\/SKILL\.md|LICENSE|README\.md|package\.json)$/.test(file)),
     [],
-    'nothing but the build, the notices of what it bundles, the license, the readme and package.json',
+    'nothing but the build, the notices of what it bundles, the skill, the license, the readme and package.json',
   );
+  const skill = execFileSync('tar', ['-xzOf', join(packed, tarball!), 'package/skills/tmux/SKILL.md'], { encoding: 'utf8' });
+  assert.match(skill, /^---\nname: tmux\ndescription: \S.*\n---\n/, 'front matter with name and description');
   // The build bundles its dependencies: the package needs none installed, and names and licenses each bundled one.
   assert.equal(pkg.dependencies, undefined, 'no runtime dependencies: they are in the bundle');
   const notices = execFileSync('tar', ['-xzOf', join(packed, tarball!), 'package/dist/THIRD-PARTY-NOTICES.txt'], { encoding: 'utf8' });
@@ -72,4 +75,7 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
   await tmux.start({ session: 'installed' });
   const mcp = await startMcp(t, { env: tmux.env, command: join(app, 'node_modules', '.bin', 'tmux-mcp'), cwd: app });
   assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['installed']);
+  // The shell's way in, from the installed bin too.
+  const called = JSON.parse(execFileSync(join(app, 'node_modules', '.bin', 'tmux-mcp'), ['call', 'list_sessions'], { env: tmux.env, encoding: 'utf8', input: '', timeout: 60_000 }));
+  assert.deepEqual(called.sessions.map((s: { name: string }) => s.name), ['installed']);
 });

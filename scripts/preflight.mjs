@@ -1,0 +1,86 @@
+// `npm test` runs this first: the suite drives real programs (tmux, a loopback sshd, bash/zsh/fish,
+// a Python REPL, asciinema, headless chromium), and a missing one would otherwise surface as a
+// score of failing tests with no word of why. It stops at once with one message that names what is
+// missing and the one command that installs it. Programs are looked up on PATH, as the tests run them.
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** What the suite runs, the Debian package that provides it, and what for. */
+const NEEDS = [
+  { command: 'tmux', pkg: 'tmux', why: 'every test', version: tmuxVersion },
+  { command: 'bash', pkg: 'bash', why: 'the panes\' shell' },
+  { command: 'python3', pkg: 'python3', why: 'the REPL of the README\'s typical loop' },
+  { command: 'sshd', pkg: 'openssh-server', why: 'the loopback sshd of the remote-host tests' },
+  { command: 'ssh', pkg: 'openssh-client', why: 'the remote-host tests' },
+  { command: 'ssh-keygen', pkg: 'openssh-client', why: 'the loopback sshd\'s keys' },
+  { command: 'fish', pkg: 'fish', why: 'run_shell_command in fish' },
+  { command: 'zsh', pkg: 'zsh', why: 'run_shell_command in zsh' },
+  { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
+  { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
+];
+
+/** The first executable `name` on PATH, or undefined. */
+export function which(name, path = process.env.PATH ?? '') {
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** tmux 3.2 or newer: undefined when it is, else what is wrong. */
+function tmuxVersion(bin) {
+  let said = '';
+  try {
+    said = execFileSync(bin, ['-V'], { encoding: 'utf8', timeout: 10_000 }).trim();
+  } catch (error) {
+    return `${bin} -V failed: ${error.message.split('\n')[0]}`;
+  }
+  const match = /^tmux (?:next-)?(\d+)\.(\d+)/.exec(said);
+  if (!match) return `${bin} -V said "${said}", not a tmux version`;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 3 || (major === 3 && minor >= 2) ? undefined : `it is ${said}; the suite needs tmux 3.2 or newer`;
+}
+
+/** Every problem found, in one list: nothing is installed piecemeal. */
+export function preflight(env = process.env) {
+  const problems = [];
+  const packages = new Set();
+  const [major] = process.versions.node.split('.').map(Number);
+  if (major < 20) problems.push(`Node.js ${process.versions.node} (the server and the suite need Node.js 20 or newer)`);
+  const tmuxBin = env.LIBTMUX_TMUX_BIN || 'tmux';
+  for (const need of NEEDS) {
+    const name = need.command === 'tmux' ? tmuxBin : need.command;
+    const found = name.includes('/') ? name : which(name, env.PATH ?? '');
+    if (!found) {
+      // Debian keeps sshd in /usr/sbin, which a user's PATH often lacks: say so rather than "install it".
+      const sbin = need.command === 'sshd' && which('sshd', '/usr/sbin:/usr/local/sbin:/sbin');
+      problems.push(sbin ? `sshd (${need.why}): it is at ${sbin}, but not on PATH; add its folder, e.g. PATH=$PATH:${sbin.replace(/\/sshd$/, '')} npm test` : `${name} (${need.why})`);
+      if (!sbin) packages.add(need.pkg);
+      continue;
+    }
+    const wrong = need.version?.(found);
+    if (wrong) {
+      problems.push(`${name}: ${wrong}`);
+      packages.add(need.pkg);
+    }
+  }
+  return { problems, packages: [...packages] };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { problems, packages } = preflight();
+  if (problems.length > 0) {
+    const install = packages.length > 0 ? `\nInstall them (as root): apt-get install -y ${packages.join(' ')}` : '';
+    process.stderr.write(`npm test cannot start, missing or too old: ${problems.join('; ')}.${install}\n`);
+    process.exit(1);
+  }
+}
