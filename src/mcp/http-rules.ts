@@ -34,8 +34,18 @@ export function httpRules(rules: JsonRpcRules): Admission {
       return serve();
     }
     const id = message.id;
+    // A _meta version that differs from the MCP-Protocol-Version header is a header mismatch (-32020,
+    // HTTP 400), which the SDK answers; the contract's version rule is for the version itself.
+    const named = (message.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/protocolVersion'];
+    const header = request.headers.get('mcp-protocol-version');
+    if (named !== undefined && header !== null && named !== header) return serve();
+    // A 2026-07-28 request (it names its version in _meta) has no `initialize`: that is the SDK's
+    // "method not found" (HTTP 404), not the contract's rule for legacy initialization.
+    const modern = named !== undefined;
+    if (modern && message.method === 'initialize') return serve();
     const refusal = ruleRefusal({ id, method: message.method, ...(message.params ? { params: message.params } : {}) }, rules, ids ?? new Set());
-    if (refusal) return jsonRpcError(refusal.id === null ? 400 : 200, refusal.id, refusal.error.code, refusal.error.message);
+    // Over HTTP in 2026-07-28 a method the server does not serve is also HTTP 404.
+    if (refusal) return jsonRpcError(modern && refusal.error.code === -32601 ? 404 : refusal.httpStatus, refusal.id, refusal.error.code, refusal.error.message, refusal.error.data);
     if (!ids) return serve();
     running.set(session!, ids.add(id));
     return holdUntilSent(request, serve, () => {
@@ -45,6 +55,6 @@ export function httpRules(rules: JsonRpcRules): Admission {
   };
 }
 
-function jsonRpcError(status: number, id: RequestId | null, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
+function jsonRpcError(status: number, id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): Response {
+  return Response.json({ jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } }, { status });
 }

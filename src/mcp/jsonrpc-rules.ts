@@ -24,7 +24,9 @@ export interface JsonRpcRules {
 export interface RuleRefusal {
   /** null when the request's own id may not be used (a duplicate). */
   readonly id: RequestId | null;
-  readonly error: { readonly code: number; readonly message: string };
+  readonly error: { readonly code: number; readonly message: string; readonly data?: Record<string, unknown> };
+  /** Over HTTP: 400 for a request that cannot be taken as sent (a duplicate id, a version not served), else 200. */
+  readonly httpStatus: 200 | 400;
 }
 
 /** Why `request` is refused under `rules`, given the ids of the requests still running beside it; undefined to serve it. */
@@ -33,13 +35,19 @@ export function ruleRefusal(
   rules: JsonRpcRules,
   active: ReadonlySet<RequestId>,
 ): RuleRefusal | undefined {
-  if (active.has(request.id)) return { id: null, error: RULE_ERRORS.duplicateId };
-  if (!rules.methods.has(request.method)) return { id: request.id, error: RULE_ERRORS.notEnabled };
+  if (active.has(request.id)) return { id: null, error: RULE_ERRORS.duplicateId, httpStatus: 400 };
+  if (!rules.methods.has(request.method)) return { id: request.id, error: RULE_ERRORS.notEnabled, httpStatus: 200 };
   if (request.method === 'initialize' && (request.params?.protocolVersion !== rules.legacyVersion || active.size > 0)) {
-    return { id: request.id, error: RULE_ERRORS.legacyInit };
+    return { id: request.id, error: RULE_ERRORS.legacyInit, httpStatus: 200 };
   }
   const meta = request.params?._meta as Record<string, unknown> | undefined;
-  if (meta && VERSION_META in meta && meta[VERSION_META] !== rules.modernVersion) return { id: request.id, error: RULE_ERRORS.modernVersion };
+  if (meta && VERSION_META in meta && meta[VERSION_META] !== rules.modernVersion) {
+    // The contract's code and message; the data and the HTTP 400 are what 2026-07-28 asks of an
+    // unsupported version (the per-request version served, the one asked for), so a client can choose again.
+    const requested = meta[VERSION_META];
+    const echo = typeof requested === 'string' && requested.length <= 64 ? { requested } : {};
+    return { id: request.id, error: { ...RULE_ERRORS.modernVersion, data: { supported: [rules.modernVersion], ...echo } }, httpStatus: 400 };
+  }
   return undefined;
 }
 

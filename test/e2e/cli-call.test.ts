@@ -39,7 +39,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
 }
 
 const CONTRACTS = fileURLToPath(new URL('../contracts/', import.meta.url));
-const contract = (profile: string) => JSON.parse(readFileSync(join(CONTRACTS, `${profile}.json`), 'utf8')) as { tools: Array<{ name: string; outputSchema?: object }> };
+const contract = (profile: string) => JSON.parse(readFileSync(join(CONTRACTS, `${profile}.json`), 'utf8')) as { tools: Array<{ name: string; outputSchema?: Record<string, unknown> }> };
 
 /** stdout as the tool's structured result, checked against the contract's output schema (not the server's copy). */
 function structured(profile: string, tool: string, run: Run): any {

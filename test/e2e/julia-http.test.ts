@@ -25,8 +25,8 @@ test('julia over HTTP: inbound limits are -32700, and the method and version rul
   const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--profile', 'julia'] });
   const headers = { authorization: `Bearer ${TOKEN}`, 'mcp-protocol-version': '2026-07-28' };
   // A 2026 request names its method in a header too.
-  const answer = async (body: unknown, method = 'tools/list') => {
-    const reply = await post(server.url, { ...headers, 'mcp-method': method }, body);
+  const answer = async (body: unknown, method = 'tools/list', version = '2026-07-28') => {
+    const reply = await post(server.url, { ...headers, 'mcp-protocol-version': version, 'mcp-method': method }, body);
     return { status: reply.status, messages: jsonRpcMessages(reply.body) };
   };
   const meta = JSON.stringify(MODERN).slice(1, -1);
@@ -51,8 +51,14 @@ test('julia over HTTP: inbound limits are -32700, and the method and version rul
 
   const notEnabled = await answer({ jsonrpc: '2.0', id: 8, method: 'resources/list', params: { _meta: MODERN } }, 'resources/list');
   assert.deepEqual(notEnabled.messages[0], { jsonrpc: '2.0', id: 8, error: { code: -32601, message: 'Method is not enabled' } });
-  const wrongModern = await answer({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } }, 'tools/list');
-  assert.deepEqual(wrongModern.messages[0], { jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Unsupported modern protocol version' } });
+  assert.equal(notEnabled.status, 404, 'over HTTP in 2026-07-28, a method not served is 404');
+  const wrongModern = await answer({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } }, 'tools/list', '2099-01-01');
+  // The contract's code and message, with what 2026-07-28 asks of an unsupported version: HTTP 400 and the versions served.
+  assert.equal(wrongModern.status, 400);
+  assert.deepEqual(wrongModern.messages[0], { jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Unsupported modern protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } } });
+  // A _meta version that the header contradicts is 2026-07-28's header mismatch, answered before the version rule.
+  const mismatch = await answer({ jsonrpc: '2.0', id: 11, method: 'tools/list', params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+  assert.deepEqual([mismatch.status, mismatch.messages[0]?.id, mismatch.messages[0]?.error?.code], [400, 11, -32020]);
   const wrongLegacy = await answer({ jsonrpc: '2.0', id: 10, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }, 'initialize');
   assert.deepEqual(wrongLegacy.messages[0], { jsonrpc: '2.0', id: 10, error: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' } });
 });

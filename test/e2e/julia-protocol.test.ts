@@ -25,7 +25,7 @@ test('julia: JSON-RPC rules of the contract, raw over stdio', async (t) => {
   send({ id: 3, method: 'resources/list' });
   assert.deepEqual((await raw.answer(3)).error, { code: -32601, message: 'Method is not enabled' });
   send({ id: 4, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
-  assert.deepEqual((await raw.answer(4)).error, { code: -32602, message: 'Unsupported modern protocol version' });
+  assert.deepEqual((await raw.answer(4)).error, { code: -32602, message: 'Unsupported modern protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
 
   // A wait that runs until cancelled holds id 5; reusing it meanwhile is refused, with id null.
   send({ id: 6, method: 'tools/call', params: { name: 'list_panes', arguments: {} } });
