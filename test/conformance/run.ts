@@ -13,7 +13,8 @@
  * or a capability the server does not advertise. A few checks inside applicable scenarios drive a
  * fixture too; they are named with that reason, and every other check must pass.
  *
- * `npm run conformance [-- --profile NAME] [-- --era 2026-07-28]` prints the table; `npm test` runs it
+ * `npm run conformance [-- --profile NAME] [--era 2026-07-28] [--url URL]` prints the table (with --url, for a
+ * server you started, its token in TMUX_MCP_TOKEN); `npm test` runs it
  * for each profile and era (test/e2e/http-conformance.test.ts).
  */
 import { execFile } from 'node:child_process';
@@ -114,10 +115,8 @@ export async function requiredScenarios(era: Era): Promise<string[]> {
 export async function runConformance(
   options: { profile?: string; eras?: readonly Era[]; onResult?: (result: ScenarioResult) => void } = {},
 ): Promise<{ capabilities: Capabilities; results: ScenarioResult[] }> {
-  const suite = await conformanceSuite();
   const tmux = new PrivateTmux();
   const cleanups: Array<() => Promise<void> | void> = [];
-  const out = mkdtempSync(join(tmpdir(), 'tmux-mcp-conformance-'));
   try {
     await tmux.start({ session: 'conformance' });
     const token = `conformance-${process.pid}`;
@@ -125,9 +124,27 @@ export async function runConformance(
       { after: (fn) => cleanups.push(fn) },
       { env: { ...tmux.env, TMUX_MCP_TOKEN: token }, args: ['--profile', options.profile ?? 'libtmux'] },
     );
-    const relay = await bearerForwarder(server.url, token);
-    cleanups.push(() => relay.close());
-    const capabilities = await advertised(server.url, token);
+    return await runAgainst(server.url, token, options);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    tmux.dispose();
+  }
+}
+
+/**
+ * Runs the requirement sets against a `tmux-mcp --http` already listening at `url` with `token`,
+ * through a loopback relay that adds the token (the suite cannot send a header).
+ */
+export async function runAgainst(
+  url: string,
+  token: string,
+  options: { eras?: readonly Era[]; onResult?: (result: ScenarioResult) => void } = {},
+): Promise<{ capabilities: Capabilities; results: ScenarioResult[] }> {
+  const suite = await conformanceSuite();
+  const relay = await bearerForwarder(url, token);
+  const out = mkdtempSync(join(tmpdir(), 'tmux-mcp-conformance-'));
+  try {
+    const capabilities = await advertised(url, token);
     const results: ScenarioResult[] = [];
     for (const era of options.eras ?? ERAS) {
       const dir = join(out, era);
@@ -161,8 +178,7 @@ export async function runConformance(
     }
     return { capabilities, results };
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-    tmux.dispose();
+    await relay.close();
     rmSync(out, { recursive: true, force: true });
   }
 }
@@ -210,17 +226,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const at = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
   const profile = at('--profile') ?? 'libtmux';
   const era = at('--era') as Era | undefined;
-  console.log(`conformance ${SUITE_VERSION}, ${profile} profile, over tmux-mcp --http with a token`);
-  const { capabilities, results } = await runConformance({
-    profile,
-    ...(era ? { eras: [era] } : {}),
-    onResult: (r) => {
+  // --url: a server you started yourself (its token in TMUX_MCP_TOKEN); else one is started here.
+  const url = at('--url');
+  if (url && !process.env.TMUX_MCP_TOKEN) throw new Error('--url needs the server\'s token in TMUX_MCP_TOKEN');
+  console.log(`conformance ${SUITE_VERSION}, ${url ? `the server at ${url}` : `${profile} profile`}, over tmux-mcp --http with a token`);
+  const onResult = (r: ScenarioResult) => {
       const outcome = r.passed ? 'passes' : `fails: ${r.failures!.join('; ') || 'no check passed'}`;
       const excused = r.excused?.length ? ` (not counted: ${r.excused.join('; ')})` : '';
       if (r.notApplicable) console.log(`${r.era}  n/a   ${r.scenario.padEnd(46)} ${r.notApplicable} (run anyway: ${r.passed ? 'passes' : 'fails'})`);
       else console.log(`${r.era}  ${r.passed ? 'pass' : 'FAIL'}  ${r.scenario.padEnd(46)} ${r.passed ? '' : outcome}${excused}`);
-    },
-  });
+  };
+  const eras = era ? { eras: [era] } : {};
+  const { capabilities, results } = url
+    ? await runAgainst(url, process.env.TMUX_MCP_TOKEN!, { ...eras, onResult })
+    : await runConformance({ profile, ...eras, onResult });
   console.log(`\ncapabilities: ${Object.keys(capabilities).join(', ')}`);
   let ok = true;
   for (const each of era ? [era] : ERAS) {
