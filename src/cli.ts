@@ -37,8 +37,8 @@ Environment:
                           (default inspect,manage,execute, plus teardown on the private default socket)
   LIBTMUX_TOOLS           tool names to add to the toolsets
   LIBTMUX_EXCLUDE_TOOLS   tool names to remove (also from what call_read_tools_batch may call)
-  LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait (default 120)
-  LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command (default 15; over ssh, also ConnectTimeout)
+  LIBTMUX_MCP_WAIT_MAX_SECONDS         ceiling for any wait, 1 to 600 seconds (default 120)
+  LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS  deadline for one tmux command, 1 to 300 (default 15; over ssh, also ConnectTimeout)
   TMUX_MCP_SSH_CONFIG     ssh config file for the hosts (ssh -F); default: ssh's own (~/.ssh/config)
   TMUX_MCP_SSH_BIN        ssh client (default: ssh on PATH)
   TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
