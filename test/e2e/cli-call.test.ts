@@ -217,3 +217,17 @@ test('call --url: sent to a running tmux-mcp --http, sharing its wait cursors wi
   const fromEnv = await cli(['call', 'list_sessions'], { TMUX_MCP_URL: server.url, TMUX_MCP_TOKEN: token, LIBTMUX_SOCKET_PATH: join(tmux.dir, 'no-such.sock') });
   assert.deepEqual(structured('libtmux', 'list_sessions', fromEnv).sessions.map((s: { name: string }) => s.name), ['shared']);
 });
+
+test('the HTTP banner is one line on stderr, the generated token in it', async (t) => {
+  const tmux = privateTmux(t);
+  const env = scrubbedEnv(tmux.env);
+  delete env.TMUX_MCP_TOKEN;
+  const server = await startHttp(t, { env });
+  assert.match(server.token, /^[A-Za-z0-9_-]{43}$/);
+  const lines = server.stderr().split('\n').filter(Boolean);
+  assert.equal(lines.length, 1, server.stderr());
+  assert.match(lines[0]!, new RegExp(`^tmux-mcp \\S+: profile libtmux, .*, HTTP at ${server.url.replace(/[.]/g, '\\.')} with the bearer token for this run: ${server.token}$`));
+  // And the shell finds the server with that token.
+  const listed = await cli(['tools', '--url', server.url], { TMUX_MCP_TOKEN: server.token });
+  assert.equal(listed.status, 0, listed.stderr);
+});
