@@ -6,6 +6,7 @@
  * The server's flags and environment choose the engine and profile the call runs in (in this
  * process); `--url` (or TMUX_MCP_URL) sends it to a running `tmux-mcp --http` instead.
  */
+import { fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ConfigError, parseCli } from '../config.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
@@ -15,8 +16,8 @@ export const COMMANDS_HELP = `Usage: tmux-mcp call TOOL [JSON | -] [options]   o
        tmux-mcp call TOOL --help                 the tool's arguments
        tmux-mcp tools [options]                  the tools in force, one a line
 
-JSON is the tool's arguments as one object ('{"paneId": "%0"}'); without it, or with "-", they are
-read from stdin when stdin is not a terminal (empty means {}).
+JSON is the tool's arguments as one object ('{"paneId": "%0"}'). "-" reads them from stdin; without
+JSON they are read from stdin when it is a pipe or a file (echo '{...}' | tmux-mcp call TOOL); empty is {}.
 Exit status: 0 the call succeeded (its result on stdout: the structured content as JSON, else the
 text); 1 the tool answered with an error (one message on stderr); 2 bad usage.
 
@@ -178,13 +179,17 @@ async function tokenOf(tokenFile: string | undefined, env: NodeJS.ProcessEnv): P
   return value;
 }
 
-/** The JSON argument, or stdin's when there is none (or it is "-"); it must be one object. */
+/**
+ * The JSON argument, or stdin's: with "-" whatever stdin is; with no argument only when stdin is a
+ * shell pipe or a file, so a caller that leaves an open socket or a terminal on stdin (a program
+ * spawning us with stdio pipes it never closes) does not hang the call. It must be one object.
+ */
 async function argumentsOf(json: string | undefined, stdin: NodeJS.ReadStream): Promise<Record<string, unknown>> {
   let text = json;
   let from = 'the JSON argument';
   if (json === undefined || json === '-') {
     from = 'stdin';
-    text = json === '-' || !stdin.isTTY ? await readAll(stdin) : '';
+    text = json === '-' || pipedOrFile(stdin) ? await readAll(stdin) : '';
   }
   if (text!.trim() === '') return {};
   let value: unknown;
@@ -197,6 +202,15 @@ async function argumentsOf(json: string | undefined, stdin: NodeJS.ReadStream): 
     throw new UsageError(`${from} must be a JSON object of arguments, like '{"paneId": "%0"}', not ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
   }
   return value as Record<string, unknown>;
+}
+
+function pipedOrFile(stdin: NodeJS.ReadStream): boolean {
+  try {
+    const stat = fstatSync((stdin as { fd?: number }).fd ?? 0);
+    return stat.isFIFO() || stat.isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function readAll(stream: NodeJS.ReadStream): Promise<string> {

@@ -24,17 +24,32 @@ interface Run {
   readonly stderr: string;
 }
 
-/** Runs the built bin with `args`, `input` on stdin (closed at once when absent), and waits for it. */
-function cli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
+/**
+ * Runs the built bin with `args` and `input` on its stdin (a socket pair, as a program spawning it
+ * would give; closed once written, or left open and unwritten when `input` is undefined).
+ */
+function cli(args: string[], env: NodeJS.ProcessEnv, input: string | undefined = ''): Promise<Run> {
+  return run(process.execPath, [CLI, ...args], env, input);
+}
+
+/** A shell command line, with $NODE and $CLI set: for stdin as a shell pipe gives it. */
+function piped(line: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return run('/bin/sh', ['-c', line], { ...env, NODE: process.execPath, CLI }, '');
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, input: string | undefined): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: scrubbedEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: scrubbedEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
+    child.on('close', (status) => {
+      child.stdin.destroy();
+      resolve({ status, stdout, stderr });
+    });
+    if (input !== undefined) child.stdin.end(input);
   });
 }
 
@@ -87,11 +102,14 @@ test('call, libtmux profile: a result, a tool error, bad usage, arguments on std
   usage(await cli(['call', 'list_sessions', '--frobnicate', 'x'], env), /unknown argument "--frobnicate"/);
   usage(await cli(['call', 'list_sessions', '--http', '8765'], env), /--http serves MCP/);
 
-  const info = structured('libtmux', 'get_pane_info', await cli(['call', 'get_pane_info'], env, JSON.stringify({ paneId: pane })));
+  // From a shell pipe, as a person or an agent's shell would write it; and with "-" from any stdin.
+  const info = structured('libtmux', 'get_pane_info', await piped(`printf '%s' '${JSON.stringify({ paneId: pane })}' | "$NODE" "$CLI" call get_pane_info`, env));
   assert.equal(info.pane.id, pane);
+  // An open stdin that is not a pipe or a file (a socket nobody writes to) is not waited on: no arguments.
+  toolError(await cli(['call', 'get_pane_info'], env, undefined), 'get_pane_info', /paneId/);
   const dash = structured('libtmux', 'get_pane_info', await cli(['call', 'get_pane_info', '-'], env, JSON.stringify({ paneId: pane })));
   assert.equal(dash.pane.id, pane);
-  usage(await cli(['call', 'get_pane_info'], env, '"a string"'), /stdin must be a JSON object/);
+  usage(await cli(['call', 'get_pane_info', '-'], env, '"a string"'), /stdin must be a JSON object/);
 
   const help = await cli(['call', 'wait_for_text', '--help'], env);
   assert.equal(help.status, 0, help.stderr);
@@ -117,14 +135,14 @@ test('call, python profile: a structured result, a text result, a tool error, st
   await tmux.tmux('send-keys', '-t', pane, 'Enter');
   const waited = await cli(['call', 'wait_for_text', JSON.stringify({ pane_id: pane, patterns: ['printed-42'], timeout: 10 })], env);
   assert.equal(waited.status, 0, waited.stderr);
-  const text = await cli(['call', 'capture_pane'], env, JSON.stringify({ pane_id: pane }));
+  const text = await cli(['call', 'capture_pane', '-'], env, JSON.stringify({ pane_id: pane }));
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /^printed-42$/m);
   assert.throws(() => JSON.parse(text.stdout), 'plain text, not JSON');
 
   toolError(await cli(['call', 'get_pane_info', '{"pane_id": "%999"}'], env), 'get_pane_info', /%999/);
   usage(await cli(['call', 'list_sessions', '{"socket_name": '], env), /not JSON/);
-  const fromStdin = structured('python', 'get_pane_info', await cli(['call', 'get_pane_info', '--profile', 'python'], tmux.env, JSON.stringify({ pane_id: pane })));
+  const fromStdin = structured('python', 'get_pane_info', await cli(['call', 'get_pane_info', '--profile', 'python', '-'], tmux.env, JSON.stringify({ pane_id: pane })));
   assert.equal(fromStdin.pane_id, pane);
 });
 
@@ -140,11 +158,11 @@ test('call, julia profile: flags pass through, the error envelope becomes one me
   const target = panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane).target;
   assert.match(target.generation, /^\d+:\d+:/);
 
-  const captured = await cli(['call', 'capture_pane', ...julia], env, JSON.stringify({ target }));
+  const captured = await cli(['call', 'capture_pane', '-', ...julia], env, JSON.stringify({ target }));
   assert.equal(captured.status, 0, captured.stderr);
   assert.ok('text' in JSON.parse(captured.stdout) || 'lines' in JSON.parse(captured.stdout), captured.stdout);
 
-  const stale = await cli(['call', 'capture_pane', ...julia], env, JSON.stringify({ target: { ...target, generation: '1:1:stale' } }));
+  const stale = await cli(['call', 'capture_pane', '-', ...julia], env, JSON.stringify({ target: { ...target, generation: '1:1:stale' } }));
   toolError(stale, 'capture_pane', /^tmux-mcp: capture_pane: (stale_target|wrong_server): /);
 
   // A tool the julia profile has but that is not enabled is bad usage, as is a flag of julia's in another profile.
