@@ -58,7 +58,7 @@ export class CastFile {
     this.#add(JSON.stringify({ version: 2, ...header }) + '\n');
     this.#opening = this.#create(base).then(
       (handle) => {
-        this.#out = createWriteStream('', { fd: handle.fd, autoClose: true });
+        this.#out = createWriteStream('', { fd: handle, autoClose: true });
         this.#out.on('error', (error) => this.#fail(error));
         if (this.#ended === undefined) this.#flush();
       },

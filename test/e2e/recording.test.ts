@@ -1,0 +1,141 @@
+/**
+ * Pane recordings (`--record DIR`, issue 24 part 4): every pane the server acts on gets an asciicast
+ * v2 file that real `asciinema` replays to the same screen the pane shows; the file is bounded, new
+ * (mode 0600, never over another), safely named, and follows resizes; panes on hosts are recorded
+ * too. Every profile, driven through the SDK client against private tmux servers.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Ajv } from 'ajv';
+import { startMcp } from '../fixture/mcp.js';
+import { privateTmux, scrubbedEnv, type PrivateTmux } from '../fixture/tmux.js';
+import { startPython } from '../fixture/python.js';
+import { startJulia } from '../fixture/julia.js';
+import { CLI } from '../fixture/mcp.js';
+import { hostArgs, hostServers, nothingLeft } from '../fixture/hosts.js';
+import { until } from '../fixture/processes.js';
+
+type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
+
+// A fresh schema of asciicast v2 (docs.asciinema.org/manual/asciicast/v2), not the server's code.
+const ajv = new Ajv({ strict: true });
+const validHeader = ajv.compile({
+  type: 'object',
+  required: ['version', 'width', 'height', 'timestamp'],
+  properties: {
+    version: { const: 2 },
+    width: { type: 'integer', minimum: 1 },
+    height: { type: 'integer', minimum: 1 },
+    timestamp: { type: 'integer', minimum: 1_600_000_000 },
+    title: { type: 'string' },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+});
+const validEvent = ajv.compile({
+  type: 'array',
+  minItems: 3,
+  maxItems: 3,
+  items: [{ type: 'number', minimum: 0 }, { enum: ['o', 'r', 'm', 'i'] }, { type: 'string' }],
+  additionalItems: false,
+});
+
+interface Cast {
+  readonly path: string;
+  readonly header: { width: number; height: number; timestamp: number; title?: string };
+  readonly events: Array<[number, string, string]>;
+}
+
+/** Parses and checks a .cast file: a valid header line, then valid events in time order. */
+function readCast(path: string): Cast {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  assert.equal(lines.pop(), '', 'every line ends with a newline');
+  const header = JSON.parse(lines[0]!);
+  assert.ok(validHeader(header), `header: ${ajv.errorsText(validHeader.errors)} in ${lines[0]}`);
+  const events = lines.slice(1).map((line) => JSON.parse(line) as [number, string, string]);
+  for (const event of events) assert.ok(validEvent(event), `event: ${ajv.errorsText(validEvent.errors)} in ${JSON.stringify(event)}`);
+  events.forEach((event, i) => assert.ok(i === 0 || event[0] >= events[i - 1]![0], 'times never go back'));
+  assert.ok(events.length > 0 && events[0]![1] === 'o', 'the first event paints the screen');
+  return { path, header, events };
+}
+
+function recordDir(t: T): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-rec-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The .cast files in `dir`, by name. */
+function casts(dir: string): string[] {
+  return readdirSync(dir).filter((name) => name.endsWith('.cast')).sort();
+}
+
+/** The terminal size after the last resize event (the header's size without one). */
+function finalSize(cast: Cast): { width: number; height: number } {
+  const resize = cast.events.filter((e) => e[1] === 'r').at(-1);
+  if (!resize) return cast.header;
+  const [width, height] = resize[2].split('x').map(Number);
+  return { width: width!, height: height! };
+}
+
+/**
+ * Replays `cast` with real `asciinema play` in a pane of a private tmux of the recorded size and
+ * answers that pane's screen once the player is done (it then idles, printing nothing more).
+ */
+async function replay(t: T, cast: Cast): Promise<string> {
+  const player = privateTmux(t);
+  const { width, height } = finalSize(cast);
+  const channel = `played-${Math.random().toString(36).slice(2)}`;
+  const script = join(player.dir, 'play.sh');
+  writeFileSync(script, `asciinema play -s 100 -i 0.01 '${cast.path}'\ntmux -S '${player.socketPath}' wait-for -S ${channel}\nexec sleep 600\n`);
+  const env = scrubbedEnv({ TERM: 'xterm-256color' });
+  execFileSync('tmux', ['-S', player.socketPath, '-f', '/dev/null', 'new-session', '-d', '-s', 'replay', '-x', String(width), '-y', String(height), `sh '${script}'`], { env });
+  await player.tmux('wait-for', channel);
+  return player.tmux('capture-pane', '-p', '-t', 'replay');
+}
+
+/** Waits until the server has flushed its recordings: it exits once stdin closes. */
+async function closeServer(mcp: { close(): Promise<void>; pid(): number | null }): Promise<void> {
+  const pid = mcp.pid();
+  await mcp.close();
+  if (pid !== null) await until('the server to exit once stdin closes', () => !alive(pid), 15_000);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('libtmux: a command run in a pane is recorded, and asciinema replays the file to the screen the pane shows', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'work', width: 80, height: 20 });
+  // Something on screen before the server touches the pane: the first event must paint it.
+  await tmux.typeAndWait(pane, 'printf "\\033[1;31mbefore\\033[0m the recording\\n"');
+  const dir = recordDir(t);
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
+  const ran = await mcp.ok('run_shell_command', { paneId: pane, command: 'seq 1 30; printf "\\033[32mgreen\\033[0m done\\n"', timeoutMs: 20_000 });
+  assert.equal(ran.exitStatus, 0);
+  await mcp.ok('send_keys', { paneId: pane, keys: ['echo typed-$((40+2))'], literal: true, enter: true });
+  await mcp.ok('wait_for_text', { paneId: pane, patterns: ['typed-42'], timeoutMs: 10_000 });
+  const screen = await tmux.tmux('capture-pane', '-p', '-t', pane);
+  await closeServer(mcp);
+
+  const files = casts(dir);
+  assert.equal(files.length, 1, `one file for the one pane: ${files}`);
+  assert.match(files[0]!, /^work-p0-\d{8}T\d{6}Z\.cast$/);
+  assert.equal(statSync(join(dir, files[0]!)).mode & 0o777, 0o600);
+  const cast = readCast(join(dir, files[0]!));
+  assert.deepEqual([cast.header.width, cast.header.height], [80, 20]);
+  assert.match(cast.events[0]![2], /before/, 'the first event paints what the pane already showed');
+  const output = cast.events.filter((e) => e[1] === 'o').map((e) => e[2]).join('');
+  assert.match(output, /30\r\n/, "the command's output is recorded");
+  assert.match(output, /typed-42/);
+  assert.equal(await replay(t, cast), screen, 'the replay ends on the screen the pane shows');
+});
