@@ -139,3 +139,135 @@ test('libtmux: a command run in a pane is recorded, and asciinema replays the fi
   assert.match(output, /typed-42/);
   assert.equal(await replay(t, cast), screen, 'the replay ends on the screen the pane shows');
 });
+
+test('python: a pane in a session with an odd name is recorded under a safe name; a resize is an "r" event and the replay still ends on the screen', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'first' });
+  // tmux keeps "/", spaces, "*", "$" and "%" in session names ("." and ":" it turns into "_").
+  const pane = await tmux.newSession('../up/ and %out$*');
+  const dir = recordDir(t);
+  const mcp = await startPython(t, tmux.env, { TMUX_MCP_RECORD: join(dir, '.') });
+  await mcp.ok('send_keys', { pane_id: pane, keys: 'printf "one\\ntwo\\n"' });
+  assert.ok((await mcp.text('capture_pane', { pane_id: pane })).includes('\ntwo'));
+  // A resize the agent did not make, in tmux itself: the recording follows it.
+  await tmux.tmux('resize-window', '-t', pane, '-x', '70', '-y', '15');
+  await mcp.ok('send_keys', { pane_id: pane, keys: 'seq 100 130' });
+  await until('the output after the resize', async () => (await mcp.text('capture_pane', { pane_id: pane })).includes('\n130\n'));
+  const screen = await tmux.tmux('capture-pane', '-p', '-t', pane);
+  await closeServer(mcp);
+
+  const files = casts(dir);
+  assert.equal(files.length, 1, `only the pane acted on is recorded: ${files}`);
+  assert.equal((await tmux.tmux('display-message', '-p', '-t', pane, '#{session_name}')).trim(), '__/up/ and %out$*');
+  assert.match(files[0]!, /^___up__and__out__-p1-\d{8}T\d{6}Z\.cast$/, 'no "/", no leading dot, no odd character');
+  const cast = readCast(join(dir, files[0]!));
+  assert.equal(cast.header.title, 'tmux pane %1 of session __/up/ and %out$*');
+  assert.deepEqual([cast.header.width, cast.header.height], [120, 40]);
+  const resizes = cast.events.filter((e) => e[1] === 'r').map((e) => e[2]);
+  assert.deepEqual(resizes, ['70x15'], 'the resize is one "r" event');
+  assert.equal(await replay(t, cast), screen);
+});
+
+test('python: panes the server creates are recorded from their first screen', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const dir = recordDir(t);
+  const mcp = await startPython(t, tmux.env, { TMUX_MCP_RECORD: dir });
+  const made = await mcp.ok('create_session', { session_name: 'made', x: 60, y: 12 });
+  await until('the new session to be recorded', () => casts(dir).length === 1);
+  const pane = (await tmux.tmux('list-panes', '-t', made.session_id, '-F', '#{pane_id}')).trim();
+  const split = await mcp.ok('split_window', { pane_id: pane });
+  await until('the split pane to be recorded', () => casts(dir).length === 2);
+  await closeServer(mcp);
+  const names = casts(dir);
+  assert.ok(names.some((name) => name.startsWith(`made-p${pane.slice(1)}-`)), names.join());
+  assert.ok(names.some((name) => name.startsWith(`made-p${split.pane_id.slice(1)}-`)), names.join());
+  for (const name of names) readCast(join(dir, name));
+});
+
+test('julia: capture_pane and send_keys record the pane; the replay ends on its screen', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ width: 90, height: 16 });
+  const dir = recordDir(t);
+  const julia = await startJulia(t, tmux, { negotiation: 'legacy', args: ['--record', dir, '--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'wait_for_text'] });
+  const target = await julia.target(pane);
+  await julia.ok('capture_pane', { target });
+  await julia.ok('send_keys', { target, keys: ['echo julia-$((6*7))', 'Enter'] });
+  await julia.ok('wait_for_text', { target, text: 'julia-42' });
+  await until('the shell to print its prompt', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('julia-42\n$'));
+  const screen = await tmux.tmux('capture-pane', '-p', '-t', pane);
+  await closeServer(julia.mcp);
+  const files = casts(dir);
+  assert.equal(files.length, 1);
+  const cast = readCast(join(dir, files[0]!));
+  assert.deepEqual([cast.header.width, cast.header.height], [90, 16]);
+  assert.match(cast.events.map((e) => e[2]).join(''), /julia-42/);
+  assert.equal(await replay(t, cast), screen);
+});
+
+test('--record-max-mb: a file that reaches the limit ends with a note and stays within it', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const dir = recordDir(t);
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir, '--record-max-mb', '0.02'] });
+  const ran = await mcp.ok('run_shell_command', { paneId: pane, command: 'seq 1 20000 | tail -n 3', timeoutMs: 20_000 });
+  assert.equal(ran.exitStatus, 0);
+  await mcp.ok('run_shell_command', { paneId: pane, command: 'seq 1 5000 > /dev/null; seq 1 4000', timeoutMs: 20_000 });
+  await mcp.ok('run_shell_command', { paneId: pane, command: 'echo after-the-limit', timeoutMs: 20_000 });
+  await closeServer(mcp);
+  const files = casts(dir);
+  assert.equal(files.length, 1, 'no second file for the same pane');
+  const path = join(dir, files[0]!);
+  assert.ok(statSync(path).size <= 0.02 * 1024 * 1024, `${statSync(path).size} bytes`);
+  const cast = readCast(path);
+  const last = cast.events.at(-1)!;
+  assert.equal(last[1], 'm');
+  assert.match(last[2], /size limit of 0\.02 MB/);
+  assert.ok(!cast.events.some((e) => e[2].includes('after-the-limit')), 'nothing is written after the note');
+});
+
+test('--record: a directory that is missing, not a directory or not writable stops start-up with one line and exit 1', async (t) => {
+  const dir = recordDir(t);
+  const file = join(dir, 'plain-file');
+  writeFileSync(file, '');
+  const start = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    try {
+      execFileSync(process.execPath, [CLI, ...args], { env: scrubbedEnv(env), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 20_000 });
+      return { status: 0, stderr: '' };
+    } catch (error) {
+      const failed = error as { status: number; stderr: string };
+      return { status: failed.status, stderr: failed.stderr };
+    }
+  };
+  const missing = start(['--record', join(dir, 'nope')]);
+  assert.deepEqual(missing, { status: 1, stderr: `tmux-mcp: --record ${join(dir, 'nope')}: no such directory\n` });
+  assert.deepEqual(start([], { TMUX_MCP_RECORD: file }), { status: 1, stderr: `tmux-mcp: --record ${file}: not a directory\n` });
+  // /proc refuses new files to everyone, root included.
+  const proc = start(['--record', '/proc']);
+  assert.equal(proc.status, 1);
+  assert.match(proc.stderr, /^tmux-mcp: --record \/proc: not writable \(E[A-Z]+\)\n$/);
+  const bad = start(['--record', dir, '--record-max-mb', 'lots']);
+  assert.deepEqual(bad, { status: 2, stderr: 'tmux-mcp: --record-max-mb takes a number of MB from 0.01 to 1000000, not "lots"\n' });
+  assert.equal(start(['--record-max-mb', '5']).status, 2, '--record-max-mb alone is a usage error');
+  assert.deepEqual(readdirSync(dir), ['plain-file'], 'nothing is left in the directory');
+});
+
+test('hosts: a pane on a host over ssh is recorded like a local one, and replays to its screen', async (t) => {
+  const servers = await hostServers(t);
+  const dir = recordDir(t);
+  const mcp = await startMcp(t, {
+    env: { ...servers.local.env, TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10', TMUX_MCP_HOST_SILENCE_SECONDS: '3' },
+    args: [...hostArgs(servers), '--record', dir],
+  });
+  const ran = await mcp.ok('run_shell_command', { paneId: 'a:%0', command: 'echo far-$((6*7))', timeoutMs: 20_000 });
+  assert.deepEqual(ran.output, ['far-42']);
+  const screen = await servers.a.tmux('capture-pane', '-p', '-t', '%0');
+  await closeServer(mcp);
+  await nothingLeft(servers);
+  const files = casts(dir);
+  assert.equal(files.length, 1);
+  assert.match(files[0]!, /^a-alpha-p0-\d{8}T\d{6}Z\.cast$/);
+  const cast = readCast(join(dir, files[0]!));
+  assert.equal(cast.header.title, 'tmux pane %0 of session alpha on host a');
+  assert.equal(await replay(t, cast), screen);
+});
