@@ -18,6 +18,8 @@ export const PAINT_FORMAT = rowFormat({
   cursorY: 'cursor_y',
   cursorVisible: 'cursor_flag',
   alternate: 'alternate_on',
+  savedX: 'alternate_saved_x',
+  savedY: 'alternate_saved_y',
 });
 
 /** A pane's fields as PAINT_FORMAT reads them. */
@@ -41,11 +43,17 @@ export function paintScreen(row: PaintRow, normal: readonly string[], visible: r
   const height = Number(row.height);
   const rows = (lines: readonly string[]) => lines.slice(0, height).join('\x1b[0m\r\n') + '\x1b[0m';
   let paint = '\x1b[?1049l\x1b[0m\x1b[H\x1b[2J';
-  if (row.alternate === '1') paint += rows(normal) + '\x1b[?1049h\x1b[H\x1b[2J';
+  // The switch saves the cursor where the program left the normal screen; leaving the alternate screen goes back there.
+  if (row.alternate === '1') paint += rows(normal) + cursorTo(row.savedX, row.savedY) + '\x1b[?1049h\x1b[H\x1b[2J';
   paint += rows(visible);
-  paint += `\x1b[${Number(row.cursorY) + 1};${Number(row.cursorX) + 1}H`;
+  paint += cursorTo(row.cursorX, row.cursorY);
   paint += row.cursorVisible === '0' ? '\x1b[?25l' : '\x1b[?25h';
   return paint;
+}
+
+/** CUP to a 0-based cell as tmux numbers them. */
+function cursorTo(x: string, y: string): string {
+  return `\x1b[${(Number(y) || 0) + 1};${(Number(x) || 0) + 1}H`;
 }
 
 /**
