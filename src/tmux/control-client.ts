@@ -370,7 +370,13 @@ export class ControlClient {
     }
     const pending = this.#queue.shift();
     if (!pending) return;
-    if (!pending.settled) pending.atReply?.(reply);
+    if (!pending.settled && pending.atReply) {
+      try {
+        pending.atReply(reply);
+      } catch {
+        // A caller's mistake must not stop this connection's parsing; its promise still settles below.
+      }
+    }
     if (reply.ok) this.#settle(pending, undefined, reply);
     else this.#settle(pending, new TmuxCommandError(pending.command, reply.body.toString('utf8').trim()));
   }
