@@ -315,3 +315,26 @@ test('libtmux: killing one recorded pane and respawning another leave tmux runni
   await closeServer(mcp);
   for (const name of casts(dir)) readCast(join(dir, name));
 });
+
+test('libtmux: a recording that starts while the pane is printing loses and doubles nothing at the seam', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ width: 60, height: 10 });
+  const dir = recordDir(t);
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
+  const channel = `printed-${Math.random().toString(36).slice(2)}`;
+  await tmux.tmux('send-keys', '-t', pane, '-l', `i=0; while [ $i -lt 4000 ]; do i=$((i+1)); echo "row $i of the flood"; [ $((i % 40)) -eq 0 ] && sleep 0.01; done; tmux -S '${tmux.socketPath}' wait-for -S ${channel}\r`);
+  await until('the flood to begin', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('of the flood'));
+  await mcp.ok('capture_pane', { paneId: pane }); // the recording starts mid-flood
+  await tmux.tmux('wait-for', channel);
+  await until('the prompt', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trimEnd().endsWith('$'));
+  const screen = await tmux.tmux('capture-pane', '-p', '-t', pane);
+  assert.match(screen, /row 4000 of the flood/);
+  await closeServer(mcp);
+  const cast = readCast(join(dir, casts(dir)[0]!));
+  const numbers = (text: string) => [...text.matchAll(/row (\d+) of/g)].map((m) => Number(m[1]));
+  const painted = numbers(cast.events[0]![2]);
+  const rows = [...painted.slice(-1), ...numbers(cast.events.slice(1).map((e) => e[2]).join(''))];
+  assert.ok(painted.length > 0 && rows.length > 1 && rows.at(-1) === 4000, `the paint ends mid-flood (${painted.at(-1)}) and the output after it is recorded (${rows.length} rows)`);
+  rows.forEach((n, i) => assert.ok(i === 0 || n === rows[i - 1]! + 1, `row ${n} follows row ${rows[i - 1]} with nothing lost or doubled`));
+  assert.equal(await replay(t, cast), screen);
+});
