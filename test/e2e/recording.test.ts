@@ -18,6 +18,7 @@ import { startJulia } from '../fixture/julia.js';
 import { CLI } from '../fixture/mcp.js';
 import { hostArgs, hostServers, nothingLeft } from '../fixture/hosts.js';
 import { until } from '../fixture/processes.js';
+import { startRaw } from '../fixture/raw-stdio.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
@@ -337,4 +338,24 @@ test('libtmux: a recording that starts while the pane is printing loses and doub
   assert.ok(painted.length > 0 && rows.length > 1 && rows.at(-1) === 4000, `the paint ends mid-flood (${painted.at(-1)}) and the output after it is recorded (${rows.length} rows)`);
   rows.forEach((n, i) => assert.ok(i === 0 || n === rows[i - 1]! + 1, `row ${n} follows row ${rows[i - 1]} with nothing lost or doubled`));
   assert.equal(await replay(t, cast), screen);
+});
+
+test('stdio: when stdin closes, the server writes out the last events and exits with 0', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const dir = recordDir(t);
+  const raw = startRaw(t, tmux.env, ['--record', dir]);
+  await raw.initialize();
+  const call = async (id: number, name: string, args: Record<string, unknown>) => {
+    raw.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const answer = await raw.answer(id);
+    assert.equal(answer.result?.isError, undefined, JSON.stringify(answer));
+  };
+  await call(1, 'send_keys', { paneId: pane, keys: ['echo flushed-$((6*7))'], literal: true, enter: true });
+  await call(2, 'wait_for_text', { paneId: pane, patterns: ['flushed-42'], timeoutMs: 10_000 });
+  // At once: the last output is still gathered in memory (it is written a few times a second).
+  raw.child.stdin.end();
+  assert.equal(await raw.exited, 0);
+  const cast = readCast(join(dir, casts(dir)[0]!));
+  assert.match(cast.events.filter((e) => e[1] === 'o').map((e) => e[2]).join(''), /\r\nflushed-42\r\n/);
 });
