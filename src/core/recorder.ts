@@ -118,6 +118,8 @@ class Recording {
   #repaint = false;
   /** Paints in a row that tmux did not answer; a few, and the recording ends rather than try forever. */
   #paintFailures = 0;
+  /** Changes whenever the recording starts following a stream afresh: work begun before then is stale. */
+  #epoch = 0;
 
   constructor(recorder: PaneRecorder, engine: Engine, paneId: string, panes: Map<string, Recording>) {
     this.#recorder = recorder;
@@ -134,17 +136,19 @@ class Recording {
   /** Follows the pane's stream (in `sessionId`, looked up when not given) and paints its screen. */
   follow(sessionId: string | undefined): void {
     this.#state = 'opening';
-    void this.#follow(sessionId).catch(() => this.end('lost'));
+    const epoch = ++this.#epoch;
+    void this.#follow(sessionId, epoch).catch(() => epoch === this.#epoch && this.end('lost'));
   }
 
-  async #follow(sessionId: string | undefined): Promise<void> {
+  async #follow(sessionId: string | undefined, epoch: number): Promise<void> {
     if (sessionId === undefined) {
       const where = await this.#where();
+      if (epoch !== this.#epoch) return;
       if (!where) return this.end('gone');
       sessionId = where.sessionId;
     }
     const lease = await openPaneStream(this.#engine, { id: this.#paneId, sessionId });
-    if (this.#state === 'ended') return lease.release();
+    if (this.#state === 'ended' || epoch !== this.#epoch) return lease.release();
     this.#lease = lease;
     this.#sessionId = sessionId;
     const stream = lease.stream;
@@ -181,9 +185,10 @@ class Recording {
   #paint(): void {
     if (this.#state !== 'live' && this.#state !== 'opening') return; // a paint in flight already covers it
     this.#state = 'painting';
+    const epoch = this.#epoch;
     this.#engine.tmux
       .runInWatch(this.#sessionId!, paintCommands(this.#paneId), ([fields = [], normal = [], visible = []]) => {
-        if (this.#state !== 'painting') return;
+        if (this.#state !== 'painting' || epoch !== this.#epoch) return;
         const row = PAINT_FORMAT.parse(fields)[0];
         if (!row || row.paneId !== this.#paneId) return this.end('gone');
         this.#painted(row, normal, visible);
@@ -191,7 +196,7 @@ class Recording {
       .then(
         () => (this.#paintFailures = 0),
         () => {
-          if (this.#state !== 'painting') return;
+          if (this.#state !== 'painting' || epoch !== this.#epoch) return;
           if (++this.#paintFailures >= MAX_PAINT_FAILURES) return this.end('lost');
           this.#check(true);
         },
@@ -252,11 +257,13 @@ class Recording {
     this.#repaint ||= repaint;
     if (this.#checking || this.#state === 'ended') return;
     this.#checking = true;
+    const epoch = this.#epoch;
     void this.#where().then((where) => {
       this.#checking = false;
       const again = this.#repaint;
       this.#repaint = false;
-      if (this.#state === 'ended') return;
+      // Ended, or already following afresh (the stream closed meanwhile): that path decides.
+      if (this.#state === 'ended' || epoch !== this.#epoch) return;
       if (!where) return this.end('gone');
       if (where.sessionId !== this.#sessionId) {
         this.#unfollow();
@@ -276,8 +283,9 @@ class Recording {
     // The stream was replaced (the pane went to another session) or its client went away.
     this.#unfollow();
     this.#state = 'opening';
+    const epoch = ++this.#epoch;
     void this.#where().then((where) => {
-      if (this.#state !== 'opening') return;
+      if (this.#state === 'ended' || epoch !== this.#epoch) return;
       if (!where) this.end('gone');
       else this.follow(where.sessionId);
     });

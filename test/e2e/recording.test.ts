@@ -359,3 +359,28 @@ test('stdio: when stdin closes, the server writes out the last events and exits 
   const cast = readCast(join(dir, casts(dir)[0]!));
   assert.match(cast.events.filter((e) => e[1] === 'o').map((e) => e[2]).join(''), /\r\nflushed-42\r\n/);
 });
+
+test('libtmux: a recorded pane moved to another session is followed there, in the same file', async (t) => {
+  const tmux = privateTmux(t);
+  const first = await tmux.start({ session: 'one', width: 80, height: 20 });
+  const moving = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', first, 'sh')).trim();
+  await tmux.newSession('two');
+  const dir = recordDir(t);
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
+  await mcp.ok('send_keys', { paneId: moving, keys: ['echo before-the-$((1+1))'], literal: true, enter: true });
+  await mcp.ok('wait_for_text', { paneId: moving, patterns: ['before-the-2'], timeoutMs: 10_000 });
+  // Moved by a person, in tmux itself: the server notices it left its window and follows it.
+  await tmux.tmux('join-pane', '-d', '-s', moving, '-t', 'two:');
+  await until('the moved pane to be in session two', async () => (await tmux.tmux('display-message', '-p', '-t', moving, '#{session_name}')).trim() === 'two');
+  await tmux.tmux('send-keys', '-t', moving, '-l', 'echo after-the-$((6*7))\r');
+  await until('the output in the moved pane', async () => (await tmux.tmux('capture-pane', '-p', '-t', moving)).includes('after-the-42\n$'));
+  await mcp.ok('capture_pane', { paneId: moving });
+  const screen = await tmux.tmux('capture-pane', '-p', '-t', moving);
+  await closeServer(mcp);
+  const files = casts(dir);
+  assert.equal(files.length, 1, files.join());
+  assert.match(files[0]!, /^one-p1-/, 'named for where the recording began');
+  const cast = readCast(join(dir, files[0]!));
+  assert.match(cast.events.map((e) => e[2]).join(''), /after-the-42/);
+  assert.equal(await replay(t, cast), screen);
+});
