@@ -126,6 +126,8 @@ test('libtmux: a command run in a pane is recorded, and asciinema replays the fi
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo typed-$((40+2))'], literal: true, enter: true });
   await mcp.ok('wait_for_text', { paneId: pane, patterns: ['typed-42'], timeoutMs: 10_000 });
   const screen = await tmux.tmux('capture-pane', '-p', '-t', pane);
+  // No client of its own: the command client and the session's one output client, which the run and the wait use too.
+  assert.equal((await tmux.tmux('list-clients', '-F', '#{client_control_mode}')).trim(), '1\n1');
   await closeServer(mcp);
 
   const files = casts(dir);
