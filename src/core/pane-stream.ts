@@ -52,12 +52,6 @@ export interface UnreadMark {
   readonly reason: 'input' | 'wait';
 }
 
-/** What a recording sees of a stream: the pane's output as tmux sent it (escape sequences and all), and tmux's notifications. */
-export interface StreamTap {
-  output(raw: string): void;
-  notification(name: string, args: string): void;
-}
-
 /** Whether `a` comes strictly before `b`. */
 export function before(a: StreamPosition, b: StreamPosition): boolean {
   return a.line < b.line || (a.line === b.line && a.col < b.col);
@@ -70,7 +64,6 @@ export class PaneStream {
   readonly sessionId: string;
   readonly #filter = new EscapeFilter();
   readonly #listeners = new Set<(event: StreamEvent) => void>();
-  readonly #taps = new Set<StreamTap>();
   #lines: string[] = [];
   #head = 0; // index into #lines of the oldest kept line (dropping shifts lazily)
   #first = 0; // absolute number of #lines[#head]
@@ -164,15 +157,8 @@ export class PaneStream {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Calls `tap` synchronously with every piece of raw output and every notification, until the returned function is called. */
-  tap(tap: StreamTap): () => void {
-    this.#taps.add(tap);
-    return () => this.#taps.delete(tap);
-  }
-
   push(raw: string, ageMs = 0): void {
     if (this.#closed !== undefined) return;
-    if (this.#taps.size > 0) for (const tap of this.#taps) tap.output(raw);
     this.#lagMs = ageMs;
     const entries = this.#filter.alternateEntries;
     const at = this.end;
@@ -213,8 +199,7 @@ export class PaneStream {
   }
 
   /** A notification from the control client. */
-  notify(name: string, args = ''): void {
-    if (this.#taps.size > 0) for (const tap of this.#taps) tap.notification(name, args);
+  notify(name: string): void {
     if (STRUCTURAL.has(name)) this.#emit('structure');
   }
 
@@ -223,7 +208,6 @@ export class PaneStream {
     this.#closed = reason;
     this.#emit('closed');
     this.#listeners.clear();
-    this.#taps.clear();
   }
 
   #commit(line: string): void {
@@ -317,7 +301,7 @@ function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: strin
     opening: engine.tmux
       .watchPane(sessionId, paneId, {
         output: (text, ageMs, skipped) => (skipped ? stream.skip() : stream.push(text, ageMs)),
-        notification: (name, args) => stream.notify(name, args),
+        notification: (name) => stream.notify(name),
         close: (reason) => {
           stream.close(reason);
           if (registry.get(paneId) === entry) registry.delete(paneId);

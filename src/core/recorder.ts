@@ -1,7 +1,8 @@
 /**
  * Pane recordings (`--record DIR`): every pane the server acts on gets an asciicast v2 file that
- * `asciinema play` replays. A recording follows the pane's shared `%output` stream (the one waits
- * and runs read; no tmux client of its own), starts with a paint of the pane's screen, and paints
+ * `asciinema play` replays. A recording listens to the pane's `%output` on the session's shared
+ * output client (the one waits and runs read; no tmux client of its own, and no copy of the text
+ * kept in memory beyond what waits for the file), starts with a paint of the pane's screen, and paints
  * again wherever the output alone would not tell what the pane shows (a resize, output tmux
  * dropped, the pane moving to another session).
  *
@@ -22,7 +23,6 @@ import { PANE_ID } from '../tmux/ids.js';
 import { rowFormat } from '../tmux/formats.js';
 import { CastFile } from './cast-file.js';
 import type { Engine, PaneObserver } from './engine.js';
-import { openPaneStream, type StreamLease } from './pane-stream.js';
 import { PAINT_FORMAT, paintCommands, paintScreen, paneSizeInLayout, type PaintRow } from './screen-paint.js';
 
 export interface RecorderOptions {
@@ -88,6 +88,11 @@ export class PaneRecorder implements PaneObserver {
     clearTimeout(timer);
   }
 
+  /** Whether close() was called. */
+  get closing(): boolean {
+    return this.#closed;
+  }
+
   /** @internal A recording ended: its file is being closed. */
   ended(recording: Recording, closing: Promise<void> | undefined): void {
     this.#open.delete(recording);
@@ -107,8 +112,8 @@ class Recording {
   readonly #panes: Map<string, Recording>;
   #state: State = 'opening';
   #file: CastFile | undefined;
-  #lease: StreamLease | undefined;
-  #stops: Array<() => void> = [];
+  /** Ends the watch on the pane's output. */
+  #stop: (() => void) | undefined;
   #sessionId: string | undefined;
   #windowId: string | undefined;
   #serverPid: string | undefined;
@@ -147,19 +152,20 @@ class Recording {
       if (!where) return this.end('gone');
       sessionId = where.sessionId;
     }
-    const lease = await openPaneStream(this.#engine, { id: this.#paneId, sessionId });
-    if (this.#state === 'ended' || epoch !== this.#epoch) return lease.release();
-    this.#lease = lease;
+    // The session's shared output client (the one waits use): raw output, no text kept in memory.
+    let closed: string | undefined;
+    let stop: (() => void) | undefined;
+    stop = await this.#engine.tmux.watchPane(sessionId, this.#paneId, {
+      // tmux dropped output this client had not taken: the screen is read again.
+      output: (raw, _ageMs, skipped) => (skipped ? this.#paint() : this.#output(raw)),
+      notification: (name, args) => this.#notification(name, args),
+      // Before the watch is taken up below, a close is kept for it to see.
+      close: (reason) => (stop !== undefined && this.#stop === stop ? this.#streamClosed(reason) : (closed ??= reason)),
+    });
+    if (this.#state === 'ended' || epoch !== this.#epoch) return stop();
+    this.#stop = stop;
     this.#sessionId = sessionId;
-    const stream = lease.stream;
-    this.#stops = [
-      stream.tap({ output: (raw) => this.#output(raw), notification: (name, args) => this.#notification(name, args) }),
-      stream.listen((event) => {
-        if (event === 'skipped') this.#paint();
-        else if (event === 'closed') this.#streamClosed(stream.closed ?? '');
-      }),
-    ];
-    if (stream.closed !== undefined) return this.#streamClosed(stream.closed);
+    if (closed !== undefined) return this.#streamClosed(closed);
     this.#paint();
   }
 
@@ -277,10 +283,10 @@ class Recording {
     });
   }
 
-  #streamClosed(reason: string): void {
+  #streamClosed(_reason: string): void {
     if (this.#state === 'ended') return;
-    if (reason === 'shutdown') return this.end('shutdown');
-    // The stream was replaced (the pane went to another session) or its client went away.
+    if (this.#recorder.closing) return this.end('shutdown');
+    // The output client went away: the session ended, tmux restarted, the link to a host dropped.
     this.#unfollow();
     this.#state = 'opening';
     const epoch = ++this.#epoch;
@@ -292,10 +298,9 @@ class Recording {
   }
 
   #unfollow(): void {
-    for (const stop of this.#stops) stop();
-    this.#stops = [];
-    this.#lease?.release();
-    this.#lease = undefined;
+    const stop = this.#stop;
+    this.#stop = undefined;
+    stop?.();
   }
 
   #full(): void {
