@@ -6,7 +6,7 @@
  * copy of the protocol schemas, which would double what a one-shot call loads.
  */
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { checkTmuxBin, type Config } from '../config.js';
+import { checkTmuxBin, ConfigError, type Config } from '../config.js';
 import { createServerFactory, profileWire } from '../mcp/server.js';
 import { buildProfile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
@@ -15,6 +15,11 @@ import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } f
 
 export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): Promise<CallSession> {
   await checkTmuxBin(config, env);
+  // A recording follows a pane from when a call first acts on it until the server exits; a one-shot
+  // call would end before it began. Oversight belongs to a server the calls are sent to (--url).
+  if (config.record) {
+    throw new ConfigError('--record keeps recordings for a running server: start `tmux-mcp --http PORT --record DIR` and send calls to it with --url');
+  }
   const registry = registryFor(config);
   const running = (await registry.defaultEngine.identity().catch(() => undefined)) !== undefined;
   let build: Awaited<ReturnType<typeof buildProfile>>;

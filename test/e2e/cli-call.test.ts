@@ -111,6 +111,9 @@ test('call, libtmux profile: a result, a tool error, bad usage, arguments on std
   assert.equal(dash.pane.id, pane);
   usage(await cli(['call', 'get_pane_info', '-'], env, '"a string"'), /stdin must be a JSON object/);
 
+  // Recordings follow panes for a server's lifetime: a one-shot call refuses --record and says where it applies.
+  usage(await cli(['call', 'capture_pane', '--record', tmux.dir, JSON.stringify({ paneId: pane })], env), /--record keeps recordings for a running server: .*--url/);
+
   const help = await cli(['call', 'wait_for_text', '--help'], env);
   assert.equal(help.status, 0, help.stderr);
   assert.match(help.stdout, /^tmux-mcp call wait_for_text \[JSON\]/);
