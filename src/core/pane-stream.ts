@@ -64,6 +64,8 @@ export class PaneStream {
   readonly sessionId: string;
   readonly #filter = new EscapeFilter();
   readonly #listeners = new Set<(event: StreamEvent) => void>();
+  /** Who wants the output as the terminal got it, escape sequences and all (the live view). */
+  readonly #rawListeners = new Set<(raw: string) => void>();
   #lines: string[] = [];
   #head = 0; // index into #lines of the oldest kept line (dropping shifts lazily)
   #first = 0; // absolute number of #lines[#head]
@@ -157,8 +159,15 @@ export class PaneStream {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Calls `listener` synchronously with each piece of output as tmux sent it (escape sequences kept), until stopped. */
+  listenRaw(listener: (raw: string) => void): () => void {
+    this.#rawListeners.add(listener);
+    return () => this.#rawListeners.delete(listener);
+  }
+
   push(raw: string, ageMs = 0): void {
     if (this.#closed !== undefined) return;
+    if (this.#rawListeners.size > 0) for (const listener of this.#rawListeners) listener(raw);
     this.#lagMs = ageMs;
     const entries = this.#filter.alternateEntries;
     const at = this.end;
@@ -208,6 +217,7 @@ export class PaneStream {
     this.#closed = reason;
     this.#emit('closed');
     this.#listeners.clear();
+    this.#rawListeners.clear();
   }
 
   #commit(line: string): void {
