@@ -218,12 +218,12 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     const names = (declaration.nestedAuthority ?? []).filter((name) => registered.has(name) && name !== declaration.name);
     return {
       names,
-      async call(name, args) {
+      async call(name, args, index) {
         if (!names.includes(name)) {
           return renderFailure(profile, refused(`${declaration.name} may not call "${name}"`, `it may call: ${names.join(', ') || 'nothing'}`), name);
         }
         // Audited, the item's entry names the batch and its place in it.
-        const item = parent.batch ? { id: parent.batch.id, tool: parent.batch.tool, next: parent.batch.next++ } : undefined;
+        const item = parent.batch ? { id: parent.batch.id, tool: parent.batch.tool, next: index ?? parent.batch.next++ } : undefined;
         return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) });
       },
     };

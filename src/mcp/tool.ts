@@ -48,7 +48,8 @@ export type AuditItem = <T>(tool: string, args: unknown, work: () => Promise<T>)
 export interface NestedCaller {
   /** The tools this call may invoke, already narrowed to those that exist and are not excluded. */
   readonly names: readonly string[];
-  call(name: string, args: unknown): Promise<CallToolResult>;
+  /** `index`: the operation's place in the batch, for the audit (a pipelined read run again keeps its place). */
+  call(name: string, args: unknown, index?: number): Promise<CallToolResult>;
 }
 
 export interface ToolDeclaration<Ctx, Args = any> {
