@@ -5,6 +5,8 @@
  * replaced in every string of the arguments and in the error before anything is written or shown.
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import { collectTouched, type Touched } from '../core/touched.js';
+import { describeError } from './results.js';
 
 export interface AuditClient {
   /** The client's name from its initialize (2025) or its per-request envelope (2026). */
@@ -35,6 +37,14 @@ export interface AuditEntry {
 }
 
 export type AuditListener = (entry: AuditEntry) => void;
+
+/** One call about to run, as the dispatcher knows it. */
+export interface TrackedCall {
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly client?: AuditClient;
+  readonly batch?: AuditEntry['batch'];
+}
 
 export interface AuditOptions {
   /** The JSON-lines file to append to (created 0600); none keeps the trail in memory only (for the view). */
@@ -87,6 +97,41 @@ export class AuditTrail {
   /** The number the next call gets (in the order calls begin). */
   nextId(): number {
     return this.#nextId++;
+  }
+
+  /**
+   * Runs one call (`work` gets its entry id), timing it and collecting the targets the engine
+   * resolves meanwhile, and records its entry when it ends: an error when `errorOf` finds one in
+   * its answer or when it throws.
+   */
+  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, errorOf: (value: T) => string | undefined = () => undefined): Promise<T> {
+    const id = this.nextId();
+    const time = new Date().toISOString();
+    const started = performance.now();
+    const touched: Touched = { ids: new Set(), more: 0 };
+    let error: string | undefined = 'the call ended without an answer';
+    try {
+      const value = await collectTouched(touched, () => work(id));
+      error = errorOf(value);
+      return value;
+    } catch (thrown) {
+      error = describeError(thrown);
+      throw thrown;
+    } finally {
+      this.record({
+        id,
+        time,
+        client: call.client ?? {},
+        tool: call.tool,
+        arguments: call.arguments,
+        targets: [...touched.ids],
+        ...(touched.more ? { targetsOmitted: touched.more } : {}),
+        outcome: error === undefined ? 'ok' : 'error',
+        ...(error !== undefined ? { error } : {}),
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+        ...(call.batch ? { batch: call.batch } : {}),
+      });
+    }
   }
 
   /** Redacts, appends the line (one write, so it is in the file when the call answers), and tells subscribers. */

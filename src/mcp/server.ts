@@ -23,7 +23,6 @@ import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclarat
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { Failure, refused } from '../core/failure.js';
-import { collectTouched, type Touched } from '../core/touched.js';
 import type { AuditClient, AuditTrail } from './audit.js';
 
 export interface Profile<Ctx> {
@@ -235,67 +234,18 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
    * entries of their own that name their batch; their targets count for the batch too.
    */
   async function audited(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
-    const audit = trail!;
-    const id = audit.nextId();
-    const time = new Date().toISOString();
-    const started = performance.now();
-    const touched: Touched = { ids: new Set(), more: 0 };
-    const batch = invocation.batch;
-    const own = { ...invocation, batch: { id, tool: name, next: 0 } };
-    let result: CallToolResult | undefined;
-    try {
-      result = await collectTouched(touched, () => run(name, args, own));
-      return result;
-    } finally {
-      const error = result ? errorMessage(result) : 'the call ended without an answer';
-      audit.record({
-        id,
-        time,
-        client: invocation.client ?? {},
-        tool: name,
-        arguments: args,
-        targets: [...touched.ids],
-        ...(touched.more ? { targetsOmitted: touched.more } : {}),
-        outcome: error === undefined ? 'ok' : 'error',
-        ...(error !== undefined ? { error } : {}),
-        ms: Math.round((performance.now() - started) * 1000) / 1000,
-        ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}),
-      });
-    }
+    const { batch, client } = invocation;
+    return trail!.track(
+      { tool: name, arguments: args, ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
+      (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
+      errorMessage,
+    );
   }
 
   /** For a batch that runs its items itself: each item an entry of its own, as a nested call would be. */
   function itemAuditor(batch: NonNullable<Invocation['batch']>, client: AuditClient | undefined): AuditItem {
-    return async (tool, args, work) => {
-      const id = trail!.nextId();
-      const time = new Date().toISOString();
-      const started = performance.now();
-      const index = batch.next++;
-      const touched: Touched = { ids: new Set(), more: 0 };
-      let error: string | undefined = 'the call ended without an answer';
-      try {
-        const value = await collectTouched(touched, work);
-        error = undefined;
-        return value;
-      } catch (thrown) {
-        error = thrown instanceof Failure || !(thrown instanceof Error) ? describeError(thrown) : thrown.message;
-        throw thrown;
-      } finally {
-        trail!.record({
-          id,
-          time,
-          client: client ?? {},
-          tool,
-          arguments: args,
-          targets: [...touched.ids],
-          ...(touched.more ? { targetsOmitted: touched.more } : {}),
-          outcome: error === undefined ? 'ok' : 'error',
-          ...(error !== undefined ? { error } : {}),
-          ms: Math.round((performance.now() - started) * 1000) / 1000,
-          batch: { id: batch.id, tool: batch.tool, index },
-        });
-      }
-    };
+    return (tool, args, work) =>
+      trail!.track({ tool, arguments: args, ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work);
   }
 
   /** Without an audit, a call is just run: nothing is collected or timed. */
