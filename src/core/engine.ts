@@ -29,7 +29,6 @@ import {
 import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import { quoted } from './quote.js';
-import { noteTouched } from './touched.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -247,7 +246,6 @@ export class Engine {
 
   /** Runs `work` (tmux commands aimed at `target`), reporting tmux's "can't find" as a missing object. */
   async #onTarget<T>(kind: RefKind, target: string, work: () => Promise<T>): Promise<T> {
-    noteTouched(this.tmux.host, target); // every resolved target passes here: the audit's record of what a call touched
     try {
       return await work();
     } catch (error) {
@@ -302,7 +300,6 @@ export class Engine {
         const windows = await this.listWindows(sessionId);
         const link = windows.find((w) => w.id === windowId);
         if (!link) missing('window', ref.subject);
-        noteTouched(this.tmux.host, link!.id);
         return link!;
       }
       if (ref.kind !== 'window') throw wrongRef(field, ref.kind, 'window');
@@ -329,7 +326,6 @@ export class Engine {
         sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${quoted(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
       );
     }
-    noteTouched(this.tmux.host, byName.id);
     return byName;
   }
 

@@ -5,7 +5,7 @@
  * replaced in every string of the arguments and in the error before anything is written or shown.
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
-import { collectTouched, type Touched } from '../core/touched.js';
+import { auditTargets } from './audit-targets.js';
 import { describeError } from './results.js';
 
 export interface AuditClient {
@@ -94,38 +94,47 @@ export class AuditTrail {
     this.#fd = fd;
   }
 
+  /**
+   * Whether calls are recorded now: always with a file; for the view alone, only while a page is
+   * subscribed, so a view nobody has open costs calls nothing.
+   */
+  get active(): boolean {
+    return this.#fd !== undefined || this.#listeners.size > 0;
+  }
+
   /** The number the next call gets (in the order calls begin). */
   nextId(): number {
     return this.#nextId++;
   }
 
   /**
-   * Runs one call (`work` gets its entry id), timing it and collecting the targets the engine
-   * resolves meanwhile, and records its entry when it ends: an error when `errorOf` finds one in
-   * its answer or when it throws.
+   * Runs one call (`work` gets its entry id), timing it, and records its entry when it ends: its
+   * targets from its arguments and answer (audit-targets.ts), an error when `answerOf` finds one
+   * in the answer or when it throws.
    */
-  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, errorOf: (value: T) => string | undefined = () => undefined): Promise<T> {
+  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, answerOf: (value: T) => { error?: string; structured?: unknown }): Promise<T> {
     const id = this.nextId();
     const time = new Date().toISOString();
     const started = performance.now();
-    const touched: Touched = { ids: new Set(), more: 0 };
     let error: string | undefined = 'the call ended without an answer';
+    let structured: unknown;
     try {
-      const value = await collectTouched(touched, () => work(id));
-      error = errorOf(value);
+      const value = await work(id);
+      ({ error, structured } = answerOf(value));
       return value;
     } catch (thrown) {
       error = describeError(thrown);
       throw thrown;
     } finally {
+      const targets = auditTargets(call.arguments, structured);
       this.record({
         id,
         time,
         client: call.client ?? {},
         tool: call.tool,
         arguments: call.arguments,
-        targets: [...touched.ids],
-        ...(touched.more ? { targetsOmitted: touched.more } : {}),
+        targets: targets.ids,
+        ...(targets.omitted ? { targetsOmitted: targets.omitted } : {}),
         outcome: error === undefined ? 'ok' : 'error',
         ...(error !== undefined ? { error } : {}),
         ms: Math.round((performance.now() - started) * 1000) / 1000,

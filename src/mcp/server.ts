@@ -164,7 +164,7 @@ function buildServer<Ctx>(
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
     // Who is calling matters only to the audit; unaudited calls do not look.
-    const client = invoker.audited ? auditClient(server, ctx) : undefined;
+    const client = invoker.auditing() ? auditClient(server, ctx) : undefined;
     if (!invoker.listed.has(name)) {
       // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
       const message = boundErrorText(profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`);
@@ -238,22 +238,22 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     return trail!.track(
       { tool: name, arguments: args, ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
       (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
-      errorMessage,
+      (result) => ({ ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
     );
   }
 
   /** For a batch that runs its items itself: each item an entry of its own, as a nested call would be. */
   function itemAuditor(batch: NonNullable<Invocation['batch']>, client: AuditClient | undefined): AuditItem {
     return (tool, args, work) =>
-      trail!.track({ tool, arguments: args, ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work);
+      trail!.track({ tool, arguments: args, ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
   }
 
-  /** Without an audit, a call is just run: nothing is collected or timed. */
-  const invoke = trail ? audited : run;
+  /** Without an audit (or with only a view that no page has open), a call is just run: nothing is timed or recorded. */
+  const invoke = trail ? (name: string, args: unknown, invocation: Invocation) => (trail.active ? audited(name, args, invocation) : run(name, args, invocation)) : run;
 
   /** A call of a tool this server does not list, refused before any handler: an entry too. */
   function refusedUnlisted(name: string, args: unknown, message: string, client: AuditClient | undefined): void {
-    trail?.record({ id: trail.nextId(), time: new Date().toISOString(), client: client ?? {}, tool: name, arguments: args, targets: [], outcome: 'error', error: message, ms: 0 });
+    if (trail?.active) trail.record({ id: trail.nextId(), time: new Date().toISOString(), client: client ?? {}, tool: name, arguments: args, targets: [], outcome: 'error', error: message, ms: 0 });
   }
 
   async function run(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
@@ -269,7 +269,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
         signal: invocation.signal,
         progress: invocation.progress,
         ...(declaration.nestedAuthority && invocation.mayNest ? { nested: nestedCaller(declaration, invocation) } : {}),
-        ...(trail && invocation.batch && invocation.mayNest ? { auditItem: itemAuditor(invocation.batch, invocation.client) } : {}),
+        ...(trail?.active && invocation.batch && invocation.mayNest ? { auditItem: itemAuditor(invocation.batch, invocation.client) } : {}),
       });
     } catch (error) {
       return renderFailure(profile, error, name);
@@ -281,7 +281,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     return fitResponse(profile, declaration, outcome, invocation.requestId);
   }
 
-  return { listed, invoke, audited: trail !== undefined, refusedUnlisted };
+  return { listed, invoke, auditing: () => trail?.active === true, refusedUnlisted };
 }
 
 /** The client's name (its 2026 per-request envelope, else its 2025 initialize) and the HTTP session, if any. */
@@ -292,8 +292,7 @@ function auditClient(server: Server, ctx: { sessionId?: string; mcpReq: { envelo
 }
 
 /** What went wrong, for an error result: the contract's structured error message when it has one, else the text. */
-function errorMessage(result: CallToolResult): string | undefined {
-  if (!result.isError) return undefined;
+function errorMessage(result: CallToolResult): string {
   const structured = (result.structuredContent as { error?: { message?: unknown } } | undefined)?.error?.message;
   if (typeof structured === 'string') return structured;
   return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
