@@ -52,6 +52,12 @@ export interface UnreadMark {
   readonly reason: 'input' | 'wait';
 }
 
+/** What a recording sees of a stream: the pane's output as tmux sent it (escape sequences and all), and tmux's notifications. */
+export interface StreamTap {
+  output(raw: string): void;
+  notification(name: string, args: string): void;
+}
+
 /** Whether `a` comes strictly before `b`. */
 export function before(a: StreamPosition, b: StreamPosition): boolean {
   return a.line < b.line || (a.line === b.line && a.col < b.col);
@@ -64,8 +70,7 @@ export class PaneStream {
   readonly sessionId: string;
   readonly #filter = new EscapeFilter();
   readonly #listeners = new Set<(event: StreamEvent) => void>();
-  /** Who wants the output as the terminal got it, escape sequences and all (the live view). */
-  readonly #rawListeners = new Set<(raw: string) => void>();
+  readonly #taps = new Set<StreamTap>();
   #lines: string[] = [];
   #head = 0; // index into #lines of the oldest kept line (dropping shifts lazily)
   #first = 0; // absolute number of #lines[#head]
@@ -159,15 +164,15 @@ export class PaneStream {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Calls `listener` synchronously with each piece of output as tmux sent it (escape sequences kept), until stopped. */
-  listenRaw(listener: (raw: string) => void): () => void {
-    this.#rawListeners.add(listener);
-    return () => this.#rawListeners.delete(listener);
+  /** Calls `tap` synchronously with every piece of raw output and every notification, until the returned function is called. */
+  tap(tap: StreamTap): () => void {
+    this.#taps.add(tap);
+    return () => this.#taps.delete(tap);
   }
 
   push(raw: string, ageMs = 0): void {
     if (this.#closed !== undefined) return;
-    if (this.#rawListeners.size > 0) for (const listener of this.#rawListeners) listener(raw);
+    if (this.#taps.size > 0) for (const tap of this.#taps) tap.output(raw);
     this.#lagMs = ageMs;
     const entries = this.#filter.alternateEntries;
     const at = this.end;
@@ -208,7 +213,8 @@ export class PaneStream {
   }
 
   /** A notification from the control client. */
-  notify(name: string): void {
+  notify(name: string, args = ''): void {
+    if (this.#taps.size > 0) for (const tap of this.#taps) tap.notification(name, args);
     if (STRUCTURAL.has(name)) this.#emit('structure');
   }
 
@@ -217,7 +223,7 @@ export class PaneStream {
     this.#closed = reason;
     this.#emit('closed');
     this.#listeners.clear();
-    this.#rawListeners.clear();
+    this.#taps.clear();
   }
 
   #commit(line: string): void {
@@ -309,7 +315,7 @@ function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: strin
     opening: engine.tmux
       .watchPane(sessionId, paneId, {
         output: (text, ageMs, skipped) => (skipped ? stream.skip() : stream.push(text, ageMs)),
-        notification: (name) => stream.notify(name),
+        notification: (name, args) => stream.notify(name, args),
         close: (reason) => {
           stream.close(reason);
           if (registry.get(paneId) === entry) registry.delete(paneId);

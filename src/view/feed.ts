@@ -144,8 +144,11 @@ export class PaneFeed {
       }
       watched.lease = lease;
       watched.stops.push(
-        lease.stream.listenRaw((raw) => {
-          if (watched.live) this.#queue(watched.pane.key, raw);
+        lease.stream.tap({
+          output: (raw) => {
+            if (watched.live) this.#queue(watched.pane.key, raw);
+          },
+          notification: () => {},
         }),
         lease.stream.listen((event) => {
           // tmux dropped output the watch had not taken: the page's copy is wrong until redrawn.
