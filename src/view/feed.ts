@@ -154,12 +154,21 @@ export class PaneFeed {
           // tmux dropped output the watch had not taken: the page's copy is wrong until redrawn.
           if (event === 'skipped') void this.#draw(watched);
           else if (event === 'structure') void this.#refresh();
+          // The watch ended (the pane is gone, or moved to a session its client does not see): let
+          // the next listing watch it afresh if it is still there.
+          else if (event === 'closed') this.#forget(watched);
         }),
       );
       await this.#draw(watched);
     } catch {
-      // The pane went away meanwhile: the next listing drops it.
+      // Could not watch it now (gone meanwhile, tmux busy): the next listing tries again if it is still there.
+      this.#forget(watched);
     }
+  }
+
+  #forget(watched: Watched): void {
+    this.#unwatch(watched);
+    if (this.#watched.get(watched.pane.key) === watched) this.#watched.delete(watched.pane.key);
   }
 
   /** Sends the pane's screen as tmux has it now; output after it follows as it comes. */

@@ -143,4 +143,13 @@ test('view beside --http: one process, one engine; a call over HTTP shows in the
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo over-http-$((3*3))'], literal: true, enter: true });
   await until('the call in the trail', () => /event: audit\ndata: \{[^\n]*"tool":"send_keys"[^\n]*"outcome":"ok"/.test(events));
   await until('its output in the feed', () => /event: output\ndata: [^\n]*over-http-9/.test(events));
+  // A pane that appears comes into view with its screen; one that goes leaves the list.
+  const added = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane, 'sh')).trim();
+  await until('the new pane listed and drawn', () => events.includes(`"key":"local:${added}"`) && events.includes(`event: screen\ndata: {"key":"local:${added}"`));
+  await tmux.tmux('kill-pane', '-t', added);
+  await until('the list without it', () => {
+    const lists = [...events.matchAll(/event: panes\ndata: (.*)/g)];
+    const last = lists.at(-1)?.[1] ?? '';
+    return last.includes(`"key":"local:${pane}"`) && !last.includes(`"key":"local:${added}"`) && lists.length >= 3;
+  });
 });
