@@ -10,6 +10,7 @@ import { LOCAL_HOST } from '../core/hosts.js';
 import { openPaneStream, type StreamLease } from '../core/pane-stream.js';
 import type { PaneRecord } from '../core/records.js';
 import type { EngineRegistry } from '../core/registry.js';
+import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/screen-paint.js';
 import type { AuditTrail } from '../mcp/audit.js';
 
 /** Most panes one page shows live; the rest are listed as left out. */
@@ -20,8 +21,6 @@ const REFRESH_MS = 1500;
 const FLUSH_MS = 16;
 /** Unsent bytes past this: the page is too slow, its output is dropped and its panes redrawn once it catches up. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
-/** History lines sent with a pane's screen when it comes into view. */
-const HISTORY_LINES = 200;
 
 export interface FeedOptions {
   readonly registry: EngineRegistry;
@@ -46,7 +45,7 @@ interface Watched {
   readonly record: PaneRecord;
   lease?: StreamLease;
   stops: Array<() => void>;
-  /** Output arriving before the screen was read is in that screen: held until then, then dropped. */
+  /** Off while the screen is read: output before tmux's answer is in that screen, output after it follows it. */
   live: boolean;
   /** Bumped on every (re)draw, so a slow one that a newer one overtook is not sent. */
   generation: number;
@@ -171,18 +170,25 @@ export class PaneFeed {
     if (this.#watched.get(watched.pane.key) === watched) this.#watched.delete(watched.pane.key);
   }
 
-  /** Sends the pane's screen as tmux has it now; output after it follows as it comes. */
+  /**
+   * Sends the pane's screen as tmux has it now, then its output from exactly there: the screen is
+   * read over the client that carries the pane's output, and tmux answers in order with that
+   * output, so the answer is handled before any output that came after it (core/screen-paint.ts).
+   */
   async #draw(watched: Watched): Promise<void> {
     const generation = ++watched.generation;
     watched.live = false;
     this.#pending.delete(watched.pane.key);
+    const { key, id } = watched.pane;
     try {
-      const screen = await readScreen(watched.engine, watched.pane.id);
-      if (this.#closed || generation !== watched.generation) return;
-      this.#send('screen', { key: watched.pane.key, ...screen });
-      watched.live = true;
+      await watched.engine.tmux.runInWatch(watched.record.sessionId, paintCommands(id), ([fields = [], normal = [], visible = []]) => {
+        const row = PAINT_FORMAT.parse(fields)[0];
+        if (this.#closed || generation !== watched.generation || row?.paneId !== id) return;
+        this.#send('screen', { key, width: Number(row.width), height: Number(row.height), paint: paintScreen(row, normal, visible) });
+        watched.live = true;
+      });
     } catch {
-      // Gone: the next listing drops it.
+      // The pane or its session's watch is gone: the stream's close (or the next listing) takes it from here.
     }
   }
 
@@ -242,23 +248,4 @@ async function listView(engine: Engine, host: string | undefined): Promise<Array
       height: record.height,
     },
   }));
-}
-
-const SCREEN_FORMAT = '#{pane_width} #{pane_height} #{cursor_x} #{cursor_y} #{alternate_on} #{cursor_flag}';
-
-/**
- * What the pane shows now, with its colours and attributes (capture-pane -e) and some history, and
- * where its cursor is: the page resets its terminal to this before applying later output.
- */
-async function readScreen(engine: Engine, paneId: string) {
-  const [state, lines] = await engine.onPane(paneId, () =>
-    Promise.all([
-      engine.tmux.run(['display-message', '-p', '-t', paneId, SCREEN_FORMAT]),
-      // On the alternate screen (a full-screen program) history is not its own: the screen alone.
-      engine.tmux.run(['capture-pane', '-p', '-e', '-t', paneId, '-S', `-${HISTORY_LINES}`]),
-    ]),
-  );
-  const [width = 80, height = 24, x = 0, y = 0, alternate = 0, cursorShown = 1] = (state[0] ?? '').split(' ').map(Number);
-  const visible = alternate ? lines.slice(-height) : lines;
-  return { width, height, cursor: { x, y, shown: cursorShown === 1 }, alternate: alternate === 1, lines: visible };
 }

@@ -16,13 +16,12 @@ interface ViewPane {
   readonly height: number;
 }
 
+/** A pane's screen: the escape sequences that paint it onto a fresh terminal of its size (core/screen-paint.ts). */
 interface Screen {
   readonly key: string;
   readonly width: number;
   readonly height: number;
-  readonly cursor: { readonly x: number; readonly y: number; readonly shown: boolean };
-  readonly alternate: boolean;
-  readonly lines: readonly string[];
+  readonly paint: string;
 }
 
 interface AuditEntry {
@@ -106,8 +105,7 @@ function showScreen(screen: Screen): void {
   const { term } = entry;
   term.reset();
   term.resize(screen.width, screen.height);
-  const cursor = `\x1b[${screen.cursor.y + 1};${screen.cursor.x + 1}H${screen.cursor.shown ? '\x1b[?25h' : '\x1b[?25l'}`;
-  term.write((screen.alternate ? '\x1b[?1049h' : '') + screen.lines.join('\r\n') + cursor);
+  term.write(screen.paint);
 }
 
 function addAudit(entry: AuditEntry): void {
