@@ -40,7 +40,7 @@ export const waitForTextTool = pythonTool({
     '("error", "FAILED"): the wait then ends early with outcome "stopped" instead of running to the timeout. Outcomes: ' +
     'matched, any_output (patterns null), stopped, timeout, alternate_screen (timed out while a full-screen program ' +
     'showed, whose redraws are not lines). Patterns are literal text unless regex true, and ignore case unless ' +
-    'match_case true. timeout is in seconds (default 8, held to the server ceiling). tail holds the last lines printed ' +
+    'match_case true. timeout is in seconds (default 8, held to the server ceiling). tail holds the last lines of new output ' +
     '(at most 20 lines / 2000 bytes). For a command you run yourself, run_command waits for it and returns its exit ' +
     `status. ${TARGETING_NOTE}`,
   toolset: 'inspect',
