@@ -4,6 +4,7 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
@@ -37,6 +38,8 @@ export interface RunOptions {
 const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
 /** What a tmux client says when its server went away before answering (client.c, CLIENT_EXIT_LOST_SERVER). */
 const SERVER_EXITING = /server exited unexpectedly|lost server/;
+/** Pause between tries at a server that is exiting, so a socket that keeps dropping clients is not hammered. */
+const EXITING_PAUSE_MS = 5;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
@@ -395,7 +398,8 @@ export class TmuxServer {
     // A server exiting after its last session went still takes connections, then drops them
     // unanswered: the command never ran in a server that lives on. Sent again, it reaches the
     // next server (a spawned tmux starts one) once the old one is gone, a few round trips later.
-    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() < deadline) {
+    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < deadline) {
+      await sleep(EXITING_PAUSE_MS);
       result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
     }
     if (result.code !== 0) {
