@@ -237,6 +237,29 @@ export class TmuxServer {
     };
   }
 
+  /**
+   * Runs `commands` on the client that receives `sessionId`'s pane output (a watch on one of its
+   * panes must be open), so tmux answers them in order with that output. `atReplies` gets each
+   * command's output lines the moment the last reply is read, before any %output tmux queued after
+   * the commands ran is passed on: what they read is exactly the state the following output starts
+   * from. It is not called when a command fails (the promise rejects then).
+   */
+  async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
+    const client = this.#watchers.get(sessionId);
+    if (!client || client.closed) throw new TmuxConnectionLostError(`no output client is attached to session ${sessionId}`);
+    const outputs: string[][] = [];
+    let failed = false;
+    await Promise.all(
+      commands.map((command, i) =>
+        client.runReply(command, this.commandTimeoutMs, (reply) => {
+          failed ||= !reply.ok;
+          outputs[i] = reply.ok ? decodeBody(reply) : [];
+          if (i === commands.length - 1 && !failed) atReplies(outputs);
+        }),
+      ),
+    );
+  }
+
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
