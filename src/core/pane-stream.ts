@@ -52,10 +52,19 @@ export interface UnreadMark {
   readonly reason: 'input' | 'wait';
 }
 
-/** What a recording sees of a stream: the pane's output as tmux sent it (escape sequences and all), and tmux's notifications. */
-export interface StreamTap {
-  output(raw: string): void;
-  notification(name: string, args: string): void;
+/**
+ * Where a wait without a cursor starts reading, by the rule every profile's waits share: just
+ * before this server's last input into the pane, or where the last wait on it stopped, whichever
+ * is later (never past `end`, the stream's end when the wait began). `dropped` counts lines since
+ * then that the stream no longer holds (reading starts at its oldest line). Undefined when this
+ * server neither typed into the pane nor waited on it since the watch began.
+ */
+export function unreadStart(stream: PaneStream, end: StreamPosition): { from: StreamPosition; reason: UnreadMark['reason']; dropped: number } | undefined {
+  const unread = stream.unread;
+  if (!unread) return undefined;
+  const from = before(unread.position, end) ? unread.position : end;
+  if (from.line >= stream.firstLine) return { from, reason: unread.reason, dropped: 0 };
+  return { from: { line: stream.firstLine, col: 0 }, reason: unread.reason, dropped: stream.firstLine - from.line };
 }
 
 /** Whether `a` comes strictly before `b`. */
@@ -70,7 +79,6 @@ export class PaneStream {
   readonly sessionId: string;
   readonly #filter = new EscapeFilter();
   readonly #listeners = new Set<(event: StreamEvent) => void>();
-  readonly #taps = new Set<StreamTap>();
   #lines: string[] = [];
   #head = 0; // index into #lines of the oldest kept line (dropping shifts lazily)
   #first = 0; // absolute number of #lines[#head]
@@ -164,15 +172,8 @@ export class PaneStream {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Calls `tap` synchronously with every piece of raw output and every notification, until the returned function is called. */
-  tap(tap: StreamTap): () => void {
-    this.#taps.add(tap);
-    return () => this.#taps.delete(tap);
-  }
-
   push(raw: string, ageMs = 0): void {
     if (this.#closed !== undefined) return;
-    if (this.#taps.size > 0) for (const tap of this.#taps) tap.output(raw);
     this.#lagMs = ageMs;
     const entries = this.#filter.alternateEntries;
     const at = this.end;
@@ -213,8 +214,7 @@ export class PaneStream {
   }
 
   /** A notification from the control client. */
-  notify(name: string, args = ''): void {
-    if (this.#taps.size > 0) for (const tap of this.#taps) tap.notification(name, args);
+  notify(name: string): void {
     if (STRUCTURAL.has(name)) this.#emit('structure');
   }
 
@@ -223,7 +223,6 @@ export class PaneStream {
     this.#closed = reason;
     this.#emit('closed');
     this.#listeners.clear();
-    this.#taps.clear();
   }
 
   #commit(line: string): void {
@@ -268,6 +267,8 @@ const registries = new WeakMap<Engine, Map<string, Entry>>();
  * Output the pane prints after this resolves is never missed.
  */
 export async function openPaneStream(engine: Engine, pane: { readonly id: string; readonly sessionId: string }): Promise<StreamLease> {
+  // Every input, run and wait opens the pane's stream: the one place that sees them all.
+  engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
   let registry = registries.get(engine);
   if (!registry) registries.set(engine, (registry = new Map()));
   let entry = registry.get(pane.id);
@@ -315,7 +316,7 @@ function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: strin
     opening: engine.tmux
       .watchPane(sessionId, paneId, {
         output: (text, ageMs, skipped) => (skipped ? stream.skip() : stream.push(text, ageMs)),
-        notification: (name, args) => stream.notify(name, args),
+        notification: (name) => stream.notify(name),
         close: (reason) => {
           stream.close(reason);
           if (registry.get(paneId) === entry) registry.delete(paneId);

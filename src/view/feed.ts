@@ -1,13 +1,13 @@
 /**
  * One open page's feed (server-sent events): the panes in view, each one's screen when it comes
- * into view and then its output as tmux sends it, and the audit trail. Pane output comes from
- * core's shared pane streams (one watch per session for everything that follows it), so a page
- * adds no tmux client; the streams and the audit subscription are held only while the page is open.
+ * into view and then its output as tmux sends it, and the audit trail. Pane output comes from the
+ * session's shared output client, the one waits and recordings listen to (one per session for
+ * everything that follows its panes), so a page adds no tmux client and keeps no copy of the text;
+ * the watches and the audit subscription are held only while the page is open.
  */
 import type { ServerResponse } from 'node:http';
 import type { Engine } from '../core/engine.js';
 import { LOCAL_HOST } from '../core/hosts.js';
-import { openPaneStream, type StreamLease } from '../core/pane-stream.js';
 import type { PaneRecord } from '../core/records.js';
 import type { EngineRegistry } from '../core/registry.js';
 import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/screen-paint.js';
@@ -15,6 +15,8 @@ import type { AuditTrail } from '../mcp/audit.js';
 
 /** Most panes one page shows live; the rest are listed as left out. */
 export const MAX_VIEW_PANES = 24;
+/** Notifications after which the pane list may have changed (tmux names them so): it is read again. */
+const STRUCTURAL = new Set(['layout-change', 'window-add', 'window-close', 'unlinked-window-close', 'sessions-changed', 'session-window-changed', 'window-pane-changed']);
 /** How often the page's pane list is read again (new panes, resizes, panes gone) while the page is open. */
 const REFRESH_MS = 1500;
 /** Output is gathered this long before it is sent: one event per pane per tick, not per tmux chunk. */
@@ -43,8 +45,8 @@ interface Watched {
   pane: ViewPane;
   readonly engine: Engine;
   readonly record: PaneRecord;
-  lease?: StreamLease;
-  stops: Array<() => void>;
+  /** Ends the watch on the session's output client; undefined until the watch is up. */
+  stop?: () => void;
   /** Off while the screen is read: output before tmux's answer is in that screen, output after it follows it. */
   live: boolean;
   /** Bumped on every (re)draw, so a slow one that a newer one overtook is not sent. */
@@ -119,7 +121,7 @@ export class PaneFeed {
       for (const each of shown) {
         const watched = this.#watched.get(each.pane.key);
         if (!watched) {
-          const fresh: Watched = { pane: each.pane, engine: each.engine, record: each.record, stops: [], live: false, generation: 0 };
+          const fresh: Watched = { pane: each.pane, engine: each.engine, record: each.record, live: false, generation: 0 };
           this.#watched.set(each.pane.key, fresh);
           void this.#watch(fresh);
         } else if (watched.pane.width !== each.pane.width || watched.pane.height !== each.pane.height) {
@@ -136,28 +138,20 @@ export class PaneFeed {
 
   async #watch(watched: Watched): Promise<void> {
     try {
-      const lease = await openPaneStream(watched.engine, watched.record);
-      if (this.#closed || this.#watched.get(watched.pane.key) !== watched) {
-        lease.release();
-        return;
-      }
-      watched.lease = lease;
-      watched.stops.push(
-        lease.stream.tap({
-          output: (raw) => {
-            if (watched.live) this.#queue(watched.pane.key, raw);
-          },
-          notification: () => {},
-        }),
-        lease.stream.listen((event) => {
+      const stop = await watched.engine.tmux.watchPane(watched.record.sessionId, watched.pane.id, {
+        output: (raw, _ageMs, skipped) => {
           // tmux dropped output the watch had not taken: the page's copy is wrong until redrawn.
-          if (event === 'skipped') void this.#draw(watched);
-          else if (event === 'structure') void this.#refresh();
-          // The watch ended (the pane is gone, or moved to a session its client does not see): let
-          // the next listing watch it afresh if it is still there.
-          else if (event === 'closed') this.#forget(watched);
-        }),
-      );
+          if (skipped) void this.#draw(watched);
+          else if (watched.live) this.#queue(watched.pane.key, raw);
+        },
+        notification: (name) => {
+          if (STRUCTURAL.has(name)) void this.#refresh();
+        },
+        // The client ended (the session is gone, tmux detached it): the next listing watches the pane afresh if it is still there.
+        close: () => this.#forget(watched),
+      });
+      if (this.#closed || this.#watched.get(watched.pane.key) !== watched) return stop();
+      watched.stop = stop;
       await this.#draw(watched);
     } catch {
       // Could not watch it now (gone meanwhile, tmux busy): the next listing tries again if it is still there.
@@ -194,9 +188,8 @@ export class PaneFeed {
 
   #unwatch(watched: Watched): void {
     watched.generation++;
-    for (const stop of watched.stops.splice(0)) stop();
-    watched.lease?.release();
-    watched.lease = undefined;
+    watched.stop?.();
+    watched.stop = undefined;
   }
 
   #queue(key: string, data: string): void {
@@ -215,7 +208,7 @@ export class PaneFeed {
   #caughtUp(): void {
     if (!this.#behind || this.#closed) return;
     this.#behind = false;
-    for (const watched of this.#watched.values()) if (watched.lease) void this.#draw(watched);
+    for (const watched of this.#watched.values()) if (watched.stop) void this.#draw(watched);
   }
 
   #send(event: string, data: unknown): void {
