@@ -7,7 +7,7 @@
  * "not available" row, so the bench runs at any stage of the project.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -462,10 +462,11 @@ const VIEW_IDLE_OVER_MS = 0.05;
 
 /**
  * The oversight flags the "on" server runs with: the audit log, with a redaction pattern so that
- * redaction is paid for too. Recordings (`--record DIR`) join this list when they land.
+ * redaction is paid for too, and recordings of the panes it acts on.
  */
 function oversightFlags(dir: string): string[] {
-  return ['--audit', join(dir, 'audit.jsonl'), '--audit-redact', 'sk-[A-Za-z0-9]{8,}'];
+  mkdirSync(join(dir, 'casts'));
+  return ['--audit', join(dir, 'audit.jsonl'), '--audit-redact', 'sk-[A-Za-z0-9]{8,}', '--record', join(dir, 'casts')];
 }
 
 async function oversightScenario(base: Base): Promise<void> {
@@ -504,7 +505,7 @@ async function oversightScenario(base: Base): Promise<void> {
       addRow(t, { name: `${call.name}: oversight off`, summary: off!, cpu: cpu[0] });
       addRow(t, { name: `${call.name}: off again (control)`, summary: control!, cpu: cpu[1], note: beyond(control!) });
       addRow(t, {
-        name: `${call.name}: --audit on`,
+        name: `${call.name}: --audit --record on`,
         summary: on!,
         cpu: cpu[2],
         target: off!.p50 + OVERSIGHT_OVER_MS,
@@ -523,7 +524,8 @@ async function oversightScenario(base: Base): Promise<void> {
       });
     }
     const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n').length - 1;
-    t.after.push(`The audit log took ${written} lines in this run (every measured and warm-up call of the "on" server).`);
+    const casts = readdirSync(join(dir, 'casts')).filter((name) => name.endsWith('.cast')).length;
+    t.after.push(`The audit log took ${written} lines in this run (every measured and warm-up call of the "on" server), and ${casts} pane recordings were made.`);
     console.log('  ' + t.after.at(-1));
   } finally {
     await Promise.all(drivers.map((driver) => driver.close()));
