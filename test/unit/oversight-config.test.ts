@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, parseCli } from '../../src/config.js';
 import { AuditTrail, type AuditEntry } from '../../src/mcp/audit.js';
+import { auditTargets } from '../../src/mcp/audit-targets.js';
+import { encodeRef } from '../../src/core/refs.js';
 
 function config(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const action = parseCli(argv, env);
@@ -93,4 +95,23 @@ test('the trail: redacted and bounded lines, appended, 0600, recent entries and 
   again.record(entry('list_sessions', {}));
   again.close();
   assert.equal(readFileSync(file, 'utf8').trimEnd().split('\n').length, 4);
+});
+
+test('audit targets: ids and refs under target names in the arguments, and the answer\'s own object', () => {
+  const ref = encodeRef('pane', '%7', { host: 'gpu', socketPath: '/tmp/s', pid: 1, startTime: 2 });
+  assert.deepEqual(auditTargets({ paneId: '%3', keys: ['%9 is text, not a target'] }, undefined).ids, ['local:%3']);
+  assert.deepEqual(auditTargets({ pane_id: 'gpu:%4', window_id: '@2', session: 'work' }, undefined).ids, ['gpu:%4', 'local:@2']);
+  assert.deepEqual(auditTargets({ target: { paneId: '%5', generation: '1:2:abc' } }, undefined).ids, ['local:%5']);
+  assert.deepEqual(auditTargets({ paneId: ref }, undefined).ids, ['gpu:%7'], 'a ref names its host');
+  assert.deepEqual(
+    auditTargets({ operations: [{ tool: 'capture_pane', arguments: { paneId: '%1' } }, { tool: 'get_pane_info', arguments: { paneId: 'local:%2' } }] }, undefined).ids,
+    ['local:%1', 'local:%2'],
+    'a batch targets what its operations do',
+  );
+  // The answer: the object acted on (a created pane, the session of a pane), not a listing's rows.
+  assert.deepEqual(auditTargets({ session: 'work' }, { paneId: '%8', windowId: '@3', sessionId: '$1' }).ids, ['local:%8', 'local:@3', 'local:$1']);
+  assert.deepEqual(auditTargets({}, { panes: [{ paneId: '%1' }, { paneId: '%2' }] }).ids, []);
+  const many = auditTargets({ pane_ids: Array.from({ length: 70 }, (_, i) => `%${i}`) }, undefined);
+  assert.equal(many.ids.length, 64);
+  assert.equal(many.omitted, 6);
 });
