@@ -119,7 +119,12 @@ export class PaneFeed {
         this.#watched.delete(key);
       }
       for (const each of shown) {
-        const watched = this.#watched.get(each.pane.key);
+        let watched = this.#watched.get(each.pane.key);
+        // Moved to another session: its output now goes to that session's output client.
+        if (watched && watched.record.sessionId !== each.record.sessionId) {
+          this.#forget(watched);
+          watched = undefined;
+        }
         if (!watched) {
           const fresh: Watched = { pane: each.pane, engine: each.engine, record: each.record, live: false, generation: 0 };
           this.#watched.set(each.pane.key, fresh);
