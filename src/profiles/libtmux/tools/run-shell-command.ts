@@ -75,8 +75,7 @@ export const runShellCommandTool = libtmuxTool({
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const pane = await engine.resolvePane(args.paneId);
-    await checkPane(engine, pane, args.force ?? false);
+    const pane = await checkPane(engine, await engine.resolvePane(args.paneId), args.force ?? false);
     const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
       runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
     );
@@ -109,7 +108,9 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Exit status ${r.exitStatus} after ${r.seconds} s in ${paneId}.`;
       break;
     case 'timedOut':
-      head = `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
+      head = r.endMarker
+        ? `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`
+        : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (a pattern of its last output or the shell prompt; output since the command was typed counts, no cursor needed); the next run_shell_command in this pane then reports its exit status in the first line of its answer. Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
       break;
     case 'notStarted':
       head =
@@ -126,15 +127,18 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
     case 'watchLost':
-      head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running; it prints "${r.endMarker} <status>" when done.`;
+      head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}.`;
       break;
     case 'cancelled':
       head = r.interrupted
         ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
-        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed; it prints "${r.endMarker} <status>" when done).`;
+        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
       break;
   }
   const notes = [
+    r.earlier ? `[the command an earlier call timed out on ended ${r.earlier.secondsAgo} s ago with exit status ${r.earlier.status ?? 'unknown'}]` : '',
+    r.integration?.installed ? `[shell integration installed in this ${r.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output]` : '',
+    r.integration ? '' : '[framed: this shell has no shell integration here, so the pane shows the markers around the command]',
     r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',
     r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '',
     r.linesMissed ? '[some output could not be observed]' : '',

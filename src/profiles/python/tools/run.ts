@@ -1,5 +1,5 @@
 /** run_command: type a shell command into a pane, wait for it, answer its exit status and output. */
-import { checkCommand, checkPane, runCommand } from '../../../core/run-command.js';
+import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/run-command.js';
 import { Failure } from '../../../core/failure.js';
 import { withProgress } from '../../../mcp/tool.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
@@ -65,10 +65,9 @@ export const runCommandTool = pythonTool({
     const timeout = positiveTimeout(args.timeout ?? 30);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await engine.getPane(await resolvePaneId(engine, args));
-    await checkPane(engine, pane, false);
+    const pane = await checkPane(engine, await engine.getPane(await resolvePaneId(engine, args)), false, INTERRUPT);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
-      runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory }),
+      runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory, interruptAdvice: INTERRUPT }),
     );
     if (result.outcome === 'cancelled') throw new Failure('cancelled', `run_command in ${pane.id} was cancelled; the command may still be running`);
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
@@ -84,7 +83,7 @@ export const runCommandTool = pythonTool({
     if (result.outcome === 'watchLost') {
       throw new Failure('observation_lost', `the observation of ${pane.id} was lost before the command finished: the connection carrying its output broke (the pane still exists)`, 'The command may still be running: check the pane with capture_pane.');
     }
-    return modelResult({
+    const structured = {
       pane_id: pane.id,
       exit_status: result.exitStatus,
       timed_out: result.outcome === 'timedOut',
@@ -93,6 +92,27 @@ export const runCommandTool = pythonTool({
       output_truncated: result.droppedLines > 0 || result.linesMissed,
       output_truncated_lines: result.droppedLines,
       effective_timeout: timeoutMs / 1000,
-    });
+    };
+    const notes = runNotes(result);
+    // The JSON stays the text's first line, as every python answer's; what to do next follows it.
+    return notes.length === 0 ? modelResult(structured) : { structured, text: `${JSON.stringify(structured)}\n${notes.join('\n')}` };
   },
 });
+
+/** Python's own syntax for pressing C-c in a pane. */
+const INTERRUPT = 'send_keys with keys: "C-c", enter: false';
+
+/** What an agent needs beyond the fields: how to learn a timed-out command's status, an earlier one's, how the pane was typed into. */
+function runNotes(result: RunResult): string[] {
+  const notes: string[] = [];
+  if (result.earlier) notes.push(`The command an earlier run_command timed out on ended ${result.earlier.secondsAgo} s ago with exit status ${result.earlier.status ?? 'unknown'}.`);
+  if (result.outcome === 'timedOut') {
+    notes.push(
+      result.endMarker
+        ? `timed_out: the command keeps running. When it ends the pane prints a line "${result.endMarker} <status>" (this server's end marker; the number is its exit status): wait for it with wait_for_text (pattern "${result.endMarker}"), or stop the command with ${INTERRUPT}. run_command in this pane is refused until it ends.`
+        : `timed_out: the command keeps running. Wait for its end with wait_for_text (its last output or the shell prompt); the next run_command in this pane then reports its exit status in this note. Or stop it with ${INTERRUPT}. run_command in this pane is refused until it ends.`,
+    );
+  }
+  if (result.integration?.installed) notes.push(`Shell integration installed in this ${result.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output.`);
+  return notes;
+}
