@@ -32,7 +32,14 @@ function home(tmux: PrivateTmux, shell: Shell): string {
   return dir;
 }
 
-const screen = async (mcp: McpSession, pane: string, python: boolean): Promise<string> => {
+/** The pane's screen through capture_pane, once its shell drew the prompt after the last command (a few ms after the answer). */
+const screen = async (mcp: McpSession, pane: string, python: boolean, prompt: string): Promise<string> => {
+  let text = '';
+  await until(async () => (text = await captureText(mcp, pane, python)).endsWith(prompt.trimEnd()));
+  return text;
+};
+
+const captureText = async (mcp: McpSession, pane: string, python: boolean): Promise<string> => {
   const result = await mcp.call('capture_pane', python ? { pane_id: pane } : { paneId: pane });
   assert.ok(!result.isError);
   const text = python ? result.content.map((c) => c.text ?? '').join('\n') : String((result.structuredContent as { text?: string } | undefined)?.text ?? result.content.map((c) => c.text ?? '').join('\n'));
@@ -61,15 +68,15 @@ for (const shell of SHELLS) {
       await tmux.tmux('send-keys', '-t', pane, 'C-l');
       await until(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
 
-      const second = await run(mcp, python, pane, "printf 'a b\\n  c\\n'; (exit 3)");
+      const second = await run(mcp, python, pane, "printf 'a b\\n  c\\n'; sh -c 'exit 3'");
       assert.deepEqual([second.exitStatus, second.output], [3, ['a b', '  c']]);
       const third = await run(mcp, python, pane, 'echo "hook ran: $ucount"');
       assert.equal(third.exitStatus, 0);
       assert.match(third.output[0] ?? '', /^hook ran: [1-9]\d*$/, "the user's own prompt hook still runs");
-      const seen = await screen(mcp, pane, python);
+      const seen = await screen(mcp, pane, python, PROMPT[shell]);
       assert.doesNotMatch(seen, NO_FRAMING, seen);
       const p = PROMPT[shell].trimEnd();
-      const expected = [`${p}  printf 'a b\\n  c\\n'; (exit 3)`, 'a b', '  c', `${p}  echo "hook ran: $ucount"`, third.output[0], p];
+      const expected = [`${p}  printf 'a b\\n  c\\n'; sh -c 'exit 3'`, 'a b', '  c', `${p}  echo "hook ran: $ucount"`, third.output[0], p];
       assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()), expected, seen);
 
       const flood = await run(mcp, python, pane, 'seq 1 200000');
@@ -106,7 +113,7 @@ for (const shell of SHELLS) {
       const ran2 = await run(mcp, python, other, 'false');
       assert.equal(ran2.exitStatus, 1);
       for (const [id, command, output] of [[pane, 'echo "made $ucount"', ran.output[0]], [other, 'false', undefined]] as const) {
-        const seen = await screen(mcp, id, python);
+        const seen = await screen(mcp, id, python, PROMPT[shell]);
         assert.doesNotMatch(seen, NO_FRAMING, seen);
         const p = PROMPT[shell].trimEnd();
         assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()).filter((l) => l !== ''), [`${p}  ${command}`, ...(output ? [output] : []), p], seen);
