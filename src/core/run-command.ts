@@ -288,6 +288,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       integration = await install(engine, pane, stream, shell as IntegratedShell);
       installed = integration !== undefined;
     }
+    if (integration?.starting) integration = await startedUp(engine, pane, stream, integration, request.timeoutMs, stopWatch.signal);
     if (integration) await promptDrawn(stream, integration.nonce, stopWatch.signal);
     const suppress = request.suppressHistory ?? true;
     const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
@@ -433,10 +434,33 @@ async function install(engine: Engine, pane: Pane, stream: PaneStream, shell: In
   return undefined;
 }
 
+/** Longest wait for a new pane's shell to read its start-up files and show its first prompt. */
+const STARTUP_MS = 10_000;
+/** After the first prompt is drawn, the time the line editor takes to take over the terminal (text typed earlier is echoed twice). */
+const EDITOR_SETTLE_MS = 50;
+
+/**
+ * Waits for a shell this server just started to reach its first prompt (the script replaced the
+ * announcement), so nothing is typed while the terminal still echoes on its own. A shell that
+ * never gets there within the run's time is taken as it is (the command is typed and waits).
+ */
+async function startedUp(engine: Engine, pane: Pane, stream: PaneStream, integration: Integration, timeoutMs: number, signal: AbortSignal): Promise<Integration> {
+  const deadline = performance.now() + Math.min(timeoutMs, STARTUP_MS);
+  let now: Integration | undefined = integration;
+  while (now?.starting && performance.now() < deadline && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
+    now = await readIntegration(engine, { ...pane, currentCommand: integration.shell }).catch(() => now);
+  }
+  if (now === undefined || now.starting) return { shell: integration.shell, nonce: integration.nonce };
+  if (lastOwnMark(stream, now.nonce)?.kind !== 'A') await promptDrawn(stream, now.nonce, signal, true);
+  await new Promise((resolve) => setTimeout(resolve, EDITOR_SETTLE_MS));
+  return now;
+}
+
 /** Waits (at most PROMPT_GRACE_MS) until the shell's latest mark is its prompt, so the command is not typed while the last one still ends. */
-async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal): Promise<void> {
+async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal, evenUnseen = false): Promise<void> {
   const last = lastOwnMark(stream, nonce);
-  if (last === undefined || last.kind === 'A') return;
+  if ((last === undefined && !evenUnseen) || last?.kind === 'A') return;
   await new Promise<void>((resolve) => {
     const finish = () => {
       clearTimeout(timer);

@@ -31,6 +31,8 @@ export function integrationEnabled(engine: Engine): boolean {
 export interface Integration {
   readonly shell: IntegratedShell;
   readonly nonce: string;
+  /** Announced by this server for a pane it created, and the shell has not run the script yet. */
+  readonly starting?: boolean;
 }
 
 export function newNonce(): string {
@@ -89,10 +91,12 @@ function shellQuote(text: string): string {
 /** The integration of the shell running in a pane now: its announcement names the pane's process and the shell in its foreground. */
 export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }): Promise<Integration | undefined> {
   const [value] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, `#{${SHELL_OPTION}}`]);
-  const [pid, shell, nonce] = (value ?? '').trim().split(' ');
+  const [pid, shell, nonce, state] = (value ?? '').trim().split(' ');
   if (pid !== String(pane.pid) || !shell || !INTEGRATED_SHELLS.has(shell) || !nonce || !/^[A-Za-z0-9]{1,40}$/.test(nonce)) return undefined;
-  if (baseName(pane.currentCommand) !== shell) return undefined;
-  return { shell: shell as IntegratedShell, nonce };
+  const starting = state === 'starting';
+  // A shell that started a program in its foreground is not reading commands, except while it starts up.
+  if (baseName(pane.currentCommand) !== shell && !starting) return undefined;
+  return { shell: shell as IntegratedShell, nonce, ...(starting ? { starting } : {}) };
 }
 
 export function baseName(command: string): string {
@@ -134,7 +138,7 @@ export async function defaultShellLaunch(engine: Engine, environment: Readonly<R
 
 /** Records the integration a new pane's shell starts with (the target's active pane), before the shell itself says so. */
 export async function announce(engine: Engine, target: string, integration: Integration): Promise<void> {
-  await engine.tmux.run(['set-option', '-p', '-t', target, '-F', SHELL_OPTION, `#{pane_pid} ${integration.shell} ${integration.nonce}`]).catch(() => {});
+  await engine.tmux.run(['set-option', '-p', '-t', target, '-F', SHELL_OPTION, `#{pane_pid} ${integration.shell} ${integration.nonce} starting`]).catch(() => {});
 }
 
 /** The line that sources the script in a shell found at its prompt (leading space: out of history), erasing `rows` rows after. */
