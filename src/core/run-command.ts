@@ -338,7 +338,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     if (outcome === 'timedOut' || outcome === 'notStarted' || outcome === 'cancelled') {
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
-        if (run.integrated && reader.scan()) rememberEnd(engine, pane, reader.status);
+        if (reader.scan()) rememberEnd(engine, pane, reader.status);
         forget();
         lease.release();
       });

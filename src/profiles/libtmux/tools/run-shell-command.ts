@@ -24,10 +24,12 @@ export const runShellCommandTool = libtmuxTool({
     'zsh saves it (as one multi-line entry) unless HIST_IGNORE_SPACE is set, which is not zsh\'s default. ' +
     'and the call returns the moment it finishes. `output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
-    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In POSIX ' +
-    'shells it runs in a subshell: `cd`, `export` and `exit` do not change the pane\'s shell; fish has no subshell, ' +
-    'so there it runs in a begin/end block of the shell itself (write fish syntax; `cd` and `set` stay, `exit` ends ' +
-    'the shell). When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
+    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In bash, ' +
+    'zsh and fish the shell integration (OSC 133 marks; installed once, out of history, by the first run in a pane ' +
+    'found at its prompt, and present from the start in panes this server creates) lets it be typed as it is: the ' +
+    'pane shows only the command and its output, it runs in the shell itself (`cd` and `export` stay, `exit` ends ' +
+    'the shell) and stays out of history. In other POSIX shells it is framed by markers the pane shows and runs in ' +
+    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
     'the screen as soon as tmux has it, and `output` is the rows the screen shows. Multi-line commands and here-documents ' +
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
     'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +

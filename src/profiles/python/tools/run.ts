@@ -15,10 +15,12 @@ export const runCommandTool = pythonTool({
   title: 'Run Command',
   description:
     'Run a shell command in a pane and get its real exit status and output in one call: the preferred way to run anything ' +
-    'whose result matters (builds, tests, git). The command runs in a subshell of the pane\'s shell, so cd, export or exit ' +
-    'in it do not change the shell; output holds only what the command printed (not the typed command or prompts). The ' +
+    'whose result matters (builds, tests, git). In bash, zsh and fish the command is typed as it is and runs in the shell ' +
+    'itself (shell integration: the pane shows only the command and its output; the first run in a found shell installs ' +
+    'it once); in other shells it runs in a subshell between markers, so cd, export or exit in it do not change the ' +
+    'shell; output holds only what the command printed (not the typed command or prompts). The ' +
     'call waits up to timeout seconds (default 30, held to the server ceiling LIBTMUX_MCP_WAIT_MAX_SECONDS); past that it ' +
-    'answers timed_out true and the command keeps running (follow it with wait_for_text or capture_since). Output is woken ' +
+    'answers timed_out true and the command keeps running (follow it with wait_for_text or capture_since; the answer\'s text says how to learn its exit status). Output is woken ' +
     'by tmux\'s output stream, not polled. max_lines keeps the newest lines (default: all). suppress_history (default ' +
     'from LIBTMUX_SUPPRESS_HISTORY, on) keeps the command out of shell history; false lets the shell record it. The pane must be at a POSIX shell prompt (not this server\'s own pane, not in copy mode). For interactive ' +
     `programs use send_keys and wait_for_text. ${TARGETING_NOTE}`,
@@ -26,16 +28,16 @@ export const runCommandTool = pythonTool({
   selfBounded: true,
   input: params(
     {
-      command: field('string', 'The shell command (several lines allowed), run as a unit in a subshell.'),
+      command: field('string', 'The shell command (several lines allowed), run as one command line.'),
       ...PANE_TARGET,
       timeout: { default: 30, description: 'Seconds to wait for it to finish (default 30); the server ceiling may lower it. Past it: timed_out true, the command keeps running.', type: 'number' },
       max_lines: optional('integer', 'Most output lines returned, newest kept; older ones are counted in output_truncated_lines. Default: all.'),
       suppress_history: {
         default: true,
         description:
-          'true: keep the command out of shell history (typed with a leading space, which bash with ignorespace, zsh with ' +
-          'HIST_IGNORE_SPACE and fish skip; in bash the entry is also deleted whatever HISTCONTROL says). false: the shell ' +
-          'records it, wrapped in the markers this tool uses to find its output and exit status. Default true ' +
+          'true: keep the command out of shell history (typed with a leading space, which the shell integration of bash and ' +
+          'zsh and fish itself skip; framed in bash the entry is also deleted whatever HISTCONTROL says). false: the shell ' +
+          'records it as typed (in shells without the integration wrapped in the markers this tool uses). Default true ' +
           '(LIBTMUX_SUPPRESS_HISTORY=0 makes it false).',
         type: 'boolean',
       },
