@@ -38,25 +38,28 @@ for (const shell of ['sh', 'bash'] as const) {
   });
 }
 
-test('python and libtmux: a run right after C-c waits for the prompt; a refusal advises C-c in the profile\'s own syntax', async (t) => {
+for (const profile of ['python', 'libtmux'] as const) {
+  test(`${profile}: a run a moment after C-c, while the program still prints its last words, waits for the prompt instead of being refused`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start();
+    const mcp = profile === 'python' ? await startPython(t, tmux.env) : await startMcp(t, { env: tmux.env });
+    // A program that takes a moment to exit after C-c, as a REPL or a server printing its last words.
+    const script = join(tmux.dir, 'slow-exit.py');
+    writeFileSync(script, 'import time\ntry:\n  print("ready", flush=True)\n  while True: time.sleep(0.05)\nexcept KeyboardInterrupt:\n  print("bye", flush=True); time.sleep(0.5)\n');
+    await tmux.tmux('send-keys', '-t', pane, '-l', `python3 ${script}\n`);
+    await untilScreen(tmux, pane, 'ready');
+    await tmux.tmux('send-keys', '-t', pane, 'C-c');
+    await untilScreen(tmux, pane, 'bye');
+    const after = profile === 'python' ? await mcp.call('run_command', { pane_id: pane, command: 'echo back', timeout: 10 }) : await mcp.call('run_shell_command', { paneId: pane, command: 'echo back', timeoutMs: 10_000 });
+    assert.ok(!after.isError, text(after));
+  });
+}
+
+test('a refusal of a pane running a program advises C-c in the profile\'s own syntax (python: send_keys with keys and enter false)', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const python = await startPython(t, tmux.env);
   const libtmux = await startMcp(t, { env: tmux.env });
-  // A program that takes a moment to exit after C-c, as a REPL or a server printing its last words.
-  const script = join(tmux.dir, 'slow-exit.py');
-  writeFileSync(script, 'import time\ntry:\n  while True: time.sleep(0.05)\nexcept KeyboardInterrupt:\n  print("bye"); time.sleep(0.4)\n');
-  for (const [mcp, run] of [
-    [python, (command: string) => python.call('run_command', { pane_id: pane, command, timeout: 10 })],
-    [libtmux, (command: string) => libtmux.call('run_shell_command', { paneId: pane, command, timeoutMs: 10_000 })],
-  ] as const) {
-    await tmux.tmux('send-keys', '-t', pane, '-l', `python3 ${script}\n`);
-    await untilCommand(tmux, pane, 'python3');
-    await tmux.tmux('send-keys', '-t', pane, 'C-c');
-    const after = await run('echo back');
-    assert.ok(!after.isError, text(after));
-    void mcp;
-  }
   await tmux.tmux('send-keys', '-t', pane, '-l', 'sleep 30\n');
   await untilCommand(tmux, pane, 'sleep');
   const refused = await python.call('run_command', { pane_id: pane, command: 'echo no' });
@@ -67,6 +70,14 @@ test('python and libtmux: a run right after C-c waits for the prompt; a refusal 
   assert.match(text(refusedLibtmux), /send_keys \["C-c"\]/);
   await tmux.tmux('send-keys', '-t', pane, 'C-c');
 });
+
+async function untilScreen(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, needle: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(needle)) {
+    assert.ok(Date.now() < deadline, `${pane} never showed ${needle}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 async function untilCommand(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, name: string): Promise<void> {
   const deadline = Date.now() + 10_000;
