@@ -79,6 +79,9 @@ for (const shell of SHELLS) {
       const expected = [`${p}  printf 'a b\\n  c\\n'; sh -c 'exit 3'`, 'a b', '  c', `${p}  echo "hook ran: $ucount"`, third.output[0], p];
       assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()), expected, seen);
 
+      // Several lines are one command line (a bracketed paste): one status, all the output.
+      const lines = await run(mcp, python, pane, 'echo one\necho two\nfalse');
+      assert.deepEqual([lines.exitStatus, lines.output], [1, ['one', 'two']]);
       const flood = await run(mcp, python, pane, 'seq 1 200000');
       assert.equal(flood.exitStatus, 0);
       assert.equal(flood.output.at(-1), '200000');

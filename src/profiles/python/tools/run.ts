@@ -115,6 +115,7 @@ function runNotes(result: RunResult): string[] {
         : `timed_out: the command keeps running. Wait for its end with wait_for_text (its last output or the shell prompt); the next run_command in this pane then reports its exit status in this note. Or stop it with ${INTERRUPT}. run_command in this pane is refused until it ends.`,
     );
   }
+  if (!result.integration) notes.push('Framed: this shell has no shell integration here, so the pane shows the markers around the command.');
   if (result.integration?.installed) notes.push(`Shell integration installed in this ${result.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output.`);
   return notes;
 }
