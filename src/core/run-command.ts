@@ -1,7 +1,12 @@
 /**
  * Running a shell command in a pane and getting its output and exit status.
  *
- * The command is typed framed by two markers the shell prints:
+ * In bash, zsh and fish the command is typed as it is: the shell integration (shell-integration/,
+ * docs/shell-integration.md) makes the shell print invisible marks when it starts and ends it, so
+ * the pane shows only the prompt, the command and its output. A found shell gets the integration
+ * on its first run; panes this server creates start with it. Every other shell gets a frame.
+ *
+ * The frame: the command is typed between two markers the shell prints:
  *
  *    command printf '%s%s\n' ID _S; (
  *   <command>
@@ -43,7 +48,6 @@ import { invalidArgument, refused } from './failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 import { INTEGRATED_SHELLS, installLine, integrationEnabled, newNonce, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
 import { lastOwnMark, MarkReader } from './shell-integration/mark-reader.js';
-import type { PaneRecord as Pane } from './records.js';
 
 /** Shells the POSIX frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
@@ -267,6 +271,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   }
   // From the last look at `runs` to claiming the pane below nothing awaits, so two calls cannot both pass.
   const skipsAtStart = stream.skips;
+  // Claimed now; id, reader and typedAt are filled in once the command is typed (after an install, maybe).
   const run: ActiveRun = { id: '', integrated: false, panePid: pane.pid, since: Date.now(), stream, typedAt: stream.end, reader: new FrameReader(stream, stream.end, 'tm'), waiting: true };
   if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new command is the one to follow
   runs.set(pane.id, run);
@@ -392,7 +397,7 @@ function plainText(command: string, suppressHistory: boolean): string {
  * history, erased by the script once it ran) and waits for the shell's first mark. Undefined when
  * it did not take (a shell that is busy or refuses it): that shell is framed from then on.
  */
-async function install(engine: Engine, pane: Pane, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
+async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
   const nonce = newNonce();
   const [geometry] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
   const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];
@@ -444,7 +449,7 @@ const EDITOR_SETTLE_MS = 50;
  * announcement), so nothing is typed while the terminal still echoes on its own. A shell that
  * never gets there within the run's time is taken as it is (the command is typed and waits).
  */
-async function startedUp(engine: Engine, pane: Pane, stream: PaneStream, integration: Integration, timeoutMs: number, signal: AbortSignal): Promise<Integration> {
+async function startedUp(engine: Engine, pane: PaneRecord, stream: PaneStream, integration: Integration, timeoutMs: number, signal: AbortSignal): Promise<Integration> {
   const deadline = performance.now() + Math.min(timeoutMs, STARTUP_MS);
   let now: Integration | undefined = integration;
   while (now?.starting && performance.now() < deadline && !signal.aborted) {
@@ -476,14 +481,14 @@ async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSigna
   });
 }
 
-function rememberEnd(engine: Engine, pane: Pane, status: number | null): void {
+function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
   let map = ended.get(engine);
   if (!map) ended.set(engine, (map = new Map()));
   map.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
 }
 
 /** The end of a command an earlier call timed out on, once (for the same shell process). */
-function takeEarlierEnd(engine: Engine, pane: Pane): RunResult['earlier'] {
+function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
   const map = ended.get(engine);
   const end = map?.get(pane.id);
   if (!end) return undefined;
