@@ -457,15 +457,22 @@ async function startedUp(engine: Engine, pane: PaneRecord, stream: PaneStream, i
     now = await readIntegration(engine, { ...pane, currentCommand: integration.shell }).catch(() => now);
   }
   if (now === undefined || now.starting) return { shell: integration.shell, nonce: integration.nonce };
-  if (lastOwnMark(stream, now.nonce)?.kind !== 'A') await promptDrawn(stream, now.nonce, signal, true);
+  await promptDrawn(stream, now.nonce, signal, true);
   await new Promise((resolve) => setTimeout(resolve, EDITOR_SETTLE_MS));
   return now;
 }
 
-/** Waits (at most PROMPT_GRACE_MS) until the shell's latest mark is its prompt, so the command is not typed while the last one still ends. */
+/**
+ * Waits (at most PROMPT_GRACE_MS) until the shell's latest mark is its prompt and the prompt has
+ * been drawn after it: the line editor then holds the terminal. Typed earlier (the shell still in
+ * its prompt hooks, the terminal in cooked mode), the command would be echoed twice.
+ */
 async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal, evenUnseen = false): Promise<void> {
-  const last = lastOwnMark(stream, nonce);
-  if ((last === undefined && !evenUnseen) || last?.kind === 'A') return;
+  const ready = () => {
+    const last = lastOwnMark(stream, nonce);
+    return last?.kind === 'A' && before(last.position, stream.end);
+  };
+  if ((lastOwnMark(stream, nonce) === undefined && !evenUnseen) || ready()) return;
   await new Promise<void>((resolve) => {
     const finish = () => {
       clearTimeout(timer);
@@ -475,7 +482,7 @@ async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSigna
     };
     const timer = setTimeout(finish, PROMPT_GRACE_MS);
     const stop = stream.listen(() => {
-      if (lastOwnMark(stream, nonce)?.kind === 'A') finish();
+      if (ready()) finish();
     });
     signal.addEventListener('abort', finish, { once: true });
   });

@@ -21,8 +21,9 @@ if [[ $- == *i* && -z \${TMUX_MCP_NO_INTEGRATION-} ]]; then
 __tmcp_nonce=\${1:-\${__TMCP_NONCE:-$$x$RANDOM$RANDOM}}
 builtin unset __TMCP_NONCE
 __tmcp_n=0 __tmcp_ran=0 __tmcp_hist=
+# In the background (a subshell's job: no job message), so the prompt does not wait for tmux.
 __tmcp_end() {
-  [[ -n \${TMUX_PANE-} ]] && command tmux set-option -p -t "$TMUX_PANE" -F @tmux_mcp_end "$__tmcp_nonce.$__tmcp_n $1 #{history_size} #{cursor_y}" 2>/dev/null
+  [[ -n \${TMUX_PANE-} ]] && (command tmux set-option -p -t "$TMUX_PANE" -F @tmux_mcp_end "$__tmcp_nonce.$__tmcp_n $1 #{history_size} #{cursor_y}" >/dev/null 2>&1 &)
 }
 __tmcp_precmd() {
   local s=$? h
@@ -32,12 +33,13 @@ __tmcp_precmd() {
     h=$(HISTTIMEFORMAT= builtin history 1)
     # A line typed with a leading space (as tmux-mcp types) leaves history; one history kept no entry of did too.
     if [[ $h =~ ^\ *[0-9]+\*?\ \ \  ]]; then
-      builtin history -d -1 2>/dev/null
+      builtin history -d -1 2>/dev/null # the newest entry is again the one seen last time
       __tmcp_end "$s"
     elif [[ $h == "$__tmcp_hist" ]]; then
       __tmcp_end "$s"
+    else
+      __tmcp_hist=$h
     fi
-    __tmcp_hist=$(HISTTIMEFORMAT= builtin history 1)
   fi
   builtin printf '\e]133;A;tmcp=%s.%s;s=%s\a' "$__tmcp_nonce" "$__tmcp_n" "$s"
   return $s
@@ -63,8 +65,9 @@ if [[ -o interactive && -z \${TMUX_MCP_NO_INTEGRATION-} ]]; then
 typeset -g __tmcp_nonce=\${1:-\${__TMCP_NONCE:-$$x$RANDOM$RANDOM}}
 unset __TMCP_NONCE
 typeset -gi __tmcp_n=0 __tmcp_ran=0 __tmcp_flag=0
+# In the background (a subshell's job: no job message), so the prompt does not wait for tmux.
 __tmcp_end() {
-  [[ -n \${TMUX_PANE-} ]] && command tmux set-option -p -t "$TMUX_PANE" -F @tmux_mcp_end "$__tmcp_nonce.$__tmcp_n $1 #{history_size} #{cursor_y}" 2>/dev/null
+  [[ -n \${TMUX_PANE-} ]] && (command tmux set-option -p -t "$TMUX_PANE" -F @tmux_mcp_end "$__tmcp_nonce.$__tmcp_n $1 #{history_size} #{cursor_y}" >/dev/null 2>&1 &)
 }
 __tmcp_preexec() {
   __tmcp_n+=1
@@ -123,7 +126,9 @@ function __tmcp_postexec --on-event fish_postexec
   set -g __tmcp_ran 0
   builtin printf '\e]133;D;%s;tmcp=%s.%s\a' $s $__tmcp_nonce $__tmcp_n
   if test $__tmcp_flag = 1; and set -q TMUX_PANE
-    command tmux set-option -p -t $TMUX_PANE -F @tmux_mcp_end "$__tmcp_nonce.$__tmcp_n $s #{history_size} #{cursor_y}" 2>/dev/null
+    # In the background, disowned (no job message), so the prompt does not wait for tmux.
+    command tmux set-option -p -t $TMUX_PANE -F @tmux_mcp_end "$__tmcp_nonce.$__tmcp_n $s #{history_size} #{cursor_y}" >/dev/null 2>&1 &
+    disown $last_pid 2>/dev/null
   end
 end
 function __tmcp_prompt --on-event fish_prompt
