@@ -294,7 +294,8 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       installed = integration !== undefined;
     }
     if (integration?.starting) integration = await startedUp(engine, pane, stream, integration, request.timeoutMs, stopWatch.signal);
-    if (integration) await promptDrawn(stream, integration.nonce, stopWatch.signal);
+    // A stream that has seen output but none of this shell's marks watched it start (a respawn): its first prompt is awaited too.
+    if (integration) await promptDrawn(stream, integration.nonce, stopWatch.signal, stream.end.line > 0 || stream.end.col > 0);
     const suppress = request.suppressHistory ?? true;
     const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
     const typedAt = stream.end;

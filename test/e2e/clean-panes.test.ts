@@ -115,7 +115,17 @@ for (const shell of SHELLS) {
       const other = (await tmux.tmux('list-panes', '-t', 'made', '-F', '#{pane_id}')).split('\n').map((l) => l.trim()).find((id) => id !== '' && id !== pane)!;
       const ran2 = await run(mcp, python, other, 'false');
       assert.equal(ran2.exitStatus, 1);
-      for (const [id, command, output] of [[pane, 'echo "made $ucount"', ran.output[0]], [other, 'false', undefined]] as const) {
+      // A new window, and a pane respawned (its shell started again): clean from their first run too.
+      if (python) await mcp.ok('create_window', { session_name: 'made' });
+      else await mcp.ok('create_window', { session: 'made' });
+      const window = (await tmux.tmux('display-message', '-p', '-t', 'made:1', '#{pane_id}')).trim();
+      const inWindow = await run(mcp, python, window, 'echo window');
+      assert.deepEqual([inWindow.exitStatus, inWindow.output], [0, ['window']]);
+      if (python) await mcp.ok('respawn_pane', { pane_id: other, kill: true });
+      else await mcp.ok('respawn_pane', { paneId: other, killFirst: true });
+      const respawned = await run(mcp, python, other, 'echo respawned');
+      assert.deepEqual([respawned.exitStatus, respawned.output], [0, ['respawned']]);
+      for (const [id, command, output] of [[pane, 'echo "made $ucount"', ran.output[0]], [window, 'echo window', 'window'], [other, 'echo respawned', 'respawned']] as const) {
         const seen = await screen(mcp, id, python, PROMPT[shell]);
         assert.doesNotMatch(seen, NO_FRAMING, seen);
         const p = PROMPT[shell].trimEnd();

@@ -138,7 +138,9 @@ export async function defaultShellLaunch(engine: Engine, environment: Readonly<R
 
 /** Records the integration a new pane's shell starts with (the target's active pane), before the shell itself says so. */
 export async function announce(engine: Engine, target: string, integration: Integration): Promise<void> {
-  await engine.tmux.run(['set-option', '-p', '-t', target, '-F', SHELL_OPTION, `#{pane_pid} ${integration.shell} ${integration.nonce} starting`]).catch(() => {});
+  // Unless the shell was quicker and announced itself already (its value holds the nonce).
+  const value = `#{?#{m:*${integration.nonce}*,#{${SHELL_OPTION}}},#{${SHELL_OPTION}},#{pane_pid} ${integration.shell} ${integration.nonce} starting}`;
+  await engine.tmux.run(['set-option', '-p', '-t', target, '-F', SHELL_OPTION, value]).catch(() => {});
 }
 
 /** The line that sources the script in a shell found at its prompt (leading space: out of history), erasing `rows` rows after. */

@@ -8,7 +8,7 @@
  * of history and leave their end in the pane option @tmux_mcp_end, read when a flood holds the
  * stream back. The first argument (or $__TMCP_NONCE) is the nonce; the second, when given, is how
  * many rows the line that sourced the script took on screen: they are erased (a found pane).
- * The shell announces itself in the pane option @tmux_mcp_shell ("<pid> <shell> <nonce>").
+ * At its first prompt the shell announces itself in the pane option @tmux_mcp_shell ("<pid> <shell> <nonce>").
  */
 
 /** A script as written: template literals cannot hold a shell's `${`, so it is written `\\${` and restored here. */
@@ -41,6 +41,11 @@ __tmcp_precmd() {
       __tmcp_hist=$h
     fi
   fi
+  # At the first prompt the shell announces itself: from here on it reads commands.
+  if [[ -z \${__tmcp_announced-} ]]; then
+    __tmcp_announced=1
+    [[ -n \${TMUX_PANE-} ]] && command tmux set-option -p -t "$TMUX_PANE" @tmux_mcp_shell "$$ bash $__tmcp_nonce" 2>/dev/null
+  fi
   builtin printf '\e]133;A;tmcp=%s.%s;s=%s\a' "$__tmcp_nonce" "$__tmcp_n" "$s"
   return $s
 }
@@ -56,7 +61,6 @@ if [[ -n \${2-} ]]; then
   [[ $__tmcp_hist =~ ^\ *[0-9]+\*?\ \ \  ]] && builtin history -d -1 2>/dev/null && __tmcp_hist=$(HISTTIMEFORMAT= builtin history 1)
   builtin printf '\e[%sA\r\e[J' "$2"
 fi
-[[ -n \${TMUX_PANE-} ]] && command tmux set-option -p -t "$TMUX_PANE" @tmux_mcp_shell "$$ bash $__tmcp_nonce" 2>/dev/null
 fi
 `;
 
@@ -82,6 +86,11 @@ __tmcp_precmd() {
     builtin printf '\e]133;D;%s;tmcp=%s.%s\a' "$s" "$__tmcp_nonce" "$__tmcp_n"
     (( __tmcp_flag )) && __tmcp_end "$s"
   fi
+  # At the first prompt the shell announces itself: from here on it reads commands.
+  if [[ -z \${__tmcp_announced-} ]]; then
+    typeset -g __tmcp_announced=1
+    [[ -n \${TMUX_PANE-} ]] && command tmux set-option -p -t "$TMUX_PANE" @tmux_mcp_shell "$$ zsh $__tmcp_nonce" 2>/dev/null
+  fi
   builtin printf '\e]133;A;tmcp=%s.%s;s=%s\a' "$__tmcp_nonce" "$__tmcp_n" "$s"
   # zsh runs a precmd function before the hooks: moved behind this one, what it prints follows the command's end.
   if (( \${+functions[precmd]} )); then
@@ -102,7 +111,6 @@ precmd_functions=(__tmcp_precmd \${precmd_functions:#__tmcp_precmd})
 if [[ -n \${2-} ]]; then
   builtin printf '\e[%sA\r\e[J' "$2"
 fi
-[[ -n \${TMUX_PANE-} ]] && command tmux set-option -p -t "$TMUX_PANE" @tmux_mcp_shell "$$ zsh $__tmcp_nonce" 2>/dev/null
 fi
 `;
 
@@ -132,11 +140,16 @@ function __tmcp_postexec --on-event fish_postexec
   end
 end
 function __tmcp_prompt --on-event fish_prompt
-  builtin printf '\e]133;A;tmcp=%s.%s;s=%s\a' $__tmcp_nonce $__tmcp_n $status
+  set -l s $status
+  # At the first prompt the shell announces itself: from here on it reads commands.
+  if not set -q __tmcp_announced
+    set -g __tmcp_announced 1
+    set -q TMUX_PANE; and command tmux set-option -p -t $TMUX_PANE @tmux_mcp_shell "$fish_pid fish $__tmcp_nonce" 2>/dev/null
+  end
+  builtin printf '\e]133;A;tmcp=%s.%s;s=%s\a' $__tmcp_nonce $__tmcp_n $s
 end
 if test -n "$argv[2]"
   builtin printf '\e[%sA\r\e[J' $argv[2]
 end
-set -q TMUX_PANE; and command tmux set-option -p -t $TMUX_PANE @tmux_mcp_shell "$fish_pid fish $__tmcp_nonce" 2>/dev/null
 end
 `;
