@@ -17,7 +17,7 @@ import { checkSpawnOptions, environmentFlags, shellArgument, type SpawnOptions }
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import { quoted } from './quote.js';
-import { announce, defaultShellLaunch, integrationFiles, type Launch } from './shell-integration/index.js';
+import { announce, defaultShellLaunch, integrationFiles, shellLaunch, type Launch } from './shell-integration/index.js';
 
 /**
  * How a new pane starts: with the shell integration when it would run tmux's default shell and
@@ -93,10 +93,15 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   if (input.width !== undefined) command.push('-x', String(input.width));
   if (input.height !== undefined) command.push('-y', String(input.height));
-  const { flags, launch } = input.command === undefined ? await launchFlags(engine, input) : { flags: environmentFlags(input), launch: undefined };
+  // A lone bash, zsh or fish given as the program starts with the shell integration too.
+  if (input.command !== undefined) programArgv(input.command); // checked before anything else
+  const lone = input.command?.length === 1 ? await shellLaunch(engine, input.command[0]!, input.environment).catch(() => undefined) : undefined;
+  const { flags, launch } = input.command === undefined ? await launchFlags(engine, input) : { flags: environmentFlags(input), launch: lone };
   command.push(...flags);
+  if (lone) command.push(...Object.entries(lone.environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]));
   // A program given as argv runs as itself; otherwise the shell the caller chose (or tmux's default).
-  if (input.command !== undefined) command.push('--', ...programArgv(input.command));
+  if (lone) command.push('--', ...lone.argv);
+  else if (input.command !== undefined) command.push('--', ...programArgv(input.command));
   else command.push(...programFlags(input, launch));
   let lines: string[];
   try {

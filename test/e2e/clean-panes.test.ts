@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
+import { allToolArgs, startJulia } from '../fixture/julia.js';
 
 type Shell = 'bash' | 'zsh' | 'fish';
 const SHELLS: Shell[] = ['bash', 'zsh', 'fish'];
@@ -134,6 +135,21 @@ for (const shell of SHELLS) {
     });
   }
 }
+
+test('julia: create_session with a lone shell starts it with the integration; its pane shows only its prompt', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const julia = await startJulia(t, tmux, { negotiation: 'auto', args: [...allToolArgs(), '--allow-create'] });
+  for (const shell of SHELLS) {
+    const dir = home(tmux, shell);
+    await tmux.tmux('set-environment', '-g', 'HOME', dir);
+    const made = await julia.ok('create_session', { name: `j-${shell}`, command: [shell] });
+    const pane = made.panes[0].paneId as string;
+    // The shell names itself at its first prompt: the integration runs, and nothing was typed.
+    await until(async () => new RegExp(`^\\d+ ${shell} [0-9a-f]{12}$`).test((await tmux.tmux('display-message', '-p', '-t', pane, '#{@tmux_mcp_shell}')).trim()));
+    await until(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
+  }
+});
 
 async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

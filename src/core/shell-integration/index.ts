@@ -43,6 +43,7 @@ interface Files {
   readonly dir: string;
   readonly script: Record<IntegratedShell, string>;
   readonly bashrc: string;
+  readonly bashrcInteractive: string;
   readonly zdotdir: string;
 }
 
@@ -80,7 +81,17 @@ export function integrationFiles(): Files {
       `[[ -o interactive ]] && source ${shellQuote(script.zsh)}\n`,
     { mode: 0o600 },
   );
-  files = { dir, script, bashrc, zdotdir };
+  // The same for a bash started as a command (not a login shell): what an interactive bash reads.
+  const bashrcInteractive = join(dir, 'bashrc-interactive');
+  writeFileSync(
+    bashrcInteractive,
+    `# tmux-mcp: an interactive bash reads what it would read, then the shell integration\n` +
+      `if [ -f /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi\n` +
+      `if [ -f ~/.bashrc ]; then . ~/.bashrc; fi\n` +
+      `. ${shellQuote(script.bash)}\n`,
+    { mode: 0o600 },
+  );
+  files = { dir, script, bashrc, bashrcInteractive, zdotdir };
   return files;
 }
 
@@ -120,20 +131,29 @@ export async function defaultShellLaunch(engine: Engine, environment: Readonly<R
   const [path] = await engine.tmux.run(['show-options', '-gv', 'default-shell']).catch(() => [] as string[]);
   // No server yet: tmux will start with SHELL as its default shell.
   const shellPath = (path ?? '').trim() || process.env.SHELL || '';
-  const shell = baseName(shellPath);
-  if (!shellPath.startsWith('/') || !INTEGRATED_SHELLS.has(shell)) return undefined;
+  if (!shellPath.startsWith('/')) return undefined;
+  return shellLaunch(engine, shellPath, environment, true);
+}
+
+/**
+ * The launch of the shell `program` (a path, or a name found on PATH) with the integration, when it
+ * is bash, zsh or fish; undefined otherwise. `login`: started as tmux starts its default shell.
+ */
+export async function shellLaunch(engine: Engine, program: string, environment: Readonly<Record<string, string>> = {}, login = false): Promise<Launch | undefined> {
+  const shell = baseName(program);
+  if (!integrationEnabled(engine) || !INTEGRATED_SHELLS.has(shell)) return undefined;
   const nonce = newNonce();
   const integration = { shell: shell as IntegratedShell, nonce };
   const paths = integrationFiles();
-  if (shell === 'bash') return { argv: [shellPath, '--rcfile', paths.bashrc, '-i'], environment: { __TMCP_NONCE: nonce }, integration };
-  if (shell === 'fish') return { argv: [shellPath, '--login', '--init-command', `source ${shellQuote(paths.script.fish)}`], environment: { __TMCP_NONCE: nonce }, integration };
-  // zsh: tmux starts it itself (a login shell); ZDOTDIR leads it through our .zshenv first.
+  if (shell === 'bash') return { argv: [program, '--rcfile', login ? paths.bashrc : paths.bashrcInteractive, '-i'], environment: { __TMCP_NONCE: nonce }, integration };
+  if (shell === 'fish') return { argv: [program, ...(login ? ['--login'] : []), '--init-command', `source ${shellQuote(paths.script.fish)}`], environment: { __TMCP_NONCE: nonce }, integration };
+  // zsh: ZDOTDIR leads it through our .zshenv first; as the default shell tmux starts it itself (a login shell).
   let original = environment.ZDOTDIR;
   if (original === undefined) {
     const [line] = await engine.tmux.run(['show-environment', '-g', 'ZDOTDIR']).catch(() => [] as string[]);
     if (line?.startsWith('ZDOTDIR=')) original = line.slice('ZDOTDIR='.length);
   }
-  return { argv: [], environment: { ZDOTDIR: paths.zdotdir, ...(original !== undefined ? { __TMCP_ZDOTDIR: original } : {}), __TMCP_NONCE: nonce }, integration };
+  return { argv: login ? [] : [program, '-i'], environment: { ZDOTDIR: paths.zdotdir, ...(original !== undefined ? { __TMCP_ZDOTDIR: original } : {}), __TMCP_NONCE: nonce }, integration };
 }
 
 /** Records the integration a new pane's shell starts with (the target's active pane), before the shell itself says so. */
