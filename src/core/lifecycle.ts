@@ -128,6 +128,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   }
   if (!sameDaemon(session.incarnation)) throw replacedDaemon(sessionId);
   if (launch) await announce(engine, sessionId, launch.integration);
+  engine.options.recorder?.actedOn(engine, sessionId);
   return session;
 }
 
@@ -170,6 +171,7 @@ export async function createWindow(
   command.push(...flags, ...programFlags(input, launch));
   const windowId = createdId(await engine.tmux.run(command), WINDOW_ID, 'new-window');
   if (launch) await announce(engine, windowId, launch.integration);
+  engine.options.recorder?.actedOn(engine, windowId);
   const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
   return link ?? engine.getWindow(windowId);
 }
@@ -215,6 +217,7 @@ export async function splitPane(
   const newId = createdId(lines, PANE_ID, 'split-window');
   if (launch) await announce(engine, newId, launch.integration);
   const pane = await engine.getPane(newId);
+  engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
   // Until the new shell has started tmux cannot read its working directory and reports ''; it is
   // then the directory tmux was told to start it in.
   return pane.currentPath === '' && startDirectory !== undefined ? { ...pane, currentPath: startDirectory } : pane;
@@ -252,6 +255,7 @@ export async function respawnPane(
     }
     throw error;
   }
+  engine.options.recorder?.actedOn(engine, paneId);
   return engine.getPane(paneId);
 }
 

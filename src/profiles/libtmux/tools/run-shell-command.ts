@@ -20,9 +20,9 @@ export const runShellCommandTool = libtmuxTool({
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching). History: kept out of bash\'s and fish\'s; ' +
-    'zsh saves it (as one multi-line entry) unless HIST_IGNORE_SPACE is set, which is not zsh\'s default. ' +
-    'and the call returns the moment it finishes. `output` holds only what the command printed (no prompt, no echo ' +
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment it finishes. History: kept out of bash\'s, zsh\'s and fish\'s ' +
+    '(framed zsh, without the integration, saves it unless HIST_IGNORE_SPACE is set). ' +
+    '`output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
     '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In bash, ' +
     'zsh and fish the shell integration (OSC 133 marks; installed once, out of history, by the first run in a pane ' +
@@ -40,7 +40,7 @@ export const runShellCommandTool = libtmuxTool({
     'under your client\'s request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short ' +
     'timeout and follow up with wait_for_text. When the deadline passes the answer has `timedOut: true`, ' +
     '`exitStatus: null` and the output so far, and its text says which case it is: RUNNING (the command keeps ' +
-    'running; wait for its end marker with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
+    'running; wait for its end with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
     'shell never ran it: busy starting up or running something, or waiting for more input after an unterminated ' +
     'quote; press C-c with send_keys, then run again). Cancelling the call (MCP cancellation) interrupts the command ' +
     'with C-c, as a person at the keyboard would. For interactive programs (editors, REPLs, TUIs) use send_keys and ' +
