@@ -127,7 +127,9 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
       throw error;
     }
     if (result.isError) {
-      await say(io.stderr, `tmux-mcp: ${tool}: ${errorMessage(result)}\n`);
+      const message = errorMessage(result);
+      // Argument errors already open with the tool's name; say it once.
+      await say(io.stderr, `tmux-mcp: ${message.startsWith(`${tool}:`) ? message : `${tool}: ${message}`}\n`);
       return 1;
     }
     await say(io.stdout, render(result));

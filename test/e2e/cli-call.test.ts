@@ -72,6 +72,7 @@ function toolError(run: Run, tool: string, said: RegExp): void {
   assert.equal(run.status, 1, `expected exit 1, got ${run.status}: ${run.stderr}`);
   assert.equal(run.stdout, '');
   assert.match(run.stderr, new RegExp(`^tmux-mcp: ${tool}: `));
+  assert.doesNotMatch(run.stderr, new RegExp(`^tmux-mcp: ${tool}: ${tool}:`), 'the tool named once');
   assert.match(run.stderr, said);
   assert.ok(run.stderr.endsWith('\n') && !run.stderr.slice(0, -1).includes('\ntmux-mcp:'), 'one message');
 }
