@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
 import { readFile } from 'node:fs/promises';
-import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
+import { checkTmuxBin, ConfigError, isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
+import { TmuxSocketUnusableError } from './tmux/socket-guard.js';
+
+/** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
+class StartupError extends Error {}
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
@@ -113,6 +117,13 @@ async function serve(config: Config): Promise<void> {
   });
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
+  try {
+    // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
+    tmux.checkSocket();
+  } catch (error) {
+    if (error instanceof TmuxSocketUnusableError) throw new ConfigError(`${config.socketSource}: ${error.message}. ${error.hint}`);
+    throw error;
+  }
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
   const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
@@ -146,6 +157,7 @@ async function serve(config: Config): Promise<void> {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
     const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(factory, {
+      onListenError: (error) => new StartupError(`cannot listen on ${config.http!.host.includes(':') ? `[${config.http!.host}]` : config.http!.host}:${config.http!.port}: ${listenProblem(error)}`),
       host: config.http.host,
       port: config.http.port,
       token: token.value,
@@ -179,6 +191,13 @@ async function serve(config: Config): Promise<void> {
   );
 }
 
+function listenProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return 'the address is already in use (another server listens there; choose another port)';
+  if (error.code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
+  if (error.code === 'EADDRNOTAVAIL') return 'no interface of this machine has that address';
+  return error.message;
+}
+
 /** The HTTP bearer token: TMUX_MCP_TOKEN, else the --token-file's content, else a fresh one printed once. */
 async function httpToken(http: HttpConfig): Promise<{ value: string; generated: boolean }> {
   if (http.token !== undefined) return { value: http.token, generated: false };
@@ -187,6 +206,9 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
       throw new ConfigError(`--token-file ${http.tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
     })).trim();
     if (value === '') throw new ConfigError(`--token-file ${http.tokenFile} is empty; put the token in it`);
+    if (value.length < MIN_REMOTE_TOKEN_LENGTH && !isLoopback(http.host)) {
+      throw new ConfigError(`--token-file ${http.tokenFile}: a token for a non-loopback address needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+    }
     return { value, generated: false };
   }
   const { generateToken } = await import('./mcp/http-auth.js');
@@ -194,7 +216,7 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
+  const message = error instanceof ConfigError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
   process.stderr.write(`tmux-mcp: ${message}\n`);
-  process.exit(2);
+  process.exit(error instanceof StartupError ? 1 : 2);
 });

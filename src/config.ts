@@ -156,6 +156,9 @@ function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | 
   if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
     throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
   }
+  if (!isLoopback(host) && token !== undefined && token.length < MIN_REMOTE_TOKEN_LENGTH) {
+    throw new ConfigError(`--http ${listen} listens beyond this machine: TMUX_MCP_TOKEN needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+  }
   // A specific listen address is how clients will name the server, so it is an allowed Host.
   const listenName = host.includes(':') ? `[${host}]` : host;
   const wildcard = host === '0.0.0.0' || host === '::';
@@ -168,8 +171,11 @@ function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | 
   };
 }
 
+/** The shortest token chosen for an address beyond loopback: a short one is guessed by trying. */
+export const MIN_REMOTE_TOKEN_LENGTH = 16;
+
 /** Loopback addresses and names: only this machine can reach them. */
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 

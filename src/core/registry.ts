@@ -57,11 +57,7 @@ export function checkSocketName(name: string, field = 'socket_name'): void {
   if (name.length > MAX_SOCKET_NAME_LENGTH) throw invalidArgument(`${field} is longer than ${MAX_SOCKET_NAME_LENGTH} characters`);
 }
 
-/** tmux's socket directory for this user: `$TMUX_TMPDIR` (or /tmp) + `/tmux-<uid>`. */
-export function socketDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  const base = (env.TMUX_TMPDIR || '/tmp').replace(/\/+$/, '') || '/';
-  return `${base === '/' ? '' : base}/tmux-${process.getuid?.() ?? 0}`;
-}
+export { socketDirectory } from '../tmux/socket-guard.js';
 
 export interface RegistryOptions {
   readonly bin: string;

@@ -22,6 +22,12 @@ export function bearerGate(expected: string): BearerGate {
   });
 }
 
+/** Whether an Authorization header carries the token, for the connection guard (the gate still answers the request). */
+export function bearerMatches(expected: string): (header: string | undefined) => boolean {
+  const expectedDigest = digest(expected);
+  return (header) => header !== undefined && /^bearer /i.test(header) && timingSafeEqual(digest(header.slice(7).trim()), expectedDigest);
+}
+
 /** A fresh token for a start-up that was given none: 256 random bits, URL-safe. */
 export function generateToken(): string {
   return randomBytes(32).toString('base64url');

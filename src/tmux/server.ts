@@ -10,6 +10,7 @@ import type { ControlReply } from './control-parser.js';
 import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
+import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
 export interface TmuxServerOptions {
   /** tmux here; with `ssh`, the ssh client runs tmux on that host instead and this is not used. */
@@ -62,6 +63,8 @@ export class TmuxServer {
   #reaping: Promise<void> | undefined;
   /** The silence that last ended a connection to this host, until a connection is made again. */
   #linkLost: TmuxLinkSilentError | undefined;
+  /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
+  readonly #localSocket: { readonly path: string; readonly named: boolean } | undefined;
   /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
   #versionChecked: Promise<void> | undefined;
 
@@ -83,6 +86,11 @@ export class TmuxServer {
     delete env.TMUX;
     delete env.TMUX_PANE;
     this.#env = env;
+    this.#localSocket = options.ssh
+      ? undefined
+      : options.socketPath !== undefined
+        ? { path: options.socketPath, named: false }
+        : { path: `${socketDirectory(env)}/${options.socketName ?? 'default'}`, named: true };
     this.#spawnOnly = options.spawnOnly ?? false;
   }
 
@@ -348,7 +356,13 @@ export class TmuxServer {
       .catch(() => {});
   }
 
+  /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
+  checkSocket(): void {
+    if (this.#localSocket) checkSocketPath(this.#localSocket.path, { socketDirectory: this.#localSocket.named });
+  }
+
   async #connect(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
+    this.checkSocket();
     const client = await ControlClient.connect({
       launcher: this.launcher,
       globalArgs: this.globalArgs,
@@ -382,6 +396,7 @@ export class TmuxServer {
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
+    this.checkSocket();
     const left = Math.max(1, Math.ceil(deadline - performance.now()));
     const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left, env: this.#env, stdin, signal });
     if (result.code !== 0) {
