@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
+import { beginShutdown } from './core/shutdown.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { TmuxSocketUnusableError } from './tmux/socket-guard.js';
@@ -90,8 +91,14 @@ async function main(): Promise<void> {
   await serve(action.config);
 }
 
-/** Beyond the longest wait and one tmux command, the margin before answers in flight at end of input are given up. */
-const DRAIN_SLACK_MS = 5000;
+/**
+ * How long the calls in flight at end of input (or SIGTERM) are awaited: waits end at once when
+ * shutdown begins, so only a call stuck on tmux is still running then, and it gets an error.
+ * The process exits within a second of its input ending.
+ */
+const DRAIN_LIMIT_MS = 700;
+/** After the drain, the most that closing tmux clients and owned sessions may take before the process exits anyway. */
+const EXIT_GRACE_MS = 250;
 
 /**
  * The MCP side: the SDK, zod and the profiles. Most of start-up is loading it, so serve() starts
@@ -136,11 +143,12 @@ async function serve(config: Config): Promise<void> {
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
-    // A profile that can end its calls at once does (cancelled, or closed if not begun), and they are answered first.
-    if (profile.closing) {
-      profile.closing();
-      await drainTransport().catch(() => {});
-    }
+    beginShutdown();
+    // Waits end at once; a profile that can end its calls does (cancelled, or closed if not begun); all are answered first.
+    profile.closing?.();
+    await drainTransport().catch(() => {});
+    // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS);
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
     await registry.close();
@@ -166,13 +174,15 @@ async function serve(config: Config): Promise<void> {
       ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
     });
     closeTransport = () => http.close();
-    drainTransport = () => http.drain(DRAIN_SLACK_MS);
+    drainTransport = () => http.drain(DRAIN_LIMIT_MS);
     where = `, HTTP at ${http.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: bearer token for this run: ${token.value}\n`);
   } else {
     const connection = serveBothErasOverStdio(factory, {
-      // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
-      drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+      // Calls in flight when stdin ends are answered first: waits end at once, the rest get the drain limit.
+      drainLimitMs: DRAIN_LIMIT_MS,
+      // Waits end at once; quick calls still finish (the profile's own closing comes after the drain).
+      onInputEnd: beginShutdown,
       wrap: (wire) => profileWire(profile, wire),
       ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
     });

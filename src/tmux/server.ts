@@ -145,7 +145,8 @@ export class TmuxServer {
           return await client.runReply(command, left());
         } catch (error) {
           // The client was detached (its session killed) before tmux began this command: safe to send again.
-          if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
+          // Closing: no new client (one attaching to a stopped tmux could not be ended safely).
+          if (!(error instanceof TmuxConnectionLostError && error.notStarted) || this.#closed) throw error;
           const next = await this.#clientBy(deadline, command, timeoutMs);
           this.#sent++;
           if (next) return next.runReply(command, left());

@@ -270,7 +270,7 @@ export function juliaFaultTests(negotiation: Negotiation, version: string): void
       const error = payload.error;
       assert.deepEqual([tool, error.code, error.effects], [tool, 'cancelled', MUTATING.has(tool) && !batch ? 'possible' : 'none']);
       // The contract's "remote effects may have occurred" only where effects are possible.
-      assert.equal(error.message, `request cancelled after submission${error.effects === 'possible' ? '; remote effects may have occurred' : ''}`);
+      assert.equal(error.message, `request cancelled after submission: the server is shutting down${error.effects === 'possible' ? '; remote effects may have occurred' : ''}`);
     });
     assert.equal((await holder).error.code, 'cancelled');
     (await Promise.all(queued)).forEach((payload, i) => {
