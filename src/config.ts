@@ -361,7 +361,9 @@ function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocke
       throw new ConfigError(`host "${spec}" must be NAME=SSH-DESTINATION, NAME being 1-16 letters, digits, "_" or "-", starting with a letter`);
     }
     if (name === 'local') throw new ConfigError('"local" names this machine; give the host another name');
-    if (destination === '' || destination.startsWith('-') || /\s/.test(destination)) {
+    // ssh would read a host part starting with "-" as an option, in any form (-o…, ssh://-o…, user@-o…).
+    const hostPart = destination.replace(/^ssh:\/\//, '').replace(/^[^@/]*@/, '');
+    if (destination === '' || destination.startsWith('-') || hostPart.startsWith('-') || /\s/.test(destination)) {
       throw new ConfigError(`host ${name}: "${destination}" is not an ssh destination`);
     }
     if (hosts.some((host) => host.name === name)) throw new ConfigError(`host ${name} is configured twice`);

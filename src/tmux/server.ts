@@ -7,7 +7,7 @@
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxNotTmuxSocketError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
+// What a tmux client says when the socket's other end is not a tmux server it can talk to.
+const NOT_TMUX = /server exited unexpectedly|lost server/i;
 const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
@@ -168,9 +170,14 @@ export class TmuxServer {
    * session was just killed and the server is exiting): that answers from whatever is there now.
    */
   async runIfServer(command: readonly string[], options: RunOptions = {}): Promise<string[] | undefined> {
+    // One deadline for both tries: a connection dropped by another call's timeout must not grant a second full timeout.
+    const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
+      const left = Math.ceil(deadline - performance.now());
       try {
-        return await this.run(command, options);
+        if (attempt > 0 && left <= 0) throw new TmuxTimeoutError(command, timeoutMs, this.host);
+        return await this.run(command, attempt === 0 ? options : { ...options, timeoutMs: left });
       } catch (error) {
         if (error instanceof TmuxNoServerError) return undefined;
         // A host that went silent would only hang the second try: say so now.
@@ -402,6 +409,7 @@ export class TmuxServer {
     const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left, env: this.#env, stdin, signal });
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
+      if (NOT_TMUX.test(result.stderr)) throw new TmuxNotTmuxSocketError(this.socketLabel, result.stderr);
       throw new TmuxCommandError(command, result.stderr);
     }
     // A spawned command may have created the first session: let the next call attach.
