@@ -180,6 +180,8 @@ export class TmuxServer {
         return await this.run(command, attempt === 0 ? options : { ...options, timeoutMs: left });
       } catch (error) {
         if (error instanceof TmuxNoServerError) return undefined;
+        // The second try had what was left of the one deadline: the call's timeout is what ran out.
+        if (attempt > 0 && error instanceof TmuxTimeoutError) throw new TmuxTimeoutError(command, timeoutMs, this.host);
         // A host that went silent would only hang the second try: say so now.
         if (!(error instanceof TmuxConnectionLostError) || error instanceof TmuxLinkSilentError || attempt > 0 || this.#closed) throw error;
       }
