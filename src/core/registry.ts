@@ -7,7 +7,7 @@
  */
 import { TmuxServer } from '../tmux/server.js';
 import { Engine, type EngineOptions } from './engine.js';
-import { invalidArgument, notFound, refused } from './failure.js';
+import { Failure, invalidArgument, notFound, refused } from './failure.js';
 import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './hosts.js';
 import { quoted } from './quote.js';
 import { closePaneStreams } from './pane-stream.js';
@@ -57,12 +57,14 @@ export function checkSocketName(name: string, field = 'socket_name'): void {
   if (name.length > MAX_SOCKET_NAME_LENGTH) throw invalidArgument(`${field} is longer than ${MAX_SOCKET_NAME_LENGTH} characters`);
   const colon = name.indexOf(':');
   if (colon > 0 && HOST_NAME.test(name.slice(0, colon))) {
-    throw notFound(
+    throw new Failure(
+      'not_found',
       `${field} ${quoted(name)} names host ${quoted(name.slice(0, colon))}, which is not configured`,
       'Configure it with --host NAME=DESTINATION, or give a plain socket name.',
+      { touched: false },
     );
   }
-  if (!SOCKET_NAME.test(name) || name === '.' || name === '..') {
+  if (!SOCKET_NAME.test(name) || name === '.' || name.includes('..')) {
     throw invalidArgument(
       `${field} ${quoted(name)} is not a socket name: use letters, digits, ".", "_" and "-", not starting with "-"`,
       'Pass the bare name tmux -L takes (like "work"), or HOST: / HOST:NAME for a configured host; a socket elsewhere is configured with LIBTMUX_SOCKET_PATH.',

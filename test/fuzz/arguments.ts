@@ -24,7 +24,7 @@ export const HOSTILE_SOCKET_NAMES = ['-L', '-', 'a\nb', '\u001b]2;t\u0007', 'a b
 
 /** Whether a socket name is one this server may hand to tmux (the rule under test, stated independently). */
 export function sensibleSocketName(name: string): boolean {
-  return name.length <= 64 && /^[A-Za-z0-9._][A-Za-z0-9._-]*$/.test(name) && name !== '.' && name !== '..';
+  return name.length <= 64 && /^[A-Za-z0-9._][A-Za-z0-9._-]*$/.test(name) && name !== '.' && !name.includes('..');
 }
 
 const MiB = 1024 * 1024;
