@@ -30,6 +30,7 @@ const PROFILES = (process.env.FUZZ_PROFILES ?? 'libtmux,python,julia').split(','
 const BATCH = 25;
 /** Far beyond any wait the server allows here (2 s) plus a command timeout: an answer later than this is a hang. */
 const DEADLINE_MS = 60_000;
+const JULIA_INBOUND_BYTES = 2 * 1024 * 1024;
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -45,6 +46,8 @@ interface Tally {
   badSocketNames: number;
   controls: number;
   disagreeing: number;
+  /** julia sets over its inbound limit, not sent (see above). */
+  overInboundLimit: number;
   failures: string[];
 }
 
@@ -71,13 +74,19 @@ for (const profile of PROFILES) {
     const { tools } = await mcp.client.listTools();
     const inputs = new Map<string, Validator>(tools.map((tool) => [tool.name, compileValidator(tool.inputSchema as never, 'arguments')]));
     const payloads = injectionPayloads(world.canary);
-    const tally: Tally = { calls: 0, schemaValid: 0, schemaInvalid: 0, succeeded: 0, toolErrors: 0, protocolErrors: 0, largestBytes: 0, badSocketNames: 0, controls: 0, disagreeing: 0, failures: [] };
+    const tally: Tally = { calls: 0, schemaValid: 0, schemaInvalid: 0, succeeded: 0, toolErrors: 0, protocolErrors: 0, largestBytes: 0, badSocketNames: 0, controls: 0, disagreeing: 0, overInboundLimit: 0, failures: [] };
     const started = performance.now();
 
     for (let batch = 0; tally.calls < RUNS; batch++) {
       const pools = await world.pools(payloads);
       const call = fc.constantFrom(...tools).chain((tool) => argumentsFor(tool.inputSchema, pools).map((args) => ({ tool: tool.name, args })));
       for (const { tool, args } of fc.sample(call, { seed: SEED + batch, numRuns: Math.min(BATCH, RUNS - tally.calls) })) {
+        // The julia contract answers a message over its 2 MiB inbound limit with -32700 and id null (it cannot read
+        // the id), which no client can match to its request: such a set is left out (test/e2e/malformed-requests covers it).
+        if (profile === 'julia' && Buffer.byteLength(JSON.stringify(args) ?? '') > JULIA_INBOUND_BYTES - 4096) {
+          tally.overInboundLimit++;
+          continue;
+        }
         const failure = await exercise(mcp, world, tool, args, inputs.get(tool)!(args) === undefined, tally, profile);
         if (failure) tally.failures.push(`${failure}\n  call: ${tool} ${preview(args)}`);
         if (crashed) tally.failures.push(`the server exited after ${tool} ${preview(args)}`);
@@ -100,6 +109,7 @@ function summary(profile: string, tally: Tally, started: number): string {
     `FUZZ profile=${profile} seed=${SEED} calls=${tally.calls} schema-valid=${tally.schemaValid} schema-invalid=${tally.schemaInvalid} ` +
     `succeeded=${tally.succeeded} tool-errors=${tally.toolErrors} protocol-errors=${tally.protocolErrors} largest-response=${tally.largestBytes} ` +
     `bad-socket-names=${tally.badSocketNames} control-chars=${tally.controls} disagreeing-targets=${tally.disagreeing} ` +
+    (tally.overInboundLimit ? `left-out-over-inbound-limit=${tally.overInboundLimit} ` : '') +
     `seconds=${seconds} failures=${tally.failures.length}` + (tally.failures.length ? `\n${tally.failures.join('\n')}` : '')
   );
 }
