@@ -97,7 +97,7 @@ async function main(): Promise<void> {
  * The process exits within a second of its input ending.
  */
 const DRAIN_LIMIT_MS = 700;
-/** After the drain, the most that closing tmux clients and owned sessions may take before the process exits anyway. */
+/** After the drain and the profile's own close (julia's owned sessions), the most that closing tmux clients may take. */
 const EXIT_GRACE_MS = 250;
 
 /**
@@ -147,10 +147,10 @@ async function serve(config: Config): Promise<void> {
     // Waits end at once; a profile that can end its calls does (cancelled, or closed if not begun); all are answered first.
     profile.closing?.();
     await drainTransport().catch(() => {});
-    // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
-    setTimeout(() => process.exit(code), EXIT_GRACE_MS);
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
+    // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS);
     await registry.close();
     process.exit(code);
   };
