@@ -82,7 +82,7 @@ for (const profile of PROFILES) {
       const call = fc.constantFrom(...tools).chain((tool) => argumentsFor(tool.inputSchema, pools).map((args) => ({ tool: tool.name, args })));
       for (const { tool, args } of fc.sample(call, { seed: SEED + batch, numRuns: Math.min(BATCH, RUNS - tally.calls) })) {
         // The julia contract answers a message over its 2 MiB inbound limit with -32700 and id null (it cannot read
-        // the id), which no client can match to its request: such a set is left out (test/e2e/malformed-requests covers it).
+        // the id), which no client can match to its request: such a set is left out (test/e2e/julia-protocol covers it).
         if (profile === 'julia' && Buffer.byteLength(JSON.stringify(args) ?? '') > JULIA_INBOUND_BYTES - 4096) {
           tally.overInboundLimit++;
           continue;
