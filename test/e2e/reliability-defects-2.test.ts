@@ -178,24 +178,25 @@ test('7. python socket_name: only names tmux sensibly takes (and HOST:), refused
   assert.deepEqual(readdirSync(sockets.socketDir), ['ok.name_1-2']);
 });
 
-test('9. while tmux is stopped, each of 8 concurrent calls fails within its own command timeout', async (t) => {
+test('9. while tmux is stopped, each of 8 concurrent calls fails within its own command timeout (4 s), not two', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
-  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '3' } });
+  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '4' } });
   await mcp.ok('list_sessions');
   const resume = await stopTmuxServer(t, tmux);
   const started = performance.now();
   const took = await Promise.all(
     Array.from({ length: 8 }, async () => {
       const text = await mcp.fails('list_sessions');
-      assert.match(text, /did not answer within 3000 ms/);
+      // What is left of the call's 4 s deadline when the command goes out: a few ms less under load.
+      assert.match(text, /did not answer within (3\d\d\d|4000) ms/);
       return performance.now() - started;
     }),
   );
   resume();
-  t.diagnostic(`8 concurrent calls failed after ${took.map((ms) => Math.round(ms)).join(', ')} ms (timeout 3000 ms)`);
-  // Before the fix every call but the first took two timeouts (6 s).
-  assert.ok(took.every((ms) => ms < 4500), took.join(', '));
+  t.diagnostic(`8 concurrent calls failed after ${took.map((ms) => Math.round(ms)).join(', ')} ms (timeout 4000 ms)`);
+  // Before the fix every call but the first took two timeouts (8 s); the margin is for a loaded machine.
+  assert.ok(took.every((ms) => ms < 6500), took.join(', '));
 });
 
 test('10. start-up: a port in use is one line naming the address and exit 1; a short chosen token is refused beyond loopback', async (t) => {
