@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
 import { beginShutdown } from './core/shutdown.js';
+import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { TmuxSocketUnusableError } from './tmux/socket-guard.js';
@@ -48,6 +49,13 @@ Environment:
   TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
                           counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http
+  TMUX_MCP_RECORD         as --record DIR; TMUX_MCP_RECORD_MAX_MB as --record-max-mb
+
+Oversight:
+  --record DIR         record every pane the server types into, runs a command in, waits on,
+                       captures or creates, as asciicast v2 files (asciinema play FILE) in DIR,
+                       which must exist and be writable; files are new (never overwritten), mode 0600
+  --record-max-mb N    largest recording file (default 50); a full file ends with a note
 
 Python profile (--profile python):
   LIBTMUX_SOCKET          the socket name for calls without socket_name (instead of LIBTMUX_SOCKET_NAME)
@@ -115,10 +123,11 @@ async function serve(config: Config): Promise<void> {
   const loading = loadMcp();
   loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
+  const recorder = await startRecorder(config);
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
     commandTimeoutMs: config.commandTimeoutMs,
-    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller, ...(recorder ? { recorder } : {}) },
     defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
     hosts: config.hosts,
   });
@@ -152,6 +161,7 @@ async function serve(config: Config): Promise<void> {
     // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
     setTimeout(() => process.exit(code), EXIT_GRACE_MS);
     await registry.close();
+    await recorder?.close();
     process.exit(code);
   };
   // An interrupt ends with the shell's 130 (the julia contract's "interrupted"); SIGTERM is a service
@@ -197,6 +207,7 @@ async function serve(config: Config): Promise<void> {
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ` +
       (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
+      (config.record ? `recording panes to ${config.record.dir}, ` : '') +
       `${selectionSummary}${where}\n`,
   );
 }
@@ -206,6 +217,17 @@ function listenProblem(error: NodeJS.ErrnoException): string {
   if (error.code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
   if (error.code === 'EADDRNOTAVAIL') return 'no interface of this machine has that address';
   return error.message;
+}
+
+/** The recorder for --record, once its directory proved writable; a directory that is not stops start-up (exit 1). */
+async function startRecorder(config: Config): Promise<PaneRecorder | undefined> {
+  if (!config.record) return undefined;
+  const problem = await recordDirectoryProblem(config.record.dir);
+  if (problem !== undefined) {
+    process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);
+    process.exit(1);
+  }
+  return new PaneRecorder({ ...config.record, onError: (message) => process.stderr.write(`tmux-mcp: ${message}\n`) });
 }
 
 /** The HTTP bearer token: TMUX_MCP_TOKEN, else the --token-file's content, else a fresh one printed once. */

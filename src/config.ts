@@ -38,7 +38,12 @@ export interface Config {
   readonly http?: HttpConfig;
   /** The julia profile's own options (its command-line flags); present only for that profile. */
   readonly julia?: JuliaOptions;
+  /** `--record DIR` (TMUX_MCP_RECORD): an asciicast file per pane acted on, in `dir`, each at most `maxBytes`. */
+  readonly record?: { readonly dir: string; readonly maxBytes: number };
 }
+
+/** `--record-max-mb` when not given: the largest recording file, in MB. */
+export const DEFAULT_RECORD_MAX_MB = 50;
 
 export interface HttpConfig {
   readonly host: string;
@@ -100,6 +105,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   const socket: { path?: string; name?: string; bin?: string } = {};
   const julia = new Map<string, string[]>();
   let allowCreate = false;
+  const record: { dir?: string; maxMb?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
@@ -124,6 +130,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--socket-name') socket.name = once(socket.name, value('a tmux socket name'));
     else if (flag === '--tmux') socket.bin = once(socket.bin, value('a tmux executable'));
     else if (flag === '--host') hosts.push(value('NAME=SSH-DESTINATION'));
+    else if (flag === '--record') record.dir = once(record.dir, value('a directory for the pane recordings'));
+    else if (flag === '--record-max-mb') record.maxMb = once(record.maxMb, value('the largest recording file, in MB'));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
@@ -137,13 +145,31 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   const flagged = withSocketFlags(loadConfig(env, profile), socket);
   // Hosts read the socket name in force (flags included) as their default.
   const loaded = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
-  const config = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
+  const served = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
+  const recording = recordConfig(record, env);
+  const config = recording === undefined ? served : { ...served, record: recording };
   if (config.profile !== 'julia') {
     const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
     if (stray.length > 0) throw new ConfigError(`${stray.join(', ')}: only the julia profile takes these; add --profile julia`);
     return { kind: 'serve', config };
   }
   return { kind: 'serve', config: { ...config, julia: juliaOptions(julia, allowCreate, env) } };
+}
+
+/** `--record DIR` / TMUX_MCP_RECORD and `--record-max-mb` / TMUX_MCP_RECORD_MAX_MB; the directory itself is checked at start-up. */
+function recordConfig(flags: { dir?: string; maxMb?: string }, env: NodeJS.ProcessEnv): Config['record'] {
+  const dir = flags.dir ?? nonEmpty(env.TMUX_MCP_RECORD);
+  const maxMb = flags.maxMb ?? nonEmpty(env.TMUX_MCP_RECORD_MAX_MB);
+  if (dir === undefined) {
+    if (maxMb !== undefined) throw new ConfigError('--record-max-mb (TMUX_MCP_RECORD_MAX_MB) applies to --record only');
+    return undefined;
+  }
+  if (dir.includes('\0')) throw new ConfigError('TMUX_MCP_RECORD must not contain NUL');
+  const mb = maxMb === undefined ? DEFAULT_RECORD_MAX_MB : Number(maxMb);
+  if (!/^\d*\.?\d+$/.test(maxMb ?? '1') || !(mb >= 0.01 && mb <= 1_000_000)) {
+    throw new ConfigError(`--record-max-mb takes a number of MB from 0.01 to 1000000, not ${JSON.stringify(maxMb)}`);
+  }
+  return { dir: resolve(dir), maxBytes: Math.round(mb * 1024 * 1024) };
 }
 
 function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {

@@ -45,6 +45,11 @@ export interface Profile<Ctx> {
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
   describeUnavailable?(name: string): string;
+  /**
+   * A call to a tool the profile has but does not serve (its toolset is off), answered as a tool
+   * result the agent reads, when the contract answers so; undefined keeps the protocol error.
+   */
+  answerUnavailable?(name: string): CallToolResult | undefined;
   /** Turns a thrown failure into the tool result this contract prescribes. */
   renderError?(error: unknown, tool: string): CallToolResult;
   /** Renders a success; the default is `structuredContent` plus its JSON as text. */
@@ -156,6 +161,8 @@ function buildServer<Ctx>(
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
     if (!invoker.listed.has(name)) {
+      const answer = profile.answerUnavailable?.(name);
+      if (answer) return answer;
       // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
