@@ -41,6 +41,8 @@ const NO_SERVER = /no server running|error connecting to|No such file or directo
 const SERVER_EXITING = /server exited unexpectedly|lost server/;
 /** Pause between tries at a server that is exiting, so a socket that keeps dropping clients is not hammered. */
 const EXITING_PAUSE_MS = 5;
+/** The longest a socket that drops clients is taken for a server on its way out. */
+const EXITING_MAX_MS = 500;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
@@ -444,7 +446,10 @@ export class TmuxServer {
     // A server exiting after its last session went still takes connections, then drops them
     // unanswered: the command never ran in a server that lives on. Sent again, it reaches the
     // next server (a spawned tmux starts one) once the old one is gone, a few round trips later.
-    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < deadline) {
+    // An exiting server is gone within a few round trips; a socket that keeps dropping clients for
+    // longer is not a tmux server on its way out (another program listens there), said at once below.
+    const exitingUntil = Math.min(deadline, performance.now() + EXITING_MAX_MS);
+    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < exitingUntil) {
       await sleep(EXITING_PAUSE_MS);
       this.checkSocket();
       result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
