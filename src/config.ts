@@ -226,7 +226,7 @@ function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | 
     throw new ConfigError(`${flag} ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
   }
   if (!isLoopback(host) && token !== undefined && token.length < MIN_REMOTE_TOKEN_LENGTH) {
-    throw new ConfigError(`--http ${listen} listens beyond this machine: TMUX_MCP_TOKEN needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+    throw new ConfigError(`${flag} ${listen} listens beyond this machine: TMUX_MCP_TOKEN needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
   }
   // A specific listen address is how clients will name the server, so it is an allowed Host.
   const listenName = host.includes(':') ? `[${host}]` : host;
