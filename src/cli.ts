@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 /** `tmux-mcp`: reads argv and the environment, then serves MCP over stdio (stdout carries only the protocol) or HTTP. */
 import { readFile } from 'node:fs/promises';
-import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
+import { checkTmuxBin, ConfigError, isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { registryFor } from './cli/engine.js';
+import { beginShutdown } from './core/shutdown.js';
 import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
+import { TmuxSocketUnusableError } from './tmux/socket-guard.js';
 import { AuditFileError, AuditTrail } from './mcp/audit.js';
+
+/** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
+class StartupError extends Error {}
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
@@ -108,8 +113,14 @@ async function main(): Promise<void> {
   await serve(action.config);
 }
 
-/** Beyond the longest wait and one tmux command, the margin before answers in flight at end of input are given up. */
-const DRAIN_SLACK_MS = 5000;
+/**
+ * How long the calls in flight at end of input (or SIGTERM) are awaited: waits end at once when
+ * shutdown begins, so only a call stuck on tmux is still running then, and it gets an error.
+ * The process exits within a second of its input ending.
+ */
+const DRAIN_LIMIT_MS = 700;
+/** After the drain and the profile's own close (julia's owned sessions), the most that closing tmux clients may take. */
+const EXIT_GRACE_MS = 250;
 
 /**
  * The MCP side: the SDK, zod and the profiles. Most of start-up is loading it, so serve() starts
@@ -132,6 +143,13 @@ async function serve(config: Config): Promise<void> {
   const registry = registryFor(config, recorder);
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
+  try {
+    // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
+    tmux.checkSocket();
+  } catch (error) {
+    if (error instanceof TmuxSocketUnusableError) throw new ConfigError(`${config.socketSource}: ${error.message}. ${error.hint}`);
+    throw error;
+  }
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
   const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
@@ -145,15 +163,16 @@ async function serve(config: Config): Promise<void> {
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
-    // A profile that can end its calls at once does (cancelled, or closed if not begun), and they are answered first.
-    if (profile.closing) {
-      profile.closing();
-      await drainTransport().catch(() => {});
-    }
+    beginShutdown();
+    // Waits end at once; a profile that can end its calls does (cancelled, or closed if not begun); all are answered first.
+    profile.closing?.();
+    await drainTransport().catch(() => {});
     await closeView().catch(() => {});
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
     trail?.close();
+    // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS);
     await registry.close();
     await recorder?.close();
     process.exit(code);
@@ -170,6 +189,7 @@ async function serve(config: Config): Promise<void> {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
     const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(factory, {
+      onListenError: (error) => new StartupError(`cannot listen on ${config.http!.host.includes(':') ? `[${config.http!.host}]` : config.http!.host}:${config.http!.port}: ${listenProblem(error)}`),
       host: config.http.host,
       port: config.http.port,
       token: token.value,
@@ -178,13 +198,15 @@ async function serve(config: Config): Promise<void> {
       ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
     });
     closeTransport = () => http.close();
-    drainTransport = () => http.drain(DRAIN_SLACK_MS);
+    drainTransport = () => http.drain(DRAIN_LIMIT_MS);
     // A generated token is part of the one banner line, printed once.
     where = `, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}`;
   } else {
     const connection = serveBothErasOverStdio(factory, {
-      // Calls in flight when stdin ends are answered first; each is bounded by its own deadline.
-      drainLimitMs: config.waitMaxMs + config.commandTimeoutMs + DRAIN_SLACK_MS,
+      // Calls in flight when stdin ends are answered first: waits end at once, the rest get the drain limit.
+      drainLimitMs: DRAIN_LIMIT_MS,
+      // Waits end at once; quick calls still finish (the profile's own closing comes after the drain).
+      onInputEnd: beginShutdown,
       wrap: (wire) => profileWire(profile, wire),
       ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
     });
@@ -212,6 +234,13 @@ async function serve(config: Config): Promise<void> {
       (config.record ? `recording panes to ${config.record.dir}, ` : '') +
       `${selectionSummary}${where}\n`,
   );
+}
+
+function listenProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return 'the address is already in use (another server listens there; choose another port)';
+  if (error.code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
+  if (error.code === 'EADDRNOTAVAIL') return 'no interface of this machine has that address';
+  return error.message;
 }
 
 /** The audit trail of --audit (its file checked now) and of --view; an unwritable file ends start-up with exit status 1. */
@@ -244,6 +273,9 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
       throw new ConfigError(`--token-file ${http.tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
     })).trim();
     if (value === '') throw new ConfigError(`--token-file ${http.tokenFile} is empty; put the token in it`);
+    if (value.length < MIN_REMOTE_TOKEN_LENGTH && !isLoopback(http.host)) {
+      throw new ConfigError(`--token-file ${http.tokenFile}: a token for a non-loopback address needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+    }
     return { value, generated: false };
   }
   const { generateToken } = await import('./mcp/http-auth.js');
@@ -251,7 +283,7 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
+  const message = error instanceof ConfigError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
   process.stderr.write(`tmux-mcp: ${message}\n`);
-  process.exit(2);
+  process.exit(error instanceof StartupError ? 1 : 2);
 });

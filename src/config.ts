@@ -225,6 +225,9 @@ function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | 
   if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
     throw new ConfigError(`${flag} ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
   }
+  if (!isLoopback(host) && token !== undefined && token.length < MIN_REMOTE_TOKEN_LENGTH) {
+    throw new ConfigError(`${flag} ${listen} listens beyond this machine: TMUX_MCP_TOKEN needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+  }
   // A specific listen address is how clients will name the server, so it is an allowed Host.
   const listenName = host.includes(':') ? `[${host}]` : host;
   const wildcard = host === '0.0.0.0' || host === '::';
@@ -237,8 +240,11 @@ function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | 
   };
 }
 
+/** The shortest token chosen for an address beyond loopback: a short one is guessed by trying. */
+export const MIN_REMOTE_TOKEN_LENGTH = 16;
+
 /** Loopback addresses and names: only this machine can reach them. */
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
@@ -424,7 +430,9 @@ function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocke
       throw new ConfigError(`host "${spec}" must be NAME=SSH-DESTINATION, NAME being 1-16 letters, digits, "_" or "-", starting with a letter`);
     }
     if (name === 'local') throw new ConfigError('"local" names this machine; give the host another name');
-    if (destination === '' || destination.startsWith('-') || /\s/.test(destination)) {
+    // ssh would read a host part starting with "-" as an option, in any form (-o…, ssh://-o…, user@-o…).
+    const hostPart = destination.replace(/^ssh:\/\//, '').replace(/^[^@/]*@/, '');
+    if (destination === '' || destination.startsWith('-') || hostPart.startsWith('-') || /\s/.test(destination)) {
       throw new ConfigError(`host ${name}: "${destination}" is not an ssh destination`);
     }
     if (hosts.some((host) => host.name === name)) throw new ConfigError(`host ${name} is configured twice`);

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { rowFormat, toBool, toInt } from '../tmux/formats.js';
 import { invalidArgument } from './failure.js';
+import { isShuttingDown, onShutdown } from './shutdown.js';
 import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { PaneLayout } from './records.js';
@@ -242,7 +243,7 @@ export async function captureSince(engine: Engine, pane: PaneLayout, options: Ca
       dirty = false;
       const result = await readSince(engine, pane, cursor, maxLines);
       const remaining = deadline - performance.now();
-      if (result.lines.length > 0 || result.linesMissed || closed || remaining <= 0 || options.signal?.aborted) return result;
+      if (result.lines.length > 0 || result.linesMissed || closed || remaining <= 0 || options.signal?.aborted || isShuttingDown()) return result;
       if (!dirty) await sleepUntilWoken(remaining, options.signal, (fn) => (wake = fn));
       wake = undefined;
     }
@@ -256,9 +257,11 @@ function sleepUntilWoken(ms: number, signal: AbortSignal | undefined, setWake: (
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
+      stopListening();
       resolve();
     };
     const timer = setTimeout(done, ms);
+    const stopListening = onShutdown(done);
     signal?.addEventListener('abort', done, { once: true });
     setWake(done);
   });

@@ -8,6 +8,7 @@
  */
 import { TmuxError, TmuxTimeoutError } from '../tmux/errors.js';
 import { invalidArgument, Failure } from './failure.js';
+import { isShuttingDown, shutdownSignal } from './shutdown.js';
 import type { Engine } from './engine.js';
 
 /** Longest channel name accepted. */
@@ -64,8 +65,11 @@ export async function waitForChannel(engine: Engine, channel: string, options: C
   const seconds = () => Math.round(performance.now() - started) / 1000;
   try {
     // stdin forces a process of its own; the signal and the deadline kill it.
-    await engine.tmux.run(['wait-for', channel], { stdin: Buffer.alloc(0), signal: options.signal, timeoutMs: effectiveTimeoutMs });
+    // Shutting down ends the wait as its timeout would: not released.
+    const signal = options.signal ? AbortSignal.any([options.signal, shutdownSignal]) : shutdownSignal;
+    await engine.tmux.run(['wait-for', channel], { stdin: Buffer.alloc(0), signal, timeoutMs: effectiveTimeoutMs });
   } catch (error) {
+    if (isShuttingDown() && !options.signal?.aborted) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
     if (options.signal?.aborted) {
       throw new Failure('cancelled', `the wait on channel ${channel} was cancelled after ${seconds()} s; the waiting tmux client was stopped`);
     }

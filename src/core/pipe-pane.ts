@@ -9,6 +9,7 @@ import { literalFormat } from '../tmux/formats.js';
 import { shellQuote } from '../tmux/launcher.js';
 import type { Engine } from './engine.js';
 import { invalidArgument } from './failure.js';
+import { checkWritableFile } from './writable-path.js';
 
 /** Longest path accepted (PATH_MAX). */
 const MAX_PIPE_PATH_BYTES = 4096;
@@ -55,6 +56,8 @@ export async function startPipe(engine: Engine, paneId: string, path: string, op
   if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) {
     throw invalidArgument(`${options.field ?? 'output_path'} is too long once quoted for the shell and tmux`, 'Use a shorter path, or fewer quotes, % and # in it.');
   }
+  // The pipe's shell runs where the tmux server runs: a path on this machine is checked here.
+  if (engine.tmux.host === undefined) checkWritableFile(path, options.field ?? 'output_path');
   await engine.onPane(paneId, () => engine.tmux.run(['pipe-pane', '-t', paneId, command]));
   return { paneId, piping: await isPiping(engine, paneId) };
 }

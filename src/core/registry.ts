@@ -7,8 +7,9 @@
  */
 import { TmuxServer } from '../tmux/server.js';
 import { Engine, type EngineOptions } from './engine.js';
-import { invalidArgument, notFound, refused } from './failure.js';
-import { LOCAL_HOST, type RemoteHost } from './hosts.js';
+import { Failure, invalidArgument, notFound, refused } from './failure.js';
+import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './hosts.js';
+import { quoted } from './quote.js';
 import { closePaneStreams } from './pane-stream.js';
 import { isHostUnreachable } from '../tmux/errors.js';
 
@@ -42,26 +43,36 @@ export function locationKey(location: ServerLocation): string {
 /** The longest socket name accepted: a socket path must fit a sockaddr_un (108 bytes) with its directory. */
 export const MAX_SOCKET_NAME_LENGTH = 64;
 
+// What tmux socket names sensibly are: letters, digits, ".", "_" and "-", not starting with "-" (tmux
+// would read it as an option) and no "." or ".." alone (the directory itself, or its parent).
+const SOCKET_NAME = /^[A-Za-z0-9._][A-Za-z0-9._-]*$/;
+
 /**
- * Refuses a socket name that would leave tmux's socket directory (`/`, `..`) or that tmux cannot
- * use, before any tmux runs: `-L NAME` is joined onto that directory as a path.
+ * Refuses a socket name tmux should not be given, before any tmux runs: `-L NAME` is joined onto
+ * tmux's socket directory as a path, and a server started on an odd name (a newline, an escape, a
+ * leading "-") outlives this process under a name nobody can type.
  */
 export function checkSocketName(name: string, field = 'socket_name'): void {
   if (name === '') throw invalidArgument(`${field} must not be empty`, 'Omit it to use the configured tmux server.');
-  if (name.includes('/') || name.includes('..') || name.includes('\0')) {
-    throw invalidArgument(
-      `${field} ${JSON.stringify(name.slice(0, MAX_SOCKET_NAME_LENGTH))} is not a socket name: names may not hold "/", ".." or NUL, since tmux joins them onto its socket directory`,
-      'Pass the bare name tmux -L takes (like "work"); a socket elsewhere is configured with LIBTMUX_SOCKET_PATH.',
+  if (name.length > MAX_SOCKET_NAME_LENGTH) throw invalidArgument(`${field} is longer than ${MAX_SOCKET_NAME_LENGTH} characters`);
+  const colon = name.indexOf(':');
+  if (colon > 0 && HOST_NAME.test(name.slice(0, colon))) {
+    throw new Failure(
+      'not_found',
+      `${field} ${quoted(name)} names host ${quoted(name.slice(0, colon))}, which is not configured`,
+      'Configure it with --host NAME=DESTINATION, or give a plain socket name.',
+      { touched: false },
     );
   }
-  if (name.length > MAX_SOCKET_NAME_LENGTH) throw invalidArgument(`${field} is longer than ${MAX_SOCKET_NAME_LENGTH} characters`);
+  if (!SOCKET_NAME.test(name) || name === '.' || name.includes('..')) {
+    throw invalidArgument(
+      `${field} ${quoted(name)} is not a socket name: use letters, digits, ".", "_" and "-", not starting with "-"`,
+      'Pass the bare name tmux -L takes (like "work"), or HOST: / HOST:NAME for a configured host; a socket elsewhere is configured with LIBTMUX_SOCKET_PATH.',
+    );
+  }
 }
 
-/** tmux's socket directory for this user: `$TMUX_TMPDIR` (or /tmp) + `/tmux-<uid>`. */
-export function socketDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  const base = (env.TMUX_TMPDIR || '/tmp').replace(/\/+$/, '') || '/';
-  return `${base === '/' ? '' : base}/tmux-${process.getuid?.() ?? 0}`;
-}
+export { socketDirectory } from '../tmux/socket-guard.js';
 
 export interface RegistryOptions {
   readonly bin: string;
@@ -233,6 +244,13 @@ export class EngineRegistry {
   /** The location a socket name selects (checked), or the default for none. */
   static named(socketName: string | null | undefined, field = 'socket_name'): ServerLocation | undefined {
     if (socketName === undefined || socketName === null) return undefined;
+    // `HOST:` or `HOST:NAME` reaches a configured host (see #onHost, which checks the host); NAME is checked here too.
+    const colon = socketName.indexOf(':');
+    if (colon > 0 && HOST_NAME.test(socketName.slice(0, colon)) && socketName.length <= MAX_SOCKET_NAME_LENGTH) {
+      const rest = socketName.slice(colon + 1);
+      if (rest !== '') checkSocketName(rest, field);
+      return { socketName };
+    }
     checkSocketName(socketName, field);
     return { socketName };
   }

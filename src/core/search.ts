@@ -4,6 +4,7 @@
  * pipelines them) in a bounded window, and matched in pane order as they arrive.
  */
 import { invalidArgument } from './failure.js';
+import { onShutdown } from './shutdown.js';
 import { tailBudget, trimTrailingBlank } from './capture.js';
 import type { Engine } from './engine.js';
 import type { Incarnation } from './records.js';
@@ -244,8 +245,13 @@ function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'ti
   const remaining = deadline - performance.now();
   if (remaining <= 0) return Promise.resolve('timeout');
   let timer: NodeJS.Timeout | undefined;
+  let stopListening = () => {};
   return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), remaining))),
+    promise.finally(() => (clearTimeout(timer), stopListening())),
+    new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), remaining);
+      // Shutting down: the search ends with what it found so far, as at its deadline.
+      stopListening = onShutdown(() => resolve('timeout'));
+    }),
   ]);
 }

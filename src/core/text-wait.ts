@@ -10,6 +10,7 @@ import type { Engine } from './engine.js';
 import { Failure } from './failure.js';
 import { openPaneStream, unreadStart, type StreamPosition } from './pane-stream.js';
 import { watchStream } from './wait.js';
+import { isShuttingDown } from './shutdown.js';
 
 export interface LiteralWait {
   readonly pane: { readonly id: string; readonly sessionId: string };
@@ -73,6 +74,8 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
     if (typeof ending === 'object') return 'output';
     switch (ending) {
       case 'timedOut':
+        // A literal wait has nothing partial to give: ended by shutdown, it says so.
+        if (isShuttingDown()) throw new Failure('cancelled', 'the wait ended early: the server is shutting down');
         throw new Failure('timeout', `the text did not appear within ${request.timeoutMs} ms`);
       case 'cancelled':
         throw new Failure('cancelled', 'the wait was cancelled');

@@ -16,6 +16,7 @@ import { fingerprint } from './refs.js';
 import { decodeToken, encodeToken } from './tokens.js';
 import { renderLine } from './terminal-text.js';
 import { invalidArgument } from './failure.js';
+import { onShutdown } from './shutdown.js';
 import { isHostUnreachable, TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { PANE_ID } from '../tmux/ids.js';
 
@@ -419,6 +420,8 @@ export function watchStream<T>(
     const deadline = setTimeout(() => end('timedOut'), options.timeoutMs);
     const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
     cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
+    // Shutting down: the wait ends now with what it has, as at its deadline.
+    cleanups.push(onShutdown(() => end('timedOut')));
     const onAbort = () => end('cancelled');
     if (options.signal.aborted) onAbort();
     options.signal.addEventListener('abort', onAbort, { once: true });

@@ -6,6 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Failure, invalidArgument, refused } from '../core/failure.js';
+import { quoted, shown, withoutControls } from '../core/quote.js';
 import type { ToolCall, ToolOutcome } from './tool.js';
 
 /** A batch's own budget for its JSON value; the rest of the 1,000,000-byte wire cap is for the envelope and the text. */
@@ -83,7 +84,7 @@ export async function runSerialBatch(
   operations.forEach((operation, index) => {
     if (!nested.names.includes(operation.tool) && !options.outsideReach) {
       throw refused(
-        `operations[${index}]: "${operation.tool}" is outside what this batch may call, so nothing ran`,
+        `operations[${index}]: ${quoted(operation.tool)} is outside what this batch may call, so nothing ran`,
         nested.names.length
           ? `a batch may call ${nested.names.join(', ')}; call other tools directly`
           : 'this server allows the batch no nested tools; call tools directly',
@@ -108,7 +109,7 @@ export async function runSerialBatch(
   for (const [index, operation] of operations.entries()) {
     if (call.signal.aborted) throw new Failure('cancelled', `the batch was cancelled before operations[${index}]`);
     // Progress counts operations finished; the response itself says the last one is done.
-    await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
+    await call.progress(index, operations.length, `operations[${index}]: ${shown(operation.tool)}`);
     if (ahead.length === 0 && options.pipeline) ahead = await pipelinedRun(operations.slice(index), index, nested, options.pipeline);
     const pipelined = ahead.shift();
     const row = pipelined
@@ -264,9 +265,10 @@ function batchOutcome(report: BatchReport, label: string, structuredBytes?: numb
     (dropped ? `; ${dropped} nested result(s) dropped to stay under the response limit (${report.truncatedBytes} bytes)` : '') +
     '.';
   const sections = report.results.map((row) => {
-    const head = `--- operations[${row.index}] ${row.tool}: `;
+    // Caller input (the tool name) and the errors that echo it are shown escaped, never raw.
+    const head = `--- operations[${row.index}] ${shown(row.tool)}: `;
     if (row.result === null) return `${head}${row.success ? 'succeeded' : 'failed'}; result dropped for size`;
-    if (!row.success) return `${head}failed\n${row.error}`;
+    if (!row.success) return `${head}failed\n${withoutControls(row.error ?? '')}`;
     return `${head}ok\n${row.result.content.map((block) => block.text).join('\n')}`;
   });
   const text = [summary, ...sections].join('\n');

@@ -23,6 +23,12 @@ export function bearerGate(expected: string): BearerGate {
   });
 }
 
+/** Whether an Authorization header carries the token, for the connection guard (the gate still answers the request). */
+export function bearerMatches(expected: string): (header: string | undefined) => boolean {
+  const matches = tokenCheck(expected);
+  return (header) => header !== undefined && /^bearer /i.test(header) && matches(header.slice(7).trim());
+}
+
 /** Whether a presented secret is `expected`, in constant time: the HTTP bearer token, the view's token and cookie. */
 export function tokenCheck(expected: string): (presented: string) => boolean {
   const expectedDigest = digest(expected);

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
-import { bearerGate, hostGates } from './http-auth.js';
+import { bearerGate, bearerMatches, hostGates } from './http-auth.js';
+import { guardConnections } from './http-connections.js';
 import { legacySessions } from './http-sessions.js';
 import { httpAdmission, type Admission } from './http-capacity.js';
 import { httpRules } from './http-rules.js';
@@ -37,6 +38,8 @@ export interface HttpOptions {
   /** When the profile sets JSON-RPC rules and inbound limits: applied to every POST before capacity. */
   readonly rules?: JsonRpcRules;
   readonly onerror?: (error: Error) => void;
+  /** The error to reject with when the address cannot be listened on (in use, not ours). */
+  readonly onListenError?: (error: NodeJS.ErrnoException) => Error;
 }
 
 export interface HttpServing {
@@ -78,7 +81,10 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
   let posts = 0;
   let settled: (() => void) | undefined;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const hasToken = bearerMatches(options.token);
+  // Headers must arrive within seconds (Node checks each second), not Node's default minute.
+  const server = createServer({ headersTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
+    if (hasToken(req.headers.authorization)) connections.proven(req.socket);
     if (req.method === 'POST') {
       posts++;
       res.once('close', () => {
@@ -96,7 +102,10 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
       res.end();
     });
   });
-  await listen(server, options.host, options.port);
+  const connections = guardConnections(server);
+  await listen(server, options.host, options.port).catch((error: NodeJS.ErrnoException) => {
+    throw options.onListenError?.(error) ?? error;
+  });
   const { port } = server.address() as AddressInfo;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {

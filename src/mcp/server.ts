@@ -23,6 +23,7 @@ import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclarat
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { Failure, refused } from '../core/failure.js';
+import { isShuttingDown, SHUTDOWN_NOTE } from '../core/shutdown.js';
 import type { AuditClient, AuditTrail } from './audit.js';
 
 export interface Profile<Ctx> {
@@ -66,6 +67,8 @@ export interface Profile<Ctx> {
    * running end now and later ones are refused, and the transports answer all of them before they close.
    */
   closing?(): void;
+  /** The contract fixes `content` to exactly one block (julia): no note is added beside it. */
+  readonly singleContentBlock?: boolean;
 }
 
 /**
@@ -285,7 +288,10 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     if (mismatch) {
       return renderFailure(profile, new Failure('internal', `${name} produced a result outside its output schema: ${mismatch}`), name);
     }
-    return fitResponse(profile, declaration, outcome, invocation.requestId);
+    const result = fitResponse(profile, declaration, outcome, invocation.requestId);
+    // A call that ends while the server shuts down says so: any wait in it was cut short.
+    if (isShuttingDown() && !profile.singleContentBlock && invocation.mayNest) result.content = [...result.content, { type: 'text', text: `[${SHUTDOWN_NOTE}]` }];
+    return result;
   }
 
   return { listed, invoke, auditing: () => trail?.active === true, refusedUnlisted };

@@ -31,10 +31,12 @@ export interface StdioOptions {
   readonly wrap?: (wire: Transport) => Transport;
   /** A contract's limits on each inbound message (json-limits.ts); without them, only a 16 MiB line cap. */
   readonly limits?: JsonLimits;
+  /** Called the moment stdin ends, before the calls in flight are awaited (so they can be ended early). */
+  readonly onInputEnd?: () => void;
 }
 
 export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
-  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits);
+  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits, options.onInputEnd);
   const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
   return {
     closed: wire.closed,
@@ -69,6 +71,7 @@ class DrainingStdioWire implements Transport {
     private readonly output: Writable,
     private readonly drainLimitMs: number,
     limits?: JsonLimits,
+    private readonly onEnd?: () => void,
   ) {
     this.#buffer = new JsonRpcLines(limits);
     this.closed = new Promise((resolve) => (this.#markClosed = resolve));
@@ -156,15 +159,31 @@ class DrainingStdioWire implements Transport {
   readonly #onInputEnd = () => {
     if (this.#inputEnded) return;
     this.#inputEnded = true;
+    this.onEnd?.();
     if (this.#unanswered.size === 0) {
       void this.close();
       return;
     }
-    this.#drainTimer = setTimeout(() => {
-      this.onerror?.(new Error(`stdin closed; ${this.#unanswered.size} call(s) still unanswered after ${this.drainLimitMs} ms`));
-      void this.close();
-    }, this.drainLimitMs);
+    this.#drainTimer = setTimeout(() => void this.#giveUp(), this.drainLimitMs);
   };
+
+  /** The drain limit passed: every call still unanswered gets an error now, so no request goes without an answer. */
+  async #giveUp(): Promise<void> {
+    const ids = [...this.#unanswered];
+    this.onerror?.(new Error(`stdin closed; ${ids.length} call(s) still unanswered after ${this.drainLimitMs} ms`));
+    await Promise.all(
+      ids.map((id) =>
+        this.#write(
+          outboundLine({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32603, message: `the server is shutting down (its input ended) and this call did not finish within ${this.drainLimitMs} ms; it may still have had effects` },
+          }),
+        ).catch(() => {}),
+      ),
+    );
+    await this.close();
+  }
 
   readonly #onInputError = (error: Error) => this.onerror?.(error);
 

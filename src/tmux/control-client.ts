@@ -269,7 +269,9 @@ export class ControlClient {
     this.#child.stdin.end();
     if (!this.#attached) return Promise.resolve();
     return new Promise((resolve) => {
-      const kill = setTimeout(() => this.#child.kill('SIGKILL'), 1000);
+      // Locally a client still there 200 ms after SIGTERM waits on a tmux that does not answer (stopped):
+      // killing an attached client is safe, and the process must exit within a second of its input ending.
+      const kill = setTimeout(() => this.#child.kill('SIGKILL'), this.#host === undefined ? 200 : 1000);
       this.#child.once('exit', () => {
         clearTimeout(kill);
         resolve();

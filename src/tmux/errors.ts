@@ -31,6 +31,16 @@ export class TmuxNoServerError extends TmuxError {
   }
 }
 
+/** Something listens on the socket, but it does not speak tmux's protocol (another program, or a tmux that crashed). */
+export class TmuxNotTmuxSocketError extends TmuxError {
+  constructor(socket: string, tmuxMessage: string) {
+    super(
+      `the socket ${socket} does not answer as a tmux server (tmux said: ${tmuxMessage.trim().slice(0, 200)})`,
+      'Another program may listen on that socket, or its tmux server crashed: check the socket path or name (--socket, LIBTMUX_SOCKET_PATH, LIBTMUX_SOCKET_NAME).',
+    );
+  }
+}
+
 /** The tmux binary could not be started at all. */
 export class TmuxUnavailableError extends TmuxError {
   constructor(bin: string, cause: unknown) {
@@ -112,7 +122,7 @@ export class TmuxHostError extends TmuxError {
     return new TmuxHostError(
       host,
       `cannot reach host ${host} (ssh ${destination}): ${said}`,
-      `Check that \`ssh -o BatchMode=yes ${destination} tmux -V\` works from this machine without a prompt (keys or agent, a known host key); calls on other hosts are not affected.`,
+      `Check that \`ssh -o BatchMode=yes ${shellWord(destination)} tmux -V\` works from this machine without a prompt (keys or agent, a known host key); calls on other hosts are not affected.`,
     );
   }
 
@@ -144,4 +154,9 @@ export function isHostUnreachable(error: unknown): boolean {
 /** The last lines of a process's stderr, bounded: ssh's reason is at the end. */
 function lastLines(text: string): string {
   return text.replaceAll('\r', '').trim().split('\n').slice(-3).join(' / ').slice(-500);
+}
+
+/** `text` as one word for a POSIX shell: as is when it holds nothing a shell reads specially, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }

@@ -8,9 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxNotTmuxSocketError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
+import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
 export interface TmuxServerOptions {
   /** tmux here; with `ssh`, the ssh client runs tmux on that host instead and this is not used. */
@@ -40,6 +41,8 @@ const NO_SERVER = /no server running|error connecting to|No such file or directo
 const SERVER_EXITING = /server exited unexpectedly|lost server/;
 /** Pause between tries at a server that is exiting, so a socket that keeps dropping clients is not hammered. */
 const EXITING_PAUSE_MS = 5;
+/** The longest a socket that drops clients is taken for a server on its way out. */
+const EXITING_MAX_MS = 500;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
@@ -67,6 +70,8 @@ export class TmuxServer {
   #reaping: Promise<void> | undefined;
   /** The silence that last ended a connection to this host, until a connection is made again. */
   #linkLost: TmuxLinkSilentError | undefined;
+  /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
+  readonly #localSocket: { readonly path: string; readonly named: boolean } | undefined;
   /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
   #versionChecked: Promise<void> | undefined;
 
@@ -88,6 +93,11 @@ export class TmuxServer {
     delete env.TMUX;
     delete env.TMUX_PANE;
     this.#env = env;
+    this.#localSocket = options.ssh
+      ? undefined
+      : options.socketPath !== undefined
+        ? { path: options.socketPath, named: false }
+        : { path: `${socketDirectory(env)}/${options.socketName ?? 'default'}`, named: true };
     this.#spawnOnly = options.spawnOnly ?? false;
   }
 
@@ -143,7 +153,8 @@ export class TmuxServer {
           this.#sent++;
           return await client.runReply(command, left(deadline));
         } catch (error) {
-          if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
+          // Closing: no new client (one attaching to a stopped tmux could not be ended safely).
+          if (!(error instanceof TmuxConnectionLostError && error.notStarted) || this.#closed) throw error;
         }
       }
     }
@@ -162,11 +173,18 @@ export class TmuxServer {
    * session was just killed and the server is exiting): that answers from whatever is there now.
    */
   async runIfServer(command: readonly string[], options: RunOptions = {}): Promise<string[] | undefined> {
+    // One deadline for both tries: a connection dropped by another call's timeout must not grant a second full timeout.
+    const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
+      const left = Math.ceil(deadline - performance.now());
       try {
-        return await this.run(command, options);
+        if (attempt > 0 && left <= 0) throw new TmuxTimeoutError(command, timeoutMs, this.host);
+        return await this.run(command, attempt === 0 ? options : { ...options, timeoutMs: left });
       } catch (error) {
         if (error instanceof TmuxNoServerError) return undefined;
+        // The second try had what was left of the one deadline: the call's timeout is what ran out.
+        if (attempt > 0 && error instanceof TmuxTimeoutError) throw new TmuxTimeoutError(command, timeoutMs, this.host);
         // A host that went silent would only hang the second try: say so now.
         if (!(error instanceof TmuxConnectionLostError) || error instanceof TmuxLinkSilentError || attempt > 0 || this.#closed) throw error;
       }
@@ -383,7 +401,13 @@ export class TmuxServer {
       .catch(() => {});
   }
 
+  /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
+  checkSocket(): void {
+    if (this.#localSocket) checkSocketPath(this.#localSocket.path, { socketDirectory: this.#localSocket.named });
+  }
+
   async #connect(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
+    this.checkSocket();
     const client = await ControlClient.connect({
       launcher: this.launcher,
       globalArgs: this.globalArgs,
@@ -417,16 +441,23 @@ export class TmuxServer {
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
+    this.checkSocket();
     let result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
     // A server exiting after its last session went still takes connections, then drops them
     // unanswered: the command never ran in a server that lives on. Sent again, it reaches the
     // next server (a spawned tmux starts one) once the old one is gone, a few round trips later.
-    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < deadline) {
+    // An exiting server is gone within a few round trips; a socket that keeps dropping clients for
+    // longer is not a tmux server on its way out (another program listens there), said at once below.
+    const exitingUntil = Math.min(deadline, performance.now() + EXITING_MAX_MS);
+    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < exitingUntil) {
       await sleep(EXITING_PAUSE_MS);
+      this.checkSocket();
       result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
     }
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
+      // Still dropped once the deadline is near: not a server on its way out, but something that does not speak tmux.
+      if (SERVER_EXITING.test(result.stderr)) throw new TmuxNotTmuxSocketError(this.socketLabel, result.stderr);
       throw new TmuxCommandError(command, result.stderr);
     }
     // A spawned command may have created the first session: let the next call attach.

@@ -27,7 +27,7 @@ const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', im
 };
 const outputOf = (name: string) => compileValidator(contract.tools.find((tool) => tool.name === name)!.outputSchema as never, `${name} result`);
 
-test('stdin closed with calls in flight: each is answered (waits to their own end or release), then the process exits', async (t) => {
+test('stdin closed with calls in flight: each is answered (waits end at once with what they have, saying why), then the process exits', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const server = spawn(process.execPath, [CLI], { env: tmux.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -54,7 +54,7 @@ test('stdin closed with calls in flight: each is answered (waits to their own en
 
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
   send({ method: 'notifications/initialized' });
-  // One wait that only its deadline ends, one that a signal sent after end of input ends, one instant call.
+  // A text wait, a channel wait (both far from their deadlines), one instant call.
   const channel = `eof-${process.pid}`;
   send({ id: 2, method: 'tools/call', params: { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 1500 } } });
   send({ id: 3, method: 'tools/call', params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } } });
@@ -62,7 +62,6 @@ test('stdin closed with calls in flight: each is answered (waits to their own en
   await seen(4);
   await until('the channel wait to be armed', () => waiters(channel).length === 1);
   server.stdin.end();
-  await tmux.tmux('wait-for', '-S', channel);
 
   assert.equal(await exited, 0);
   await allRead;
@@ -70,11 +69,13 @@ test('stdin closed with calls in flight: each is answered (waits to their own en
   const timedOut = answers.get(2)?.result?.structuredContent;
   assert.ok(timedOut, JSON.stringify(answers.get(2)));
   assert.equal(validate.wait(timedOut), undefined);
-  assert.equal(timedOut.matched, null, 'the first wait ran to its own deadline');
+  assert.equal(timedOut.matched, null, 'the text wait ended without a match');
+  assert.match(JSON.stringify(answers.get(2).result.content), /shutting down/, 'and says why');
   const released = answers.get(3)?.result?.structuredContent;
   assert.ok(released, JSON.stringify(answers.get(3)));
   assert.equal(validate.channel(released), undefined);
-  assert.equal(released.released, true, 'the channel wait was released by the signal sent after stdin closed');
+  assert.equal(released.released, false, 'the channel wait ended unreleased');
+  assert.match(JSON.stringify(answers.get(3).result.content), /shutting down/);
   const listed = answers.get(4)?.result?.structuredContent;
   assert.equal(validate.list(listed), undefined);
   assert.equal(listed.sessions.length, 1);

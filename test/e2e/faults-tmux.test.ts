@@ -87,7 +87,7 @@ test('tmux stopped (SIGSTOP): every call fails within the command timeout; after
   assert.equal(await clientsAfterExit(tmux), '', 'no tmux client left behind');
 });
 
-test('stdin closed while tmux is stopped: the call in flight is answered at its deadline, the process exits, tmux survives', async (t) => {
+test('stdin closed while tmux is stopped: the call in flight is answered (the server is shutting down), the process exits, tmux survives', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   const pid = await serverPid(tmux);
@@ -107,9 +107,8 @@ test('stdin closed while tmux is stopped: the call in flight is answered at its 
   server.stdin.end();
   assert.equal(await exited, 0);
   const answer = out.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((message) => message.id === 3);
-  assert.equal(answer?.result?.isError, true, out);
-  // The command gets what is left of the call's 2 s deadline when it is sent: a few ms less under load.
-  assert.match(answer.result.content[0].text, /did not answer within (19\d\d|2000) ms/);
+  // It cannot finish while tmux is stopped; the process does not wait out its deadline, and still answers it.
+  assert.match(answer?.error?.message ?? '', /shutting down .* did not finish/, out);
   process.kill(pid, 'SIGCONT');
   assert.equal(await clientsAfterExit(tmux), '', 'no tmux client left once tmux resumed');
   assert.ok(alive(pid), 'tmux survived');

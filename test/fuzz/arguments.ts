@@ -15,6 +15,16 @@ export interface Pools {
   readonly sessions: readonly string[];
   /** Strings that must never run: each would create the canary file if it reached a shell or a tmux format. */
   readonly payloads: readonly string[];
+  /** Live (session id, window id, pane id) triples, to build targets that disagree (a window of another session). */
+  readonly triples?: ReadonlyArray<readonly [string, string, string]>;
+}
+
+/** Socket names tmux should never be given (each must be refused before a tmux runs), and the HOST: form of no host. */
+export const HOSTILE_SOCKET_NAMES = ['-L', '-', 'a\nb', '\u001b]2;t\u0007', 'a b', '.', '..', 'x'.repeat(65), 'é', 'a;b', '#{pane_id}', 'nohost:', 'nohost:x', ':x', 'a:b c'];
+
+/** Whether a socket name is one this server may hand to tmux (the rule under test, stated independently). */
+export function sensibleSocketName(name: string): boolean {
+  return name.length <= 64 && /^[A-Za-z0-9._][A-Za-z0-9._-]*$/.test(name) && name !== '.' && !name.includes('..');
 }
 
 const MiB = 1024 * 1024;
@@ -23,6 +33,7 @@ const MiB = 1024 * 1024;
 function hostileStrings(pools: Pools): fc.Arbitrary<string> {
   return fc.oneof(
     fc.constantFrom(...pools.payloads),
+    fc.constantFrom('\u001b]2;t\u0007\u001b[2J', '\u0007', '\u009b31m', 'a\u0008b', '\u007f', ''.padEnd(40, '\u001b[A')),
     fc.constantFrom('', ' ', '-', '--', ';', '\\;', '#', '##', '#{pane_id}', '#[fg=red]', '$HOME', '${X}', '~', '\n', '\r\n', '\t', '\u0000', 'a\u0000b', '\u001b[31m', '\ud800', 'x\udfff', '\u2028', '%', '@', '$', '%-1', '@99999999999', '$0;kill-server', 'tmux1_', 'tmux1_@@@', '..', '/', ':', '.', '!', '{', '}'),
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -35,6 +46,8 @@ function stringFor(name: string, schema: Schema, pools: Pools): fc.Arbitrary<str
   if (schema.pattern) {
     return fc.oneof({ weight: 4, arbitrary: fc.stringMatching(new RegExp(schema.pattern)) }, { weight: 1, arbitrary: hostileStrings(pools) });
   }
+  // Never a name tmux would take: that would start servers on the shared socket directory.
+  if (/socket_name/.test(name)) return fc.oneof(fc.constantFrom(...HOSTILE_SOCKET_NAMES), hostileStrings(pools).filter((text) => !sensibleSocketName(text)));
   const targets = /pane/i.test(name)
     ? pools.panes
     : /window/i.test(name)
@@ -97,7 +110,30 @@ function objectFor(schema: Schema, pools: Pools): fc.Arbitrary<Record<string, un
   const properties: Record<string, Schema> = schema.properties ?? {};
   const required = new Set<string>(schema.required ?? []);
   const fields = Object.fromEntries(Object.entries(properties).map(([key, inner]) => [key, valueFor(inner, pools, key)]));
-  return fc.record(fields, { requiredKeys: [...required].filter((key) => key in fields) }) as fc.Arbitrary<Record<string, unknown>>;
+  const record = fc.record(fields, { requiredKeys: [...required].filter((key) => key in fields) }) as fc.Arbitrary<Record<string, unknown>>;
+  const disagreeing = disagreeingTargets(Object.keys(properties), pools);
+  if (!disagreeing) return record;
+  return fc.oneof({ weight: 4, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(record, disagreeing).map(([args, targets]) => ({ ...args, ...targets })) });
+}
+
+const SESSION_FIELD = /^(session|session_id)$/;
+const WINDOW_FIELD = /^(window|windowId|window_id)$/;
+const PANE_FIELD = /^(paneId|pane_id)$/;
+
+/**
+ * For a tool that takes a session and a window or pane: targets that disagree, the session one
+ * live session and the window or pane live objects of another.
+ */
+function disagreeingTargets(keys: readonly string[], pools: Pools): fc.Arbitrary<Record<string, string>> | undefined {
+  const session = keys.find((key) => SESSION_FIELD.test(key));
+  const other = keys.filter((key) => WINDOW_FIELD.test(key) || PANE_FIELD.test(key));
+  const triples = pools.triples ?? [];
+  const pairs = triples.flatMap((a) => triples.filter((b) => b[0] !== a[0]).map((b) => [a, b] as const));
+  if (!session || other.length === 0 || pairs.length === 0) return undefined;
+  return fc.constantFrom(...pairs).map(([a, b]) => ({
+    [session]: a[0],
+    ...Object.fromEntries(other.map((key) => [key, WINDOW_FIELD.test(key) ? b[1] : b[2]])),
+  }));
 }
 
 /** A set the schema should refuse: one field missing, unknown, of the wrong type, or out of range. */

@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
 import { compileValidator, ensureValidation, type Validator } from '../../src/mcp/validation.js';
 import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
-import { argumentsFor } from './arguments.js';
+import { argumentsFor, sensibleSocketName } from './arguments.js';
 import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
 
 await ensureValidation(); // validators load ajv on demand, as the server's first call does
@@ -30,6 +30,7 @@ const PROFILES = (process.env.FUZZ_PROFILES ?? 'libtmux,python,julia').split(','
 const BATCH = 25;
 /** Far beyond any wait the server allows here (2 s) plus a command timeout: an answer later than this is a hang. */
 const DEADLINE_MS = 60_000;
+const JULIA_INBOUND_BYTES = 2 * 1024 * 1024;
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -41,6 +42,12 @@ interface Tally {
   toolErrors: number;
   protocolErrors: number;
   largestBytes: number;
+  /** Calls that carried a class issue 26 added: a socket name tmux should not get, control characters, targets that disagree. */
+  badSocketNames: number;
+  controls: number;
+  disagreeing: number;
+  /** julia sets over its inbound limit, not sent (see above). */
+  overInboundLimit: number;
   failures: string[];
 }
 
@@ -67,13 +74,19 @@ for (const profile of PROFILES) {
     const { tools } = await mcp.client.listTools();
     const inputs = new Map<string, Validator>(tools.map((tool) => [tool.name, compileValidator(tool.inputSchema as never, 'arguments')]));
     const payloads = injectionPayloads(world.canary);
-    const tally: Tally = { calls: 0, schemaValid: 0, schemaInvalid: 0, succeeded: 0, toolErrors: 0, protocolErrors: 0, largestBytes: 0, failures: [] };
+    const tally: Tally = { calls: 0, schemaValid: 0, schemaInvalid: 0, succeeded: 0, toolErrors: 0, protocolErrors: 0, largestBytes: 0, badSocketNames: 0, controls: 0, disagreeing: 0, overInboundLimit: 0, failures: [] };
     const started = performance.now();
 
     for (let batch = 0; tally.calls < RUNS; batch++) {
       const pools = await world.pools(payloads);
       const call = fc.constantFrom(...tools).chain((tool) => argumentsFor(tool.inputSchema, pools).map((args) => ({ tool: tool.name, args })));
       for (const { tool, args } of fc.sample(call, { seed: SEED + batch, numRuns: Math.min(BATCH, RUNS - tally.calls) })) {
+        // The julia contract answers a message over its 2 MiB inbound limit with -32700 and id null (it cannot read
+        // the id), which no client can match to its request: such a set is left out (test/e2e/julia-protocol covers it).
+        if (profile === 'julia' && Buffer.byteLength(JSON.stringify(args) ?? '') > JULIA_INBOUND_BYTES - 4096) {
+          tally.overInboundLimit++;
+          continue;
+        }
         const failure = await exercise(mcp, world, tool, args, inputs.get(tool)!(args) === undefined, tally, profile);
         if (failure) tally.failures.push(`${failure}\n  call: ${tool} ${preview(args)}`);
         if (crashed) tally.failures.push(`the server exited after ${tool} ${preview(args)}`);
@@ -95,6 +108,8 @@ function summary(profile: string, tally: Tally, started: number): string {
   return (
     `FUZZ profile=${profile} seed=${SEED} calls=${tally.calls} schema-valid=${tally.schemaValid} schema-invalid=${tally.schemaInvalid} ` +
     `succeeded=${tally.succeeded} tool-errors=${tally.toolErrors} protocol-errors=${tally.protocolErrors} largest-response=${tally.largestBytes} ` +
+    `bad-socket-names=${tally.badSocketNames} control-chars=${tally.controls} disagreeing-targets=${tally.disagreeing} ` +
+    (tally.overInboundLimit ? `left-out-over-inbound-limit=${tally.overInboundLimit} ` : '') +
     `seconds=${seconds} failures=${tally.failures.length}` + (tally.failures.length ? `\n${tally.failures.join('\n')}` : '')
   );
 }
@@ -105,6 +120,8 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
   if (valid) tally.schemaValid++;
   else tally.schemaInvalid++;
   const before = await world.snapshot();
+  const socketsBefore = world.socketNames();
+  countClasses(tally, before, args);
   let result: { isError?: boolean; content?: Array<{ text?: string }>; structuredContent?: unknown };
   try {
     // mcp.call validates any structuredContent against the tool's output schema.
@@ -124,6 +141,11 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
   if (bytes >= MAX_RESPONSE_BYTES) return `response of ${bytes} bytes, over the cap`;
   if (world.canaryExists()) return 'PAYLOAD EXECUTED: the canary file exists';
   const text = (result.content ?? []).map((block) => block.text ?? '').join('\n');
+  const socketProblem = socketNameRule(world, args, socketsBefore, result);
+  if (socketProblem) return socketProblem;
+  const targetProblem = profile === 'libtmux' && tool === 'list_panes' ? disagreeingTargetsRule(before, args, result) : undefined;
+  if (targetProblem) return targetProblem;
+  if (!result.isError && !CONTENT_TOOLS.test(tool) && RAW_CONTROL.test(text)) return `raw control character in a success's text: ${JSON.stringify(text.slice(0, 300))}`;
   if (result.isError) {
     tally.toolErrors++;
     const problem = unclear(text);
@@ -140,6 +162,45 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
   // The python contract reads a target left out (or null) as the current session: that one is named too.
   if (valid && profile === 'python' && ![...before.values()].some((state) => state.names.some((name) => (JSON.stringify(args) ?? '').includes(name)))) return undefined;
   return unchanged(world, before, valid ? undefined : 'all', args);
+}
+
+/**
+ * Tools whose text is the pane's, a buffer's or a format's own content (what the caller asked to
+ * read), not an echo of the caller's input: raw characters there are the data.
+ */
+const CONTENT_TOOLS = /capture|buffer|display_message|snapshot|search|read|get_tmux_variables|show_/;
+
+function countClasses(tally: Tally, before: Map<string, SessionState>, args: unknown): void {
+  const record = (args !== null && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+  if (typeof record.socket_name === 'string' && !sensibleSocketName(record.socket_name)) tally.badSocketNames++;
+  if (/\\u00[01][0-9a-f]|\\u007f/.test(JSON.stringify(args) ?? '')) tally.controls++;
+  const session = [record.session, record.session_id].find((value) => typeof value === 'string' && before.has(value)) as string | undefined;
+  if (session) {
+    const mine = before.get(session)!.rows;
+    const others = [record.window, record.window_id, record.windowId, record.pane_id, record.paneId].filter((value): value is string => typeof value === 'string' && /^[@%]\d+$/.test(value));
+    if (others.some((id) => !mine.split('\n').some((row) => row.split('\t').includes(id)))) tally.disagreeing++;
+  }
+}
+
+/** A socket name tmux should not be given is refused, and no socket appears for it. */
+function socketNameRule(world: FuzzWorld, args: unknown, socketsBefore: readonly string[], result: { isError?: boolean; structuredContent?: unknown }): string | undefined {
+  const name = (args as { socket_name?: unknown } | null)?.socket_name;
+  if (typeof name !== 'string' || sensibleSocketName(name)) return undefined;
+  const failedRows = (result.structuredContent as { failed?: unknown } | undefined)?.failed;
+  if (!result.isError && !(typeof failedRows === 'number' && failedRows > 0)) return `SOCKET NAME ACCEPTED: ${JSON.stringify(name)}`;
+  const added = world.socketNames().filter((entry) => !socketsBefore.includes(entry));
+  return added.length ? `a socket appeared for a refused socket name: ${JSON.stringify(added)}` : undefined;
+}
+
+/** A window outside the session given (both live) is an error, not a silent pick. */
+function disagreeingTargetsRule(before: Map<string, SessionState>, args: unknown, result: { isError?: boolean }): string | undefined {
+  const { session, window } = (args ?? {}) as { session?: unknown; window?: unknown };
+  const state = typeof session === 'string' ? before.get(session) : undefined;
+  if (!state || typeof window !== 'string' || !/^@\d+$/.test(window)) return undefined;
+  const windows = new Set(state.rows.split('\n').map((row) => row.split('\t')[1]));
+  const elsewhere = [...before.values()].some((other) => other.id !== state.id && other.rows.split('\n').some((row) => row.split('\t')[1] === window));
+  if (!windows.has(window) && elsewhere && !result.isError) return `TARGETS DISAGREE but the call succeeded: window ${window} is not in session ${session}`;
+  return undefined;
 }
 
 /** Whether a refusal says what was wrong: the word argument (or target, param), or one of the fields sent. */

@@ -5,10 +5,11 @@
  * shell would run and leave the canary file behind. Knows every session's ids, names and refs, to
  * tell which sessions a call named, and puts the fixture sessions back when a call removed them.
  */
-import { existsSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { encodeRef } from '../../src/core/refs.js';
+import { socketDirectory } from '../../src/tmux/socket-guard.js';
 import { PrivateTmux } from '../fixture/tmux.js';
 import type { Pools } from './arguments.js';
 
@@ -90,6 +91,12 @@ export class FuzzWorld {
     return { socketPath: identity[0]!, pid: Number(identity[1]), startTime: Number(identity[2]) };
   }
 
+  /** Socket files in tmux's socket directory for names (`-L`): a refused socket name must not add one. */
+  socketNames(): string[] {
+    const dir = socketDirectory(this.env);
+    return existsSync(dir) ? readdirSync(dir) : [];
+  }
+
   canaryExists(): boolean {
     return existsSync(this.canary);
   }
@@ -134,7 +141,9 @@ export class FuzzWorld {
       const refs = all.filter((name) => name.startsWith('tmux1_'));
       return [...ids, ...refs, ...ids.slice(0, 2).map((id) => encodeRef(kind, id, stale)), ...refs.slice(0, 2).map((ref) => `${ref};`), ...refs.slice(0, 1).map((ref) => `${ref.slice(0, -3)}@@@`), `${pattern.source.slice(1, 2)}999`];
     };
+    const triples = (await this.#rows()).map(([session, , window, , , pane]) => [session!, window!, pane!] as const);
     return {
+      triples,
       panes: live(/^%\d+$/, 'pane'),
       windows: live(/^@\d+$/, 'window'),
       sessions: [...live(/^\$\d+$/, 'session'), ...all.filter((name) => FIXTURE_SESSIONS.includes(name))],

@@ -34,10 +34,11 @@ test('--audit, --audit-redact, --view: flags and variables', () => {
   assert.deepEqual(viewed.audit, { redact: [] });
   assert.deepEqual(viewed.view, { host: '127.0.0.1', port: 8766, allowedHostnames: [] });
   assert.deepEqual(config([], { TMUX_MCP_VIEW: '[::1]:0' }).view, { host: '::1', port: 0, allowedHostnames: [] });
-  assert.deepEqual(config(['--view', '10.0.0.5:8766', '--allow-host', 'box.lan'], { TMUX_MCP_TOKEN: 't' }).view, {
+  // Beyond loopback a chosen token needs at least 16 characters (issue 26), for the view as for --http.
+  assert.deepEqual(config(['--view', '10.0.0.5:8766', '--allow-host', 'box.lan'], { TMUX_MCP_TOKEN: 'a-token-16-chars' }).view, {
     host: '10.0.0.5',
     port: 8766,
-    token: 't',
+    token: 'a-token-16-chars',
     allowedHostnames: ['box.lan', '10.0.0.5'],
   });
   // Beside --http: each its own listener, one token.

@@ -173,7 +173,7 @@ export class Deadline {
         this.#controller.abort();
       };
       this.#timer = setTimeout(() => stop(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`)), timeoutMs);
-      this.#onClose = () => stop(new Failure('cancelled', 'request cancelled after submission; remote effects may have occurred'));
+      this.#onClose = () => stop(new Failure('cancelled', 'request cancelled after submission: the server is shutting down; remote effects may have occurred'));
       closing.addEventListener('abort', this.#onClose, { once: true });
     });
     this.#stopped.catch(() => {});

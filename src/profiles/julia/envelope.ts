@@ -9,6 +9,7 @@ import { clipUtf8 } from '../../core/capture.js';
 import { Failure, type FailureKind } from '../../core/failure.js';
 import { TmuxOutputLimitError, TmuxTimeoutError } from '../../tmux/errors.js';
 import { isTmuxError } from '../../tmux/server.js';
+import { TmuxSocketUnusableError } from '../../tmux/socket-guard.js';
 import { PolicyRefusal } from './app.js';
 
 export type Payload = Record<string, unknown>;
@@ -45,14 +46,24 @@ function classify(error: unknown): { code: string; message: string; touched: boo
   }
   if (error instanceof TmuxOutputLimitError) return { code: 'output_limit', message: error.message, touched: true };
   if (error instanceof TmuxTimeoutError) return { code: 'deadline', message: `${error.message}; remote effects may have occurred`, touched: true };
+  // Refused before any tmux process ran on the socket: nothing can have happened.
+  if (error instanceof TmuxSocketUnusableError) return { code: 'operation_failed', message: `${error.message}. ${error.hint}`, touched: false };
   if (isTmuxError(error)) return { code: 'operation_failed', message: error.message, touched: true };
   return { code: 'operation_failed', message: error instanceof Error ? error.message : String(error), touched: true };
 }
 
-/** `effects` is "possible" only for a tool that changes things and a failure after tmux was asked. */
+// The contract's words for a call stopped after tmux was asked: true only when the call could change something.
+const REMOTE_EFFECTS = '; remote effects may have occurred';
+
+/**
+ * `effects` is "possible" only for a tool that changes things and a failure after tmux was asked;
+ * when it is "none" the message does not say effects may have occurred.
+ */
 export function envelope(error: unknown, mutating: boolean): ErrorEnvelope {
   const { code, message, touched } = classify(error);
-  return { message: clipUtf8(message, MAX_MESSAGE_BYTES).text, code, effects: mutating && touched ? 'possible' : 'none', retryable: false };
+  const effects = mutating && touched ? 'possible' : 'none';
+  const text = effects === 'none' ? message.replaceAll(REMOTE_EFFECTS, '') : message;
+  return { message: clipUtf8(text, MAX_MESSAGE_BYTES).text, code, effects, retryable: false };
 }
 
 export function toResult(payload: Payload, json = JSON.stringify(payload)): CallToolResult {

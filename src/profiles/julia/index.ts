@@ -78,6 +78,7 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
     renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
     renderSuccess: (outcome, tool) => limited(outcome.structured as Payload, tool, outcome.text),
     closing: () => app.close(),
+    singleContentBlock: true,
     close: () => closeOwned(app),
   };
 }

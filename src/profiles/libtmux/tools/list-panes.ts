@@ -1,5 +1,7 @@
 import { array, object, string } from '../../../mcp/schema.js';
 import { libtmuxTool } from '../declare.js';
+import { invalidArgument } from '../../../core/failure.js';
+import { quoted } from '../../../core/quote.js';
 import { paneSchema, paneWire } from '../records.js';
 
 export const listPanes = libtmuxTool({
@@ -8,7 +10,7 @@ export const listPanes = libtmuxTool({
   description:
     'List panes with their ids, refs, size, position flags, foreground command, working directory and state ' +
     '(dead, in a mode, synchronized). Without arguments it lists every pane on the server; give `window` to list one ' +
-    'window, or `session` for all panes of one session (`window` wins when both are given). Use a pane `id` or `ref` ' +
+    'window, or `session` for all panes of one session (given both, the window must be one of that session\'s). Use a pane `id` or `ref` ' +
     'with capture_pane, send_keys, run_shell_command and wait_for_text.',
   toolset: 'inspect',
   tmuxEffects: ['observe'],
@@ -20,12 +22,13 @@ export const listPanes = libtmuxTool({
   output: object({ panes: array(paneSchema, { description: 'Panes, by session, window and pane index.' }) }, ['panes']),
   async handler(args: { session?: string; window?: string }, { ctx }) {
     const { engine } = ctx;
-    const scope =
-      args.window !== undefined
-        ? { windowId: (await engine.resolveWindow(args.window, 'window')).id }
-        : args.session !== undefined
-          ? { sessionId: (await engine.resolveSession(args.session)).id }
-          : {};
+    // Every target given is checked: a window outside the given session is an error, not a silent pick.
+    const session = args.session !== undefined ? await engine.resolveSession(args.session) : undefined;
+    const window = args.window !== undefined ? await engine.resolveWindow(args.window, 'window') : undefined;
+    if (session && window && !(await engine.listWindows(session.id)).some((w) => w.id === window.id)) {
+      throw invalidArgument(`window ${window.id} is not in session ${session.id} (${quoted(session.name)})`, 'Give one of them, or a window of that session (list_windows).');
+    }
+    const scope = window ? { windowId: window.id } : session ? { sessionId: session.id } : {};
     const panes = await engine.listPanes(scope);
     return { structured: { panes: panes.map((p) => paneWire(engine, p)) } };
   },

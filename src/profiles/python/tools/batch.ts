@@ -7,6 +7,7 @@
  */
 import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
 import type { ToolOutcome } from '../../../mcp/tool.js';
+import { shown } from '../../../core/quote.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, field, model, optional, params } from '../schema.js';
 
@@ -47,7 +48,7 @@ interface Row {
 function outsideReach(all: readonly PythonTool[]): (tool: string) => string {
   return (tool) => {
     const known = all.find((t) => t.name === tool);
-    if (!known) return `Unknown tool: '${tool.slice(0, 64)}'`;
+    if (!known) return `Unknown tool: '${shown(tool, 64)}'`;
     if (tool === CALL_READ_TOOLS_BATCH) return 'Batch tools cannot call batch tools recursively.';
     if (known.selfBounded) return `Tool '${tool}' enforces its own wait ceiling and cannot be batched; call it directly.`;
     if (known.toolset !== 'inspect') return `Tool '${tool}' is in the '${known.toolset}' toolset, which exceeds this batch's read-only reach; call it directly.`;
