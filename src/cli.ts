@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
+import { Scope } from './core/scope.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 
@@ -26,6 +27,12 @@ Options:
                        user@host, ssh://user@host:port); SOCKET: a tmux socket name, or a path
                        starting with /, on that host (default: the same socket name as here).
                        Address it as NAME:%3, NAME:@1, NAME:$0 or NAME:session; refs go back by themselves.
+
+Oversight (any profile; see docs/oversight.md):
+  --allow-session PATTERN  see and act only inside matching sessions (repeatable or a comma list;
+                       also TMUX_MCP_ALLOW_SESSIONS): a name, a prefix ending in *, or HOST:PATTERN
+                       for one host (local: this machine); a pattern without a host applies on every host
+  --read-only          list and run only the tools that only read (also TMUX_MCP_READ_ONLY=1)
 
 Environment:
   LIBTMUX_SOCKET_NAME     tmux socket name (tmux -L); default "${DEFAULT_SOCKET_NAME}", a private server
@@ -107,7 +114,12 @@ async function serve(config: Config): Promise<void> {
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
     commandTimeoutMs: config.commandTimeoutMs,
-    engine: { waitMaxMs: config.waitMaxMs, caller: config.caller },
+    engine: {
+      waitMaxMs: config.waitMaxMs,
+      caller: config.caller,
+      // One scope for every engine (this machine and each host): one rule, decided in core.
+      scope: new Scope({ patterns: config.allowSessions, ...(config.caller ? { caller: config.caller } : {}) }),
+    },
     defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
     hosts: config.hosts,
   });
@@ -175,7 +187,10 @@ async function serve(config: Config): Promise<void> {
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ` +
       (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
-      `${selectionSummary}${where}\n`,
+      `${selectionSummary}` +
+      (config.readOnly ? ', read-only' : '') +
+      (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
+      `${where}\n`,
   );
 }
 
