@@ -17,6 +17,12 @@ import type { Scope } from './scope.js';
 /** Commands that move a pane or window somewhere else, or swap two: never with the caller's. */
 const MOVES = new Set(['swap-pane', 'swap-window', 'move-window', 'link-window', 'unlink-window', 'join-pane', 'move-pane', 'break-pane']);
 
+/**
+ * Where a window is put (`-t` of move-window, link-window, break-pane): a session and maybe an
+ * index, often a new one. Only its session counts, unless -k replaces a window there.
+ */
+const DESTINATIONS = new Set(['move-window', 'link-window', 'break-pane']);
+
 /** Commands whose target may be left out while sessions are limited: reads of the server, and buffers and channels. */
 const TARGETLESS = new Set([
   'list-sessions',
@@ -103,7 +109,8 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
       }
       continue;
     }
-    const kind = targetKind(name, flag)!;
+    const destination = flag === 't' && DESTINATIONS.has(name) && !command.switches.has('k');
+    const kind = destination ? 'session' : targetKind(name, flag)!;
     const place = await placeOf(host.tmux, value);
     if (!place) continue; // tmux finds nothing there either: the command fails on its own (or makes a new index)
     if (limited) {
@@ -115,7 +122,9 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
             : scope.allowsPane(where, place.paneId, place.sessions, [place.sessionId]);
       if (!inScope) throw outside(scope, `${describe(kind, value, place)} is outside this server's scope`);
     }
-    if (caller && (kind === 'pane' ? place.paneId === caller.paneId : place.windowId === caller.windowId)) {
+    // Joining a pane into the caller's window moves that pane, not the caller's.
+    const intoCaller = flag === 't' && (name === 'join-pane' || name === 'move-pane');
+    if (caller && !destination && !intoCaller && (kind === 'pane' ? place.paneId === caller.paneId : place.windowId === caller.windowId)) {
       throw refused(
         `refusing to ${name}: ${quoted(value)} is or holds the pane this MCP server runs in (${caller.paneId}, window ${caller.windowId})`,
         'Moving, swapping, joining, breaking or linking the caller\'s pane or its window would put it where other tools could close it. Arrange other panes instead.',
