@@ -30,7 +30,7 @@ import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.j
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import { quoted } from './quote.js';
 import { Scope } from './scope.js';
-import { checkCommand } from './scope-gate.js';
+import { checkCommand, outside } from './scope-gate.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -234,6 +234,11 @@ export class Engine {
     return rows.filter((row) => !outside.has(row.id));
   }
 
+  /** Refuses a session name outside the scope, naming the rule (whether or not such a session exists). */
+  checkSessionName(name: string): void {
+    if (!this.scope.allowsSession(this.tmux.host, name)) throw outside(this.scope, `session ${quoted(name)} is outside this server's scope`);
+  }
+
   /** Whether one pane is in scope now (its window linked only into allowed sessions, the pane rule admitting it). */
   async paneInScope(paneId: string): Promise<boolean> {
     return (await this.inScope([{ id: paneId }])).length === 1;
@@ -376,6 +381,7 @@ export class Engine {
     }
     if (SESSION_ID.test(input)) return this.getSession(input);
     if (input === '') throw invalidArgument(`${field} must not be empty`);
+    this.checkSessionName(input);
     const sessions = await this.listSessions();
     const byName = sessions.find((s) => s.name === input);
     if (!byName) {

@@ -160,10 +160,10 @@ async function placeOf(tmux: TmuxServer, target: string): Promise<Place | undefi
   return { session, sessionId, windowId, paneId, sessions: linked === '' ? [session] : linked.split(',') };
 }
 
+/** The target as the caller named it; nothing of what lies outside (its session's name) is told. */
 function describe(kind: string, value: string, place: Place): string {
-  if (kind === 'session') return `session ${quoted(place.session)}`;
-  const inSessions = place.sessions.map((s) => quoted(s)).join(', ');
-  return kind === 'window' ? `window ${place.windowId} (in session ${inSessions})` : `pane ${place.paneId} (in session ${inSessions})`;
+  if (kind === 'session') return `session ${quoted(value)}`;
+  return kind === 'window' ? `window ${place.windowId}` : `pane ${place.paneId}`;
 }
 
 /** A refusal that names the rule, so the person reading it knows which flag to change. */
