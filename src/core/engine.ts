@@ -83,7 +83,8 @@ export class Engine {
     let row: Record<'socketPath' | 'pid' | 'startTime' | 'version', string> | undefined;
     // A live server always prints the row; an empty reply came from a connection being torn down.
     for (let attempt = 0; attempt < 2 && !row; attempt++) {
-      const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format]);
+      // Ungated: the server's own fields, read in no session's context.
+      const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format], { ungated: true });
       if (!lines) return undefined;
       row = IDENTITY_FORMAT.parse(lines)[0];
     }

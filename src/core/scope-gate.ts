@@ -23,7 +23,11 @@ const MOVES = new Set(['swap-pane', 'swap-window', 'move-window', 'link-window',
  */
 const DESTINATIONS = new Set(['move-window', 'link-window', 'break-pane']);
 
-/** Commands whose target may be left out while sessions are limited: reads of the server, and buffers and channels. */
+/**
+ * Commands whose target may be left out while sessions are limited: listings (the engine filters
+ * them), this server's own buffers, channels and option reads. Not display-message: without -t it
+ * expands in the context of whatever session tmux calls current.
+ */
 const TARGETLESS = new Set([
   'list-sessions',
   'list-windows',
@@ -35,7 +39,6 @@ const TARGETLESS = new Set([
   'load-buffer',
   'save-buffer',
   'delete-buffer',
-  'display-message',
   'wait-for',
   'list-commands',
   'refresh-client',

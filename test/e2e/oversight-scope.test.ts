@@ -64,6 +64,7 @@ test('libtmux: --allow-session agent-* shows and touches only agent sessions', a
   assert.match(await mcp.fails('rename_session', { session: 'agent-3', name: 'free' }), /outside the allowed sessions/);
 
   // Server-wide tools reach outside.
+  assert.match(await mcp.fails('get_tmux_variables', { names: ['session_name'] }), /display-message without -t would act on whatever tmux calls current/);
   assert.match(await mcp.fails('set_history_limit', { lines: 5000 }), /set-option -g changes every session/);
 
   // A read batch sees the same world.
