@@ -6,7 +6,7 @@
  * One check under every profile and tool, so no tool can forget it and no sequence of calls walks
  * around it: pane ids are stable across moves, and each check reads where things are now.
  */
-import { parseCommand, targetFlags, targetKind, type ParsedCommand } from '../tmux/command-syntax.js';
+import { parseCommand, targetFlags, targetKind, type ParsedCommand, type TargetKind } from '../tmux/command-syntax.js';
 import { TmuxCommandError } from '../tmux/errors.js';
 import type { TmuxServer } from '../tmux/server.js';
 import { Failure, refused } from './failure.js';
@@ -113,7 +113,7 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
       continue;
     }
     const destination = flag === 't' && DESTINATIONS.has(name) && !command.switches.has('k');
-    const kind = destination ? 'session' : targetKind(name, flag)!;
+    const kind = destination ? 'session' : name === 'display-message' ? readKind(value) : targetKind(name, flag)!;
     const place = await placeOf(host.tmux, value);
     if (!place) continue; // tmux finds nothing there either: the command fails on its own (or makes a new index)
     if (limited) {
@@ -138,6 +138,16 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
     const target = await placeOf(host.tmux, command.values.get('t') ?? '');
     if (target?.windowId === caller.windowId) throw refused(`refusing to swap-pane: it would move the pane this MCP server runs in (${caller.paneId})`);
   }
+}
+
+/**
+ * What a read (display-message) is about, by the target's shape: it takes a pane target but is used
+ * to read sessions (`$1`) and windows (`@2`) too, whose current pane is no more than context.
+ */
+function readKind(value: string): TargetKind {
+  if (value.startsWith('$')) return 'session';
+  if (value.startsWith('@')) return 'window';
+  return 'pane';
 }
 
 /** Where the caller's pane is now, on this server; undefined when it is not on this server. */
