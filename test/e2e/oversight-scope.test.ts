@@ -33,7 +33,10 @@ async function sessionsOf(tmux: PrivateTmux): Promise<string[]> {
 test('libtmux: --allow-session agent-* shows and touches only agent sessions', async (t) => {
   const { tmux, a1, a2, secret, secretWindow, a1Window } = await rig(t);
   await tmux.tmux('new-window', '-d', '-t', 'agent-1:');
-  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' }, args: ['--allow-session', 'agent-*'] });
+  // The server runs inside a1: the caller guard is a case of the same rule, inside the scope too.
+  const pid = (await tmux.tmux('display-message', '-p', '#{pid}')).trim();
+  const caller = { TMUX: `${tmux.socketPath},${pid},0`, TMUX_PANE: a1 };
+  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', ...caller }, args: ['--allow-session', 'agent-*'] });
   assert.match(mcp.stderr(), /sessions agent-\* only/, 'the banner says so');
 
   assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['agent-1', 'agent-2']);
@@ -57,6 +60,11 @@ test('libtmux: --allow-session agent-* shows and touches only agent sessions', a
   assert.match(await mcp.fails('move_window', { windowId: a1Window, session: 'private' }), RULE);
   assert.match(await mcp.fails('move_window', { windowId: secretWindow, session: 'agent-2' }), RULE);
   assert.doesNotMatch(await tmux.tmux('capture-pane', '-p', '-t', secret), /TYPED/);
+
+  // The caller's pane and window stay where they are, even between sessions in scope.
+  assert.match(await mcp.fails('swap_pane', { paneId: a1, otherPaneId: a2 }), /refusing to swap-pane: .* the pane this MCP server runs in/);
+  assert.match(await mcp.fails('move_window', { windowId: a1Window, session: 'agent-2' }), /refusing to move-window/);
+  assert.equal((await tmux.tmux('display-message', '-p', '-t', a1, '#{session_name}')).trim(), 'agent-1');
 
   // Sessions: created and renamed only into the scope.
   assert.match(await mcp.fails('create_session', { name: 'mine' }), /session "mine" would be outside the allowed sessions.*--allow-session agent-\*/);
