@@ -76,8 +76,8 @@ test("tmux's arguments as getopt reads them: values, clusters, --, and what -t a
 test('--allow-session, TMUX_MCP_ALLOW_SESSIONS and --read-only in the configuration', () => {
   const config = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
     const action = parseCli(argv, env);
-    assert.equal(action.kind, 'serve');
-    return (action as { config: { allowSessions: Array<{ text: string }>; readOnly: boolean } }).config;
+    if (action.kind !== 'serve') throw new Error(`expected to serve, got ${action.kind}`);
+    return action.config;
   };
   assert.deepEqual(config(['--allow-session', 'a*', '--allow-session=b,c']).allowSessions.map((p) => p.text), ['a*', 'b', 'c']);
   assert.deepEqual(config([], { TMUX_MCP_ALLOW_SESSIONS: 'x*, y' }).allowSessions.map((p) => p.text), ['x*', 'y']);
