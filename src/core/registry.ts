@@ -7,6 +7,7 @@
  */
 import { TmuxServer } from '../tmux/server.js';
 import { Engine, type EngineOptions } from './engine.js';
+import type { Scope } from './scope.js';
 import { invalidArgument, notFound, refused } from './failure.js';
 import { LOCAL_HOST, type RemoteHost } from './hosts.js';
 import { closePaneStreams } from './pane-stream.js';
@@ -110,6 +111,11 @@ export class EngineRegistry {
       this.#pinned.add(key);
       this.#entries.set(key, this.#open(location, key));
     }
+  }
+
+  /** The scope rule every engine of this process shares (core/scope.ts): what calls may see and touch. */
+  get scope(): Scope {
+    return this.defaultEngine.scope;
   }
 
   /**
