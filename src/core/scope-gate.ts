@@ -104,6 +104,7 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
     }
   }
   const caller = callerMove ? await callerPlace(scope, host) : undefined;
+  const places = new Map<string, Place>();
   for (const flag of targetFlags(name)) {
     const value = command.values.get(flag);
     if (value === undefined) {
@@ -116,6 +117,7 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
     const kind = destination ? 'session' : name === 'display-message' ? readKind(value) : targetKind(name, flag)!;
     const place = await placeOf(host.tmux, value);
     if (!place) continue; // tmux finds nothing there either: the command fails on its own (or makes a new index)
+    places.set(flag, place);
     if (limited) {
       const inScope =
         kind === 'session'
@@ -125,19 +127,57 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
             : scope.allowsPane(where, place.paneId, place.sessions, [place.sessionId]);
       if (!inScope) throw outside(scope, `${describe(kind, value, place)} is outside this server's scope`);
     }
-    // Joining a pane into the caller's window moves that pane, not the caller's.
-    const intoCaller = flag === 't' && (name === 'join-pane' || name === 'move-pane');
-    if (caller && !destination && !intoCaller && (kind === 'pane' ? place.paneId === caller.paneId : place.windowId === caller.windowId)) {
-      throw refused(
-        `refusing to ${name}: ${quoted(value)} is or holds the pane this MCP server runs in (${caller.paneId}, window ${caller.windowId})`,
-        'Moving, swapping, joining, breaking or linking the caller\'s pane or its window would put it where other tools could close it. Arrange other panes instead.',
-      );
+  }
+  if (caller) checkCallerMove(command, places, caller);
+}
+
+/**
+ * What each move carries away: the flags naming the pane or window that leaves its place (-t of
+ * move-window and link-window only with -k, which replaces the window there).
+ */
+const MOVED: Readonly<Record<string, { readonly flags: readonly string[]; readonly unit: 'pane' | 'window' }>> = {
+  'swap-pane': { flags: ['s', 't'], unit: 'pane' },
+  'join-pane': { flags: ['s'], unit: 'pane' },
+  'move-pane': { flags: ['s'], unit: 'pane' },
+  'break-pane': { flags: ['s'], unit: 'pane' },
+  'swap-window': { flags: ['s', 't'], unit: 'window' },
+  'move-window': { flags: ['s'], unit: 'window' },
+  'link-window': { flags: ['s'], unit: 'window' },
+  'unlink-window': { flags: ['t'], unit: 'window' },
+};
+
+/**
+ * Refuses a move that would take the caller's pane out of its window, or its window anywhere. A
+ * swap or join within the caller's window only rearranges it, and is let through; a move whose
+ * source is left to tmux ("the current pane") cannot be judged, and is refused.
+ */
+function checkCallerMove(command: ParsedCommand, places: ReadonlyMap<string, Place>, caller: { paneId: string; windowId: string }): void {
+  const moved = MOVED[command.name];
+  if (!moved) return;
+  const stepping = command.name === 'swap-pane' && (command.switches.has('D') || command.switches.has('U'));
+  const flags = [...moved.flags, ...(command.switches.has('k') && (command.name === 'move-window' || command.name === 'link-window') ? ['t'] : [])];
+  for (const flag of flags) {
+    const value = command.values.get(flag);
+    if (value === undefined) {
+      if (stepping) continue; // -D/-U: swapped with a neighbour, within the target's window
+      throw callerRefusal(command.name, `without -${flag} tmux would pick the pane or window itself`, caller);
     }
+    const place = places.get(flag);
+    if (!place) continue;
+    const hit = moved.unit === 'pane' ? place.paneId === caller.paneId : place.windowId === caller.windowId;
+    if (!hit) continue;
+    // The pane it trades places with, or joins: in the caller's own window, nothing leaves it.
+    const other = places.get(flag === 's' ? 't' : 's');
+    if (moved.unit === 'pane' && command.name !== 'break-pane' && other?.windowId === caller.windowId) continue;
+    throw callerRefusal(command.name, `${quoted(value)} is or holds the pane this MCP server runs in`, caller);
   }
-  if (caller && name === 'swap-pane' && !command.values.has('s') && (command.switches.has('D') || command.switches.has('U'))) {
-    const target = await placeOf(host.tmux, command.values.get('t') ?? '');
-    if (target?.windowId === caller.windowId) throw refused(`refusing to swap-pane: it would move the pane this MCP server runs in (${caller.paneId})`);
-  }
+}
+
+function callerRefusal(name: string, why: string, caller: { paneId: string; windowId: string }): Failure {
+  return refused(
+    `refusing to ${name}: ${why} (${caller.paneId}, window ${caller.windowId})`,
+    "Moving, swapping, joining, breaking or linking the caller's pane or its window would put it where other tools could close it. Arrange other panes instead.",
+  );
 }
 
 /**

@@ -39,6 +39,12 @@ test("libtmux: swap_pane and move_window cannot take the caller's pane or window
   assert.deepEqual(await where(caller), { session: 'home', window: callerWindow }, 'the caller did not move');
   assert.match(await mcp.fails('kill_session', { session: 'home' }), /refusing to kill session/);
 
+  // Within its own window the caller's pane may trade places: nothing leaves the window.
+  const sibling = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', caller)).trim();
+  await mcp.ok('swap_pane', { paneId: caller, otherPaneId: sibling });
+  assert.deepEqual(await where(caller), { session: 'home', window: callerWindow });
+  await tmux.tmux('kill-pane', '-t', sibling);
+
   // Moving other panes and windows still works, into the caller's session too.
   await mcp.ok('move_window', { windowId: otherWindow, session: 'home' });
   assert.equal((await where(other)).session, 'home');
