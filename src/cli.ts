@@ -4,6 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { checkTmuxBin, ConfigError, parseCli, PROFILES, DEFAULT_SOCKET_NAME, DEFAULT_HTTP_HOST, type Config, type HttpConfig } from './config.js';
 import { EngineRegistry } from './core/registry.js';
 import { Scope } from './core/scope.js';
+import type { PaneObserver } from './core/engine.js';
+import { PANE_ID } from './tmux/ids.js';
+import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 
@@ -50,6 +53,13 @@ Environment:
   TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
                           counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http
+  TMUX_MCP_RECORD         as --record DIR; TMUX_MCP_RECORD_MAX_MB as --record-max-mb
+
+Oversight:
+  --record DIR         record every pane the server types into, runs a command in, waits on,
+                       captures or creates, as asciicast v2 files (asciinema play FILE) in DIR,
+                       which must exist and be writable; files are new (never overwritten), mode 0600
+  --record-max-mb N    largest recording file (default 50); a full file ends with a note
 
 Python profile (--profile python):
   LIBTMUX_SOCKET          the socket name for calls without socket_name (instead of LIBTMUX_SOCKET_NAME)
@@ -111,14 +121,17 @@ async function serve(config: Config): Promise<void> {
   const loading = loadMcp();
   loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
+  const recorder = await startRecorder(config);
+  // One scope for every engine (this machine and each host): one rule, decided in core.
+  const scope = new Scope({ patterns: config.allowSessions, ...(config.caller ? { caller: config.caller } : {}) });
   const registry = new EngineRegistry({
     bin: config.tmuxBin,
     commandTimeoutMs: config.commandTimeoutMs,
     engine: {
       waitMaxMs: config.waitMaxMs,
       caller: config.caller,
-      // One scope for every engine (this machine and each host): one rule, decided in core.
-      scope: new Scope({ patterns: config.allowSessions, ...(config.caller ? { caller: config.caller } : {}) }),
+      scope,
+      ...(recorder ? { recorder: scope.active ? scopedObserver(recorder) : recorder } : {}),
     },
     defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
     hosts: config.hosts,
@@ -145,6 +158,7 @@ async function serve(config: Config): Promise<void> {
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
     await registry.close();
+    await recorder?.close();
     process.exit(code);
   };
   // An interrupt ends with the shell's 130 (the julia contract's "interrupted"); SIGTERM is a service
@@ -187,11 +201,40 @@ async function serve(config: Config): Promise<void> {
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
       `${running ? 'server running' : 'no server yet'}), ` +
       (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
+      (config.record ? `recording panes to ${config.record.dir}, ` : '') +
       `${selectionSummary}` +
       (config.readOnly ? ', read-only' : '') +
       (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
       `${where}\n`,
   );
+}
+
+/**
+ * Under a scope, a pane observer (the recorder) hears only of panes in scope: a call may name a
+ * pane outside before the scope refuses it, and nothing outside is recorded. Session and window
+ * targets pass: the observer finds their pane through the engine, whose commands the scope checks.
+ */
+function scopedObserver(observer: PaneObserver): PaneObserver {
+  return {
+    actedOn(engine, target, sessionId) {
+      if (!PANE_ID.test(target)) return observer.actedOn(engine, target, sessionId);
+      engine.paneInScope(target).then(
+        (inScope) => inScope && observer.actedOn(engine, target, sessionId),
+        () => {},
+      );
+    },
+  };
+}
+
+/** The recorder for --record, once its directory proved writable; a directory that is not stops start-up (exit 1). */
+async function startRecorder(config: Config): Promise<PaneRecorder | undefined> {
+  if (!config.record) return undefined;
+  const problem = await recordDirectoryProblem(config.record.dir);
+  if (problem !== undefined) {
+    process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);
+    process.exit(1);
+  }
+  return new PaneRecorder({ ...config.record, onError: (message) => process.stderr.write(`tmux-mcp: ${message}\n`) });
 }
 
 /** The HTTP bearer token: TMUX_MCP_TOKEN, else the --token-file's content, else a fresh one printed once. */

@@ -43,7 +43,12 @@ export interface Config {
   readonly http?: HttpConfig;
   /** The julia profile's own options (its command-line flags); present only for that profile. */
   readonly julia?: JuliaOptions;
+  /** `--record DIR` (TMUX_MCP_RECORD): an asciicast file per pane acted on, in `dir`, each at most `maxBytes`. */
+  readonly record?: { readonly dir: string; readonly maxBytes: number };
 }
+
+/** `--record-max-mb` when not given: the largest recording file, in MB. */
+export const DEFAULT_RECORD_MAX_MB = 50;
 
 export interface HttpConfig {
   readonly host: string;
@@ -107,6 +112,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   let allowCreate = false;
   const allowSessions: string[] = [];
   let readOnly = false;
+  const record: { dir?: string; maxMb?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
@@ -133,6 +139,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--host') hosts.push(value('NAME=SSH-DESTINATION'));
     else if (flag === '--allow-session') allowSessions.push(value('a session name, a prefix ending in *, or HOST:NAME; or a comma list'));
     else if (flag === '--read-only' && eq === -1) readOnly = once(readOnly || undefined, true);
+    else if (flag === '--record') record.dir = once(record.dir, value('a directory for the pane recordings'));
+    else if (flag === '--record-max-mb') record.maxMb = once(record.maxMb, value('the largest recording file, in MB'));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
@@ -147,7 +155,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   // Hosts read the socket name in force (flags included) as their default.
   const withHosts = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
   const loaded = { ...withHosts, ...oversightFrom(env, allowSessions, readOnly, withHosts.hosts) };
-  const config = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
+  const served = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
+  const recording = recordConfig(record, env);
+  const config = recording === undefined ? served : { ...served, record: recording };
   if (config.profile !== 'julia') {
     const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
     if (stray.length > 0) throw new ConfigError(`${stray.join(', ')}: only the julia profile takes these; add --profile julia`);
@@ -174,6 +184,22 @@ function oversightFrom(env: NodeJS.ProcessEnv, flags: readonly string[], readOnl
   const variable = env.TMUX_MCP_READ_ONLY;
   if (variable !== undefined && variable !== '' && variable !== '0' && variable !== '1') throw new ConfigError("TMUX_MCP_READ_ONLY must be unset, '0', or '1'");
   return { allowSessions, readOnly: readOnlyFlag || variable === '1' };
+}
+
+/** `--record DIR` / TMUX_MCP_RECORD and `--record-max-mb` / TMUX_MCP_RECORD_MAX_MB; the directory itself is checked at start-up. */
+function recordConfig(flags: { dir?: string; maxMb?: string }, env: NodeJS.ProcessEnv): Config['record'] {
+  const dir = flags.dir ?? nonEmpty(env.TMUX_MCP_RECORD);
+  const maxMb = flags.maxMb ?? nonEmpty(env.TMUX_MCP_RECORD_MAX_MB);
+  if (dir === undefined) {
+    if (maxMb !== undefined) throw new ConfigError('--record-max-mb (TMUX_MCP_RECORD_MAX_MB) applies to --record only');
+    return undefined;
+  }
+  if (dir.includes('\0')) throw new ConfigError('TMUX_MCP_RECORD must not contain NUL');
+  const mb = maxMb === undefined ? DEFAULT_RECORD_MAX_MB : Number(maxMb);
+  if (!/^\d*\.?\d+$/.test(maxMb ?? '1') || !(mb >= 0.01 && mb <= 1_000_000)) {
+    throw new ConfigError(`--record-max-mb takes a number of MB from 0.01 to 1000000, not ${JSON.stringify(maxMb)}`);
+  }
+  return { dir: resolve(dir), maxBytes: Math.round(mb * 1024 * 1024) };
 }
 
 function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {

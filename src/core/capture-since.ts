@@ -212,6 +212,7 @@ async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLi
  * `pane` must be resolved; decode the cursor first (decodeCursor) to fail before touching tmux.
  */
 export async function captureSince(engine: Engine, pane: PaneLayout, options: CaptureSinceOptions): Promise<CaptureSinceResult> {
+  engine.options.recorder?.actedOn(engine, pane.id);
   const maxLines = options.maxLines ?? 200;
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   if (!cursor) return { lines: [], droppedLines: 0, linesMissed: false, restarted: false, cursor: await freshCursor(engine, pane) };

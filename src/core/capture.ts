@@ -17,6 +17,7 @@ const PANE_OUTPUT_BYTES = 128_000;
 
 /** The pane's text for the range, one string per row, trailing blank rows removed. */
 export async function captureLines(engine: Engine, paneId: string, range: CaptureRange = {}): Promise<string[]> {
+  engine.options.recorder?.actedOn(engine, paneId);
   const command = ['capture-pane', '-p', '-t', paneId];
   if (range.start !== undefined) command.push('-S', String(range.start));
   if (range.end !== undefined) command.push('-E', String(range.end));

@@ -47,6 +47,13 @@ export interface EngineOptions {
    * one, only the caller guard applies.
    */
   readonly scope?: Scope;
+  /** Told of every pane the server acts on, so it can record the pane (src/core/recorder.ts); absent: nothing is recorded. */
+  readonly recorder?: PaneObserver;
+}
+
+/** Something that follows the panes the server acts on; `target` is a pane id, or a session or window id meaning its active pane. */
+export interface PaneObserver {
+  actedOn(engine: Engine, target: string, sessionId?: string): void;
 }
 
 export interface ServerIdentity extends Incarnation {

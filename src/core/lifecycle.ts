@@ -105,6 +105,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     throw error;
   }
   if (!sameDaemon(session.incarnation)) throw replacedDaemon(sessionId);
+  engine.options.recorder?.actedOn(engine, sessionId);
   return session;
 }
 
@@ -145,6 +146,7 @@ export async function createWindow(
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   command.push(...environmentFlags(input), ...shellArgument(input));
   const windowId = createdId(await engine.tmux.run(command), WINDOW_ID, 'new-window');
+  engine.options.recorder?.actedOn(engine, windowId);
   const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
   return link ?? engine.getWindow(windowId);
 }
@@ -187,6 +189,7 @@ export async function splitPane(
     throw error;
   }
   const pane = await engine.getPane(createdId(lines, PANE_ID, 'split-window'));
+  engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
   // Until the new shell has started tmux cannot read its working directory and reports ''; it is
   // then the directory tmux was told to start it in.
   return pane.currentPath === '' && startDirectory !== undefined ? { ...pane, currentPath: startDirectory } : pane;
@@ -219,6 +222,7 @@ export async function respawnPane(
     }
     throw error;
   }
+  engine.options.recorder?.actedOn(engine, paneId);
   return engine.getPane(paneId);
 }
 

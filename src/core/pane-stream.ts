@@ -252,6 +252,8 @@ const registries = new WeakMap<Engine, Map<string, Entry>>();
  * Output the pane prints after this resolves is never missed.
  */
 export async function openPaneStream(engine: Engine, pane: { readonly id: string; readonly sessionId: string }): Promise<StreamLease> {
+  // Every input, run and wait opens the pane's stream: the one place that sees them all.
+  engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
   let registry = registries.get(engine);
   if (!registry) registries.set(engine, (registry = new Map()));
   let entry = registry.get(pane.id);

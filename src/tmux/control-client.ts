@@ -53,6 +53,8 @@ interface Pending {
   readonly command: readonly string[];
   readonly resolve: (reply: ControlReply) => void;
   readonly reject: (error: Error) => void;
+  /** Called the moment the reply is read, before any %output after it is passed on (see runReply). */
+  readonly atReply?: (reply: ControlReply) => void;
   timer: NodeJS.Timeout | undefined;
   settled: boolean;
 }
@@ -174,8 +176,12 @@ export class ControlClient {
     return this.#silent;
   }
 
-  /** Sends one command; resolves with its reply (its body in one buffer, decoded at once by the caller) or rejects with tmux's error text. */
-  runReply(command: readonly string[], timeoutMs: number): Promise<ControlReply> {
+  /**
+   * Sends one command; resolves with its reply (its body in one buffer, decoded at once by the caller) or rejects with tmux's error text.
+   * `atReply` sees the reply (failed or not) synchronously as it is read: tmux writes a control client's replies in order with the
+   * pane output it queued for that client, so what atReply sees is exactly the state before every %output dispatched after it.
+   */
+  runReply(command: readonly string[], timeoutMs: number, atReply?: (reply: ControlReply) => void): Promise<ControlReply> {
     if (this.#closed !== undefined) return Promise.reject(new TmuxConnectionLostError(this.#closed));
     let line: string;
     try {
@@ -185,7 +191,7 @@ export class ControlClient {
     }
     this.#startWaiting();
     return new Promise((resolve, reject) => {
-      const pending: Pending = { command, resolve, reject, timer: undefined, settled: false };
+      const pending: Pending = { command, resolve, reject, atReply, timer: undefined, settled: false };
       pending.timer = setTimeout(() => {
         // The FIFO can no longer be trusted once a reply is missing: end this connection.
         this.#settle(pending, new TmuxTimeoutError(command, timeoutMs, this.#host));
@@ -364,6 +370,13 @@ export class ControlClient {
     }
     const pending = this.#queue.shift();
     if (!pending) return;
+    if (!pending.settled && pending.atReply) {
+      try {
+        pending.atReply(reply);
+      } catch {
+        // A caller's mistake must not stop this connection's parsing; its promise still settles below.
+      }
+    }
     if (reply.ok) this.#settle(pending, undefined, reply);
     else this.#settle(pending, new TmuxCommandError(pending.command, reply.body.toString('utf8').trim()));
   }

@@ -116,7 +116,13 @@ export class TmuxServer {
    * order, so a sequence (text, then Enter) costs one round trip; the first failure is thrown.
    */
   async runInOrder(commands: ReadonlyArray<readonly string[]>): Promise<void> {
-    if (this.gate) for (const command of commands) await this.gate(command);
+    // Only a check that is made is waited for: otherwise the commands go out at once, in call order.
+    if (this.gate) {
+      for (const command of commands) {
+        const checking = this.gate(command);
+        if (checking) await checking;
+      }
+    }
     const client =
       this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
@@ -238,6 +244,29 @@ export class TmuxServer {
         void client.close();
       }
     };
+  }
+
+  /**
+   * Runs `commands` on the client that receives `sessionId`'s pane output (a watch on one of its
+   * panes must be open), so tmux answers them in order with that output. `atReplies` gets each
+   * command's output lines the moment the last reply is read, before any %output tmux queued after
+   * the commands ran is passed on: what they read is exactly the state the following output starts
+   * from. It is not called when a command fails (the promise rejects then).
+   */
+  async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
+    const client = this.#watchers.get(sessionId);
+    if (!client || client.closed) throw new TmuxConnectionLostError(`no output client is attached to session ${sessionId}`);
+    const outputs: string[][] = [];
+    let failed = false;
+    await Promise.all(
+      commands.map((command, i) =>
+        client.runReply(command, this.commandTimeoutMs, (reply) => {
+          failed ||= !reply.ok;
+          outputs[i] = reply.ok ? decodeBody(reply) : [];
+          if (i === commands.length - 1 && !failed) atReplies(outputs);
+        }),
+      ),
+    );
   }
 
   /** Closes every control client and waits for their processes to end. */
@@ -386,7 +415,10 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    if (this.gate && !options.ungated) await this.gate(command);
+    if (this.gate && !options.ungated) {
+      const checking = this.gate(command);
+      if (checking) await checking;
+    }
     return this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal);
   }
 
