@@ -5,12 +5,16 @@
  * name in scope; server-wide tools are refused; moves cannot carry anything across the border.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
 import { startJulia } from '../fixture/julia.js';
 import { hostArgs, hostServers, nothingLeft } from '../fixture/hosts.js';
+import { until } from '../fixture/processes.js';
 
 const RULE = /outside this server's scope: this server is limited to --allow-session agent-\*/;
 
@@ -124,7 +128,7 @@ test('julia: --allow-session agent-* narrows list_panes, refuses targets outside
   const { tmux, a1, secret } = await rig(t);
   const julia = await startJulia(t, tmux, {
     negotiation: 'auto',
-    args: ['--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'create_session', '--allow-create', '--allow-session', 'agent-*'],
+    args: ['--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'create_session', '--tool', 'run_operations', '--allow-create', '--allow-session', 'agent-*'],
   });
   const { panes } = await julia.ok('list_panes', { limit: 128 });
   const ids = panes.map((p: { target: { paneId: string } }) => p.target.paneId);
@@ -136,6 +140,8 @@ test('julia: --allow-session agent-* narrows list_panes, refuses targets outside
   const typed = await julia.error('send_keys', { target: { paneId: secret, generation }, keys: ['echo TYPED'], literal: true });
   assert.equal(typed.code, 'target_denied');
   assert.equal(typed.effects, 'none', 'nothing was sent');
+  const inBatch = await julia.payload('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target: { paneId: secret, generation } } }] });
+  assert.equal((inBatch.error as { code: string }).code, 'target_denied', 'a batch meets the same rule');
   const create = await julia.error('create_session', { name: 'mine', command: ['sh'] });
   assert.equal(create.code, 'target_denied');
   await julia.ok('create_session', { name: 'agent-5', command: ['sh'] });
@@ -159,4 +165,30 @@ test('hosts: a pattern with a host prefix applies on that host; listings and tar
   await mcp.ok('capture_pane', { paneId: 'a:%0' });
   await mcp.close();
   await nothingLeft(servers);
+});
+
+test('recordings under a scope: a pane outside is never recorded, even when a call names it', async (t) => {
+  const { tmux, a1, secret } = await rig(t);
+  const dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-scope-rec-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--allow-session', 'agent-*', '--record', dir] });
+  assert.match(await mcp.fails('capture_pane', { paneId: secret }), RULE);
+  await mcp.ok('capture_pane', { paneId: a1 });
+  const casts = () => readdirSync(dir).filter((name) => name.endsWith('.cast'));
+  await until('the pane in scope to be recorded', () => casts().length > 0);
+  const pid = mcp.pid();
+  await mcp.close();
+  if (pid !== null) {
+    await until('the server to exit', () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  }
+  const files = casts();
+  assert.equal(files.length, 1, `recorded: ${files}`);
+  assert.match(files[0]!, new RegExp(`^agent-1-`), 'only the pane in scope');
 });
