@@ -40,6 +40,9 @@ test('libtmux: --read-only lists and runs the inspect tools only, whatever LIBTM
   const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'manage,execute,teardown', LIBTMUX_TOOLS: 'send_keys' }, args: ['--read-only'] });
   assert.deepEqual(await listedAgainst(mcp, 'libtmux'), inspect);
   assert.match(mcp.stderr(), /read-only/, 'the banner says read-only');
+  const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
+  assert.deepEqual(report.oversight, { readOnly: true, allowedSessions: [] }, 'tmux://capabilities says so too');
+  assert.deepEqual(report.effectiveTools.sort(), inspect);
 
   await mcp.ok('capture_pane', { paneId: pane });
   await mcp.ok('list_sessions');

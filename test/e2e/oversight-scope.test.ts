@@ -42,6 +42,8 @@ test('libtmux: --allow-session agent-* shows and touches only agent sessions', a
   const caller = { TMUX: `${tmux.socketPath},${pid},0`, TMUX_PANE: a1 };
   const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', ...caller }, args: ['--allow-session', 'agent-*'] });
   assert.match(mcp.stderr(), /sessions agent-\* only/, 'the banner says so');
+  const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
+  assert.deepEqual(report.oversight, { readOnly: false, allowedSessions: ['agent-*'] }, 'and tmux://capabilities');
 
   assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['agent-1', 'agent-2']);
   const panes = (await mcp.ok('list_panes')).panes.map((p: { id: string }) => p.id);
