@@ -99,7 +99,7 @@ export class McpDriver {
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr!.on('data', (chunk: Buffer) => {
         stderr += chunk.toString('utf8');
-        const found = /HTTP at (\S+)/.exec(stderr)?.[1];
+        const found = /HTTP at (\S+\/mcp)/.exec(stderr)?.[1];
         if (found) resolve(found);
       });
       child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before listening: ${stderr}`)));

@@ -7,7 +7,7 @@
  * "not available" row, so the bench runs at any stage of the project.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,7 @@ const HELP = `npm run bench -- [options]      (each option also reads BENCH_<NAM
   --lines LIST       history sizes for capture_pane growth (default 100,10000,100000)
   --wait-iterations N  wait_for_text latency samples (default 30)
   --flood-mb N       megabytes printed in the memory test (default 100)
-  --only LIST        scenarios to run: start,fast,parity,http,idle,wait,memory,capture,ssh,growth (default all)
+  --only LIST        scenarios to run: start,fast,parity,http,oversight,idle,wait,memory,capture,ssh,growth (default all)
   --idle-calls LIST  mixed calls before each idle RSS reading (default 1000,10000)
   --start-runs N     cold starts of ours and of the floor, alternately (default 10)
   --clients LIST     concurrent clients for the growth table (default 1,8,64)
@@ -73,7 +73,7 @@ function options() {
     lines: list('lines', '100,10000,100000').map(Number),
     waitIterations: int('wait-iterations', 30),
     floodMb: int('flood-mb', 100),
-    only: new Set(list('only', 'start,fast,parity,http,idle,wait,memory,capture,ssh,growth')),
+    only: new Set(list('only', 'start,fast,parity,http,oversight,idle,wait,memory,capture,ssh,growth')),
     idleCalls: list('idle-calls', '1000,10000').map(Number),
     startRuns: int('start-runs', 10),
     clients: list('clients', '1,8,64').map(Number),
@@ -452,6 +452,91 @@ async function juliaRows(t: Table, base: Base, floor: number): Promise<void> {
 
 /** p50 of each fast row over stdio, for the HTTP table's comparison line. */
 const stdioP50 = new Map<string, number | undefined>();
+
+// ---- scenario: oversight (the audit log, the live view) ---------------------------------------------------
+
+/** With the oversight flags on, a send_keys or capture_pane may cost at most this much more (p50, ms). */
+const OVERSIGHT_OVER_MS = 0.1;
+/** A live view with no browser connected may add at most this (p50, ms): nothing of it runs per call. */
+const VIEW_IDLE_OVER_MS = 0.05;
+
+/**
+ * The oversight flags the "on" server runs with: the audit log, with a redaction pattern so that
+ * redaction is paid for too, and recordings of the panes it acts on.
+ */
+function oversightFlags(dir: string): string[] {
+  mkdirSync(join(dir, 'casts'));
+  return ['--audit', join(dir, 'audit.jsonl'), '--audit-redact', 'sk-[A-Za-z0-9]{8,}', '--record', join(dir, 'casts')];
+}
+
+async function oversightScenario(base: Base): Promise<void> {
+  const dir = mkdtempSync(join(base.tmux.dir, 'oversight-'));
+  const flags = oversightFlags(dir);
+  const t = table(
+    'Oversight: audit log and live view',
+    `Four servers on the same tmux, called in turn (every order of the four in rotation, so each has every ` +
+      `predecessor equally often; warmed): oversight off; a second, identical "off" server (the control: how far two ` +
+      `equal servers differ in this run); on (${flags.join(' ').replace(dir, 'DIR')}); and off with \`--view 127.0.0.1:0\` ` +
+      `and no browser connected. Targets: on <= off + ${OVERSIGHT_OVER_MS} ms, view <= off + ${VIEW_IDLE_OVER_MS} ms (p50, same run).`,
+  );
+  const env = { ...base.tmux.env, TMUX_MCP_TOKEN: 'bench-view-token-0123456789' };
+  const drivers = [
+    await McpDriver.ours(env, nodeArgs),
+    await McpDriver.ours(env, nodeArgs),
+    await McpDriver.ours(env, nodeArgs, flags),
+    await McpDriver.ours(env, nodeArgs, ['--view', '127.0.0.1:0']),
+  ];
+  try {
+    const calls = [
+      { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { paneId: base.sink, keys: ['x'], literal: true, enter: true } },
+      { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { paneId: base.others[0] } },
+    ];
+    for (const call of calls) {
+      const cpuBefore = drivers.map((driver) => driver.cpuNs());
+      const samples = await interleave(
+        drivers.map((driver) => ({ driver, tool: call.tool, args: call.args })),
+        opts.iterations,
+        Math.min(opts.warmup, 500),
+        permutations([0, 1, 2, 3]),
+      );
+      const cpu = drivers.map((driver, i) => ({ server: (driver.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
+      const [off, control, on, viewed] = samples.map((each) => summarize(each));
+      const beyond = (summary: Summary) => `${summary.p50 >= off!.p50 ? '+' : ''}${ms(summary.p50 - off!.p50)} ms against off`;
+      addRow(t, { name: `${call.name}: oversight off`, summary: off!, cpu: cpu[0] });
+      addRow(t, { name: `${call.name}: off again (control)`, summary: control!, cpu: cpu[1], note: beyond(control!) });
+      addRow(t, {
+        name: `${call.name}: --audit --record on`,
+        summary: on!,
+        cpu: cpu[2],
+        target: off!.p50 + OVERSIGHT_OVER_MS,
+        goal: `off + ${OVERSIGHT_OVER_MS} ms`,
+        floorValue: off!.p50,
+        note: beyond(on!),
+      });
+      addRow(t, {
+        name: `${call.name}: --view, no browser`,
+        summary: viewed!,
+        cpu: cpu[3],
+        target: off!.p50 + VIEW_IDLE_OVER_MS,
+        goal: `off + ${VIEW_IDLE_OVER_MS} ms`,
+        floorValue: off!.p50,
+        note: beyond(viewed!),
+      });
+    }
+    const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n').length - 1;
+    const casts = readdirSync(join(dir, 'casts')).filter((name) => name.endsWith('.cast')).length;
+    t.after.push(`The audit log took ${written} lines in this run (every measured and warm-up call of the "on" server), and ${casts} pane recordings were made.`);
+    console.log('  ' + t.after.at(-1));
+  } finally {
+    await Promise.all(drivers.map((driver) => driver.close()));
+  }
+}
+
+/** Every order of `items`: interleaved rounds cycling through them give each turn every predecessor alike. */
+function permutations(items: readonly number[]): number[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((first, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]));
+}
 
 // ---- scenario: the same calls over Streamable HTTP ------------------------------------------------------
 
@@ -1487,6 +1572,7 @@ async function main(): Promise<void> {
     if (opts.only.has('fast')) await fastScenario(base, floorInfo);
     if (opts.only.has('parity')) await pythonParity(base, parityOperations(base));
     if (opts.only.has('http')) await httpScenario(base);
+    if (opts.only.has('oversight')) await oversightScenario(base);
     if (opts.only.has('idle')) await idleMemoryScenario(base);
     if (opts.only.has('start')) await coldStartScenario(base);
     if (opts.only.has('wait')) await waitScenario(base, floor);

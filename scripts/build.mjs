@@ -2,7 +2,7 @@
 // handful of files instead of resolving and loading several hundred modules of the SDK, zod and ajv
 // (npm run bench: about 65 ms of a cold start). The licences of what is bundled go beside it.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,8 +29,24 @@ const result = await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
 
+// The live view's page script, for the browser, with xterm.js inside, and xterm's stylesheet from
+// its package: src/view/server.ts serves both from dist/view/, so the page loads nothing from elsewhere.
+const page = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/view/client/view.ts'],
+  outfile: join(outdir, 'view', 'view.js'),
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  minify: true,
+  metafile: true,
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'node_modules/@xterm/xterm/css/xterm.css'), join(outdir, 'view', 'xterm.css'));
+
 chmodSync(join(outdir, 'cli.js'), 0o755);
-writeFileSync(join(outdir, 'THIRD-PARTY-NOTICES.txt'), notices(Object.keys(result.metafile.inputs)));
+writeFileSync(join(outdir, 'THIRD-PARTY-NOTICES.txt'), notices([...Object.keys(result.metafile.inputs), ...Object.keys(page.metafile.inputs)]));
 
 /** The name, version, licence and licence text of every package with code in the bundle. */
 function notices(inputs) {

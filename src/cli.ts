@@ -9,6 +9,7 @@ import { PANE_ID } from './tmux/ids.js';
 import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
+import { AuditFileError, AuditTrail } from './mcp/audit.js';
 
 const HELP = `tmux-mcp ${VERSION}: a Model Context Protocol server for tmux, over stdio or Streamable HTTP.
 
@@ -52,14 +53,19 @@ Environment:
   TMUX_MCP_REMOTE_TMUX    tmux on the hosts (default: tmux on the remote PATH)
   TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
                           counts as dropped (default 0.75; 0.1 to 60)
-  TMUX_MCP_TOKEN          bearer token for --http
+  TMUX_MCP_TOKEN          bearer token for --http (and --view)
   TMUX_MCP_RECORD         as --record DIR; TMUX_MCP_RECORD_MAX_MB as --record-max-mb
 
-Oversight:
+Oversight (docs/oversight.md):
   --record DIR         record every pane the server types into, runs a command in, waits on,
                        captures or creates, as asciicast v2 files (asciinema play FILE) in DIR,
                        which must exist and be writable; files are new (never overwritten), mode 0600
   --record-max-mb N    largest recording file (default 50); a full file ends with a note
+  --audit FILE         append one JSON line per tool call (batch items too) to FILE, created mode 0600
+                       (also TMUX_MCP_AUDIT); a FILE that cannot be written stops start-up
+  --audit-redact REGEX write matches in arguments and errors as [redacted] (repeatable; also TMUX_MCP_AUDIT_REDACT)
+  --view [HOST:]PORT   a read-only web page with the panes live and the audit trail (also TMUX_MCP_VIEW);
+                       the token as for --http: open http://HOST:PORT/?token=TOKEN once
 
 Python profile (--profile python):
   LIBTMUX_SOCKET          the socket name for calls without socket_name (instead of LIBTMUX_SOCKET_NAME)
@@ -118,6 +124,8 @@ function loadMcp() {
 
 async function serve(config: Config): Promise<void> {
   capYoungGeneration(); // before start-up's own allocations could grow it
+  // First: a trail that cannot be written stops start-up before anything else happens.
+  const trail = config.audit ? openTrail(config.audit) : undefined;
   const loading = loadMcp();
   loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
@@ -142,8 +150,9 @@ async function serve(config: Config): Promise<void> {
   const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
-  const factory = createServerFactory(profile);
+  const factory = createServerFactory(profile, trail ? { trail } : {});
 
+  let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
   let drainTransport: () => Promise<void> = async () => {};
   let closing = false;
@@ -155,8 +164,10 @@ async function serve(config: Config): Promise<void> {
       profile.closing();
       await drainTransport().catch(() => {});
     }
+    await closeView().catch(() => {});
     await closeTransport().catch(() => {});
     await closeProfile?.().catch(() => {});
+    trail?.close();
     await registry.close();
     await recorder?.close();
     process.exit(code);
@@ -167,8 +178,9 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   let where: string;
-  if (config.http) {
-    const token = await httpToken(config.http);
+  // One token for --http and --view, however it is given; a generated one is made once.
+  const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
+  if (config.http && token) {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
     const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(factory, {
@@ -194,6 +206,16 @@ async function serve(config: Config): Promise<void> {
     drainTransport = () => connection.drain();
     void connection.closed.then(() => shutdown(0));
     where = '';
+  }
+  if (config.view && token && trail) {
+    // Loaded only here: with no --view, nothing of the view is in the process.
+    const { serveView } = await import('./view/server.js');
+    const view = await serveView({ ...config.view, token: token.value, registry, trail }).catch((error: Error) => {
+      throw new ConfigError(`--view ${config.view!.host}:${config.view!.port}: ${error.message}`);
+    });
+    closeView = () => view.close();
+    where += `, view at ${view.url}`;
+    if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
   collectWhenIdle();
 
@@ -224,6 +246,17 @@ function scopedObserver(observer: PaneObserver): PaneObserver {
       );
     },
   };
+}
+
+/** The audit trail of --audit (its file checked now) and of --view; an unwritable file ends start-up with exit status 1. */
+function openTrail(audit: NonNullable<Config['audit']>): AuditTrail {
+  try {
+    return new AuditTrail({ ...(audit.file !== undefined ? { file: audit.file } : {}), redact: audit.redact.map((source) => new RegExp(source, 'g')) });
+  } catch (error) {
+    if (!(error instanceof AuditFileError)) throw error;
+    process.stderr.write(`tmux-mcp: ${error.message}\n`);
+    process.exit(1);
+  }
 }
 
 /** The recorder for --record, once its directory proved writable; a directory that is not stops start-up (exit 1). */

@@ -45,6 +45,17 @@ export interface Config {
   readonly julia?: JuliaOptions;
   /** `--record DIR` (TMUX_MCP_RECORD): an asciicast file per pane acted on, in `dir`, each at most `maxBytes`. */
   readonly record?: { readonly dir: string; readonly maxBytes: number };
+  /** `--audit FILE` / `--audit-redact REGEX`: the audit log of every tool call (docs/oversight.md). */
+  readonly audit?: AuditConfig;
+  /** `--view [HOST:]PORT`: the live read-only web view; its token and allowed hosts as for --http. */
+  readonly view?: HttpConfig;
+}
+
+export interface AuditConfig {
+  /** The JSON-lines file calls are appended to; undefined when only the view shows the trail. */
+  readonly file?: string;
+  /** Patterns whose matches in arguments and errors are written `[redacted]` (checked: valid, never matching ""). */
+  readonly redact: readonly string[];
 }
 
 /** `--record-max-mb` when not given: the largest recording file, in MB. */
@@ -112,6 +123,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   let allowCreate = false;
   const allowSessions: string[] = [];
   let readOnly = false;
+  const oversight: { audit?: string; redact: string[]; view?: string } = { redact: [] };
   const record: { dir?: string; maxMb?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -142,22 +154,26 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--record') record.dir = once(record.dir, value('a directory for the pane recordings'));
     else if (flag === '--record-max-mb') record.maxMb = once(record.maxMb, value('the largest recording file, in MB'));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
+    else if (flag === '--audit') oversight.audit = once(oversight.audit, value('a file to append the audit log to'));
+    else if (flag === '--audit-redact') oversight.redact.push(value('a regular expression'));
+    else if (flag === '--view') oversight.view = once(oversight.view, value('[HOST:]PORT, e.g. 8766 or 127.0.0.1:8766'));
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
       if (seen.length > 0 && !JULIA_REPEATABLE.has(flag)) throw new ConfigError(`${flag} is given twice; give it once`);
       julia.set(flag, [...seen, value()]);
     } else throw new ConfigError(`unknown argument "${arg}"; see tmux-mcp --help`);
   }
-  if (listen === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
-    throw new ConfigError('--token-file and --allow-host apply to --http only');
+  const view = oversight.view ?? nonEmpty(env.TMUX_MCP_VIEW);
+  if (listen === undefined && view === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
+    throw new ConfigError('--token-file and --allow-host apply to --http and --view only');
   }
   const flagged = withSocketFlags(loadConfig(env, profile), socket);
   // Hosts read the socket name in force (flags included) as their default.
   const withHosts = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
-  const loaded = { ...withHosts, ...oversightFrom(env, allowSessions, readOnly, withHosts.hosts) };
+  const loaded = { ...withHosts, ...scopeConfig(env, allowSessions, readOnly, withHosts.hosts) };
   const served = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
   const recording = recordConfig(record, env);
-  const config = recording === undefined ? served : { ...served, record: recording };
+  const config = { ...served, ...(recording === undefined ? {} : { record: recording }), ...oversightConfig(oversight, view, env, tokenFile, allowHosts) };
   if (config.profile !== 'julia') {
     const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
     if (stray.length > 0) throw new ConfigError(`${stray.join(', ')}: only the julia profile takes these; add --profile julia`);
@@ -167,7 +183,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
 }
 
 /** `--allow-session` (flags win over TMUX_MCP_ALLOW_SESSIONS) and `--read-only` (or TMUX_MCP_READ_ONLY=1). */
-function oversightFrom(env: NodeJS.ProcessEnv, flags: readonly string[], readOnlyFlag: boolean, hosts: readonly RemoteHost[]): Pick<Config, 'allowSessions' | 'readOnly'> {
+function scopeConfig(env: NodeJS.ProcessEnv, flags: readonly string[], readOnlyFlag: boolean, hosts: readonly RemoteHost[]): Pick<Config, 'allowSessions' | 'readOnly'> {
   const values = flags.length > 0 ? flags : nonEmpty(env.TMUX_MCP_ALLOW_SESSIONS) !== undefined ? [env.TMUX_MCP_ALLOW_SESSIONS!] : [];
   let allowSessions: SessionPattern[];
   try {
@@ -202,15 +218,42 @@ function recordConfig(flags: { dir?: string; maxMb?: string }, env: NodeJS.Proce
   return { dir: resolve(dir), maxBytes: Math.round(mb * 1024 * 1024) };
 }
 
-function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[]): HttpConfig {
+/** The audit log and the live view, from their flags and variables (TMUX_MCP_AUDIT, TMUX_MCP_AUDIT_REDACT, TMUX_MCP_VIEW). */
+function oversightConfig(
+  flags: { audit?: string; redact: string[] },
+  view: string | undefined,
+  env: NodeJS.ProcessEnv,
+  tokenFile: string | undefined,
+  allowHosts: string[],
+): { audit?: AuditConfig; view?: HttpConfig } {
+  const file = flags.audit ?? nonEmpty(env.TMUX_MCP_AUDIT);
+  const redactEnv = nonEmpty(env.TMUX_MCP_AUDIT_REDACT);
+  const redact = [...(redactEnv !== undefined ? [redactEnv] : []), ...flags.redact];
+  for (const source of redact) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(source);
+    } catch (error) {
+      throw new ConfigError(`--audit-redact ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`);
+    }
+    if (pattern.test('')) throw new ConfigError(`--audit-redact ${JSON.stringify(source)} matches the empty string; it must match what to hide`);
+  }
+  if (redact.length > 0 && file === undefined && view === undefined) throw new ConfigError('--audit-redact applies to --audit and --view; give one of them');
+  return {
+    ...(file !== undefined || view !== undefined ? { audit: { ...(file !== undefined ? { file: resolve(file) } : {}), redact } } : {}),
+    ...(view !== undefined ? { view: httpConfig(view, env, tokenFile, allowHosts, '--view') } : {}),
+  };
+}
+
+function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[], flag = '--http'): HttpConfig {
   const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
   const port = Number(match?.[2]);
-  if (!match || port > 65535) throw new ConfigError(`--http takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
+  if (!match || port > 65535) throw new ConfigError(`${flag} takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
   const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
   const token = nonEmpty(env.TMUX_MCP_TOKEN);
   if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
   if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
-    throw new ConfigError(`--http ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
+    throw new ConfigError(`${flag} ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
   }
   // A specific listen address is how clients will name the server, so it is an allowed Host.
   const listenName = host.includes(':') ? `[${host}]` : host;

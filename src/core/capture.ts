@@ -33,26 +33,17 @@ export interface BoundedCapture {
 }
 
 /**
- * The newest `lines` rows of history plus the screen, as one text with a newline after each row,
- * cut to the first `maxBytes` UTF-8 bytes of tmux's output (a character cut in two is dropped)
- * and then to its last `lines` lines.
+ * The newest text of a pane: its newest `lines` rows of history and screen (blank rows below the
+ * last text left out), as one text with a newline after each row, within `maxBytes` UTF-8 bytes:
+ * the newest whole rows that fit, or, when not even the last row does, that row's end from a
+ * character boundary. The oldest part is what goes, so the answer always ends where the pane does.
  */
 export async function captureBounded(engine: Engine, paneId: string, limits: { lines: number; maxBytes: number }): Promise<BoundedCapture> {
-  const rows = await captureLines(engine, paneId, { start: -limits.lines, keepTrailingBlank: true });
-  let text = rows.map((row) => row + '\n').join('');
-  let truncated = false;
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length > limits.maxBytes) {
-    truncated = true;
-    text = new TextDecoder('utf-8').decode(bytes.subarray(0, utf8Boundary(bytes, limits.maxBytes)));
-  }
-  const pieces = text.split('\n');
-  const count = text.endsWith('\n') ? pieces.length - 1 : pieces.length;
-  if (count > limits.lines) {
-    truncated = true;
-    text = pieces.slice(pieces.length - (text.endsWith('\n') ? limits.lines + 1 : limits.lines)).join('\n');
-  }
-  return { text, truncated };
+  const rows = await captureLines(engine, paneId, { start: -limits.lines });
+  const kept = tailBudget(rows, limits.lines, limits.maxBytes);
+  const truncated = kept.droppedLines > 0;
+  if (kept.lines.length > 0 || rows.length === 0) return { text: kept.lines.map((row) => row + '\n').join(''), truncated };
+  return { text: utf8Tail(rows.at(-1)! + '\n', limits.maxBytes), truncated: true };
 }
 
 /** The largest length <= `limit` that does not end inside a UTF-8 character of `bytes`. */
@@ -118,8 +109,12 @@ export function tailBudget(
 
 /** The last at most `maxBytes` UTF-8 bytes of `text`, starting on a character boundary. */
 function utf8Tail(text: string, maxBytes: number): string {
-  // A UTF-16 unit takes at most 3 bytes: slice first so a 10 MB row is not encoded whole.
-  const bytes = Buffer.from(text.slice(-maxBytes), 'utf8');
+  // A UTF-16 unit takes at most 3 bytes: slice first so a 10 MB row is not encoded whole (from a
+  // whole character: half a surrogate pair would encode as a replacement character).
+  let from = Math.max(0, text.length - maxBytes);
+  const unit = text.charCodeAt(from);
+  if (unit >= 0xdc00 && unit <= 0xdfff) from++;
+  const bytes = Buffer.from(text.slice(from), 'utf8');
   let start = Math.max(0, bytes.length - maxBytes);
   while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
   return bytes.subarray(start).toString('utf8');

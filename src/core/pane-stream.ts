@@ -52,6 +52,21 @@ export interface UnreadMark {
   readonly reason: 'input' | 'wait';
 }
 
+/**
+ * Where a wait without a cursor starts reading, by the rule every profile's waits share: just
+ * before this server's last input into the pane, or where the last wait on it stopped, whichever
+ * is later (never past `end`, the stream's end when the wait began). `dropped` counts lines since
+ * then that the stream no longer holds (reading starts at its oldest line). Undefined when this
+ * server neither typed into the pane nor waited on it since the watch began.
+ */
+export function unreadStart(stream: PaneStream, end: StreamPosition): { from: StreamPosition; reason: UnreadMark['reason']; dropped: number } | undefined {
+  const unread = stream.unread;
+  if (!unread) return undefined;
+  const from = before(unread.position, end) ? unread.position : end;
+  if (from.line >= stream.firstLine) return { from, reason: unread.reason, dropped: 0 };
+  return { from: { line: stream.firstLine, col: 0 }, reason: unread.reason, dropped: stream.firstLine - from.line };
+}
+
 /** Whether `a` comes strictly before `b`. */
 export function before(a: StreamPosition, b: StreamPosition): boolean {
   return a.line < b.line || (a.line === b.line && a.col < b.col);

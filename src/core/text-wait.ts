@@ -1,18 +1,25 @@
 /**
- * Waiting for one literal text in a pane, woken by its `%output`: either already on screen when the
- * wait begins (the baseline), or in output printed after the watch began. Every ending other than
- * a match is a typed failure, so a caller never mistakes "not seen" for "seen".
+ * Waiting for one literal text in a pane, woken by its `%output`: either in output the pane printed
+ * since this server last typed into it or waited on it (the rule every profile's waits share, see
+ * unreadStart), or, when the server did neither, already on screen when the wait begins (the
+ * baseline), or in output printed after the watch began. Every ending other than a match is a
+ * typed failure, so a caller never mistakes "not seen" for "seen".
  */
 import { captureLines } from './capture.js';
 import type { Engine } from './engine.js';
 import { Failure } from './failure.js';
-import { openPaneStream } from './pane-stream.js';
+import { openPaneStream, unreadStart, type StreamPosition } from './pane-stream.js';
 import { watchStream } from './wait.js';
 
 export interface LiteralWait {
   readonly pane: { readonly id: string; readonly sessionId: string };
   readonly text: string;
-  /** Look at the screen first (after the watch began), refusing a screen over `maxBytes` UTF-8 bytes. */
+  /**
+   * Output since this server's last input into the pane, or since the end of the last wait on it,
+   * whichever is later, counts even when printed before the call; when there is neither, the
+   * screen is looked at first (after the watch began), refusing one over `maxBytes` UTF-8 bytes.
+   * Without it only output printed after the watch began counts.
+   */
   readonly baseline?: { readonly maxBytes: number };
   /** Runs once the watch is live and before it is scanned: input whose echo may be what is waited for. */
   readonly before?: () => Promise<void>;
@@ -26,14 +33,20 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
   const lease = await openPaneStream(engine, request.pane);
   try {
     const { stream } = lease;
-    const from = stream.end;
-    if (request.baseline) {
+    let from: StreamPosition = stream.end;
+    const unread = request.baseline ? unreadStart(stream, from) : undefined;
+    if (unread) from = unread.from;
+    else if (request.baseline) {
       const screen = (await captureLines(engine, request.pane.id, { keepTrailingBlank: true })).join('\n');
       const bytes = Buffer.byteLength(screen, 'utf8');
       if (bytes > request.baseline.maxBytes) {
         throw new Failure('too_large', `stdout exceeded ${request.baseline.maxBytes} bytes`, 'The screen is too large to compare; make the pane smaller.');
       }
-      if (screen.includes(request.text)) return 'baseline';
+      if (screen.includes(request.text)) {
+        // The next wait starts after what this one was answered from.
+        stream.consumed(stream.end);
+        return 'baseline';
+      }
     }
     await request.before?.();
     // Lines are scanned whole each time they grow: a match may span the chunks tmux split them into.
@@ -44,8 +57,9 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
       signal: request.signal,
       scan: () => {
         for (let n = Math.max(line, stream.firstLine); n <= stream.end.line; n++) {
-          const text = (stream.line(n) ?? '').slice(n === line ? col : 0);
-          if (text.includes(request.text)) return 'output' as const;
+          const start = n === line ? col : 0;
+          const at = (stream.line(n) ?? '').indexOf(request.text, start);
+          if (at !== -1) return { line: n, col: at + request.text.length };
           if (n < stream.end.line) {
             line = n + 1;
             col = 0;
@@ -54,9 +68,10 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
         return undefined;
       },
     });
+    // The next wait without a cursor starts where this one stopped (a cancelled one was never read).
+    if (ending !== 'cancelled') stream.consumed(typeof ending === 'object' ? ending : stream.end);
+    if (typeof ending === 'object') return 'output';
     switch (ending) {
-      case 'output':
-        return 'output';
       case 'timedOut':
         throw new Failure('timeout', `the text did not appear within ${request.timeoutMs} ms`);
       case 'cancelled':

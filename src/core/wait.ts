@@ -10,7 +10,7 @@ import { boundedRegex, MATCH_LIMIT_MS, MatchTimeoutError, type BoundedRegex } fr
 import { captureLines, tailBudget } from './capture.js';
 import { captureSince } from './capture-since.js';
 import type { Engine } from './engine.js';
-import { before, openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
+import { before, openPaneStream, unreadStart, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { PaneRecord } from './records.js';
 import { fingerprint } from './refs.js';
 import { decodeToken, encodeToken } from './tokens.js';
@@ -211,15 +211,12 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     let note: string | undefined;
     let startedFrom: WaitStart = request.since !== undefined ? 'since' : 'now';
     const cursor = request.cursor;
-    const unread = stream.unread;
-    if (!cursor && request.since === undefined && unread) {
+    const unread = !cursor && request.since === undefined ? unreadStart(stream, entryEnd) : undefined;
+    if (unread) {
       // Our last input (or the last wait) marked where new output begins: what the pane printed since counts.
       startedFrom = unread.reason;
-      from = before(unread.position, entryEnd) ? unread.position : entryEnd;
-      if (from.line < stream.firstLine) {
-        note = `Output older than the buffer (${stream.firstLine - from.line} lines) was dropped since the last input; matching starts from the oldest line kept.`;
-        from = { line: stream.firstLine, col: 0 };
-      }
+      from = unread.from;
+      if (unread.dropped > 0) note = `Output older than the buffer (${unread.dropped} lines) was dropped since the last input; matching starts from the oldest line kept.`;
     }
     if (cursor) {
       startedFrom = 'cursor';

@@ -109,12 +109,12 @@ export async function runSerialBatch(
     if (call.signal.aborted) throw new Failure('cancelled', `the batch was cancelled before operations[${index}]`);
     // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${operation.tool}`);
-    if (ahead.length === 0 && options.pipeline) ahead = await pipelinedRun(operations.slice(index), nested, options.pipeline);
+    if (ahead.length === 0 && options.pipeline) ahead = await pipelinedRun(operations.slice(index), index, nested, options.pipeline);
     const pipelined = ahead.shift();
     const row = pipelined
       ? toRow(index, operation.tool, await pipelined)
       : nested.names.includes(operation.tool)
-        ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}))
+        ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}, index))
         : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
     rowBytes.push(countRow(row));
@@ -172,15 +172,17 @@ export function countedRowBytes(row: BatchRow): number | undefined {
  */
 async function pipelinedRun(
   operations: readonly BatchOperation[],
+  /** Where `operations` begin in the batch. */
+  offset: number,
   nested: NonNullable<ToolCall<unknown>['nested']>,
   pipeline: NonNullable<BatchOptions['pipeline']>,
 ): Promise<Array<Promise<CallToolResult>>> {
   const started: Array<{ operation: BatchOperation; result: Promise<CallToolResult>; answer?: CallToolResult }> = [];
   let sent = pipeline.commandsSent();
   let verified = true;
-  for (const operation of operations) {
+  for (const [i, operation] of operations.entries()) {
     if (!pipeline.accepts(operation) || !nested.names.includes(operation.tool)) break;
-    const entry: (typeof started)[number] = { operation, result: nested.call(operation.tool, operation.arguments ?? {}) };
+    const entry: (typeof started)[number] = { operation, result: nested.call(operation.tool, operation.arguments ?? {}, offset + i) };
     void entry.result.then((answer) => (entry.answer = answer));
     started.push(entry);
     // One turn of the event loop: the read reaches its command, and the control client writes it.
@@ -199,7 +201,7 @@ async function pipelinedRun(
   const results = await Promise.all(started.map((entry) => entry.result));
   if (verified && pipeline.commandsSent() === sent) return results.map((result) => Promise.resolve(result));
   const serial: Array<Promise<CallToolResult>> = [];
-  for (const { operation } of started) serial.push(Promise.resolve(await nested.call(operation.tool, operation.arguments ?? {})));
+  for (const [i, { operation }] of started.entries()) serial.push(Promise.resolve(await nested.call(operation.tool, operation.arguments ?? {}, offset + i)));
   return serial;
 }
 

@@ -3,23 +3,42 @@
  * or generated at start-up, checked by the SDK's bearer-auth gate with a constant-time comparison.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { OAuthError, OAuthErrorCode, requireBearerAuth, type AuthInfo } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+import { localhostAllowedHostnames, OAuthError, OAuthErrorCode, requireBearerAuth, type AuthInfo } from '@modelcontextprotocol/server';
 
 /** The gate in front of every HTTP request: the verified AuthInfo, or the 401 answer to send. */
 export type BearerGate = (request: Request) => Promise<AuthInfo | Response>;
 
 export function bearerGate(expected: string): BearerGate {
-  const expectedDigest = digest(expected);
+  const matches = tokenCheck(expected);
   return requireBearerAuth({
     verifier: {
       async verifyAccessToken(token) {
-        // Digests have one length, so timingSafeEqual compares them without leaking the token's length.
-        if (!timingSafeEqual(digest(token), expectedDigest)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
+        if (!matches(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
         // The SDK refuses tokens without an expiry; this one lives as long as the process.
         return { token, clientId: 'tmux-mcp', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
       },
     },
   });
+}
+
+/** Whether a presented secret is `expected`, in constant time: the HTTP bearer token, the view's token and cookie. */
+export function tokenCheck(expected: string): (presented: string) => boolean {
+  const expectedDigest = digest(expected);
+  // Digests have one length, so timingSafeEqual compares them without leaking the secret's length.
+  return (presented) => timingSafeEqual(digest(presented), expectedDigest);
+}
+
+/**
+ * The DNS-rebinding defence of every HTTP server here (MCP and the view), the SDK's own: a Host or
+ * Origin header naming anything but loopback or `allowedHostnames` is answered 403. True: go on.
+ */
+export function hostGates(allowedHostnames: readonly string[]): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const allowed = [...localhostAllowedHostnames(), ...allowedHostnames];
+  const checkHost = hostHeaderValidation(allowed);
+  const checkOrigin = originValidation(allowed);
+  return (req, res) => checkHost(req, res) && checkOrigin(req, res);
 }
 
 /** A fresh token for a start-up that was given none: 256 random bits, URL-safe. */

@@ -7,9 +7,9 @@
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest, localhostAllowedHostnames, type McpServerFactory } from '@modelcontextprotocol/server';
-import { bearerGate } from './http-auth.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
+import { bearerGate, hostGates } from './http-auth.js';
 import { legacySessions } from './http-sessions.js';
 import { httpAdmission, type Admission } from './http-capacity.js';
 import { httpRules } from './http-rules.js';
@@ -49,9 +49,7 @@ export interface HttpServing {
 }
 
 export async function serveHttp(factory: McpServerFactory, options: HttpOptions): Promise<HttpServing> {
-  const allowed = [...localhostAllowedHostnames(), ...options.allowedHostnames];
-  const checkHost = hostHeaderValidation(allowed);
-  const checkOrigin = originValidation(allowed);
+  const checkHostAndOrigin = hostGates(options.allowedHostnames);
   const gate = bearerGate(options.token);
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
@@ -87,7 +85,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
         if (--posts === 0) settled?.();
       });
     }
-    if (!checkHost(req, res) || !checkOrigin(req, res)) return;
+    if (!checkHostAndOrigin(req, res)) return;
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
       return;

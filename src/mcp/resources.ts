@@ -26,6 +26,12 @@ export interface ResourceTemplateDeclaration {
   /** Suggestions per variable (completion/complete with a ref/resource). */
   readonly complete?: Readonly<Record<string, Completer>>;
   /**
+   * Variables whose values have a known shape (a pane id like %12): such a value is percent-decoded
+   * when that gives the shape (%2512 is %12) and taken as written otherwise, since a raw pane id
+   * reads as an escape (%12 would decode to the control character U+0012).
+   */
+  readonly shapes?: Readonly<Record<string, RegExp>>;
+  /**
    * Reads the resource the variables name. A `not_found` Failure answers "resource not found"
    * (-32002 in 2025-11-25, -32602 with `data: {uri}` in 2026-07-28: resource-not-found.ts); an
    * `invalid_argument` one (a malformed id or socket name in the URI) answers -32602 Invalid Params.
@@ -34,7 +40,7 @@ export interface ResourceTemplateDeclaration {
 }
 
 export function serveResources(server: Server, resources: readonly ResourceDeclaration[], templates: readonly ResourceTemplateDeclaration[]): void {
-  const matchers = templates.map((template) => ({ template, match: templateMatcher(template.uriTemplate) }));
+  const matchers = templates.map((template) => ({ template, match: templateMatcher(template.uriTemplate, template.shapes ?? {}) }));
   server.setRequestHandler('resources/list', async () => ({
     resources: resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, mimeType, ...(title ? { title } : {}), ...(description ? { description } : {}) })),
   }));
@@ -75,7 +81,7 @@ export function serveResources(server: Server, resources: readonly ResourceDecla
  * not percent-decode, so the path part goes through it, the query is optional and read by name,
  * and each value is decoded (a raw `%3`, which is not an escape, stays as it is).
  */
-function templateMatcher(uriTemplate: string): (uri: string) => Record<string, string> | undefined {
+function templateMatcher(uriTemplate: string, shapes: Readonly<Record<string, RegExp>>): (uri: string) => Record<string, string> | undefined {
   const query = /\{\?([^}]+)\}$/.exec(uriTemplate);
   const path = new UriTemplate(query ? uriTemplate.slice(0, query.index) : uriTemplate);
   const names = query ? query[1]!.split(',').map((name) => name.trim()) : [];
@@ -86,7 +92,7 @@ function templateMatcher(uriTemplate: string): (uri: string) => Record<string, s
     const found = path.match(q === -1 ? bare : bare.slice(0, q));
     if (!found) return undefined;
     const variables: Record<string, string> = {};
-    for (const [key, value] of Object.entries(found)) variables[key] = decoded(Array.isArray(value) ? value.join(',') : value);
+    for (const [key, value] of Object.entries(found)) variables[key] = decoded(Array.isArray(value) ? value.join(',') : value, shapes[key]);
     if (q !== -1) {
       const params = new URLSearchParams(bare.slice(q + 1));
       for (const name of names) {
@@ -98,10 +104,13 @@ function templateMatcher(uriTemplate: string): (uri: string) => Record<string, s
   };
 }
 
-function decoded(value: string): string {
+/** `value` percent-decoded; with a `shape`, as written when only that has the shape. */
+function decoded(value: string, shape?: RegExp): string {
+  let text: string;
   try {
-    return decodeURIComponent(value);
+    text = decodeURIComponent(value);
   } catch {
     return value;
   }
+  return shape && !shape.test(text) && shape.test(value) ? value : text;
 }

@@ -93,6 +93,30 @@ export function whyUnavailable(all: readonly Selectable[], selection: Selection,
   );
 }
 
+/**
+ * Why a tool this profile has is not served, and what the person running the server changes to
+ * serve it (the agent cannot: selection is fixed at start-up); undefined for a name it does not have.
+ */
+export function howToEnable(all: readonly Selectable[], selection: Selection, name: string): { message: string; hint: string } | undefined {
+  const tool = all.find((t) => t.name === name);
+  if (!tool) return undefined;
+  if (selection.excluded.has(name)) {
+    return {
+      message: `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`,
+      hint: `Whoever runs this server can serve it by taking ${name} out of LIBTMUX_EXCLUDE_TOOLS and restarting the server; until then, do without it.`,
+    };
+  }
+  const toolsets = [...selection.toolsets, tool.group].filter((set, i, sets) => sets.indexOf(set) === i);
+  return {
+    message:
+      `tool "${name}" is not enabled on this server: it is in the "${tool.group}" toolset, which is off ` +
+      `(the toolsets in force are ${selection.toolsets.join(', ') || 'none'})`,
+    hint:
+      `Whoever runs this server can turn it on by starting it with LIBTMUX_TOOLSETS=${toolsets.join(',')} in its environment ` +
+      `(or LIBTMUX_TOOLS=${name} for this tool alone); until then, do without it.`,
+  };
+}
+
 /** The banner's account of a selection: how many tools, which toolsets, what was added or removed. */
 export function selectionSummary(count: number, selection: Selection): string {
   return (

@@ -4,6 +4,7 @@
  * failures into tool errors, and keeps every response under the wire cap.
  */
 import {
+  CLIENT_INFO_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -20,8 +21,9 @@ import { serveCompletions, type Completable } from './completions.js';
 import { servePrompts, type PromptDeclaration } from './prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './results.js';
-import { type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
+import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
 import { Failure, refused } from '../core/failure.js';
+import type { AuditClient, AuditTrail } from './audit.js';
 
 export interface Profile<Ctx> {
   readonly name: string;
@@ -44,6 +46,11 @@ export interface Profile<Ctx> {
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
   describeUnavailable?(name: string): string;
+  /**
+   * A call to a tool the profile has but does not serve (its toolset is off), answered as a tool
+   * result the agent reads, when the contract answers so; undefined keeps the protocol error.
+   */
+  answerUnavailable?(name: string): CallToolResult | undefined;
   /** Turns a thrown failure into the tool result this contract prescribes. */
   renderError?(error: unknown, tool: string): CallToolResult;
   /** Renders a success; the default is `structuredContent` plus its JSON as text. */
@@ -84,6 +91,15 @@ interface Invocation {
   readonly progress: ToolCall<unknown>['progress'];
   /** False inside a nested call: nesting is one level deep. */
   readonly mayNest: boolean;
+  /** Who called, for the audit (set only when calls are audited). */
+  readonly client?: AuditClient;
+  /** Inside a batch, when calls are audited: the batch's entry and the next item's place. */
+  readonly batch?: { readonly id: number; readonly tool: string; next: number };
+}
+
+export interface ServerFactoryOptions {
+  /** When set, every tools/call (batch items too) is recorded here: the audit log and the view's trail. */
+  readonly trail?: AuditTrail;
 }
 
 /**
@@ -91,8 +107,8 @@ interface Invocation {
  * call for a fresh `Server` per connection (stdio) or per request (HTTP); every server it builds
  * shares the profile's context, so one engine serves them all.
  */
-export function createServerFactory<Ctx>(profile: Profile<Ctx>): () => Server {
-  const invoker = createInvoker(profile);
+export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): () => Server {
+  const invoker = createInvoker(profile, options.trail);
   const listing = profile.tools.map((tool) => ({
     name: tool.name,
     ...(tool.title !== undefined ? { title: tool.title } : {}),
@@ -152,18 +168,22 @@ function buildServer<Ctx>(
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
+    // Who is calling matters only to the audit; unaudited calls do not look.
+    const client = invoker.auditing() ? auditClient(server, ctx) : undefined;
     if (!invoker.listed.has(name)) {
+      const answer = profile.answerUnavailable?.(name);
+      if (answer) return answer;
       // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        boundErrorText(profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`),
-      );
+      const message = boundErrorText(profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`);
+      invoker.refusedUnlisted(name, args, message, client);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
     return invoker.invoke(name, args, {
       requestId: ctx.mcpReq.id,
       signal: ctx.mcpReq.signal,
       mayNest: true,
+      ...(client ? { client } : {}),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await ctx.mcpReq
@@ -189,7 +209,7 @@ function buildServer<Ctx>(
  * handler, validate its result, render it, keep it under the wire cap. A batch calls its nested
  * tools through here too, so they are checked exactly as if the client had called them.
  */
-function createInvoker<Ctx>(profile: Profile<Ctx>) {
+function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
   const registered = new Map<string, Registered<Ctx>>();
   for (const declaration of [...profile.tools, ...(profile.nestedOnlyTools ?? [])]) {
     registered.set(declaration.name, {
@@ -204,16 +224,46 @@ function createInvoker<Ctx>(profile: Profile<Ctx>) {
     const names = (declaration.nestedAuthority ?? []).filter((name) => registered.has(name) && name !== declaration.name);
     return {
       names,
-      async call(name, args) {
+      async call(name, args, index) {
         if (!names.includes(name)) {
           return renderFailure(profile, refused(`${declaration.name} may not call "${name}"`, `it may call: ${names.join(', ') || 'nothing'}`), name);
         }
-        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {} });
+        // Audited, the item's entry names the batch and its place in it.
+        const item = parent.batch ? { id: parent.batch.id, tool: parent.batch.tool, next: index ?? parent.batch.next++ } : undefined;
+        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) });
       },
     };
   };
 
-  async function invoke(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+  /**
+   * The audited path: the call runs as it would without the audit, collecting the targets the
+   * engine resolves, and one entry records it when it ends. A batch's items (nested calls) are
+   * entries of their own that name their batch; their targets count for the batch too.
+   */
+  async function audited(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+    const { batch, client } = invocation;
+    return trail!.track(
+      { tool: name, arguments: args, ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
+      (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
+      (result) => ({ ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
+    );
+  }
+
+  /** For a batch that runs its items itself: each item an entry of its own, as a nested call would be. */
+  function itemAuditor(batch: NonNullable<Invocation['batch']>, client: AuditClient | undefined): AuditItem {
+    return (tool, args, work) =>
+      trail!.track({ tool, arguments: args, ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
+  }
+
+  /** Without an audit (or with only a view that no page has open), a call is just run: nothing is timed or recorded. */
+  const invoke = trail ? (name: string, args: unknown, invocation: Invocation) => (trail.active ? audited(name, args, invocation) : run(name, args, invocation)) : run;
+
+  /** A call of a tool this server does not list, refused before any handler: an entry too. */
+  function refusedUnlisted(name: string, args: unknown, message: string, client: AuditClient | undefined): void {
+    if (trail?.active) trail.record({ id: trail.nextId(), time: new Date().toISOString(), client: client ?? {}, tool: name, arguments: args, targets: [], outcome: 'error', error: message, ms: 0 });
+  }
+
+  async function run(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
     const tool = registered.get(name)!;
     const { declaration } = tool;
     if (!validationReady()) await ensureValidation();
@@ -226,6 +276,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>) {
         signal: invocation.signal,
         progress: invocation.progress,
         ...(declaration.nestedAuthority && invocation.mayNest ? { nested: nestedCaller(declaration, invocation) } : {}),
+        ...(trail?.active && invocation.batch && invocation.mayNest ? { auditItem: itemAuditor(invocation.batch, invocation.client) } : {}),
       });
     } catch (error) {
       return renderFailure(profile, error, name);
@@ -237,7 +288,21 @@ function createInvoker<Ctx>(profile: Profile<Ctx>) {
     return fitResponse(profile, declaration, outcome, invocation.requestId);
   }
 
-  return { listed, invoke };
+  return { listed, invoke, auditing: () => trail?.active === true, refusedUnlisted };
+}
+
+/** The client's name (its 2026 per-request envelope, else its 2025 initialize) and the HTTP session, if any. */
+function auditClient(server: Server, ctx: { sessionId?: string; mcpReq: { envelope?: object } }): AuditClient {
+  const info = (ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined)?.[CLIENT_INFO_META_KEY];
+  const name = typeof info?.name === 'string' ? info.name : server.getClientVersion()?.name;
+  return { ...(name !== undefined ? { name } : {}), ...(ctx.sessionId !== undefined ? { session: ctx.sessionId } : {}) };
+}
+
+/** What went wrong, for an error result: the contract's structured error message when it has one, else the text. */
+function errorMessage(result: CallToolResult): string {
+  const structured = (result.structuredContent as { error?: { message?: unknown } } | undefined)?.error?.message;
+  if (typeof structured === 'string') return structured;
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 }
 
 function renderSuccess<Ctx>(profile: Profile<Ctx>, outcome: ToolOutcome, tool: string): CallToolResult {

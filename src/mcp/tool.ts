@@ -35,12 +35,21 @@ export interface ToolCall<Ctx> {
    * rendering, response cap) and returns the result that call would have answered.
    */
   readonly nested?: NestedCaller;
+  /**
+   * Present when calls are audited: a batch that runs its items itself rather than through
+   * `nested` (julia's run_operations) runs each through here, so every item is an audit entry.
+   */
+  readonly auditItem?: AuditItem;
 }
+
+/** Runs one batch item's `work`, recording it as a call of `tool` with `args` (its outcome, targets and time). */
+export type AuditItem = <T>(tool: string, args: unknown, work: () => Promise<T>) => Promise<T>;
 
 export interface NestedCaller {
   /** The tools this call may invoke, already narrowed to those that exist and are not excluded. */
   readonly names: readonly string[];
-  call(name: string, args: unknown): Promise<CallToolResult>;
+  /** `index`: the operation's place in the batch, for the audit (a pipelined read run again keeps its place). */
+  call(name: string, args: unknown, index?: number): Promise<CallToolResult>;
 }
 
 export interface ToolDeclaration<Ctx, Args = any> {

@@ -10,7 +10,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent, type ControlReply } from './control-parser.js';
 import { commandLine } from './command-line.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
 
 export interface ControlClientOptions {
@@ -357,7 +357,12 @@ export class ControlClient {
 
   #reply(reply: ControlReply): void {
     if (reply.flags === 0) {
-      // The attach command's own block: the connection is ready.
+      // The attach command's own block: the connection is ready, unless tmux refused it (it then
+      // ends this client; a command written to it meanwhile would be lost with it).
+      if (!this.#attached && !reply.ok) {
+        this.#shutdown('tmux refused the attach', new TmuxAttachRefusedError(reply.body.toString('utf8').trim()));
+        return;
+      }
       if (!this.#attached) {
         this.#attached = true;
         if (this.#silenceMs !== undefined) {

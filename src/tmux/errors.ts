@@ -86,6 +86,17 @@ export class TmuxConnectionLostError extends TmuxError {
 }
 
 /**
+ * tmux answered a control client's attach with an error: "no sessions" from a server that is
+ * exiting after its last session went (it lingers until its clients leave), or a session that is
+ * gone. Nothing was attached and no command ran, so the command can go another way.
+ */
+export class TmuxAttachRefusedError extends TmuxConnectionLostError {
+  constructor(tmuxMessage: string) {
+    super(`tmux refused the attach: ${tmuxMessage || 'no reason given'}`, true);
+  }
+}
+
+/**
  * A configured host cannot be used: ssh could not reach or log in to it (`TmuxHostError.ssh`,
  * carrying ssh's own words), or the tmux there is missing or too old (`TmuxHostError.tmux`).
  */

@@ -4,10 +4,11 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 
@@ -43,6 +44,10 @@ export interface RunOptions {
 export type CommandGate = (command: readonly string[]) => Promise<void> | undefined;
 
 const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
+/** What a tmux client says when its server went away before answering (client.c, CLIENT_EXIT_LOST_SERVER). */
+const SERVER_EXITING = /server exited unexpectedly|lost server/;
+/** Pause between tries at a server that is exiting, so a socket that keeps dropping clients is not hammered. */
+const EXITING_PAUSE_MS = 5;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
@@ -149,24 +154,22 @@ export class TmuxServer {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     const deadline = performance.now() + timeoutMs;
-    const left = () => Math.max(1, Math.ceil(deadline - performance.now()));
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
-      const client = await this.#clientBy(deadline, command, timeoutMs);
-      if (client) {
+      // A client detached before tmux began the command (its session was killed, or its server is
+      // exiting after its last session went) leaves it safe to send again, on a new connection or,
+      // with none to attach to, through a spawned tmux. Each try needs a new client, so the
+      // deadline bounds the loop.
+      for (let client = await this.#clientBy(deadline, command, timeoutMs); client; client = await this.#clientBy(deadline, command, timeoutMs)) {
         try {
           this.#sent++;
-          return await client.runReply(command, left());
+          return await client.runReply(command, left(deadline));
         } catch (error) {
-          // The client was detached (its session killed) before tmux began this command: safe to send again.
           if (!(error instanceof TmuxConnectionLostError && error.notStarted)) throw error;
-          const next = await this.#clientBy(deadline, command, timeoutMs);
-          this.#sent++;
-          if (next) return next.runReply(command, left());
         }
       }
     }
     this.#sent++;
-    return this.#spawn(command, left(), options.stdin, options.signal);
+    return this.#spawn(command, left(deadline), options.stdin, options.signal);
   }
 
   /** The command client, or undefined when there is none to attach; a TmuxTimeoutError at `deadline`. */
@@ -230,11 +233,20 @@ export class TmuxServer {
     paneId: string,
     handlers: { output: OutputListener; notification?: NotificationListener; close: (reason: string) => void },
   ): Promise<() => void> {
-    const client = await byDeadline(
-      this.#watcherFor(sessionId),
-      performance.now() + this.commandTimeoutMs,
-      () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
-    );
+    let client: ControlClient;
+    try {
+      client = await byDeadline(
+        this.#watcherFor(sessionId),
+        performance.now() + this.commandTimeoutMs,
+        () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
+      );
+    } catch (error) {
+      // The session (or the whole server) went before the attach: a watch that ends at once, as
+      // one whose client tmux detached; the watcher's liveness check then says the pane is gone.
+      if (!(error instanceof TmuxAttachRefusedError)) throw error;
+      handlers.close(error.message);
+      return () => {};
+    }
     const stops = [client.watchPane(paneId, handlers.output), client.onClose((reason) => (this.#noteSilence(client), handlers.close(reason)))];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
@@ -430,8 +442,14 @@ export class TmuxServer {
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
-    const left = Math.max(1, Math.ceil(deadline - performance.now()));
-    const result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left, env: this.#env, stdin, signal });
+    let result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
+    // A server exiting after its last session went still takes connections, then drops them
+    // unanswered: the command never ran in a server that lives on. Sent again, it reaches the
+    // next server (a spawned tmux starts one) once the old one is gone, a few round trips later.
+    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < deadline) {
+      await sleep(EXITING_PAUSE_MS);
+      result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
+    }
     if (result.code !== 0) {
       if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
       throw new TmuxCommandError(command, result.stderr);
@@ -440,6 +458,11 @@ export class TmuxServer {
     this.#lastAttachFailure = 0;
     return result.stdout;
   }
+}
+
+/** Milliseconds until `deadline` (performance.now() time), at least 1. */
+function left(deadline: number): number {
+  return Math.max(1, Math.ceil(deadline - performance.now()));
 }
 
 /** `promise`, or the error `late()` makes once `deadline` (performance.now() time) passes first. */

@@ -171,7 +171,7 @@ test('HTTP: start-up refuses a non-loopback address without a chosen token, and 
   assert.match(open.stderr, /listens beyond this machine: choose a token \(TMUX_MCP_TOKEN or --token-file\)/);
   assert.match(run(['--http', 'nope']).stderr, /--http takes \[HOST:\]PORT/);
   assert.match(run(['--http', '70000']).stderr, /--http takes \[HOST:\]PORT/);
-  assert.match(run(['--token-file', '/x']).stderr, /apply to --http only/);
+  assert.match(run(['--token-file', '/x']).stderr, /apply to --http and --view only/);
   assert.match(run(['--http', '0', '--token-file', '/nonexistent/token']).stderr, /--token-file \/nonexistent\/token: no such file/);
   assert.match(run(['--http', '0', '--token-file', '/x'], { TMUX_MCP_TOKEN: 'a' }).stderr, /both set/);
 });

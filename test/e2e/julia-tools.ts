@@ -46,16 +46,16 @@ export function juliaToolTests(negotiation: Negotiation, version: string): void 
     assert.equal(fewBytes.truncated, true);
     assert.ok(Buffer.byteLength(fewBytes.text) <= 3);
 
+    // Already on screen, and this server has not typed into the pane or waited on it: found in the baseline, at once.
+    const seen = await julia.ok('wait_for_text', { target, text: 'cap-42' });
+    assert.equal(seen.source, 'baseline');
+
     const sent = await julia.ok('send_keys', { target, keys: ['echo typed-$((2*3))', 'Enter'] });
     assert.deepEqual(sent, { completed: true, generationGuarantee: 'best_effort', target });
     const typed = await julia.ok('wait_for_text', { target, text: 'typed-6' });
     assert.equal(typed.matched, true);
     assert.equal(typed.text, 'typed-6');
     assert.equal(typed.keysSent, false);
-
-    // Already on screen: found in the baseline, at once.
-    const seen = await julia.ok('wait_for_text', { target, text: 'cap-42' });
-    assert.equal(seen.source, 'baseline');
 
     const pasted = await julia.ok('paste_text', { target, text: 'echo pasted-$((4*4))' });
     assert.equal(pasted.completed, true);

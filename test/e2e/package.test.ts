@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { until } from '../fixture/processes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -49,14 +50,16 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
   const files = execFileSync('tar', ['-tzf', join(packed, tarball!)], { encoding: 'utf8' }).trim().split('\n');
   assert.ok(files.includes('package/dist/cli.js') && files.includes('package/LICENSE') && files.includes('package/README.md'), files.join('\n'));
   assert.deepEqual(
-    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/THIRD-PARTY-NOTICES\.txt|LICENSE|README\.md|package\.json)$/.test(file)),
+    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/view\/xterm\.css|dist\/THIRD-PARTY-NOTICES\.txt|LICENSE|README\.md|package\.json)$/.test(file)),
     [],
     'nothing but the build, the notices of what it bundles, the license, the readme and package.json',
   );
+  // The live view's page: its script (xterm.js inside) and xterm's stylesheet, served from the package.
+  assert.ok(files.includes('package/dist/view/view.js') && files.includes('package/dist/view/xterm.css'), files.join('\n'));
   // The build bundles its dependencies: the package needs none installed, and names and licenses each bundled one.
   assert.equal(pkg.dependencies, undefined, 'no runtime dependencies: they are in the bundle');
   const notices = execFileSync('tar', ['-xzOf', join(packed, tarball!), 'package/dist/THIRD-PARTY-NOTICES.txt'], { encoding: 'utf8' });
-  for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'ajv']) assert.match(notices, new RegExp(`^${name} \\S+ \\((MIT|Apache-2\\.0)\\)`, 'm'), name);
+  for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'ajv', '@xterm/xterm']) assert.match(notices, new RegExp(`^${name} \\S+ \\((MIT|Apache-2\\.0)\\)`, 'm'), name);
   for (const map of files.filter((file) => file.endsWith('.map'))) {
     // A bundle's map carries every bundled source, well past execFileSync's 1 MiB default buffer.
     const content = JSON.parse(execFileSync('tar', ['-xzOf', join(packed, tarball!), map], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
@@ -70,6 +73,14 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
 
   const tmux = privateTmux(t);
   await tmux.start({ session: 'installed' });
-  const mcp = await startMcp(t, { env: tmux.env, command: join(app, 'node_modules', '.bin', 'tmux-mcp'), cwd: app });
+  const mcp = await startMcp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: 'package-token' }, command: join(app, 'node_modules', '.bin', 'tmux-mcp'), cwd: app, args: ['--view', '127.0.0.1:0'] });
   assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['installed']);
+  // The installed package serves the live view's page and its assets from itself.
+  const view = await until('the view banner', () => /view at (\S+)/.exec(mcp.stderr())?.[1]);
+  for (const [path, type] of [['', 'text/html'], ['view.js', 'text/javascript'], ['xterm.css', 'text/css']]) {
+    const answer = await fetch(`${view}${path}`, { headers: { authorization: 'Bearer package-token' } });
+    assert.equal(answer.status, 200, path);
+    assert.match(answer.headers.get('content-type') ?? '', new RegExp(`^${type}`), path);
+    assert.ok((await answer.text()).length > 100, path);
+  }
 });

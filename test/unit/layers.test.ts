@@ -1,6 +1,6 @@
 /**
  * Holds DESIGN.md's layering: each layer imports only from the layers below it
- * (cli -> mcp, profiles -> core -> tmux). A relative import that climbs to a higher layer fails here.
+ * (cli -> view, mcp, profiles -> core -> tmux). A relative import that climbs to a higher layer fails here.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +16,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   core: ['tmux'],
   mcp: ['core', 'tmux'],
   profiles: ['mcp', 'core', 'tmux'],
+  // The live view sits beside the profiles: it uses core's pane streams, the audit trail and HTTP gates of mcp.
+  view: ['mcp', 'core', 'tmux'],
 };
 
 function files(dir: string): string[] {

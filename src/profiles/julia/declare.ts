@@ -19,6 +19,8 @@ export interface RunCall {
   readonly app: JuliaApp;
   readonly deadline: Deadline;
   readonly progress: ToolCall<unknown>['progress'];
+  /** When calls are audited: run_operations runs each item through it (mcp/tool.ts). */
+  readonly auditItem?: ToolCall<unknown>['auditItem'];
 }
 
 export interface JuliaTool<Args = any, Plan = any> {

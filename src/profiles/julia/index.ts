@@ -106,7 +106,7 @@ function declare(tool: JuliaTool & { argumentSchema?: JsonSchema }, app: JuliaAp
         const plan = tool.plan(args, app);
         const deadline = new Deadline(app.settings.timeoutMs, call.signal, app.closing);
         try {
-          const work = tool.run(plan, { app, deadline, progress: call.progress });
+          const work = tool.run(plan, { app, deadline, progress: call.progress, ...(call.auditItem ? { auditItem: call.auditItem } : {}) });
           const payload: Payload = await (ownsDeadline ? work : deadline.race(work));
           return { structured: payload, text: JSON.stringify(payload) };
         } finally {

@@ -6,7 +6,8 @@
 import type { Config } from '../../config.js';
 import type { EngineRegistry } from '../../core/registry.js';
 import type { Profile } from '../../mcp/server.js';
-import { selectGroups, TOOLSETS, whyUnavailable, type Selection } from '../../mcp/selection.js';
+import { howToEnable, selectGroups, TOOLSETS, whyUnavailable, type Selection } from '../../mcp/selection.js';
+import { Failure } from '../../core/failure.js';
 import type { PythonContext } from './context.js';
 import type { PythonTool } from './declare.js';
 import { renderError, renderSuccess } from './errors.js';
@@ -63,6 +64,11 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     })),
     capabilities: { logging: true, toolsListChanged: true },
     describeUnavailable: (name) => whyUnavailable(ALL_TOOLS, selection, name),
+    // As the Python server answers a tool its safety level hides: a tool error the agent reads, saying how to get it.
+    answerUnavailable: (name) => {
+      const why = howToEnable(ALL_TOOLS, selection, name);
+      return why && renderError(new Failure('refused', why.message, why.hint, { touched: false }));
+    },
     renderError: (error) => renderError(error),
     renderSuccess: (outcome, tool) => renderSuccess(outcome, TEXT_ONLY.has(tool)),
   };

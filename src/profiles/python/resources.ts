@@ -16,6 +16,8 @@ import { checkId, resolveSession, resolveWindow } from './targets.js';
 
 const META = { fastmcp: { tags: [] } };
 const json = (value: unknown) => JSON.stringify(value, null, 2);
+/** How a pane id goes into a URI: as written or percent-encoded (both arrive as the same id). */
+const PANE_IN_URI = 'The pane id goes in as written (tmux://panes/%12) or percent-encoded (tmux://panes/%2512); an encoded form is read as such when it decodes to a pane id, so pane %251 is written %25251.';
 
 function template(
   registry: EngineRegistry,
@@ -83,7 +85,8 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       uriTemplate: 'tmux://panes/{pane_id}{?socket_name}',
       name: 'get_pane',
       title: 'Pane Detail',
-      description: 'One pane by id (like %3; write it %253 in the URI), as a JSON pane record.',
+      description: `One pane by id, as a JSON pane record. ${PANE_IN_URI}`,
+      shapes: { pane_id: PANE_ID },
       mimeType: 'application/json',
       async read(engine, { pane_id }) {
         return json(await paneWire(engine, await paneDetail(engine, checkId(pane_id!, PANE_ID, 'pane_id', '%3'))));
@@ -93,7 +96,8 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       uriTemplate: 'tmux://panes/{pane_id}/content{?socket_name}',
       name: 'get_pane_content',
       title: 'Pane Content',
-      description: 'The text a pane shows now (its visible screen, trailing blank rows removed), as plain text. For scrollback use the capture_pane tool.',
+      description: `The text a pane shows now (its visible screen, trailing blank rows removed), as plain text. For scrollback use the capture_pane tool. ${PANE_IN_URI}`,
+      shapes: { pane_id: PANE_ID },
       mimeType: 'text/plain',
       async read(engine, { pane_id }) {
         const paneId = checkId(pane_id!, PANE_ID, 'pane_id', '%3');

@@ -93,7 +93,8 @@ export const PANE_TARGET = {
   pane_id: PANE_ID,
   session_name: SESSION_NAME,
   session_id: SESSION_ID,
-  window_id: WINDOW_ID,
+  // Pane tools take no window_index: this window_id says nothing of it.
+  window_id: optional('string', 'Window id like "@1": its first pane (in index order) is the target. Wins over the session fields.'),
 } as const;
 
 export const WINDOW_TARGET = {
@@ -106,4 +107,4 @@ export const WINDOW_TARGET = {
 export const SESSION_TARGET = { session_name: SESSION_NAME, session_id: SESSION_ID } as const;
 
 export const TARGETING_NOTE =
-  'Target: pane_id, or window_id, or a session (session_id, else session_name); with none, the first pane of the first window of the first session.';
+  'Target: pane_id, or window_id (its first pane), or a session (session_id, else session_name: the first pane of its first window); with none, the first pane of the first window of the first session.';

@@ -103,7 +103,7 @@ export const killPane = juliaTool({
   name: 'kill_pane',
   description:
     'Close a pane and end the program in it (tmux kill-pane); its window closes with its last pane, and the session ' +
-    'with its last window. Irreversible. To end only the program and keep the pane, send_keys ["C-c"] instead.',
+    'with its last window. Irreversible. To stop only the running command and keep the pane, send_keys ["C-c"] instead.',
   mutating: true,
   annotations: CHANGE,
   input: (settings) => paneInput(settings, {}, []),

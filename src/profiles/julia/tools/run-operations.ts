@@ -98,14 +98,15 @@ export function runOperations(tools: readonly JuliaTool[], settings: SchemaSetti
           if (!tool) throw new PolicyRefusal('tool_denied', 'tool is not enabled');
           const problem = validators.get(tool.name)!(operation.arguments);
           if (problem) throw invalidArgument(`operations[${index}] (${tool.name}): ${problem}`);
-          return { tool, plan: tool.plan(operation.arguments, app) };
+          return { tool, plan: tool.plan(operation.arguments, app), args: operation.arguments };
         });
       },
       async run(plans, call) {
         const completed: Array<{ result: Payload; tool: string }> = [];
-        for (const [index, { tool, plan }] of plans.entries()) {
+        for (const [index, { tool, plan, args }] of plans.entries()) {
           try {
-            completed.push({ result: await call.deadline.race(tool.run(plan, call)), tool: tool.name });
+            const run = () => tool.run(plan, call);
+            completed.push({ result: await call.deadline.race(call.auditItem ? call.auditItem(tool.name, args, run) : run()), tool: tool.name });
           } catch (error) {
             const failure = envelope(error, tool.mutating);
             const changed = completed.some((item) => byName.get(item.tool)?.mutating);

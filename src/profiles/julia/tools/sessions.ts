@@ -30,7 +30,7 @@ export const createSession = juliaTool({
   name: 'create_session',
   description:
     'Start a detached tmux session named `name` running `command` (an argv list, run without a shell: ["bash"], ' +
-    '["python3", "-q"]). This process owns the session: it alone may tear_down it, and it is killed when the server ' +
+    '["python3", "-q"]). This process owns the session: only it may end it with teardown_session, and it is killed when the server ' +
     'exits. Needs --allow-create; at most 8 owned sessions. Returns the session and the targets of its panes (which ' +
     'join the allow-list when there is one). Completion means the session exists, not that the command finished.',
   mutating: true,

@@ -72,10 +72,15 @@ function planWait(args: WaitArgs, app: RunCall['app']) {
 export const waitForText = juliaTool({
   name: 'wait_for_text',
   description:
-    'Wait until a pane shows the literal `text`: at once when the screen already shows it (source "baseline"), ' +
-    'otherwise as soon as the pane prints it (source "output"), woken by tmux output rather than polling. Bounded by ' +
-    'the server\'s per-call deadline (--timeout); not appearing in time is the `deadline` error. The text matches ' +
-    'within one line. To type something and wait for its answer in one call use send_keys_and_wait.',
+    'Wait until a pane prints the literal `text`, woken by tmux output rather than polling. What counts: everything ' +
+    'the pane printed since this server last typed into it (send_keys, paste_text, send_keys_and_wait) or since the ' +
+    'last wait on it stopped, whichever came later, even output that came before this call (source "output"). So a ' +
+    'wait after starting a new build matches its "BUILD OK", not the last build\'s, and a second wait never matches ' +
+    'the line the first one found. Only when this server has done neither on the pane does text already on the ' +
+    'screen match at once (source "baseline"). A typed line echoes, so wait for what the command prints rather than ' +
+    'what you typed (type `echo DO""NE`, wait for "DONE"). The text matches within one line. Bounded by the ' +
+    'server\'s per-call deadline (--timeout); not appearing in time is the `deadline` error. To type something and ' +
+    'wait for its answer in one call use send_keys_and_wait.',
   mutating: false,
   annotations: WAIT,
   input: (settings) => waitInput(settings, {}, ['text']),

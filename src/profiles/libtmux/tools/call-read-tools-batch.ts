@@ -139,8 +139,8 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
       '(stoppedAt gives its index); "continue" runs everything. Each row holds the nested call\'s full answer ' +
       '(content, structuredContent, isError). The response stays under 1,000,000 bytes: when results are too big, ' +
       'the results of the last rows are dropped (resultTruncated, truncated, truncatedBytes) and their metadata kept, ' +
-      'so ask for less (smaller maxLines) and retry those. To wait for output use wait_for_text directly; ' +
-      'to type or change anything call those tools directly: one approval for this tool covers every nested call.',
+      'so ask for less (smaller maxLines) and retry those. Waits and tools that type or change anything are not ' +
+      'batched (one approval of this tool covers every nested call, so it only reads): call wait_for_text and those directly.',
     toolset: 'inspect',
     tmuxEffects: ['observe'],
     outputClasses,

@@ -20,9 +20,9 @@ export const runShellCommandTool = libtmuxTool({
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching). History: kept out of bash\'s and fish\'s; ' +
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment it finishes. History: kept out of bash\'s and fish\'s; ' +
     'zsh saves it (as one multi-line entry) unless HIST_IGNORE_SPACE is set, which is not zsh\'s default. ' +
-    'and the call returns the moment it finishes. `output` holds only what the command printed (no prompt, no echo ' +
+    '`output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
     '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In POSIX ' +
     'shells it runs in a subshell: `cd`, `export` and `exit` do not change the pane\'s shell; fish has no subshell, ' +

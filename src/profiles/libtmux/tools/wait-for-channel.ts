@@ -8,7 +8,7 @@ export const waitForChannel = libtmuxTool({
   title: 'Wait for channel',
   description:
     'Block until a tmux wait-for channel is signalled: the exact, race-free way to wait for something you started ' +
-    'in a pane. Type a command that signals when it ends, e.g. send_keys "make test; tmux wait-for -S tests_done" ' +
+    'in a pane. Type a command that signals when it ends, e.g. send_keys keys ["make test; tmux wait-for -S tests_done"] ' +
     'with enter true, then call wait_for_channel with channel "tests_done" (";" signals whether the command ' +
     'succeeded or failed; use && to signal only on success). A signal sent before the wait starts is remembered ' +
     'once, so a fast command is not missed. released is true when signalled, false when timeoutMs passed ' +

@@ -40,7 +40,7 @@ export const waitForTextTool = libtmuxTool({
     'stopped, timedOut, paneDead, paneClosed, watchLost or cancelled, and `tail` holds the last lines of new output ' +
     '(default 20, `maxLines` up to 2000). Timeout: `timeoutMs` (default 30000), capped by the server ceiling; ' +
     '`effectiveTimeout` reports what applied, in seconds. Keep it under your client\'s request timeout (often 60 s) ' +
-    'unless your client sends progress tokens (progress is reported every 5 s); to wait longer, call again: nothing ' +
+    'unless your client sends progress tokens (progress is reported every second); to wait longer, call again: nothing ' +
     'printed in between is missed. For a command you start yourself, run_shell_command waits for it and returns ' +
     'its output and exit status in one call.',
   toolset: 'inspect',

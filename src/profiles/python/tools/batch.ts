@@ -124,10 +124,10 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
       const nested = call.nested!;
       const timed = {
         names: nested.names,
-        async call(name: string, nestedArgs: unknown) {
+        async call(name: string, nestedArgs: unknown, index?: number) {
           const started = performance.now();
           try {
-            return await nested.call(name, nestedArgs);
+            return await nested.call(name, nestedArgs, index);
           } finally {
             took.set(nestedArgs, Math.round(performance.now() - started) / 1000);
           }

@@ -30,12 +30,17 @@ export const waitForTextTool = pythonTool({
   title: 'Wait For Text',
   description:
     'Block until a pane prints one of `patterns` (or, with patterns null, anything new), instead of sleeping and ' +
-    're-reading. Woken by tmux\'s output stream the moment the pane writes; no polling. Only output that arrives after ' +
-    'the call starts counts: text already on screen only sets matched_at_entry. Always pass `stop` patterns for failure ' +
+    're-reading. Woken by tmux\'s output stream the moment the pane writes; no polling. What counts: everything the ' +
+    'pane printed since this server last sent it input (send_keys, send_keys_batch, paste_text, run_command) or since ' +
+    'the last wait on it stopped, whichever came later, even output that came before this call (so send_keys ' +
+    '"python3 -c \'print(6*7)\'" then a wait for "42" matches however fast the answer came, and a second wait never ' +
+    're-matches what the first found); when this server has done neither, only output after the call starts. Older ' +
+    'text never matches; found on screen, it only sets matched_at_entry. A typed line echoes, so wait for what the ' +
+    'command prints, not what you typed. Always pass `stop` patterns for failure ' +
     '("error", "FAILED"): the wait then ends early with outcome "stopped" instead of running to the timeout. Outcomes: ' +
     'matched, any_output (patterns null), stopped, timeout, alternate_screen (timed out while a full-screen program ' +
     'showed, whose redraws are not lines). Patterns are literal text unless regex true, and ignore case unless ' +
-    'match_case true. timeout is in seconds (default 8, held to the server ceiling). tail holds the last lines printed ' +
+    'match_case true. timeout is in seconds (default 8, held to the server ceiling). tail holds the last lines of new output ' +
     '(at most 20 lines / 2000 bytes). For a command you run yourself, run_command waits for it and returns its exit ' +
     `status. ${TARGETING_NOTE}`,
   toolset: 'inspect',
@@ -56,13 +61,13 @@ export const waitForTextTool = pythonTool({
       effective_timeout: field('number', 'The timeout that applied, in seconds, after the server ceiling.'),
       elapsed_seconds: field('number', 'How long the wait took, in seconds.'),
       found: field('boolean', 'True when a pattern matched (outcome matched or any_output).'),
-      matched_at_entry: { default: false, description: 'A pattern was already on screen when the wait began; that does not count as a match.', type: 'boolean' },
+      matched_at_entry: { default: false, description: 'A pattern was on screen when the wait began in text older than what counts as new; that is not a match.', type: 'boolean' },
       matched_index: optional('integer', 'Index of the pattern (outcome matched) or stop pattern (outcome stopped) that ended the wait; null otherwise.'),
       matched_lines: { description: 'The lines that matched (at most 20 lines / 2000 bytes).', items: { type: 'string' }, type: 'array' },
       outcome: { description: 'How the wait ended.', enum: ['matched', 'any_output', 'stopped', 'alternate_screen', 'timeout'], type: 'string' },
       pane_id: field('string', 'The pane watched.'),
-      saw_new_output: { default: false, description: 'Whether the pane printed anything during the wait. False after a timeout: nothing ran.', type: 'boolean' },
-      tail: { description: 'The last lines printed during the wait (at most 20 lines / 2000 bytes), oldest first.', items: { type: 'string' }, type: 'array' },
+      saw_new_output: { default: false, description: 'Whether the pane printed anything that counts as new (see the tool description), matched or not.', type: 'boolean' },
+      tail: { description: 'The last lines of new output (at most 20 lines / 2000 bytes), oldest first.', items: { type: 'string' }, type: 'array' },
     },
     ['found', 'outcome', 'pane_id', 'elapsed_seconds', 'effective_timeout'],
   ),

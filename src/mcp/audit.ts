@@ -1,0 +1,209 @@
+/**
+ * The audit trail: one entry per tool call (batch items too), written where every call passes
+ * (server.ts's invoker), appended to a JSON-lines file when one is given (`--audit`) and kept in
+ * memory for whoever subscribes (the live view). Secrets the user names (`--audit-redact`) are
+ * replaced in every string of the arguments and in the error before anything is written or shown.
+ */
+import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import { auditTargets } from './audit-targets.js';
+import { describeError } from './results.js';
+
+export interface AuditClient {
+  /** The client's name from its initialize (2025) or its per-request envelope (2026). */
+  readonly name?: string;
+  /** The HTTP session (Mcp-Session-Id) the call came in on, when there is one. */
+  readonly session?: string;
+}
+
+export interface AuditEntry {
+  /** Numbered in the order calls began; a batch item names its batch's number. */
+  readonly id: number;
+  /** When the call began, ISO 8601 (UTC). */
+  readonly time: string;
+  readonly client: AuditClient;
+  readonly tool: string;
+  readonly arguments: unknown;
+  /** The panes, windows and sessions the call resolved, `host:id` (`local:%3`, `gpu:@1`). */
+  readonly targets: readonly string[];
+  /** Targets resolved beyond those listed (a wide search). */
+  readonly targetsOmitted?: number;
+  readonly outcome: 'ok' | 'error';
+  /** The error's message, when the outcome is an error. */
+  readonly error?: string;
+  /** Wall time of the call, milliseconds. */
+  readonly ms: number;
+  /** For a call made by a batch: the batch's entry id, its tool, and the item's place in it (from 0). */
+  readonly batch?: { readonly id: number; readonly tool: string; readonly index: number };
+}
+
+export type AuditListener = (entry: AuditEntry) => void;
+
+/** One call about to run, as the dispatcher knows it. */
+export interface TrackedCall {
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly client?: AuditClient;
+  readonly batch?: AuditEntry['batch'];
+}
+
+export interface AuditOptions {
+  /** The JSON-lines file to append to (created 0600); none keeps the trail in memory only (for the view). */
+  readonly file?: string;
+  /** Replaced by `[redacted]` wherever they match in argument strings and error messages. */
+  readonly redact?: readonly RegExp[];
+}
+
+/** Entries kept in memory for a view that opens later. */
+const RECENT = 200;
+/** A longer argument string is cut (the line says how much was left out). */
+const MAX_STRING = 4096;
+/** Deeper argument structure is summarised (arguments were validated, so this is a bound, not a case). */
+const MAX_DEPTH = 16;
+
+export const REDACTED = '[redacted]';
+
+export class AuditFileError extends Error {}
+
+export class AuditTrail {
+  readonly #fd: number | undefined;
+  readonly #file: string | undefined;
+  readonly #redact: RegExp | undefined;
+  readonly #listeners = new Set<AuditListener>();
+  readonly #recent: AuditEntry[] = [];
+  #nextId = 1;
+  #writeFailed = false;
+
+  /** Opens (creating with mode 0600) and checks the file; a file that cannot be written throws AuditFileError. */
+  constructor(options: AuditOptions = {}) {
+    this.#file = options.file;
+    this.#redact = options.redact?.length ? new RegExp(options.redact.map((r) => `(?:${r.source})`).join('|'), 'g') : undefined;
+    if (options.file === undefined) return;
+    let fd: number;
+    try {
+      // O_APPEND: each line lands whole at the end even with another writer; no O_TRUNC: a trail only grows.
+      fd = openSync(options.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+      throw new AuditFileError(`--audit ${options.file}: cannot write there (${why})`);
+    }
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      throw new AuditFileError(`--audit ${options.file}: not a regular file`);
+    }
+    this.#fd = fd;
+  }
+
+  /**
+   * Whether calls are recorded now: always with a file; for the view alone, only while a page is
+   * subscribed, so a view nobody has open costs calls nothing.
+   */
+  get active(): boolean {
+    return this.#fd !== undefined || this.#listeners.size > 0;
+  }
+
+  /** The number the next call gets (in the order calls begin). */
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /**
+   * Runs one call (`work` gets its entry id), timing it, and records its entry when it ends: its
+   * targets from its arguments and answer (audit-targets.ts), an error when `answerOf` finds one
+   * in the answer or when it throws.
+   */
+  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, answerOf: (value: T) => { error?: string; structured?: unknown }): Promise<T> {
+    const id = this.nextId();
+    const time = new Date().toISOString();
+    const started = performance.now();
+    let error: string | undefined = 'the call ended without an answer';
+    let structured: unknown;
+    try {
+      const value = await work(id);
+      ({ error, structured } = answerOf(value));
+      return value;
+    } catch (thrown) {
+      error = describeError(thrown);
+      throw thrown;
+    } finally {
+      const targets = auditTargets(call.arguments, structured);
+      this.record({
+        id,
+        time,
+        client: call.client ?? {},
+        tool: call.tool,
+        arguments: call.arguments,
+        targets: targets.ids,
+        ...(targets.omitted ? { targetsOmitted: targets.omitted } : {}),
+        outcome: error === undefined ? 'ok' : 'error',
+        ...(error !== undefined ? { error } : {}),
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+        ...(call.batch ? { batch: call.batch } : {}),
+      });
+    }
+  }
+
+  /** Redacts, appends the line (one write, so it is in the file when the call answers), and tells subscribers. */
+  record(entry: AuditEntry): void {
+    const clean: AuditEntry = {
+      ...entry,
+      arguments: this.#clean(entry.arguments, 0),
+      ...(entry.error !== undefined ? { error: this.#text(entry.error) } : {}),
+    };
+    if (this.#fd !== undefined) {
+      try {
+        writeSync(this.#fd, JSON.stringify(clean) + '\n');
+        this.#writeFailed = false;
+      } catch (error) {
+        // A full disk must not fail the call; say so once per run of failures, on stderr.
+        if (!this.#writeFailed) process.stderr.write(`tmux-mcp: cannot append to the audit log ${this.#file}: ${(error as Error).message}\n`);
+        this.#writeFailed = true;
+      }
+    }
+    this.#recent.push(clean);
+    if (this.#recent.length > RECENT) this.#recent.shift();
+    for (const listener of this.#listeners) {
+      try {
+        listener(clean);
+      } catch {
+        // A subscriber's fault is its own.
+      }
+    }
+  }
+
+  /** Calls `listener` with every entry from now on; returns the function that stops it. */
+  subscribe(listener: AuditListener): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** The latest entries, oldest first (at most RECENT). */
+  recent(): readonly AuditEntry[] {
+    return [...this.#recent];
+  }
+
+  get file(): string | undefined {
+    return this.#file;
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#listeners.clear();
+  }
+
+  #text(value: string): string {
+    const cut = value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}...[${value.length - MAX_STRING} more characters]` : value;
+    return this.#redact ? cut.replace(this.#redact, REDACTED) : cut;
+  }
+
+  /** A copy of `value` with every string redacted and bounded. */
+  #clean(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.#text(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth >= MAX_DEPTH) return '[nested too deep]';
+    if (Array.isArray(value)) return value.map((item) => this.#clean(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = this.#clean(item, depth + 1);
+    return out;
+  }
+}
