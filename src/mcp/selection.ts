@@ -106,6 +106,12 @@ export function howToEnable(all: readonly Selectable[], selection: Selection, na
       hint: `Whoever runs this server can serve it by taking ${name} out of LIBTMUX_EXCLUDE_TOOLS and restarting the server; until then, do without it.`,
     };
   }
+  if (selection.readOnly && !selection.names.has(name)) {
+    return {
+      message: `tool "${name}" is not available: this server runs read-only (--read-only or TMUX_MCP_READ_ONLY=1), so only tools that only read can be called`,
+      hint: 'Whoever runs this server chose read-only; use the tools that read (tools/list), or ask them to restart it without --read-only.',
+    };
+  }
   const toolsets = [...selection.toolsets, tool.group].filter((set, i, sets) => sets.indexOf(set) === i);
   return {
     message:
