@@ -17,6 +17,22 @@ import { checkSpawnOptions, environmentFlags, shellArgument, type SpawnOptions }
 import type { PaneRecord, SessionRecord, WindowRecord } from './records.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import { quoted } from './quote.js';
+import { announce, defaultShellLaunch, integrationFiles, shellLaunch, type Launch } from './shell-integration/index.js';
+
+/**
+ * How a new pane starts: with the shell integration when it would run tmux's default shell and
+ * that is bash, zsh or fish (docs/shell-integration.md); as tmux would start it otherwise.
+ */
+async function launchFlags(engine: Engine, options: SpawnOptions): Promise<{ flags: string[]; launch: Launch | undefined }> {
+  const launch = options.shell === undefined ? await defaultShellLaunch(engine, options.environment).catch(() => undefined) : undefined;
+  const extra = launch ? Object.entries(launch.environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]) : [];
+  return { flags: [...environmentFlags(options), ...extra], launch };
+}
+
+/** The program argument(s) last on the command line: the caller's shell, the integrated launch, or none (tmux's default shell). */
+function programFlags(options: SpawnOptions, launch: Launch | undefined): string[] {
+  return launch && launch.argv.length > 0 ? ['--', ...launch.argv] : shellArgument(options);
+}
 
 /**
  * An existing directory, as an absolute path (`~` and `~/...` mean the home directory). tmux
@@ -77,10 +93,16 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   if (input.width !== undefined) command.push('-x', String(input.width));
   if (input.height !== undefined) command.push('-y', String(input.height));
-  command.push(...environmentFlags(input));
+  // A lone bash, zsh or fish given as the program starts with the shell integration too.
+  if (input.command !== undefined) programArgv(input.command); // checked before anything else
+  const lone = input.command?.length === 1 ? await shellLaunch(engine, input.command[0]!, input.environment).catch(() => undefined) : undefined;
+  const { flags, launch } = input.command === undefined ? await launchFlags(engine, input) : { flags: environmentFlags(input), launch: lone };
+  command.push(...flags);
+  if (lone) command.push(...Object.entries(lone.environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]));
   // A program given as argv runs as itself; otherwise the shell the caller chose (or tmux's default).
-  if (input.command !== undefined) command.push('--', ...programArgv(input.command));
-  else command.push(...shellArgument(input));
+  if (lone) command.push('--', ...lone.argv);
+  else if (input.command !== undefined) command.push('--', ...programArgv(input.command));
+  else command.push(...programFlags(input, launch));
   let lines: string[];
   try {
     lines = await engine.tmux.run(command);
@@ -105,6 +127,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     throw error;
   }
   if (!sameDaemon(session.incarnation)) throw replacedDaemon(sessionId);
+  if (launch) await announce(engine, sessionId, launch.integration);
   engine.options.recorder?.actedOn(engine, sessionId);
   return session;
 }
@@ -144,8 +167,10 @@ export async function createWindow(
   command.push('-t', input.placement ? sessionId : `${sessionId}:`);
   if (input.name !== undefined) command.push('-n', literalFormat(input.name));
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
-  command.push(...environmentFlags(input), ...shellArgument(input));
+  const { flags, launch } = await launchFlags(engine, input);
+  command.push(...flags, ...programFlags(input, launch));
   const windowId = createdId(await engine.tmux.run(command), WINDOW_ID, 'new-window');
+  if (launch) await announce(engine, windowId, launch.integration);
   engine.options.recorder?.actedOn(engine, windowId);
   const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
   return link ?? engine.getWindow(windowId);
@@ -175,7 +200,8 @@ export async function splitPane(
   const command = ['split-window', '-d', '-P', '-F', '#{pane_id}', ...SPLIT_FLAGS[direction], '-t', paneId];
   if (startDirectory !== undefined) command.push('-c', literalFormat(startDirectory));
   if (options.size !== undefined) command.push('-l', options.size);
-  command.push(...environmentFlags(options), ...shellArgument(options));
+  const { flags, launch } = await launchFlags(engine, options);
+  command.push(...flags, ...programFlags(options, launch));
   let lines: string[];
   try {
     lines = await engine.tmux.run(command);
@@ -188,7 +214,9 @@ export async function splitPane(
     }
     throw error;
   }
-  const pane = await engine.getPane(createdId(lines, PANE_ID, 'split-window'));
+  const newId = createdId(lines, PANE_ID, 'split-window');
+  if (launch) await announce(engine, newId, launch.integration);
+  const pane = await engine.getPane(newId);
   engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
   // Until the new shell has started tmux cannot read its working directory and reports ''; it is
   // then the directory tmux was told to start it in.
@@ -210,9 +238,14 @@ export async function respawnPane(
   const command = ['respawn-pane', '-t', paneId];
   if (options.killFirst || options.force) command.push('-k');
   if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
-  command.push(...environmentFlags(options), ...shellArgument(options));
+  // Without a shell of the caller's, tmux runs the pane's first command again: integrated only when that was the default shell.
+  const [startCommand] = options.shell === undefined ? await engine.tmux.run(['display-message', '-p', '-t', paneId, '#{pane_start_command}']) : [];
+  const rerunsShell = options.shell === undefined && ((startCommand ?? '').trim() === '' || (startCommand ?? '').includes(integrationFiles().dir));
+  const { flags, launch } = rerunsShell ? await launchFlags(engine, options) : { flags: environmentFlags(options), launch: undefined };
+  command.push(...flags, ...programFlags(options, launch));
   try {
     await engine.tmux.run(command);
+    if (launch) await announce(engine, paneId, launch.integration);
   } catch (error) {
     if (error instanceof TmuxCommandError && /still active/i.test(error.message)) {
       throw refused(

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Engine } from './engine.js';
 import { EscapeFilter } from './terminal-text.js';
+import { parseMark, type ShellMark } from './shell-integration/marks.js';
 
 /** A place in a stream: absolute line number and column (UTF-16 units) within that line. */
 export interface StreamPosition {
@@ -25,6 +26,8 @@ const MAX_CHARS = 2_000_000;
 const MAX_LINE_CHARS = 64 * 1024;
 /** How long an unused stream stays attached so its cursors remain resumable. */
 const LINGER_MS = 10 * 60_000;
+/** Most semantic-prompt marks a stream keeps; older ones are dropped. */
+const MAX_MARKS = 1000;
 /** Most streams open at once; idle ones are closed first when a new one is needed. */
 const MAX_STREAMS = 64;
 
@@ -91,6 +94,8 @@ export class PaneStream {
   #lagMs = 0;
   #skips = 0;
   #lastSkip: StreamPosition | undefined;
+  #marks: ShellMark[] = [];
+  #marksDropped = 0;
 
   constructor(paneId: string, sessionId: string) {
     this.paneId = paneId;
@@ -130,6 +135,16 @@ export class PaneStream {
   /** Where the latest such gap is: output before it arrived, output after it did, what fell between is lost. */
   get lastSkip(): StreamPosition | undefined {
     return this.#lastSkip;
+  }
+
+  /** How many semantic-prompt marks (OSC 133) have arrived in all; `mark(i)` for i from `markCount` on are new. */
+  get markCount(): number {
+    return this.#marksDropped + this.#marks.length;
+  }
+
+  /** The `i`th mark to arrive; undefined once dropped or not yet there. */
+  mark(i: number): ShellMark | undefined {
+    return this.#marks[i - this.#marksDropped];
   }
 
   /** The oldest line still kept. */
@@ -179,7 +194,30 @@ export class PaneStream {
     const at = this.end;
     const text = this.#filter.write(raw);
     if (this.#filter.alternateEntries !== entries) this.#lastAlternateEntry = at;
-    if (text.length === 0) return;
+    const marks = this.#filter.takeMarks();
+    if (marks.length === 0) {
+      if (text.length === 0) return;
+      this.#append(text);
+    } else {
+      // Each mark sits where it arrived, between the text before and after it.
+      let from = 0;
+      for (const raw of marks) {
+        this.#append(text.slice(from, raw.offset));
+        from = raw.offset;
+        const mark = parseMark(raw.payload, this.end);
+        if (mark) this.#marks.push(mark);
+      }
+      this.#append(text.slice(from));
+      if (this.#marks.length > MAX_MARKS) {
+        const drop = this.#marks.length - MAX_MARKS;
+        this.#marks = this.#marks.slice(drop);
+        this.#marksDropped += drop;
+      }
+    }
+    this.#emit('output');
+  }
+
+  #append(text: string): void {
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
@@ -197,7 +235,6 @@ export class PaneStream {
       this.#commit(line);
       start = nl + 1;
     }
-    this.#emit('output');
   }
 
   /** tmux dropped output not yet received: what follows is not the continuation of the unfinished line. */

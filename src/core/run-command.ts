@@ -1,7 +1,12 @@
 /**
  * Running a shell command in a pane and getting its output and exit status.
  *
- * The command is typed framed by two markers the shell prints:
+ * In bash, zsh and fish the command is typed as it is: the shell integration (shell-integration/,
+ * docs/shell-integration.md) makes the shell print invisible marks when it starts and ends it, so
+ * the pane shows only the prompt, the command and its output. A found shell gets the integration
+ * on its first run; panes this server creates start with it. Every other shell gets a frame.
+ *
+ * The frame: the command is typed between two markers the shell prints:
  *
  *    command printf '%s%s\n' ID _S; (
  *   <command>
@@ -40,7 +45,9 @@ import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from './wait.js';
 import { invalidArgument, refused } from './failure.js';
-import { watchScreenForEnd, type ScreenEnding } from './screen-end.js';
+import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
+import { INTEGRATED_SHELLS, installLine, integrationEnabled, newNonce, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
+import { lastOwnMark, MarkReader } from './shell-integration/mark-reader.js';
 
 /** Shells the POSIX frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
@@ -66,7 +73,12 @@ export interface RunRequest {
    * self-deleting entry. False types the frame as it is, so history shows it as the user would.
    */
   readonly suppressHistory?: boolean;
+  /** How the profile writes "press C-c in the pane" (its own send_keys syntax), for the advice in refusals. */
+  readonly interruptAdvice?: string;
 }
+
+/** The libtmux profile's way of saying it; others pass their own. */
+export const DEFAULT_INTERRUPT_ADVICE = 'send_keys ["C-c"]';
 
 export interface RunResult {
   /**
@@ -87,23 +99,38 @@ export interface RunResult {
   /** The end was read off the screen while the output stream still lagged behind the pane (a flood); `output` is the screen's rows. */
   readonly endFromScreen: boolean;
   readonly seconds: number;
-  /** What the command prints when it ends: `<marker> <status>`, for a wait_for_text after a timeout. */
-  readonly endMarker: string;
+  /** What the command prints when it ends: `<marker> <status>`, for a wait_for_text after a timeout; undefined in a shell with the integration (it prints nothing of the kind). */
+  readonly endMarker: string | undefined;
+  /** The shell ran it with the integration (no framing on screen); `installed`: this call installed it first (a found shell). */
+  readonly integration: { readonly shell: IntegratedShell; readonly installed: boolean } | undefined;
+  /** The status of a command an earlier call timed out on, when it ended since (read from the shell's marks). */
+  readonly earlier: { readonly status: number | null; readonly secondsAgo: number } | undefined;
 }
 
 /** How long a timed-out command is remembered as still running, if its end never shows. */
 const UNFINISHED_MS = 60 * 60_000;
 
+/** What reads a run's start, end and output: the frame's markers, or the integration's marks. */
+interface RunReader {
+  readonly started: boolean;
+  readonly endPosition: StreamPosition | undefined;
+  readonly status: number | null;
+  scan(): boolean;
+  output(): { lines: string[]; dropped: number; missed: boolean };
+}
+
 interface ActiveRun {
-  /** The frame's id: its end prints `<id>_E <status>`. */
-  readonly id: string;
+  /** The frame's id (its end prints `<id>_E <status>`), or the integrated shell's nonce. */
+  id: string;
+  /** Set for a shell with the integration: nothing is printed around the command. */
+  integrated: boolean;
   /** The pane's process when typed; a respawned pane cannot still be running it. */
   readonly panePid: number;
   readonly since: number;
   /** The stream the frame was typed into, where it was typed, and what reads its markers. */
   readonly stream: PaneStream;
-  readonly typedAt: StreamPosition;
-  readonly reader: FrameReader;
+  typedAt: StreamPosition;
+  reader: RunReader;
   /** True while a run_shell_command call waits for it; false once that call timed out or was cancelled. */
   waiting: boolean;
 }
@@ -113,6 +140,18 @@ interface ActiveRun {
  * the first (while a call waits) or queue behind a command still running (after a timeout).
  */
 const active = new WeakMap<Engine, Map<string, ActiveRun>>();
+
+/** Ends of timed-out integrated runs seen after their call answered, per pane, for the next call to report. */
+const ended = new WeakMap<Engine, Map<string, { status: number | null; at: number; panePid: number }>>();
+
+/** Found shells where installing the integration did not work, by pane and process: framed from then on. */
+const installFailed = new WeakMap<Engine, Map<string, number>>();
+
+/** How long a found shell gets to source the integration and draw its prompt. */
+const INSTALL_MS = 3000;
+/** How long a pane whose shell is about to be back (after C-c, or a program's last words) is waited for, at most. */
+const PROMPT_GRACE_MS = 1000;
+const PROMPT_POLL_MS = 25;
 
 /** Checks the command text; returns it normalised (CRLF to LF, trailing blank lines and spaces removed). */
 export function checkCommand(command: string): string {
@@ -137,8 +176,13 @@ export function checkCommand(command: string): string {
   return text;
 }
 
-/** Refuses panes the frame cannot be typed into safely. Nothing is typed when this throws. */
-export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean): Promise<void> {
+/**
+ * Refuses panes the command cannot be typed into safely; returns the pane as it is now. A pane
+ * whose foreground program is not a shell gets up to PROMPT_GRACE_MS to be back at one (a C-c
+ * just sent, a program printing its last words) before it is refused. Nothing is typed when this
+ * throws. `interruptAdvice` is how the profile writes "press C-c".
+ */
+export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean, interruptAdvice = DEFAULT_INTERRUPT_ADVICE): Promise<PaneRecord> {
   if (pane.isDead) throw refused(`pane ${pane.id} is dead (its program exited)`, 'Restart it with respawn_pane, or pick another pane.');
   if (pane.modeCount > 0) {
     throw refused(`pane ${pane.id} is in copy mode (or another mode); typed text would go to that mode, not to the shell`, 'Leave the mode first (send_keys ["q"] or ["-X", "cancel"]), then run again.');
@@ -147,6 +191,11 @@ export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean
     throw refused(`pane ${pane.id} has synchronize-panes on; the command would be typed into every pane of its window`, 'Turn it off with set_synchronize_panes, or use send_keys if that is intended.');
   }
   await engine.guardCaller([pane.id], 'run a command in it', force);
+  const isShell = (p: PaneRecord) => {
+    const program = shellName(p.currentCommand);
+    return POSIX_SHELLS.has(program) || program === FISH || NON_POSIX_SHELLS.has(program);
+  };
+  if (!isShell(pane) && !force) pane = await shellSoon(engine, pane, isShell);
   const program = shellName(pane.currentCommand);
   if (NON_POSIX_SHELLS.has(program)) {
     throw refused(`pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`, 'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.');
@@ -154,42 +203,66 @@ export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean
   if (!POSIX_SHELLS.has(program) && program !== FISH && !force) {
     throw refused(
       `pane ${pane.id} is running ${JSON.stringify(pane.currentCommand)}, not a shell at its prompt; the typed command would go to that program`,
-      'Wait for it to finish (wait_for_text), stop it (send_keys ["C-c"]), or pass force: true if a POSIX shell will read the input.',
+      `Wait for it to finish (wait_for_text), stop it (${interruptAdvice}), or pass force: true if a POSIX shell will read the input.`,
     );
   }
+  return pane;
+}
+
+/** The pane again, once its foreground is a shell, or as it is after PROMPT_GRACE_MS. */
+async function shellSoon(engine: Engine, pane: PaneRecord, isShell: (p: PaneRecord) => boolean): Promise<PaneRecord> {
+  const deadline = performance.now() + PROMPT_GRACE_MS;
+  let now = pane;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
+    now = await engine.getPane(pane.id);
+    if (isShell(now) || now.isDead) return now;
+  }
+  return now;
 }
 
 function shellName(command: string): string {
   return (command.split('/').pop() ?? command).replace(/^-/, '');
 }
 
-/** Types the framed command and waits for its end marker, the deadline, the pane's end, or cancellation. */
+/**
+ * Types the command and waits for its end, the deadline, the pane's end, or cancellation. In bash,
+ * zsh and fish with the integration (installed first in a found shell) the command is typed as it
+ * is and the shell's marks say when it starts and ends; elsewhere it is framed by markers.
+ */
 export async function runCommand(engine: Engine, request: RunRequest): Promise<RunResult> {
   const started = performance.now();
   const { pane } = request;
+  const advice = request.interruptAdvice ?? DEFAULT_INTERRUPT_ADVICE;
   let runs = active.get(engine);
   if (!runs) active.set(engine, (runs = new Map()));
   const lease = await openPaneStream(engine, pane);
+  const stream = lease.stream;
+  let integration: Integration | undefined;
   try {
+    integration = integrationEnabled(engine) ? await readIntegration(engine, pane) : undefined;
     const previous = runs.get(pane.id);
     if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
       if (runs.get(pane.id) === previous) runs.delete(pane.id);
     }
     const current = runs.get(pane.id); // read again: another call may have started meanwhile
     if (current?.waiting) {
-      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, 'Wait for that call to answer, or stop its command with send_keys ["C-c"].');
+      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, `Wait for that call to answer, or stop its command with ${advice}.`);
     }
     if (current && !request.force) {
       const ago = Math.round((Date.now() - current.since) / 1000);
       if (!current.reader.started) {
         throw refused(
           `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago never started: the shell is busy (still starting, or running something) or waits for more input (an unterminated quote or a trailing backslash at its prompt); a new one would only be typed behind it`,
-          'Look at the pane with capture_pane. Press C-c there (send_keys ["C-c"]) to discard the pending input, then call run_shell_command again; or pass force: true to type anyway.',
+          `Look at the pane with capture_pane. Press C-c there (${advice}) to discard the pending input, then call run_shell_command again; or pass force: true to type anyway.`,
         );
       }
+      const wait = current.integrated
+        ? 'Wait for its end with wait_for_text (its shell prompt comes back; the next run reports its exit status)'
+        : `Wait for it with wait_for_text (its end prints "${current.id}_E <status>")`;
       throw refused(
         `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago has not finished; a new one would only queue behind it`,
-        `Wait for it with wait_for_text (its end prints "${current.id}_E <status>"), stop it with send_keys ["C-c"], or pass force: true to type ahead anyway.`,
+        `${wait}, stop it with ${advice}, or pass force: true to type ahead anyway.`,
       );
     }
   } catch (error) {
@@ -197,31 +270,49 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     throw error;
   }
   // From the last look at `runs` to claiming the pane below nothing awaits, so two calls cannot both pass.
-  const id = 'tm' + randomBytes(6).toString('hex');
-  const stream = lease.stream;
-  const typedAt = stream.end;
   const skipsAtStart = stream.skips;
-  const reader = new FrameReader(stream, typedAt, id);
-  const run: ActiveRun = { id, panePid: pane.pid, since: Date.now(), stream, typedAt, reader, waiting: true };
-  if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new frame is the one to follow
+  // Claimed now; id, reader and typedAt are filled in once the command is typed (after an install, maybe).
+  const run: ActiveRun = { id: '', integrated: false, panePid: pane.pid, since: Date.now(), stream, typedAt: stream.end, reader: new FrameReader(stream, stream.end, 'tm'), waiting: true };
+  if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new command is the one to follow
   runs.set(pane.id, run);
   const forget = () => {
     if (runs.get(pane.id) === run) runs.delete(pane.id);
   };
   let handedOver = false;
-  // While the stream lags behind the pane (a flood), the end may be read off the screen first.
-  let onScreen: ScreenEnding | undefined;
+  let installed = false;
+  const shell = shellName(pane.currentCommand);
+  const earlier = takeEarlierEnd(engine, pane);
   // Ends the watch when the caller cancels or the screen shows the end (engines >= 20 lack AbortSignal.any).
   const stopWatch = new AbortController();
   const cancel = () => stopWatch.abort();
   if (request.signal.aborted) cancel();
   else request.signal.addEventListener('abort', cancel, { once: true });
-  const stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines }, (ending) => {
-    onScreen = ending;
-    stopWatch.abort();
-  });
+  let stopLooking = () => {};
   try {
-    const frame = frameFor(id, request.command, shellName(pane.currentCommand), request.suppressHistory ?? true);
+    if (!integration && integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && installFailed.get(engine)?.get(pane.id) !== pane.pid && !request.signal.aborted) {
+      integration = await install(engine, pane, stream, shell as IntegratedShell);
+      installed = integration !== undefined;
+    }
+    if (integration?.starting) integration = await startedUp(engine, pane, stream, integration, request.timeoutMs, stopWatch.signal);
+    // A stream that has seen output but none of this shell's marks watched it start (a respawn): its first prompt is awaited too.
+    if (integration) await promptDrawn(stream, integration.nonce, stopWatch.signal, stream.end.line > 0 || stream.end.col > 0);
+    const suppress = request.suppressHistory ?? true;
+    const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
+    const typedAt = stream.end;
+    const reader: RunReader = integration ? new MarkReader(stream, integration.nonce) : new FrameReader(stream, typedAt, id);
+    Object.assign(run, { id, integrated: integration !== undefined, typedAt, reader, since: Date.now() });
+    // While the stream lags behind the pane (a flood), the end may be read off the screen first.
+    let onScreen: ScreenEnding | undefined;
+    const nonce = integration?.nonce;
+    const look =
+      nonce === undefined
+        ? undefined
+        : () => integratedEndOnScreen(engine, pane.id, nonce, (n) => (reader as MarkReader).accepts(n), request.maxLines);
+    stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines, ...(look ? { look } : {}) }, (ending) => {
+      onScreen = ending;
+      stopWatch.abort();
+    });
+    const typed = integration ? plainText(request.command, suppress) : frameFor(id, request.command, shell, suppress);
     const ended = watchStream(engine, pane.id, stream, {
       timeoutMs: request.timeoutMs,
       signal: stopWatch.signal,
@@ -232,7 +323,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     // half-typed on the prompt line, and the final newline is the Enter.
     await withPaneInput(engine, pane.id, async () => {
       stream.noteInput();
-      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + frame]);
+      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
     });
     let outcome: RunResult['outcome'] = await ended;
     stopLooking();
@@ -243,7 +334,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     let interrupted = false;
     if (outcome === 'cancelled') {
       // Cancelling a command this server started stops it: C-c, as a person at the keyboard would.
-      // (Before the frame started, the same C-c discards it from the shell's pending input.)
+      // (Before the command started, the same C-c discards it from the shell's pending input.)
       await withPaneInput(engine, pane.id, async () => {
         stream.noteInput(true);
         await engine.tmux.run(['send-keys', '-t', pane.id, 'C-c']);
@@ -253,13 +344,14 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     if (outcome === 'timedOut' || outcome === 'notStarted' || outcome === 'cancelled') {
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
+        if (reader.scan()) rememberEnd(engine, pane, reader.status);
         forget();
         lease.release();
       });
     }
     // What the command printed was reported: the next wait without a cursor starts after its end.
     if (screen) {
-      // The command is over, so the pane takes a new frame now; the lease goes when the stream catches up.
+      // The command is over, so the pane takes a new command now; the lease goes when the stream catches up.
       handedOver = true;
       forget();
       consumeAtEnd(stream, reader, () => lease.release());
@@ -277,7 +369,9 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       linesMissed: body.missed || stream.skips > skipsAtStart,
       endFromScreen: screen !== undefined,
       seconds: Math.round(performance.now() - started) / 1000,
-      endMarker: `${id}_E`,
+      endMarker: integration ? undefined : `${id}_E`,
+      integration: integration ? { shell: integration.shell, installed } : undefined,
+      earlier,
     };
   } finally {
     stopLooking();
@@ -290,11 +384,133 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
 }
 
 /**
+ * The command as a person would type it: a leading space keeps it out of history (the integration
+ * drops such lines in bash and zsh; fish never saves them). Several lines go in as one bracketed
+ * paste, so the shell reads them as one command line rather than running each line on its Enter.
+ */
+function plainText(command: string, suppressHistory: boolean): string {
+  const lead = suppressHistory ? ' ' : '';
+  return command.includes('\n') ? `${lead}\x1b[200~${command}\x1b[201~\n` : `${lead}${command}\n`;
+}
+
+/**
+ * Installs the integration in a shell found at its prompt: types the line that sources it (out of
+ * history, erased by the script once it ran) and waits for the shell's first mark. Undefined when
+ * it did not take (a shell that is busy or refuses it): that shell is framed from then on.
+ */
+async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
+  const nonce = newNonce();
+  const [geometry] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
+  const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];
+  // The rows the typed line takes from the prompt on, so the script can erase them.
+  const length = installLine(shell, nonce, 9).length;
+  const rows = width > 0 ? Math.max(1, Math.ceil(((x || 0) + length) / width)) : 1;
+  const line = installLine(shell, nonce, rows);
+  const from = stream.markCount;
+  const prompt = new Promise<boolean>((resolve) => {
+    const look = () => {
+      for (let i = from; i < stream.markCount; i++) {
+        const mark = stream.mark(i);
+        if (mark?.kind === 'A' && mark.nonce === nonce) return true;
+      }
+      return false;
+    };
+    const timer = setTimeout(() => finish(false), INSTALL_MS);
+    const stop = stream.listen((event) => {
+      if (look()) finish(true);
+      else if (event === 'closed') finish(false);
+    });
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      stop();
+      resolve(ok);
+    };
+  });
+  await withPaneInput(engine, pane.id, async () => {
+    stream.noteInput();
+    await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + line + '\n']);
+  });
+  if (await prompt) {
+    stream.consumed(stream.end);
+    return { shell, nonce };
+  }
+  let failed = installFailed.get(engine);
+  if (!failed) installFailed.set(engine, (failed = new Map()));
+  failed.set(pane.id, pane.pid);
+  return undefined;
+}
+
+/** Longest wait for a new pane's shell to read its start-up files and show its first prompt. */
+const STARTUP_MS = 10_000;
+/** After the first prompt is drawn, the time the line editor takes to take over the terminal (text typed earlier is echoed twice). */
+const EDITOR_SETTLE_MS = 50;
+
+/**
+ * Waits for a shell this server just started to reach its first prompt (the script replaced the
+ * announcement), so nothing is typed while the terminal still echoes on its own. A shell that
+ * never gets there within the run's time is taken as it is (the command is typed and waits).
+ */
+async function startedUp(engine: Engine, pane: PaneRecord, stream: PaneStream, integration: Integration, timeoutMs: number, signal: AbortSignal): Promise<Integration> {
+  const deadline = performance.now() + Math.min(timeoutMs, STARTUP_MS);
+  let now: Integration | undefined = integration;
+  while (now?.starting && performance.now() < deadline && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
+    now = await readIntegration(engine, { ...pane, currentCommand: integration.shell }).catch(() => now);
+  }
+  if (now === undefined || now.starting) return { shell: integration.shell, nonce: integration.nonce };
+  await promptDrawn(stream, now.nonce, signal, true);
+  await new Promise((resolve) => setTimeout(resolve, EDITOR_SETTLE_MS));
+  return now;
+}
+
+/**
+ * Waits (at most PROMPT_GRACE_MS) until the shell's latest mark is its prompt and the prompt has
+ * been drawn after it: the line editor then holds the terminal. Typed earlier (the shell still in
+ * its prompt hooks, the terminal in cooked mode), the command would be echoed twice.
+ */
+async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal, evenUnseen = false): Promise<void> {
+  const ready = () => {
+    const last = lastOwnMark(stream, nonce);
+    return last?.kind === 'A' && before(last.position, stream.end);
+  };
+  if ((lastOwnMark(stream, nonce) === undefined && !evenUnseen) || ready()) return;
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      stop();
+      signal.removeEventListener('abort', finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, PROMPT_GRACE_MS);
+    const stop = stream.listen(() => {
+      if (ready()) finish();
+    });
+    signal.addEventListener('abort', finish, { once: true });
+  });
+}
+
+function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
+  let map = ended.get(engine);
+  if (!map) ended.set(engine, (map = new Map()));
+  map.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
+}
+
+/** The end of a command an earlier call timed out on, once (for the same shell process). */
+function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
+  const map = ended.get(engine);
+  const end = map?.get(pane.id);
+  if (!end) return undefined;
+  map!.delete(pane.id);
+  if (end.panePid !== pane.pid) return undefined;
+  return { status: end.status, secondsAgo: Math.round((Date.now() - end.at) / 1000) };
+}
+
+/**
  * After a command's end was read off the screen, follows the lagging stream to the end marker and
  * marks the output up to it as reported (the next wait without a cursor starts after it). Gives up
  * at a gap tmux left (the marker may be in it), when the stream ends, or after UNFINISHED_MS.
  */
-function consumeAtEnd(stream: PaneStream, reader: FrameReader, done: () => void): void {
+function consumeAtEnd(stream: PaneStream, reader: RunReader, done: () => void): void {
   const finish = () => {
     stop();
     clearTimeout(timer);
@@ -346,7 +562,7 @@ async function backAtPrompt(run: ActiveRun, panePid: number): Promise<boolean> {
 }
 
 /** Keeps watching a command the call stopped waiting for, until its end marker shows (or an hour passes). */
-function watchUnfinished(stream: PaneStream, reader: FrameReader, run: ActiveRun, done: () => void): void {
+function watchUnfinished(stream: PaneStream, reader: RunReader, run: ActiveRun, done: () => void): void {
   run.waiting = false;
   const finish = () => {
     stop();

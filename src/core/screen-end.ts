@@ -8,6 +8,7 @@
 import { captureLines } from './capture.js';
 import type { Engine } from './engine.js';
 import type { PaneStream } from './pane-stream.js';
+import { END_OPTION } from './shell-integration/index.js';
 
 /** A stream this far behind (ms) has its pane's screen looked at. */
 export const LAG_LOOK_MS = 250;
@@ -45,6 +46,24 @@ export async function endOnScreen(engine: Engine, paneId: string, id: string, ma
 }
 
 /**
+ * The end of a command in a shell with the integration, as the shell left it in the pane option
+ * @tmux_mcp_end ("<nonce>.<n> <status> <history_size> <cursor_y>", the last two where its prompt
+ * was about to be drawn): its status, and the rows above that prompt as its output. `accepts`
+ * says whether command number n is the one awaited. Undefined while the option names another.
+ */
+export async function integratedEndOnScreen(engine: Engine, paneId: string, nonce: string, accepts: (n: number) => boolean, maxLines: number): Promise<ScreenEnding | undefined> {
+  const [value] = await engine.tmux.run(['display-message', '-p', '-t', paneId, `#{history_size} #{${END_OPTION}}`]);
+  const match = /^(\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+)$/.exec((value ?? '').trim());
+  if (!match || match[2] !== nonce || !accepts(Number(match[3]))) return undefined;
+  const [historyNow, status, historyThen, row] = [match[1], match[4], match[5], match[6]].map(Number) as [number, number, number, number];
+  // Rows scrolled into history since the prompt began move it up (as far as history grew).
+  const promptRow = row - Math.max(0, historyNow - historyThen);
+  const rows = (await captureLines(engine, paneId, { start: promptRow - maxLines, end: promptRow - 1, joinWrapped: true })).map((r) => r.trimEnd());
+  while (rows.length > 0 && rows.at(-1) === '') rows.pop();
+  return { status, lines: rows.slice(-maxLines), complete: false };
+}
+
+/**
  * Looks at the screen for frame `id`'s end whenever `stream` lags by LAG_LOOK_MS or more, at most
  * every LOOK_EVERY_MS; once tmux skipped output, every LOOK_EVERY_MS from then on (the end may have
  * been in what was skipped, and nothing more need arrive). Calls `found` once with what it read.
@@ -53,7 +72,7 @@ export async function endOnScreen(engine: Engine, paneId: string, id: string, ma
 export function watchScreenForEnd(
   engine: Engine,
   stream: PaneStream,
-  target: { readonly paneId: string; readonly id: string; readonly maxLines: number },
+  target: { readonly paneId: string; readonly id: string; readonly maxLines: number; readonly look?: () => Promise<ScreenEnding | undefined> },
   found: (ending: ScreenEnding) => void,
 ): () => void {
   const skipsBefore = stream.skips;
@@ -75,7 +94,7 @@ export function watchScreenForEnd(
     wanted = false;
     looking = true;
     lastLook = performance.now();
-    endOnScreen(engine, target.paneId, target.id, target.maxLines)
+    (target.look ? target.look() : endOnScreen(engine, target.paneId, target.id, target.maxLines))
       .then((ending) => {
         if (!ending || stopped) return;
         stop();

@@ -23,6 +23,14 @@ const ROW_MOVES = new Set(['A', 'B', 'E', 'F', 'H', 'f', 'd']);
 const ALTERNATE_MODES = new Set(['1049', '1047', '47']);
 /** Longest CSI parameter string kept to look for those modes; longer ones are no mode switch. */
 const MAX_CSI_PARAMS = 64;
+/** Longest OSC payload kept to look for semantic-prompt marks (OSC 133); longer ones are something else. */
+const MAX_OSC_KEPT = 200;
+
+/** A semantic-prompt mark (OSC 133) found in the stream: its payload after `133;`, and where in the filtered text it sat. */
+export interface RawMark {
+  readonly payload: string;
+  readonly offset: number;
+}
 
 /**
  * Removes escape sequences from a stream, keeping state across chunks so a sequence cut in two is
@@ -36,6 +44,8 @@ export class EscapeFilter {
   #csiParams = '';
   #alternate: boolean | undefined;
   #alternateEntries = 0;
+  #osc = '';
+  #marks: RawMark[] = [];
 
   /** Whether the program last switched to (true) or from (false) the alternate screen; undefined before any switch. */
   get alternate(): boolean | undefined {
@@ -45,6 +55,13 @@ export class EscapeFilter {
   /** How many times the program has switched to the alternate screen. */
   get alternateEntries(): number {
     return this.#alternateEntries;
+  }
+
+  /** The OSC 133 marks of the last write, with offsets into the text it returned (and forgets them). */
+  takeMarks(): RawMark[] {
+    const marks = this.#marks;
+    if (marks.length > 0) this.#marks = [];
+    return marks;
   }
 
   write(chunk: string): string {
@@ -88,6 +105,7 @@ export class EscapeFilter {
           else if (code === 0x5d /* ] */ || code === 0x50 /* P */ || code === 0x5f /* _ */ || code === 0x5e /* ^ */ || code === 0x58 /* X */) {
             this.#state = State.String;
             this.#oscLike = code === 0x5d;
+            this.#osc = '';
           } else if (code >= 0x20 && code <= 0x2f) this.#state = State.EscapeIntermediate;
           else {
             // A two-byte sequence (ESC 7, ESC =, ESC M ...). ESC E is "next line"; ESC c resets
@@ -110,18 +128,30 @@ export class EscapeFilter {
           } else if (this.#csiParams.length < MAX_CSI_PARAMS) this.#csiParams += chunk[i];
           continue;
         case State.String:
-          if (code === 0x07 && this.#oscLike) this.#state = State.Text;
-          else if (code === ESC) this.#state = State.StringEscape;
+          if (code === 0x07 && this.#oscLike) {
+            this.#state = State.Text;
+            this.#endOsc(out.length);
+          } else if (code === ESC) this.#state = State.StringEscape;
+          else if (this.#oscLike && this.#osc.length <= MAX_OSC_KEPT) this.#osc += chunk[i];
           continue;
         case State.StringEscape:
           // ESC \ ends the string; any other ESC inside it starts a new sequence.
           if (code === 0x5b) this.#enterCsi();
-          else this.#state = code === 0x5c ? State.Text : State.String;
+          else if (code === 0x5c) {
+            this.#state = State.Text;
+            this.#endOsc(out.length);
+          } else this.#state = State.String;
           continue;
       }
     }
     flush(chunk.length);
     return out;
+  }
+
+  /** An OSC string ended at `offset` of the text returned: a semantic-prompt mark is kept. */
+  #endOsc(offset: number): void {
+    if (this.#oscLike && this.#osc.startsWith('133;') && this.#osc.length <= MAX_OSC_KEPT) this.#marks.push({ payload: this.#osc.slice(4), offset });
+    this.#osc = '';
   }
 
   #enterCsi(): void {

@@ -12,10 +12,13 @@ import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
 
-test('a flood the server could not read meanwhile: run_shell_command takes the end off the screen, status and last line right', { timeout: 600_000 }, async (t) => {
+for (const shell of ['sh', 'bash'] as const) {
+test(`a flood the server could not read meanwhile (${shell}${shell === 'bash' ? ', shell integration: the end from the pane option' : ', framed'}): run_shell_command takes the end off the screen, status and last line right`, { timeout: 600_000 }, async (t) => {
   const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const pane = await tmux.start(shell === 'bash' ? { shell: 'env PS1="$ " bash --norc --noprofile' } : {});
   const mcp = await startMcp(t, { env: tmux.env });
+  // bash: the first run installs the shell integration, so the flood's end comes from the pane option it leaves.
+  if (shell === 'bash') assert.equal((await mcp.ok('run_shell_command', { paneId: pane, command: 'true' })).exitStatus, 0);
   const pid = (mcp.client.transport as StdioClientTransport).pid!;
   t.after(() => void (alive(pid) && process.kill(pid, 'SIGCONT')));
   const command = "head -c 20000000 /dev/zero | tr '\\0' 'x' | fold -w 200; echo; echo flood-$((1+1))-done";
@@ -44,3 +47,4 @@ test('a flood the server could not read meanwhile: run_shell_command takes the e
   await mcp.close();
   assert.equal(await clientsAfterExit(tmux), '');
 });
+}

@@ -20,14 +20,16 @@ export const runShellCommandTool = libtmuxTool({
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment it finishes. History: kept out of bash\'s and fish\'s; ' +
-    'zsh saves it (as one multi-line entry) unless HIST_IGNORE_SPACE is set, which is not zsh\'s default. ' +
+    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment it finishes. History: kept out of bash\'s, zsh\'s and fish\'s ' +
+    '(framed zsh, without the integration, saves it unless HIST_IGNORE_SPACE is set). ' +
     '`output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
-    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In POSIX ' +
-    'shells it runs in a subshell: `cd`, `export` and `exit` do not change the pane\'s shell; fish has no subshell, ' +
-    'so there it runs in a begin/end block of the shell itself (write fish syntax; `cd` and `set` stay, `exit` ends ' +
-    'the shell). When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
+    '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In bash, ' +
+    'zsh and fish the shell integration (OSC 133 marks; installed once, out of history, by the first run in a pane ' +
+    'found at its prompt, and present from the start in panes this server creates) lets it be typed as it is: the ' +
+    'pane shows only the command and its output, it runs in the shell itself (`cd` and `export` stay, `exit` ends ' +
+    'the shell) and stays out of history. In other POSIX shells it is framed by markers the pane shows and runs in ' +
+    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
     'the screen as soon as tmux has it, and `output` is the rows the screen shows. Multi-line commands and here-documents ' +
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
     'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
@@ -38,7 +40,7 @@ export const runShellCommandTool = libtmuxTool({
     'under your client\'s request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short ' +
     'timeout and follow up with wait_for_text. When the deadline passes the answer has `timedOut: true`, ' +
     '`exitStatus: null` and the output so far, and its text says which case it is: RUNNING (the command keeps ' +
-    'running; wait for its end marker with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
+    'running; wait for its end with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
     'shell never ran it: busy starting up or running something, or waiting for more input after an unterminated ' +
     'quote; press C-c with send_keys, then run again). Cancelling the call (MCP cancellation) interrupts the command ' +
     'with C-c, as a person at the keyboard would. For interactive programs (editors, REPLs, TUIs) use send_keys and ' +
@@ -75,8 +77,7 @@ export const runShellCommandTool = libtmuxTool({
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const pane = await engine.resolvePane(args.paneId);
-    await checkPane(engine, pane, args.force ?? false);
+    const pane = await checkPane(engine, await engine.resolvePane(args.paneId), args.force ?? false);
     const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
       runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
     );
@@ -109,7 +110,9 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Exit status ${r.exitStatus} after ${r.seconds} s in ${paneId}.`;
       break;
     case 'timedOut':
-      head = `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
+      head = r.endMarker
+        ? `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`
+        : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (a pattern of its last output or the shell prompt; output since the command was typed counts, no cursor needed); the next run_shell_command in this pane then reports its exit status in the first line of its answer. Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
       break;
     case 'notStarted':
       head =
@@ -126,15 +129,18 @@ function summary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `Pane ${paneId} went away before the command finished; no exit status.`;
       break;
     case 'watchLost':
-      head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running; it prints "${r.endMarker} <status>" when done.`;
+      head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}.`;
       break;
     case 'cancelled':
       head = r.interrupted
         ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
-        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed; it prints "${r.endMarker} <status>" when done).`;
+        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
       break;
   }
   const notes = [
+    r.earlier ? `[the command an earlier call timed out on ended ${r.earlier.secondsAgo} s ago with exit status ${r.earlier.status ?? 'unknown'}]` : '',
+    r.integration?.installed ? `[shell integration installed in this ${r.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output]` : '',
+    r.integration ? '' : '[framed: this shell has no shell integration here, so the pane shows the markers around the command]',
     r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',
     r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '',
     r.linesMissed ? '[some output could not be observed]' : '',
