@@ -36,6 +36,12 @@ Options:
                        starting with /, on that host (default: the same socket name as here).
                        Address it as NAME:%3, NAME:@1, NAME:$0 or NAME:session; refs go back by themselves.
 
+Oversight (any profile; see docs/oversight.md):
+  --allow-session PATTERN  see and act only inside matching sessions (repeatable or a comma list;
+                       also TMUX_MCP_ALLOW_SESSIONS): a name, a prefix ending in *, or HOST:PATTERN
+                       for one host (local: this machine); a pattern without a host applies on every host
+  --read-only          list and run only the tools that only read (also TMUX_MCP_READ_ONLY=1)
+
 Environment:
   LIBTMUX_SOCKET_NAME     tmux socket name (tmux -L); default "${DEFAULT_SOCKET_NAME}", a private server
   LIBTMUX_SOCKET_PATH     tmux socket path (tmux -S); not together with LIBTMUX_SOCKET_NAME
@@ -232,7 +238,10 @@ async function serve(config: Config): Promise<void> {
       `${running ? 'server running' : 'no server yet'}), ` +
       (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
       (config.record ? `recording panes to ${config.record.dir}, ` : '') +
-      `${selectionSummary}${where}\n`,
+      `${selectionSummary}` +
+      (config.readOnly ? ', read-only' : '') +
+      (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
+      `${where}\n`,
   );
 }
 

@@ -5,7 +5,8 @@ import { TmuxError } from './tmux/errors.js';
 import { PANE_ID } from './tmux/ids.js';
 import { PANE_ID_PATTERN } from './profiles/julia/schemas.js';
 
-import { HOST_NAME, type RemoteHost } from './core/hosts.js';
+import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './core/hosts.js';
+import { parseSessionPatterns, ScopeError, type SessionPattern } from './core/scope.js';
 
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;
 type ProfileName = (typeof PROFILES)[number];
@@ -34,6 +35,10 @@ export interface Config {
   readonly suppressHistory: boolean;
   /** The pane this server runs in, if it runs inside tmux (`TMUX_PANE`), and that server's pid (`TMUX`). */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
+  /** `--allow-session` / TMUX_MCP_ALLOW_SESSIONS: the sessions calls may see and touch (empty: every session). */
+  readonly allowSessions: readonly SessionPattern[];
+  /** `--read-only` / TMUX_MCP_READ_ONLY=1: only the tools that only read are listed and callable. */
+  readonly readOnly: boolean;
   /** Set by `--http`: serve Streamable HTTP instead of stdio. */
   readonly http?: HttpConfig;
   /** The julia profile's own options (its command-line flags); present only for that profile. */
@@ -116,6 +121,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   const socket: { path?: string; name?: string; bin?: string } = {};
   const julia = new Map<string, string[]>();
   let allowCreate = false;
+  const allowSessions: string[] = [];
+  let readOnly = false;
   const oversight: { audit?: string; redact: string[]; view?: string } = { redact: [] };
   const record: { dir?: string; maxMb?: string } = {};
   for (let i = 0; i < argv.length; i++) {
@@ -142,6 +149,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--socket-name') socket.name = once(socket.name, value('a tmux socket name'));
     else if (flag === '--tmux') socket.bin = once(socket.bin, value('a tmux executable'));
     else if (flag === '--host') hosts.push(value('NAME=SSH-DESTINATION'));
+    else if (flag === '--allow-session') allowSessions.push(value('a session name, a prefix ending in *, or HOST:NAME; or a comma list'));
+    else if (flag === '--read-only' && eq === -1) readOnly = once(readOnly || undefined, true);
     else if (flag === '--record') record.dir = once(record.dir, value('a directory for the pane recordings'));
     else if (flag === '--record-max-mb') record.maxMb = once(record.maxMb, value('the largest recording file, in MB'));
     else if (flag === '--allow-create' && eq === -1) allowCreate = once(allowCreate || undefined, true);
@@ -160,7 +169,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   }
   const flagged = withSocketFlags(loadConfig(env, profile), socket);
   // Hosts read the socket name in force (flags included) as their default.
-  const loaded = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
+  const withHosts = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
+  const loaded = { ...withHosts, ...scopeConfig(env, allowSessions, readOnly, withHosts.hosts) };
   const served = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
   const recording = recordConfig(record, env);
   const config = { ...served, ...(recording === undefined ? {} : { record: recording }), ...oversightConfig(oversight, view, env, tokenFile, allowHosts) };
@@ -170,6 +180,26 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     return { kind: 'serve', config };
   }
   return { kind: 'serve', config: { ...config, julia: juliaOptions(julia, allowCreate, env) } };
+}
+
+/** `--allow-session` (flags win over TMUX_MCP_ALLOW_SESSIONS) and `--read-only` (or TMUX_MCP_READ_ONLY=1). */
+function scopeConfig(env: NodeJS.ProcessEnv, flags: readonly string[], readOnlyFlag: boolean, hosts: readonly RemoteHost[]): Pick<Config, 'allowSessions' | 'readOnly'> {
+  const values = flags.length > 0 ? flags : nonEmpty(env.TMUX_MCP_ALLOW_SESSIONS) !== undefined ? [env.TMUX_MCP_ALLOW_SESSIONS!] : [];
+  let allowSessions: SessionPattern[];
+  try {
+    allowSessions = parseSessionPatterns(values);
+  } catch (error) {
+    if (error instanceof ScopeError) throw new ConfigError(`${flags.length > 0 ? '--allow-session' : 'TMUX_MCP_ALLOW_SESSIONS'}: ${error.message}`);
+    throw error;
+  }
+  for (const pattern of allowSessions) {
+    if (pattern.host !== undefined && pattern.host !== LOCAL_HOST && !hosts.some((h) => h.name === pattern.host)) {
+      throw new ConfigError(`allowed session "${pattern.text}" names host "${pattern.host}", which is not configured (--host ${pattern.host}=...)`);
+    }
+  }
+  const variable = env.TMUX_MCP_READ_ONLY;
+  if (variable !== undefined && variable !== '' && variable !== '0' && variable !== '1') throw new ConfigError("TMUX_MCP_READ_ONLY must be unset, '0', or '1'");
+  return { allowSessions, readOnly: readOnlyFlag || variable === '1' };
 }
 
 /** `--record DIR` / TMUX_MCP_RECORD and `--record-max-mb` / TMUX_MCP_RECORD_MAX_MB; the directory itself is checked at start-up. */
@@ -342,6 +372,8 @@ function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
     hosts: hostsFrom(env, [], socketPath === undefined ? (socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME),
     suppressHistory: suppressHistory(env.LIBTMUX_SUPPRESS_HISTORY),
     caller: callerFrom(env),
+    allowSessions: [],
+    readOnly: false,
     ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
   };
 }

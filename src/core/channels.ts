@@ -87,7 +87,7 @@ async function requireSameServer(engine: Engine, pid: number, channel: string): 
   let now: number | undefined;
   try {
     // Only a live server can answer; a new one on the socket answers with another pid.
-    const [line] = await engine.tmux.run(['display-message', '-p', '#{pid}']);
+    const [line] = await engine.tmux.run(['display-message', '-p', '#{pid}'], { ungated: true }); // the server's pid: no session's context
     now = Number.parseInt(line ?? '', 10);
   } catch (error) {
     // No server, or one that is going away ("server exited unexpectedly"): either way not the one we waited on.

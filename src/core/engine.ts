@@ -29,6 +29,8 @@ import {
 import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import { quoted } from './quote.js';
+import { Scope } from './scope.js';
+import { checkCommand, outside } from './scope-gate.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -40,6 +42,11 @@ export interface EngineOptions {
    * (checked against /proc as well). False for a tmux server reached over ssh. Default true.
    */
   readonly localProcesses?: boolean;
+  /**
+   * What calls may see and touch (core/scope.ts), shared by every engine of a process; without
+   * one, only the caller guard applies.
+   */
+  readonly scope?: Scope;
   /** Told of every pane the server acts on, so it can record the pane (src/core/recorder.ts); absent: nothing is recorded. */
   readonly recorder?: PaneObserver;
 }
@@ -65,9 +72,15 @@ export class Engine {
   #identity: { epoch: number; value: ServerIdentity } | undefined;
   readonly #foreground = new ForegroundReads();
 
+  /** The scope rule every command and listing of this engine passes. */
+  readonly scope: Scope;
+
   constructor(tmux: TmuxServer, options: EngineOptions) {
     this.tmux = tmux;
     this.options = options;
+    this.scope = options.scope ?? new Scope(options.caller ? { caller: options.caller } : {});
+    const gateHost = { tmux, serverPid: async () => (await this.identity())?.pid };
+    tmux.gate = (command) => checkCommand(this.scope, gateHost, command);
   }
 
   /** The running server's identity, or undefined when no server is running on the socket. */
@@ -77,7 +90,8 @@ export class Engine {
     let row: Record<'socketPath' | 'pid' | 'startTime' | 'version', string> | undefined;
     // A live server always prints the row; an empty reply came from a connection being torn down.
     for (let attempt = 0; attempt < 2 && !row; attempt++) {
-      const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format]);
+      // Ungated: the server's own fields, read in no session's context.
+      const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format], { ungated: true });
       if (!lines) return undefined;
       row = IDENTITY_FORMAT.parse(lines)[0];
     }
@@ -98,7 +112,8 @@ export class Engine {
 
   async listSessions(): Promise<SessionRecord[]> {
     const read = await this.#read(['list-sessions', '-F', SESSION_FORMAT.format]);
-    return read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
+    const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
+    return this.scope.limitsSessions ? sessions.filter((s) => this.scope.allowsSession(this.tmux.host, s.name)) : sessions;
   }
 
   /**
@@ -139,7 +154,10 @@ export class Engine {
   async listWindows(sessionId?: string): Promise<WindowRecord[]> {
     const command = sessionId === undefined ? ['list-windows', '-a'] : ['list-windows', '-t', sessionId];
     const read = await this.#read([...command, '-F', WINDOW_FORMAT.format]);
-    return read ? WINDOW_FORMAT.parse(read.lines).map((row) => toWindow(row, read.incarnation)) : [];
+    const windows = read ? WINDOW_FORMAT.parse(read.lines).map((row) => toWindow(row, read.incarnation)) : [];
+    if (!this.scope.limitsSessions) return windows;
+    const { windows: outside } = await this.#placesOutside();
+    return windows.filter((w) => !outside.has(w.id));
   }
 
   /**
@@ -162,7 +180,8 @@ export class Engine {
     const read = await this.#readPanes(listPanesCommand(scope), formats);
     if (!read) return undefined;
     const seen = new Set<string>();
-    return { rows: read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id)), incarnation: read.incarnation };
+    const rows = read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+    return { rows: this.scope.active ? await this.inScope(rows) : rows, incarnation: read.incarnation };
   }
 
   /**
@@ -210,6 +229,51 @@ export class Engine {
       }),
     );
     return { rows, incarnation: read.incarnation };
+  }
+
+  /**
+   * The pane rows (`id`: a pane id) that are in scope: panes of windows linked only into allowed
+   * sessions, and admitted by the pane rule when there is one. Every row when no scope is set.
+   * Listings and searches filter through here; so can anything else that shows panes.
+   */
+  async inScope<T extends { readonly id: string }>(rows: readonly T[]): Promise<T[]> {
+    if (!this.scope.active) return [...rows];
+    const { outside } = await this.#placesOutside();
+    return rows.filter((row) => !outside.has(row.id));
+  }
+
+  /** Refuses a session name outside the scope, naming the rule (whether or not such a session exists). */
+  checkSessionName(name: string): void {
+    if (!this.scope.allowsSession(this.tmux.host, name)) throw outside(this.scope, `session ${quoted(name)} is outside this server's scope`);
+  }
+
+  /** Whether one pane is in scope now (its window linked only into allowed sessions, the pane rule admitting it). */
+  async paneInScope(paneId: string): Promise<boolean> {
+    return (await this.inScope([{ id: paneId }])).length === 1;
+  }
+
+  /**
+   * Panes out of scope (windows linked into a session not allowed, or not admitted by the pane
+   * rule), and the windows linked into a session not allowed.
+   */
+  async #placesOutside(): Promise<{ outside: Set<string>; windows: Set<string> }> {
+    const outside = new Set<string>();
+    const windows = new Set<string>();
+    const lines = await this.tmux.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], { ungated: true });
+    const host = this.tmux.host;
+    const sessionsOf = new Map<string, string[]>();
+    const rows = (lines ?? []).map((line) => {
+      const [pane = '', window = '', sessionId = '', ...name] = line.split('\t');
+      sessionsOf.set(window, [...(sessionsOf.get(window) ?? []), sessionId]);
+      return { pane, window, name: name.join('\t') };
+    });
+    for (const row of rows) {
+      if (!this.scope.allowsSession(host, row.name)) {
+        windows.add(row.window);
+        outside.add(row.pane);
+      } else if (this.scope.limitsPanes && !this.scope.allowsPane(host, row.pane, [], sessionsOf.get(row.window) ?? [])) outside.add(row.pane);
+    }
+    return { outside, windows };
   }
 
   // ---- single objects -------------------------------------------------------------------------
@@ -325,6 +389,7 @@ export class Engine {
     }
     if (SESSION_ID.test(input)) return this.getSession(input);
     if (input === '') throw invalidArgument(`${field} must not be empty`);
+    this.checkSessionName(input);
     const sessions = await this.listSessions();
     const byName = sessions.find((s) => s.name === input);
     if (!byName) {
@@ -379,11 +444,11 @@ export class Engine {
 
   /** True when `paneId` is the pane this server runs in, on this very tmux server. */
   async isCallerPane(paneId: string): Promise<boolean> {
-    const caller = this.options.caller;
-    if (!caller || caller.paneId !== paneId) return false;
+    const caller = this.scope.caller;
+    if (!caller || caller.paneId !== paneId || this.tmux.host !== undefined) return false;
     if (caller.serverPid === undefined) return true; // unsure which server: err on the safe side
     const identity = await this.identity();
-    return identity !== undefined && identity.pid === caller.serverPid;
+    return identity !== undefined && this.scope.isCaller(this.tmux.host, paneId, identity.pid);
   }
 
   /** Refuses to act on the caller's own pane unless `force`. */
@@ -400,7 +465,7 @@ export class Engine {
   }
   /** Refuses to act on a window or session holding the caller's pane unless `force`; lists its panes only when that can matter. */
   async guardCallerWithin(scope: { windowId: string } | { sessionId: string }, action: string, force: boolean | undefined): Promise<void> {
-    if (force || !this.options.caller) return;
+    if (force || !this.scope.caller) return;
     const panes = await this.listPanes(scope);
     await this.guardCaller(panes.map((p) => p.id), action, force);
   }

@@ -8,6 +8,8 @@ export type FailureKind =
   | 'invalid_argument'
   | 'not_found'
   | 'refused'
+  /** The target is outside the scope this server was started with (--allow-session, --allow-pane). */
+  | 'out_of_scope'
   | 'cancelled'
   | 'timeout'
   | 'server_gone'

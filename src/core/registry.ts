@@ -7,6 +7,7 @@
  */
 import { TmuxServer } from '../tmux/server.js';
 import { Engine, type EngineOptions } from './engine.js';
+import type { Scope } from './scope.js';
 import { Failure, invalidArgument, notFound, refused } from './failure.js';
 import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './hosts.js';
 import { quoted } from './quote.js';
@@ -121,6 +122,11 @@ export class EngineRegistry {
       this.#pinned.add(key);
       this.#entries.set(key, this.#open(location, key));
     }
+  }
+
+  /** The scope rule every engine of this process shares (core/scope.ts): what calls may see and touch. */
+  get scope(): Scope {
+    return this.defaultEngine.scope;
   }
 
   /**

@@ -238,7 +238,9 @@ const PANE_IDS = rowFormat({ id: 'pane_id' });
 async function listPaneIds(engine: Engine, sessionId: string | undefined): Promise<string[]> {
   const scope = sessionId === undefined ? ['-a'] : ['-s', '-t', sessionId];
   const lines = await engine.tmux.runIfServer(['list-panes', ...scope, '-F', PANE_IDS.format]);
-  return [...new Set(PANE_IDS.parse(lines ?? []).map((row) => row.id))];
+  const ids = [...new Set(PANE_IDS.parse(lines ?? []).map((row) => row.id))];
+  // Panes outside the scope are not searched (nor named in the count of panes available).
+  return engine.scope.active ? (await engine.inScope(ids.map((id) => ({ id })))).map((row) => row.id) : ids;
 }
 
 function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'timeout'> {

@@ -27,7 +27,16 @@ export interface SelectionRequest {
   readonly chosen?: readonly string[];
   readonly tools?: readonly string[];
   readonly excludeTools?: readonly string[];
+  /**
+   * `--read-only`: only the tools of `readGroup` (default `inspect`), the ones that only read, are
+   * listed and callable, whatever the toolsets and LIBTMUX_TOOLS say; exclusions still apply.
+   */
+  readonly readOnly?: boolean;
+  readonly readGroup?: string;
 }
+
+/** The toolset whose tools only read: what --read-only leaves. */
+export const READ_GROUP = 'inspect';
 
 export interface Selection {
   /** Toolsets in force, in the profile's order. */
@@ -40,6 +49,8 @@ export interface Selection {
   readonly excluded: ReadonlySet<string>;
   /** The tools listed and callable. */
   readonly names: ReadonlySet<string>;
+  /** `--read-only` is in force: `names` holds only tools that only read. */
+  readonly readOnly: boolean;
 }
 
 export function selectGroups(all: readonly Selectable[], request: SelectionRequest): Selection {
@@ -59,8 +70,12 @@ export function selectGroups(all: readonly Selectable[], request: SelectionReque
   const names = new Set<string>();
   for (const tool of all) if (toolsets.includes(tool.group)) names.add(tool.name);
   for (const name of included) names.add(name);
+  if (request.readOnly) {
+    names.clear();
+    for (const tool of all) if (tool.group === (request.readGroup ?? READ_GROUP)) names.add(tool.name);
+  }
   for (const name of excluded) names.delete(name);
-  return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names };
+  return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names, readOnly: request.readOnly === true };
 }
 
 /** Why `name` is not callable under `selection`, phrased as what to change. */
@@ -69,6 +84,9 @@ export function whyUnavailable(all: readonly Selectable[], selection: Selection,
   // The name is the caller's: echoed bounded and escaped.
   if (!tool) return `unknown tool ${quoted(name)}${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
   if (selection.excluded.has(name)) return `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`;
+  if (selection.readOnly && !selection.names.has(name)) {
+    return `tool "${name}" is not available: this server runs read-only (--read-only or TMUX_MCP_READ_ONLY=1), so only tools that only read can be called`;
+  }
   return (
     `tool "${name}" is not enabled on this server: it is in the "${tool.group}" toolset, and the toolsets in force are ` +
     `${selection.toolsets.join(', ') || 'none'}; add it with LIBTMUX_TOOLSETS or LIBTMUX_TOOLS`
@@ -88,6 +106,12 @@ export function howToEnable(all: readonly Selectable[], selection: Selection, na
       hint: `Whoever runs this server can serve it by taking ${name} out of LIBTMUX_EXCLUDE_TOOLS and restarting the server; until then, do without it.`,
     };
   }
+  if (selection.readOnly && !selection.names.has(name)) {
+    return {
+      message: `tool "${name}" is not available: this server runs read-only (--read-only or TMUX_MCP_READ_ONLY=1), so only tools that only read can be called`,
+      hint: 'Whoever runs this server chose read-only; use the tools that read (tools/list), or ask them to restart it without --read-only.',
+    };
+  }
   const toolsets = [...selection.toolsets, tool.group].filter((set, i, sets) => sets.indexOf(set) === i);
   return {
     message:
@@ -102,7 +126,7 @@ export function howToEnable(all: readonly Selectable[], selection: Selection, na
 /** The banner's account of a selection: how many tools, which toolsets, what was added or removed. */
 export function selectionSummary(count: number, selection: Selection): string {
   return (
-    `${count} tools (toolsets ${selection.toolsets.join(',') || 'none'}` +
+    `${count} tools (${selection.readOnly ? 'read-only; ' : ''}toolsets ${selection.toolsets.join(',') || 'none'}` +
     (selection.included.size ? `; added ${[...selection.included].join(',')}` : '') +
     (selection.excluded.size ? `; excluded ${[...selection.excluded].join(',')}` : '') +
     ')'

@@ -27,8 +27,8 @@ export async function buildProfile(config: Config, registry: EngineRegistry, lau
     }
     case 'julia': {
       if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');
-      const profile = await createJuliaProfile(config.julia, registry);
-      return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
+      const profile = await createJuliaProfile(config.julia, registry, { readOnly: config.readOnly });
+      return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${config.readOnly ? 'read-only; ' : ''}${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
     }
     default:
       throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux (the default)`);

@@ -34,7 +34,15 @@ export interface RunOptions {
   readonly stdin?: Buffer;
   /** Kills the command's process when aborted (rejecting with the signal's reason); forces the spawn path. */
   readonly signal?: AbortSignal;
+  /** Skips the gate: for the gate's own lookups. */
+  readonly ungated?: boolean;
 }
+
+/**
+ * Checks a command before it is sent (core's scope rule installs one); a rejection stops it. Answers
+ * undefined when there is nothing to check, so an ordinary command costs no promise.
+ */
+export type CommandGate = (command: readonly string[]) => Promise<void> | undefined;
 
 const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
 /** What a tmux client says when its server went away before answering (client.c, CLIENT_EXIT_LOST_SERVER). */
@@ -74,6 +82,8 @@ export class TmuxServer {
   readonly #localSocket: { readonly path: string; readonly named: boolean } | undefined;
   /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
   #versionChecked: Promise<void> | undefined;
+  /** Set by the engine: every command passes it before it is sent. */
+  gate: CommandGate | undefined;
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -108,6 +118,10 @@ export class TmuxServer {
 
   /** Runs one tmux command and returns its output lines (UTF-8, invalid bytes replaced). */
   async run(command: readonly string[], options: RunOptions = {}): Promise<string[]> {
+    if (this.gate && !options.ungated) {
+      const checking = this.gate(command);
+      if (checking) await checking;
+    }
     const reply = await this.#execute(command, options);
     return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
   }
@@ -117,6 +131,13 @@ export class TmuxServer {
    * order, so a sequence (text, then Enter) costs one round trip; the first failure is thrown.
    */
   async runInOrder(commands: ReadonlyArray<readonly string[]>): Promise<void> {
+    // Only a check that is made is waited for: otherwise the commands go out at once, in call order.
+    if (this.gate) {
+      for (const command of commands) {
+        const checking = this.gate(command);
+        if (checking) await checking;
+      }
+    }
     const client =
       this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
@@ -131,7 +152,7 @@ export class TmuxServer {
         throw reply.reason;
       }
     }
-    for (; next < commands.length; next++) await this.run(commands[next]!);
+    for (; next < commands.length; next++) await this.run(commands[next]!, { ungated: true });
   }
 
   /**
@@ -430,6 +451,10 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    if (this.gate && !options.ungated) {
+      const checking = this.gate(command);
+      if (checking) await checking;
+    }
     return this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal);
   }
 

@@ -90,6 +90,15 @@ export class JuliaApp {
     return this.settings.allowPanes.some(same) || [...this.owned.values()].some((s) => s.panes.some(same));
   }
 
+  /** The allow-list by pane id and host, as core's scope rule asks it (generations are checked by isAllowed). */
+  allowsPaneId(host: string | undefined, paneId: string, sessionIds: readonly string[]): boolean {
+    if (!this.allowListActive) return true;
+    const same = (p: PaneTarget) => p.paneId === paneId && generationHost(p.generation) === host;
+    // Sessions are created on this machine only; a pane of one is admitted while it is adopted.
+    const ownedHere = host === undefined && sessionIds.some((id) => this.owned.has(id));
+    return ownedHere || this.settings.allowPanes.some(same) || [...this.owned.values()].some((s) => s.panes.some(same));
+  }
+
   isCaller(target: PaneTarget): boolean {
     const caller = this.settings.caller;
     return caller !== undefined && caller.paneId === target.paneId && caller.generation === target.generation;

@@ -32,6 +32,7 @@ const CODE_OF_KIND: Partial<Record<FailureKind, string>> = {
   wrong_server: 'wrong_server',
   observation_lost: 'observation_lost',
   too_large: 'output_limit',
+  out_of_scope: 'target_denied',
 };
 
 export const RESULT_LIMIT_MESSAGE = 'result exceeds the configured byte limit; request fewer rows, lines or operations';

@@ -25,6 +25,8 @@ import { sendKeysAndWait, waitForText } from './tools/waits.js';
 const CATALOG: readonly JuliaTool[] = [listPanes, capturePane, sendKeys, pasteText, resizePane, killPane, createSession, teardownSession, waitForText, sendKeysAndWait];
 export const TOOL_NAMES = [...CATALOG.map((tool) => tool.name), RUN_OPERATIONS];
 const DEFAULT_TOOLS = ['list_panes', 'capture_pane', 'send_keys'];
+/** The tools that only read: all --read-only leaves, whatever --tool says. */
+const READ_TOOLS = ['list_panes', 'capture_pane', 'wait_for_text'];
 
 const MAX_CAPTURE_BYTES = 65536;
 /** The contract's outbound message limit: a result up to the result limit, written twice (payload and text), fits. */
@@ -35,10 +37,12 @@ export interface JuliaProfile extends Profile<JuliaApp> {
   close(): Promise<void>;
 }
 
-export async function createJuliaProfile(options: JuliaOptions, registry: EngineRegistry): Promise<JuliaProfile> {
+export async function createJuliaProfile(options: JuliaOptions, registry: EngineRegistry, oversight: { readOnly?: boolean } = {}): Promise<JuliaProfile> {
   const engine = registry.defaultEngine;
-  const names = options.tools ?? DEFAULT_TOOLS;
-  const unknown = names.filter((name) => !TOOL_NAMES.includes(name));
+  const chosen = options.tools ?? DEFAULT_TOOLS;
+  const unknown = chosen.filter((name) => !TOOL_NAMES.includes(name));
+  // Read-only: the read tools, in the order --tool gave them, then the rest of them.
+  const names = oversight.readOnly ? [...chosen.filter((name) => READ_TOOLS.includes(name)), ...READ_TOOLS.filter((name) => !chosen.includes(name))] : chosen;
   if (unknown.length > 0) throw new ConfigError(`--tool ${unknown.join(', ')}: not a tool of the julia profile; choose from ${TOOL_NAMES.join(', ')}`);
   if (names.length === 1 && names[0] === RUN_OPERATIONS) throw new ConfigError('--tool run_operations cannot be enabled alone: it runs the other enabled tools');
 
@@ -51,6 +55,8 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
     maxResultBytes: options.maxResultBytes,
   };
   const app = new JuliaApp(registry, settings);
+  // --allow-pane is a case of the scope rule: core's listings and command checks admit only these panes.
+  if (app.allowListActive) engine.scope.setPaneRule((host, paneId, sessionIds) => app.allowsPaneId(host, paneId, sessionIds));
   const schemaSettings: SchemaSettings = { callerConfigured: settings.caller !== undefined, maxCaptureBytes: MAX_CAPTURE_BYTES };
 
   const itemTools = names.filter((name) => name !== RUN_OPERATIONS).map((name) => CATALOG.find((tool) => tool.name === name)!);

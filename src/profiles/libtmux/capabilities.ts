@@ -69,6 +69,10 @@ async function capabilitiesReport({ config, engine, tools, selection, launchesDa
       configurationProvenance,
       namespaceBoundary: 'tmux-objects-only',
     },
+    // What a person bounded (docs/oversight.md); present only when set.
+    ...(config.readOnly || config.allowSessions.length
+      ? { oversight: { readOnly: config.readOnly, allowedSessions: config.allowSessions.map((pattern) => pattern.text) } }
+      : {}),
     // Other machines served beside the local tmux (README "Hosts"); present only when configured.
     ...(config.hosts.length
       ? {

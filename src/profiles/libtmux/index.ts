@@ -7,7 +7,7 @@ import { capabilitiesResource } from './capabilities.js';
 import { hostAware } from './hosts.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
-import { whyUnavailable } from '../../mcp/selection.js';
+import { READ_GROUP, whyUnavailable } from '../../mcp/selection.js';
 import { selectTools, type Selection } from './selection.js';
 import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/call-read-tools-batch.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -26,7 +26,8 @@ export function createLibtmuxProfile({ config, registry, launchesDaemon }: Libtm
   const selection = selectTools(ALL_TOOLS, { ...config, privateSocket: config.socketSource === 'default' });
   // Exclusions apply last and reach into batches too; a batch may call any tool that exists and
   // is not excluded, listed or not.
-  const callable = ALL_TOOLS.filter((tool) => !selection.excluded.has(tool.name));
+  // Read-only: a batch reaches only the tools that only read, listed or not.
+  const callable = ALL_TOOLS.filter((tool) => !selection.excluded.has(tool.name) && (!selection.readOnly || tool.group === READ_GROUP));
   const bound = ALL_TOOLS.map((tool) => (tool.name === CALL_READ_TOOLS_BATCH ? readToolsBatch(callable) : tool));
   const tools = bound.filter((tool) => selection.names.has(tool.name)).map((tool) => hostAware(tool, registry));
   const reach = new Set(tools.flatMap((tool) => tool.nestedAuthority ?? []));

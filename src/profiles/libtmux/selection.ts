@@ -16,6 +16,8 @@ export interface SelectionInput {
    * is opt-in, whatever an earlier run left running there.
    */
   readonly privateSocket: boolean;
+  /** `--read-only`: only the inspect tools. */
+  readonly readOnly?: boolean;
 }
 
 export type Selection = GroupSelection & { readonly toolsets: readonly Toolset[] };
@@ -27,5 +29,6 @@ export function selectTools(all: readonly LibtmuxTool[], input: SelectionInput):
     chosen: input.toolsets,
     tools: input.tools,
     excludeTools: input.excludeTools,
+    readOnly: input.readOnly === true,
   }) as Selection;
 }

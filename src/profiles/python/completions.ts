@@ -5,8 +5,9 @@ import { tmuxIdCompleters, type Completer } from '../../mcp/completions.js';
 
 export function pythonCompleters(registry: EngineRegistry): Readonly<Record<string, Completer>> {
   const ids = tmuxIdCompleters((work, chosen) => registry.use(EngineRegistry.named(chosen.socket_name), work));
+  // Other sockets are outside any scope of sessions: with one set, none are offered.
   const socketName: Completer = async (value) =>
-    (await listSockets())
+    registry.defaultEngine.scope.limitsSessions ? [] : (await listSockets())
       .filter((entry) => entry.alive && entry.socketName !== null && entry.socketName.startsWith(value))
       .map((entry) => entry.socketName!);
   return { pane_id: ids.pane, session_name: ids.sessionName, socket_name: socketName };

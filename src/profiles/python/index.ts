@@ -31,6 +31,7 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
     chosen: config.toolsets,
     tools: config.tools,
     excludeTools: config.excludeTools,
+    readOnly: config.readOnly,
   });
   // Exclusions reach into the batch too: it may call any batchable tool that is not excluded, listed or not.
   const reach = BATCHABLE.filter((name) => !selection.excluded.has(name));

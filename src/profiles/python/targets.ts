@@ -43,6 +43,7 @@ export async function resolveSession(engine: Engine, target: SessionTarget): Pro
   if (target.session_id != null) return engine.getSession(checkId(target.session_id, SESSION_ID, 'session_id', '$0'));
   const sessions = await engine.listSessions();
   if (target.session_name != null) {
+    engine.checkSessionName(target.session_name);
     const session = sessions.find((s) => s.name === target.session_name);
     if (!session) {
       throw notFound(

@@ -1,4 +1,5 @@
 /** The tmux servers of this user: find them (list_servers) and end one (kill_server). */
+import { outside } from '../../../core/scope-gate.js';
 import { killServer, listSockets } from '../../../core/servers.js';
 import { listResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { serverInfo } from '../servers.js';
@@ -17,6 +18,8 @@ export const listServersTool = pythonTool({
   input: params({ extra_socket_paths: stringList('Absolute paths of more sockets to check (servers started with tmux -S). Missing or dead ones are skipped.') }),
   output: wrapped({ items: serverSchema, type: 'array' }),
   async handler(args: { extra_socket_paths?: string[] | null; socket_name?: null }, { ctx }) {
+    const scope = ctx.registry.defaultEngine.scope;
+    if (scope.limitsSessions) throw outside(scope, 'list_servers looks at every tmux server of this user');
     const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter((s) => s.alive);
     const rows = await Promise.all(
       sockets.map((socket) =>
