@@ -7,7 +7,6 @@ import { beginShutdown } from './core/shutdown.js';
 import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
-import { TmuxSocketUnusableError } from './tmux/socket-guard.js';
 import { AuditFileError, AuditTrail } from './mcp/audit.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
@@ -149,13 +148,9 @@ async function serve(config: Config): Promise<void> {
   const registry = registryFor(config, recorder);
   const engine = registry.defaultEngine;
   const tmux = engine.tmux;
-  try {
-    // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
-    tmux.checkSocket();
-  } catch (error) {
-    if (error instanceof TmuxSocketUnusableError) throw new ConfigError(`${config.socketSource}: ${error.message}. ${error.hint}`);
-    throw error;
-  }
+  // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
+  const socketProblem = engine.socketProblem();
+  if (socketProblem !== undefined) throw new ConfigError(`${config.socketSource}: ${socketProblem}`);
   const running = (await engine.identity().catch(() => undefined)) !== undefined;
   const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);

@@ -5,6 +5,7 @@
 import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { rowFormat, toInt, type RowFormat } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
+import { TmuxSocketUnusableError } from '../tmux/socket-guard.js';
 import { invalidArgument, notFound, refused, Failure } from './failure.js';
 import { ForegroundReads } from './foreground.js';
 import {
@@ -84,6 +85,17 @@ export class Engine {
   }
 
   /** The running server's identity, or undefined when no server is running on the socket. */
+  /** Why this server's local socket path may not be used (one tmux would destroy), or undefined when it may. */
+  socketProblem(): string | undefined {
+    try {
+      this.tmux.checkSocket();
+      return undefined;
+    } catch (error) {
+      if (error instanceof TmuxSocketUnusableError) return `${error.message}. ${error.hint}`;
+      throw error;
+    }
+  }
+
   async identity(): Promise<ServerIdentity | undefined> {
     const cached = this.#identity;
     if (cached && cached.epoch !== 0 && cached.epoch === this.tmux.connectionEpoch) return cached.value;

@@ -10,6 +10,7 @@ import type { Engine } from '../core/engine.js';
 import { LOCAL_HOST } from '../core/hosts.js';
 import type { PaneRecord } from '../core/records.js';
 import type { EngineRegistry } from '../core/registry.js';
+import type { ViewPane } from './wire.js';
 import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/screen-paint.js';
 import type { AuditTrail } from '../mcp/audit.js';
 
@@ -27,18 +28,6 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 export interface FeedOptions {
   readonly registry: EngineRegistry;
   readonly trail: AuditTrail;
-}
-
-/** A pane as the page lists it. */
-interface ViewPane {
-  readonly key: string;
-  readonly host: string;
-  readonly id: string;
-  readonly session: string;
-  readonly window: string;
-  readonly command: string;
-  readonly width: number;
-  readonly height: number;
 }
 
 interface Watched {

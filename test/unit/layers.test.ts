@@ -18,6 +18,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   profiles: ['mcp', 'core', 'tmux'],
   // The live view sits beside the profiles: it uses core's pane streams, the audit trail and HTTP gates of mcp.
   view: ['mcp', 'core', 'tmux'],
+  // The command line is on top: it may start anything but speaks to tmux only through core.
+  cli: ['view', 'profiles', 'mcp', 'core', 'config.js'],
 };
 
 function files(dir: string): string[] {

@@ -4,25 +4,7 @@
  * Nothing here sends anything to the server: the stream is the only connection, and it is one-way.
  */
 import { Terminal } from '@xterm/xterm';
-
-interface ViewPane {
-  readonly key: string;
-  readonly host: string;
-  readonly id: string;
-  readonly session: string;
-  readonly window: string;
-  readonly command: string;
-  readonly width: number;
-  readonly height: number;
-}
-
-/** A pane's screen: the escape sequences that paint it onto a fresh terminal of its size (core/screen-paint.ts). */
-interface Screen {
-  readonly key: string;
-  readonly width: number;
-  readonly height: number;
-  readonly paint: string;
-}
+import type { Screen, ViewPane } from '../wire.js';
 
 interface AuditEntry {
   readonly id: number;
