@@ -15,8 +15,8 @@ export const MAX_TARGETS = 64;
 const ID = /^(?:([A-Za-z][A-Za-z0-9_-]{0,15}):)?([%@$]\d{1,9})$/;
 /** Argument names that hold targets in some profile: paneId, pane_id, target, window_ids, session, src/dst... */
 const TARGET_KEY = /pane|window|session|target|^(src|dst|source|destination)|^ids?$/i;
-/** Where an answer names the object it acted on. */
-const ID_FIELD = /^(pane|window|session)(_id|Id)$/;
+/** Where an answer names the object it acted on (libtmux's create_session answers its session as `id`). */
+const ID_FIELD = /^(?:(pane|window|session)(_id|Id)|id)$/;
 /** An answer's fields that hold that object (julia's target, a created pane or session). */
 const OBJECT_FIELD = /^(target|pane|window|session|created)$/;
 

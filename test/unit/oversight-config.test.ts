@@ -111,6 +111,7 @@ test('audit targets: ids and refs under target names in the arguments, and the a
   );
   // The answer: the object acted on (a created pane, the session of a pane), not a listing's rows.
   assert.deepEqual(auditTargets({ session: 'work' }, { paneId: '%8', windowId: '@3', sessionId: '$1' }).ids, ['local:%8', 'local:@3', 'local:$1']);
+  assert.deepEqual(auditTargets({ name: 'work' }, { ref: 'tmux1_x', id: '$4', name: 'work' }).ids, ['local:$4'], 'a created session');
   assert.deepEqual(auditTargets({}, { panes: [{ paneId: '%1' }, { paneId: '%2' }] }).ids, []);
   const many = auditTargets({ pane_ids: Array.from({ length: 70 }, (_, i) => `%${i}`) }, undefined);
   assert.equal(many.ids.length, 64);
