@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { checkTmuxBinary } from './tmux/binary.js';
 import { TmuxError } from './tmux/errors.js';
 import { PANE_ID } from './tmux/ids.js';
-import { PANE_ID_PATTERN } from './profiles/julia/schemas.js';
 
 import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './core/hosts.js';
 import { parseSessionPatterns, ScopeError, type SessionPattern } from './core/scope.js';
@@ -100,8 +99,6 @@ export interface JuliaOptions {
 /** The julia profile's flags that take a value, and those that repeat. */
 const JULIA_VALUE_FLAGS = ['--tool', '--caller-pane', '--allow-pane', '--timeout', '--workers', '--capacity'] as const;
 const JULIA_REPEATABLE = new Set(['--tool', '--allow-pane']);
-// The julia contract's exact pane id (no leading zeros), as its schemas take it.
-const PANE_ID_SHAPE = new RegExp(PANE_ID_PATTERN);
 const MAX_ALLOWED_PANES = 256;
 
 /** Variables older servers of the family read; set now, they would silently mean nothing, so they stop start-up. */
@@ -296,7 +293,7 @@ function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: N
     if (dup !== undefined) throw new ConfigError(`${flag} ${dup} is given twice`);
   };
   const paneId = (flag: string, value: string) => {
-    if (!PANE_ID_SHAPE.test(value)) throw new ConfigError(`${flag} takes an exact pane id such as %3, not ${JSON.stringify(value)}`);
+    if (!PANE_ID.test(value)) throw new ConfigError(`${flag} takes an exact pane id such as %3, not ${JSON.stringify(value)}`);
     return value;
   };
   const tools = flags.get('--tool');

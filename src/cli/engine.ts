@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { PaneObserver } from '../core/engine.js';
 import { EngineRegistry } from '../core/registry.js';
 import { Scope } from '../core/scope.js';
+import { PANE_ID } from '../core/ids.js';
 
 /** `recorder`: told of every pane acted on (--record); absent, nothing is recorded. */
 export function registryFor(config: Config, recorder?: PaneObserver): EngineRegistry {
@@ -30,7 +31,7 @@ export function registryFor(config: Config, recorder?: PaneObserver): EngineRegi
 function scopedObserver(observer: PaneObserver): PaneObserver {
   return {
     actedOn(engine, target, sessionId) {
-      if (!/^%\d+$/.test(target)) return observer.actedOn(engine, target, sessionId);
+      if (!PANE_ID.test(target)) return observer.actedOn(engine, target, sessionId);
       engine.paneInScope(target).then(
         (inScope) => inScope && observer.actedOn(engine, target, sessionId),
         () => {},

@@ -3,8 +3,7 @@
  * envelope branch, and the `{anyOf: [success, failure]}` shape every output schema has.
  */
 import { array, boolean, object, string, type JsonSchema } from '../../mcp/schema.js';
-
-export const PANE_ID_PATTERN = '^%(0|[1-9][0-9]*)$';
+import { PANE_ID_PATTERN } from '../../core/ids.js';
 
 const targetFields = {
   generation: string({
