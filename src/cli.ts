@@ -8,6 +8,7 @@ import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { AuditFileError, AuditTrail } from './mcp/audit.js';
+import { SelectionError } from './mcp/selection.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
 class StartupError extends Error {}
@@ -287,7 +288,7 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
+  const message = error instanceof ConfigError || error instanceof SelectionError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
   process.stderr.write(`tmux-mcp: ${message}\n`);
   process.exit(error instanceof StartupError ? 1 : 2);
 });

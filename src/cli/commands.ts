@@ -9,6 +9,7 @@
 import { fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ConfigError, parseCli } from '../config.js';
+import { SelectionError } from '../mcp/selection.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 import { toolHelp, toolLines } from './tool-help.js';
 
@@ -135,7 +136,7 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
     await say(io.stdout, render(result));
     return 0;
   } catch (error) {
-    const usage = error instanceof UsageError || error instanceof ConfigError;
+    const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof SelectionError;
     await say(io.stderr, `tmux-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return usage ? 2 : 1;
   } finally {

@@ -5,8 +5,10 @@
  * narrow what a batch may call. Filtering shapes the interface; it is not an authorization boundary.
  */
 import { quoted } from '../core/quote.js';
-import { ConfigError } from '../config.js';
 import { nearest } from './nearest.js';
+
+/** A toolset or tool list that names nothing known; the command line reports it as a usage error (exit 2). */
+export class SelectionError extends Error {}
 
 /** The toolsets of the libtmux family's contracts, in listing order; LIBTMUX_TOOLSETS names them. */
 export const TOOLSETS = ['inspect', 'manage', 'execute', 'teardown'] as const;
@@ -58,9 +60,9 @@ export function selectGroups(all: readonly Selectable[], request: SelectionReque
   checkNames('LIBTMUX_TOOLS', request.tools ?? [], known);
   checkNames('LIBTMUX_EXCLUDE_TOOLS', request.excludeTools ?? [], known);
   for (const set of request.chosen ?? []) {
-    if (set === '') throw new ConfigError('LIBTMUX_TOOLSETS has an empty entry; separate toolsets with single commas');
+    if (set === '') throw new SelectionError('LIBTMUX_TOOLSETS has an empty entry; separate toolsets with single commas');
     if (!request.toolsets.includes(set)) {
-      throw new ConfigError(`LIBTMUX_TOOLSETS: unknown toolset "${set}"; choose from ${request.toolsets.join(', ')}`);
+      throw new SelectionError(`LIBTMUX_TOOLSETS: unknown toolset "${set}"; choose from ${request.toolsets.join(', ')}`);
     }
   }
   const chosen = request.chosen ?? request.defaultToolsets;
@@ -135,9 +137,9 @@ export function selectionSummary(count: number, selection: Selection): string {
 
 function checkNames(variable: string, names: readonly string[], known: readonly string[]): void {
   for (const name of names) {
-    if (name === '') throw new ConfigError(`${variable} has an empty entry; separate tool names with single commas`);
+    if (name === '') throw new SelectionError(`${variable} has an empty entry; separate tool names with single commas`);
     if (!known.includes(name)) {
-      throw new ConfigError(`${variable}: unknown tool "${name}"${suggestion(name, known)}; known tools: ${[...known].sort().join(', ')}`);
+      throw new SelectionError(`${variable}: unknown tool "${name}"${suggestion(name, known)}; known tools: ${[...known].sort().join(', ')}`);
     }
   }
 }
