@@ -19,7 +19,7 @@ import { McpDriver, processCpuNs, useCli } from './mcp.js';
 import { fitLine, meanWithInterval, median, ms, summarize, type Summary } from './stats.js';
 import { holdLowLatencyIdle, type IdleHold } from './idle.js';
 import { pinToOneCpu } from './pin.js';
-import { parseCli } from '../src/config.js';
+import { parseCli } from '../src/cli/options.js';
 import { EngineRegistry } from '../src/core/registry.js';
 import type { Profile } from '../src/mcp/server.js';
 import { buildProfile } from '../src/profiles/index.js';

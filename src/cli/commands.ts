@@ -8,7 +8,8 @@
  */
 import { fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseCli } from '../config.js';
+import { ConfigError } from '../config.js';
+import { parseCli } from './options.js';
 import { SelectionError } from '../mcp/selection.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 import { toolHelp, toolLines } from './tool-help.js';

@@ -6,7 +6,8 @@
  * copy of the protocol schemas, which would double what a one-shot call loads.
  */
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { checkTmuxBin, ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
+import { checkTmuxBin } from './tmux-check.js';
 import { createServerFactory, profileWire } from '../mcp/server.js';
 import { buildProfile } from '../profiles/index.js';
 import { VERSION } from '../version.js';

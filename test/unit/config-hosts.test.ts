@@ -1,7 +1,8 @@
 /** Hosts from `--host` and TMUX_MCP_HOSTS: the forms accepted, and each mistake refused with a message before start-up. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, parseCli } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { parseCli } from '../../src/cli/options.js';
 import { routeTarget } from '../../src/core/hosts.js';
 
 function hosts(argv: string[], env: NodeJS.ProcessEnv = {}) {

@@ -1,7 +1,8 @@
 /** The julia profile's pane flags take the exact pane id its contract's schemas take (no leading zeros). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, parseCli } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { parseCli } from '../../src/cli/options.js';
 
 test('--allow-pane and --caller-pane refuse what is not an exact pane id', () => {
   for (const bad of ['%03', '3', '%', '%3 ', '@1']) {

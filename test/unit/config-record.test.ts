@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, parseCli } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { parseCli } from '../../src/cli/options.js';
 
 function record(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const action = parseCli(argv, env);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSessionPatterns, Scope, ScopeError } from '../../src/core/scope.js';
 import { parseCommand, targetFlags, targetKind } from '../../src/tmux/command-syntax.js';
-import { parseCli, ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { parseCli } from '../../src/cli/options.js';
 
 test('session patterns: exact names, prefixes ending in *, host prefixes; bad ones refused', () => {
   const patterns = parseSessionPatterns(['agent-*,build', 'gpu:train-*', 'local:mine']);
