@@ -1581,6 +1581,7 @@ async function hostsScenario(base: Base): Promise<void> {
       const args = profile === 'julia' ? { limit: 128 } : {};
       const [first1, first8] = [await one.call(tool, args), await eight.call(tool, args)];
       const note = (first: typeof first1) => (first.isError ? first.text : `${rows(first.structured)} rows`);
+      const cpuBefore = [one.cpuNs(), eight.cpuNs()];
       const samples = await interleave(
         [
           { driver: one, tool, args },
@@ -1591,10 +1592,12 @@ async function hostsScenario(base: Base): Promise<void> {
         [[0, 1], [1, 0]],
       );
       const [single, many] = samples.map((each) => summarize(each));
-      addRow(t, { name: `${profile} ${tool}: one host`, summary: single!, note: note(first1) });
+      const [cpu1, cpu8] = [one, eight].map((driver, i) => ({ server: (driver.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
+      addRow(t, { name: `${profile} ${tool}: one host`, summary: single!, cpu: cpu1, note: note(first1) });
       addRow(t, {
         name: `${profile} ${tool}: eight hosts`,
         summary: many!,
+        cpu: cpu8,
         target: single!.p50 * HOSTS_OVER_ONE,
         goal: `${HOSTS_OVER_ONE} x one host`,
         floorValue: single!.p50,
