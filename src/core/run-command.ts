@@ -41,18 +41,17 @@ import { tailBudget } from './capture.js';
 import type { Engine } from './engine.js';
 import { before, openPaneStream, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { PaneRecord } from './records.js';
-import { renderLine } from './terminal-text.js';
 import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from './wait.js';
 import { invalidArgument, refused } from './failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
-import { INTEGRATED_SHELLS, installLine, integrationEnabled, newNonce, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
-import { lastOwnMark, MarkReader } from './shell-integration/mark-reader.js';
+import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
+import { MarkReader } from './shell-integration/mark-reader.js';
+import { install, installFailedIn, promptDrawn, PROMPT_GRACE_MS, PROMPT_POLL_MS, startedUp } from './shell-integration/readiness.js';
+import { FISH, FrameReader, frameFor } from './run-frame.js';
 
 /** Shells the POSIX frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
-/** fish gets a frame in its own syntax (see frameFor). */
-const FISH = 'fish';
 /** Shells neither frame is valid in: refused even with force. */
 export const NON_POSIX_SHELLS = new Set(['csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
 
@@ -144,14 +143,7 @@ const active = new WeakMap<Engine, Map<string, ActiveRun>>();
 /** Ends of timed-out integrated runs seen after their call answered, per pane, for the next call to report. */
 const ended = new WeakMap<Engine, Map<string, { status: number | null; at: number; panePid: number }>>();
 
-/** Found shells where installing the integration did not work, by pane and process: framed from then on. */
-const installFailed = new WeakMap<Engine, Map<string, number>>();
 
-/** How long a found shell gets to source the integration and draw its prompt. */
-const INSTALL_MS = 3000;
-/** How long a pane whose shell is about to be back (after C-c, or a program's last words) is waited for, at most. */
-const PROMPT_GRACE_MS = 1000;
-const PROMPT_POLL_MS = 25;
 
 /** Checks the command text; returns it normalised (CRLF to LF, trailing blank lines and spaces removed). */
 export function checkCommand(command: string): string {
@@ -289,7 +281,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   else request.signal.addEventListener('abort', cancel, { once: true });
   let stopLooking = () => {};
   try {
-    if (!integration && integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && installFailed.get(engine)?.get(pane.id) !== pane.pid && !request.signal.aborted) {
+    if (!integration && integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && !installFailedIn(engine, pane) && !request.signal.aborted) {
       integration = await install(engine, pane, stream, shell as IntegratedShell);
       installed = integration !== undefined;
     }
@@ -393,102 +385,6 @@ function plainText(command: string, suppressHistory: boolean): string {
   return command.includes('\n') ? `${lead}\x1b[200~${command}\x1b[201~\n` : `${lead}${command}\n`;
 }
 
-/**
- * Installs the integration in a shell found at its prompt: types the line that sources it (out of
- * history, erased by the script once it ran) and waits for the shell's first mark. Undefined when
- * it did not take (a shell that is busy or refuses it): that shell is framed from then on.
- */
-async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
-  const nonce = newNonce();
-  const [geometry] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
-  const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];
-  // The rows the typed line takes from the prompt on, so the script can erase them.
-  const length = installLine(shell, nonce, 9).length;
-  const rows = width > 0 ? Math.max(1, Math.ceil(((x || 0) + length) / width)) : 1;
-  const line = installLine(shell, nonce, rows);
-  const from = stream.markCount;
-  const prompt = new Promise<boolean>((resolve) => {
-    const look = () => {
-      for (let i = from; i < stream.markCount; i++) {
-        const mark = stream.mark(i);
-        if (mark?.kind === 'A' && mark.nonce === nonce) return true;
-      }
-      return false;
-    };
-    const timer = setTimeout(() => finish(false), INSTALL_MS);
-    const stop = stream.listen((event) => {
-      if (look()) finish(true);
-      else if (event === 'closed') finish(false);
-    });
-    const finish = (ok: boolean) => {
-      clearTimeout(timer);
-      stop();
-      resolve(ok);
-    };
-  });
-  await withPaneInput(engine, pane.id, async () => {
-    stream.noteInput();
-    await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + line + '\n']);
-  });
-  if (await prompt) {
-    stream.consumed(stream.end);
-    return { shell, nonce };
-  }
-  let failed = installFailed.get(engine);
-  if (!failed) installFailed.set(engine, (failed = new Map()));
-  failed.set(pane.id, pane.pid);
-  return undefined;
-}
-
-/** Longest wait for a new pane's shell to read its start-up files and show its first prompt. */
-const STARTUP_MS = 10_000;
-/** After the first prompt is drawn, the time the line editor takes to take over the terminal (text typed earlier is echoed twice). */
-const EDITOR_SETTLE_MS = 50;
-
-/**
- * Waits for a shell this server just started to reach its first prompt (the script replaced the
- * announcement), so nothing is typed while the terminal still echoes on its own. A shell that
- * never gets there within the run's time is taken as it is (the command is typed and waits).
- */
-async function startedUp(engine: Engine, pane: PaneRecord, stream: PaneStream, integration: Integration, timeoutMs: number, signal: AbortSignal): Promise<Integration> {
-  const deadline = performance.now() + Math.min(timeoutMs, STARTUP_MS);
-  let now: Integration | undefined = integration;
-  while (now?.starting && performance.now() < deadline && !signal.aborted) {
-    await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
-    now = await readIntegration(engine, { ...pane, currentCommand: integration.shell }).catch(() => now);
-  }
-  if (now === undefined || now.starting) return { shell: integration.shell, nonce: integration.nonce };
-  await promptDrawn(stream, now.nonce, signal, true);
-  await new Promise((resolve) => setTimeout(resolve, EDITOR_SETTLE_MS));
-  return now;
-}
-
-/**
- * Waits (at most PROMPT_GRACE_MS) until the shell's latest mark is its prompt and the prompt has
- * been drawn after it: the line editor then holds the terminal. Typed earlier (the shell still in
- * its prompt hooks, the terminal in cooked mode), the command would be echoed twice.
- */
-async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal, evenUnseen = false): Promise<void> {
-  const ready = () => {
-    const last = lastOwnMark(stream, nonce);
-    return last?.kind === 'A' && before(last.position, stream.end);
-  };
-  if ((lastOwnMark(stream, nonce) === undefined && !evenUnseen) || ready()) return;
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      clearTimeout(timer);
-      stop();
-      signal.removeEventListener('abort', finish);
-      resolve();
-    };
-    const timer = setTimeout(finish, PROMPT_GRACE_MS);
-    const stop = stream.listen(() => {
-      if (ready()) finish();
-    });
-    signal.addEventListener('abort', finish, { once: true });
-  });
-}
-
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
   let map = ended.get(engine);
   if (!map) ended.set(engine, (map = new Map()));
@@ -524,25 +420,6 @@ function consumeAtEnd(stream: PaneStream, reader: RunReader, done: () => void): 
   });
   const timer = setTimeout(finish, UNFINISHED_MS);
   timer.unref();
-}
-
-/**
- * The typed text: markers around the command, on lines of their own. Suppressed, it starts with a
- * space, and for bash the first line also deletes the frame's own history entry, only when the
- * newest entry is this frame (with HISTCONTROL=ignorespace it was never saved, and the user's
- * previous entry must stay). Not suppressed, the frame is typed as is and the shell keeps it.
- * fish has no subshell: its frame is a `begin ... end` block in the shell itself, and fish never
- * saves a line that starts with a space.
- */
-function frameFor(id: string, command: string, shell: string, suppressHistory: boolean): string {
-  const body =
-    shell === FISH
-      ? `command printf '%s%s\\n' ${id} _S; begin\n${command}\nend; command printf '%s%s %s\\n' ${id} _E $status\n`
-      : `command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
-  if (!suppressHistory) return body;
-  // Before the start marker, so nothing it might print can land in the command's output.
-  const forget = shell === 'bash' || shell === 'rbash' ? ` [[ $(history 1) = *${id}* ]] && history -d $HISTCMD 2>/dev/null;` : '';
-  return `${forget} ${body}`;
 }
 
 /**
@@ -589,72 +466,5 @@ async function shellInForeground(pid: number): Promise<boolean> {
     return fields[2] !== undefined && fields[2] === fields[5];
   } catch {
     return false;
-  }
-}
-
-/** Finds the markers of one frame in a stream and the output between them. */
-class FrameReader {
-  readonly #stream: PaneStream;
-  readonly #start: string;
-  readonly #end: RegExp;
-  #scanned: number;
-  #body: StreamPosition | undefined;
-  #endLine: number | undefined;
-  #endCol = 0;
-  #missed = false;
-  status: number | null = null;
-
-  constructor(stream: PaneStream, from: StreamPosition, id: string) {
-    this.#stream = stream;
-    this.#start = `${id}_S`;
-    this.#end = new RegExp(`${id}_E (\\d+)$`);
-    this.#scanned = from.line;
-  }
-
-  /** Whether the start marker has shown: the shell ran the frame. */
-  get started(): boolean {
-    return this.#body !== undefined;
-  }
-
-  /** Just after the end marker's line, once read. */
-  get endPosition(): StreamPosition | undefined {
-    return this.#endLine === undefined ? undefined : { line: this.#endLine + 1, col: 0 };
-  }
-
-  /** Looks at complete lines not yet seen; true once the end marker has been read. */
-  scan(): boolean {
-    if (this.#endLine !== undefined) return true;
-    const stream = this.#stream;
-    const complete = stream.end.line; // lines before this one are finished
-    if (this.#scanned < stream.firstLine) {
-      this.#missed = true;
-      this.#scanned = stream.firstLine;
-    }
-    for (; this.#scanned < complete; this.#scanned++) {
-      const raw = stream.line(this.#scanned) ?? '';
-      if (this.#body === undefined) {
-        // Preceded by PS2 prompts or a carriage return, so only the end of the line counts.
-        if (renderLine(raw).endsWith(this.#start)) this.#body = { line: this.#scanned + 1, col: 0 };
-        continue;
-      }
-      const m = this.#end.exec(raw);
-      if (m) {
-        this.#endLine = this.#scanned;
-        this.#endCol = m.index;
-        this.status = Number(m[1]);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The command's output lines: between the markers, or from the start marker to now while it still runs. */
-  output(): { lines: string[]; dropped: number; missed: boolean } {
-    const stream = this.#stream;
-    if (this.#body === undefined) return { lines: [], dropped: 0, missed: this.#missed };
-    const dropped = Math.max(this.#body.line, stream.firstLine) - this.#body.line;
-    // Output without a final newline ends on the marker's line, before the marker.
-    const end = this.#endLine !== undefined ? { line: this.#endLine, col: this.#endCol } : stream.end;
-    return { lines: linesBetween(stream, this.#body, end), dropped, missed: this.#missed };
   }
 }
