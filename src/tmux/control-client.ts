@@ -87,6 +87,7 @@ export class ControlClient {
   /** When the last heartbeat command went out. */
   #probedAt: number | undefined;
   #silent: TmuxLinkSilentError | undefined;
+  #timedOut = false;
 
   private constructor(options: ControlClientOptions) {
     // no-output keeps pane output off a client that only carries commands: less to read, and tmux
@@ -176,6 +177,11 @@ export class ControlClient {
     return this.#silent;
   }
 
+  /** Ended because a command got no reply in time: the far tmux may still hold its end (see TmuxServer's orphans). */
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
   /**
    * Sends one command; resolves with its reply (its body in one buffer, decoded at once by the caller) or rejects with tmux's error text.
    * `atReply` sees the reply (failed or not) synchronously as it is read: tmux writes a control client's replies in order with the
@@ -195,6 +201,7 @@ export class ControlClient {
       pending.timer = setTimeout(() => {
         // The FIFO can no longer be trusted once a reply is missing: end this connection.
         this.#settle(pending, new TmuxTimeoutError(command, timeoutMs, this.#host));
+        this.#timedOut = this.#closed === undefined;
         this.#shutdown(`tmux ${command[0]} timed out`);
         // Killed now, not left to stdin EOF: tmux keeps a control client whose unanswered command's
         // reply cannot be written (this process may have exited). Safe once tmux answered the attach.

@@ -395,6 +395,8 @@ export class TmuxServer {
    * instead of each waiting out its own silence, and the next call connects afresh.
    */
   #noteSilence(client: ControlClient): void {
+    // A host's client ended by a timeout (its tmux or sshd hung) is left the same way as a silent one.
+    if (client.timedOut && this.host !== undefined && client.pid !== undefined) this.#orphans.add(client.pid);
     if (!client.silent) return;
     this.#linkLost = client.silent;
     if (client.pid !== undefined) this.#orphans.add(client.pid);
@@ -402,7 +404,7 @@ export class TmuxServer {
   }
 
   /**
-   * The remote tmux clients of connections dropped for silence can outlive them: when the frozen
+   * The remote tmux clients of connections dropped for silence or a timeout can outlive them: when the frozen
    * far side wakes and hands tmux the commands still in transit, tmux 3.3 keeps a control client
    * whose replies it cannot write (detach-client does not end it, and on SIGTERM the client waits for
    * that server's leave). On the next connection, any of them tmux still lists as its client is

@@ -1,0 +1,118 @@
+/**
+ * Eight hosts behind one loopback sshd (aliases h1..h8, a tmux server each with session sN), listed
+ * by one MCP server: every session and pane of every host comes back, each with its host; a host
+ * that hangs (its sshd stopped) costs the listing its command timeout once, is named in the
+ * answer, and the others are still listed. Nothing is left running on any side. (The timing of the
+ * same listing over one host against eight is in `npm run bench -- --only hosts`.)
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { startMcp } from '../fixture/mcp.js';
+import { startJulia } from '../fixture/julia.js';
+import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
+import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+
+type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
+
+const NAMES = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8'];
+
+interface Rig {
+  /** Serves h1..h7. */
+  readonly sshd: LoopbackSshd;
+  /** Serves h8 alone, so it can hang while the others answer. */
+  readonly sshd8: LoopbackSshd;
+  readonly local: PrivateTmux;
+  readonly hosts: PrivateTmux[];
+  readonly args: string[];
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** This machine's tmux (session "here") and eight hosts h1..h8 (session s1..s8), each with one sh pane. */
+async function rig(t: T): Promise<Rig> {
+  const [sshd, sshd8] = await Promise.all([loopbackSshd(t, NAMES.slice(0, 7)), loopbackSshd(t, ['h8'])]);
+  // One ssh config for both: each alias appears in one Host line only (ssh takes the first match).
+  const config = join(sshd.dir, 'both_config');
+  writeFileSync(config, readFileSync(sshd.config, 'utf8') + readFileSync(sshd8.config, 'utf8'));
+  const local = privateTmux(t);
+  const hosts = NAMES.map(() => privateTmux(t));
+  await Promise.all([local.start({ session: 'here' }), ...hosts.map((host, i) => host.start({ session: `s${i + 1}` }))]);
+  const args = NAMES.flatMap((name, i) => ['--host', `${name}=${name}#${hosts[i]!.socketPath}`]);
+  // A short command timeout: a stopped host's part of a listing gives up after it (the first listing
+  // also connects to all eight at once, which on a loaded machine can take over a second).
+  const env = { TMUX_MCP_SSH_CONFIG: config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '3', TMUX_MCP_HOST_SILENCE_SECONDS: '5' };
+  return { sshd, sshd8, local, hosts, args, env };
+}
+
+/** Once the MCP server is closed: no ssh here, no sshd session there, no tmux client on any of the nine servers. */
+async function nothingLeft({ sshd, sshd8, local, hosts }: Rig): Promise<void> {
+  const sessions = () => [...sshd.sessions(), ...sshd8.sessions()];
+  const clients = async () => (await Promise.all([local, ...hosts].map(async (server) => (await server.tmux('list-clients', '-F', '#{client_pid}')).trim()))).join('');
+  const deadline = Date.now() + 15_000;
+  while ((sessions().length > 0 || sshClients().length > 0 || (await clients()) !== '') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(sessions(), [], 'no ssh session (and so no remote tmux client) is left on the far side');
+  assert.deepEqual(sshClients(), [], 'no ssh client is left here');
+  assert.equal(await clients(), '', 'no tmux client is left on this machine or any host');
+}
+
+const EXPECTED_SESSIONS = [
+  { id: '$0', name: 'here' },
+  ...NAMES.map((name, i) => ({ id: `${name}:$0`, name: `s${i + 1}` })),
+];
+
+test('eight hosts: list_sessions (libtmux) lists every session of every host, each with its host, repeatedly', async (t) => {
+  const setup = await rig(t);
+  const mcp = await startMcp(t, { env: { ...setup.local.env, ...setup.env }, args: setup.args });
+  for (let round = 0; round < 3; round++) {
+    const listed = await mcp.call('list_sessions');
+    assert.ok(!listed.isError, JSON.stringify(listed.content));
+    const sessions = listed.structuredContent!.sessions as Array<{ id: string; name: string }>;
+    assert.deepEqual(sessions.map(({ id, name }) => ({ id, name })), EXPECTED_SESSIONS, listed.content.map((c) => c.text).join('\n'));
+    assert.doesNotMatch(listed.content.map((c) => c.text).join('\n'), /Not listed/);
+  }
+  // A session made on one host meanwhile shows at once under that host only: a listing is tmux now.
+  await setup.hosts[4]!.newSession('late');
+  const names = ((await mcp.ok('list_sessions')).sessions as Array<{ id: string; name: string }>).map((s) => s.id.replace(/\$\d+$/, '') + s.name);
+  assert.deepEqual(names, ['here', 'h1:s1', 'h2:s2', 'h3:s3', 'h4:s4', 'h5:late', 'h5:s5', 'h6:s6', 'h7:s7', 'h8:s8']);
+  await mcp.close();
+  await nothingLeft(setup);
+});
+
+test('eight hosts: list_panes (julia) lists every pane of every host, its generation naming its host', async (t) => {
+  const setup = await rig(t);
+  const julia = await startJulia(t, setup.local, { negotiation: 'auto', env: setup.env, args: ['--timeout', '10', ...setup.args] });
+  const listed = await julia.ok('list_panes', { limit: 128 });
+  assert.equal(listed.coverage, 'complete_observed_graph');
+  const rows = listed.panes as Array<{ target: { paneId: string; generation: string }; contexts: Array<{ sessionName: string }> }>;
+  assert.deepEqual(
+    rows.map((row) => [row.target.paneId, row.contexts[0]!.sessionName]),
+    [['%0', 'here'], ...NAMES.map((_, i) => ['%0', `s${i + 1}`])],
+  );
+  assert.doesNotMatch(rows[0]!.target.generation, /^h\d:/, 'the local pane\'s generation names no host');
+  NAMES.forEach((name, i) => assert.ok(rows[i + 1]!.target.generation.startsWith(`${name}:`), `row ${i + 1} is host ${name}'s: ${rows[i + 1]!.target.generation}`));
+  await julia.mcp.close();
+  await nothingLeft(setup);
+});
+
+test('eight hosts: a hung host (its sshd and sessions stopped) is named in the listing, which still lists the other seven and this machine', async (t) => {
+  const setup = await rig(t);
+  const mcp = await startMcp(t, { env: { ...setup.local.env, ...setup.env }, args: setup.args });
+  assert.equal(((await mcp.ok('list_sessions')).sessions as unknown[]).length, 9);
+  setup.sshd8.pause(); // connections stay up, nothing answers
+  t.after(() => setup.sshd8.unpause());
+  for (let round = 0; round < 2; round++) {
+    // Bounded: a listing that waited on the hung host more than once, or forever, fails here.
+    const listed = await mcp.call('list_sessions', {}, { timeout: 15_000 });
+    assert.ok(!listed.isError, JSON.stringify(listed.content));
+    const ids = (listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id);
+    assert.deepEqual(ids, EXPECTED_SESSIONS.map((s) => s.id).filter((id) => !id.startsWith('h8:')));
+    assert.match(listed.content.map((c) => c.text).join('\n'), /Not listed \(host could not answer\): h8: .*(did not answer within 3000 ms|sent nothing)/);
+  }
+  setup.sshd8.unpause();
+  // A call naming the host reconnects at once (a listing would leave it out a while longer), and the
+  // new connection ends the far tmux client the timed-out one left behind.
+  assert.deepEqual(((await mcp.ok('list_windows', { session: 'h8:s8' })).windows as Array<{ id: string }>).map((w) => w.id), ['h8:@0']);
+  await mcp.close();
+  await nothingLeft(setup);
+});
