@@ -10,7 +10,7 @@ import { completersFor } from './completions.js';
 import type { Completer } from '../../mcp/completions.js';
 import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
-import { PANE_ID } from '../../tmux/ids.js';
+import { PANE_ID } from '../../core/ids.js';
 import { paneWire, paneWires, sessionWire, windowWire } from './records.js';
 import { checkId, resolveSession, resolveWindow } from './targets.js';
 

@@ -8,7 +8,7 @@ import type { Engine } from '../../core/engine.js';
 import { invalidArgument, notFound } from '../../core/failure.js';
 import { listPaneDetails, paneDetail, type PaneDetail } from '../../core/pane-details.js';
 import type { SessionRecord, WindowRecord } from '../../core/records.js';
-import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../tmux/ids.js';
+import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../core/ids.js';
 
 export interface SessionTarget {
   readonly session_id?: string | null;

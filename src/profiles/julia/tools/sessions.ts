@@ -4,7 +4,7 @@ import { checkGeneration, generationOf } from '../../../core/generation.js';
 import { createSession as create, programArgv } from '../../../core/lifecycle.js';
 import { killSession } from '../../../core/teardown.js';
 import { array, boolean, object, string } from '../../../mcp/schema.js';
-import { SESSION_ID } from '../../../tmux/ids.js';
+import { SESSION_ID } from '../../../core/ids.js';
 import { MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal, type JuliaApp } from '../app.js';
 import { checkText } from '../checks.js';
 import { CHANGE, CREATE, juliaTool } from '../declare.js';

@@ -4,7 +4,7 @@ import { isRef, decodeRef } from '../../../core/refs.js';
 import { showOption, validateOptionName, type OptionScope } from '../../../core/options.js';
 import type { Engine } from '../../../core/engine.js';
 import { libtmuxTool } from '../declare.js';
-import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
+import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
 
 const SCOPES = ['server', 'global_session', 'global_window', 'session', 'window', 'pane'] as const;
 type Scope = (typeof SCOPES)[number];

@@ -9,7 +9,7 @@ import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWi
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings, type SpawnArgs } from '../spawn.js';
 import { checkId, checkTarget, resolvePaneId, resolveSession, type PaneTarget, type SessionTarget } from '../targets.js';
-import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
+import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
 
 
 export const createSessionTool = pythonTool({

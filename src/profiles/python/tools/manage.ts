@@ -7,7 +7,7 @@ import { checkDisplayText, checkSessionName, checkWindowName, renameSession, ren
 import { paneDetail } from '../../../core/pane-details.js';
 import { movePlacement, selectPlacement } from '../../../core/placement.js';
 import { checkCells, resizePane, resizeWindow } from '../../../core/resize.js';
-import { PANE_ID } from '../../../tmux/ids.js';
+import { PANE_ID } from '../../../core/ids.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';

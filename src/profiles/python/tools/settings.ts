@@ -3,7 +3,7 @@ import { setEnvironment, showEnvironment } from '../../../core/environment.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { showHooksAt, type HookScope } from '../../../core/hooks.js';
 import { setOption, showOption, type OptionScope } from '../../../core/options.js';
-import { PANE_ID, WINDOW_ID } from '../../../tmux/ids.js';
+import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
 import type { Engine } from '../../../core/engine.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
