@@ -84,7 +84,6 @@ export class Engine {
     tmux.gate = (command) => checkCommand(this.scope, gateHost, command);
   }
 
-  /** The running server's identity, or undefined when no server is running on the socket. */
   /** Why this server's local socket path may not be used (one tmux would destroy), or undefined when it may. */
   socketProblem(): string | undefined {
     try {
@@ -96,6 +95,7 @@ export class Engine {
     }
   }
 
+  /** The running server's identity, or undefined when no server is running on the socket. */
   async identity(): Promise<ServerIdentity | undefined> {
     const cached = this.#identity;
     if (cached && cached.epoch !== 0 && cached.epoch === this.tmux.connectionEpoch) return cached.value;

@@ -239,8 +239,8 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
   };
 
   /**
-   * The audited path: the call runs as it would without the audit, collecting the targets the
-   * engine resolves, and one entry records it when it ends. A batch's items (nested calls) are
+   * The audited path: the call runs as it would without the audit, and one entry records it when it
+   * ends, with the targets read from its arguments and answer (audit-targets.ts). A batch's items (nested calls) are
    * entries of their own that name their batch; their targets count for the batch too.
    */
   async function audited(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
