@@ -116,7 +116,7 @@ const profiled = (name: string) => {
   return ['--cpu-prof', '--cpu-prof-dir', dir];
 };
 try {
-  const floorCommand = McpDriver.command('floor');
+  const floorCommand = McpDriver.command('noop');
   const noop = await McpDriver.start(floorCommand.command, [...profiled('floor'), ...floorCommand.args], tmux.env);
   const floor = await loop(noop, 'noop', {}, calls, warmup);
   line('floor', floor);

@@ -19,6 +19,7 @@ export function useCli(path: string): void {
   cliPath = path;
 }
 export const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
+export const BARE_RESPONDER = fileURLToPath(new URL('./bare-responder.ts', import.meta.url));
 export const THREE_FIELD_SERVER = fileURLToPath(new URL('./three-field-server.ts', import.meta.url));
 
 export interface CallOutcome {
@@ -68,9 +69,10 @@ export class McpDriver {
     return McpDriver.start(process.execPath, [compiled(THREE_FIELD_SERVER)], env);
   }
 
-  /** The command that starts our server or the floor, for measuring start-up from outside. */
-  static command(which: 'ours' | 'floor', nodeArgs: string[] = []): { command: string; args: string[] } {
-    return { command: process.execPath, args: which === 'ours' ? [...nodeArgs, cliPath] : [compiled(NOOP_SERVER)] };
+  /** The command that starts our server (with `cliArgs`), the no-op floor, or the bare responder serving the tools/list in file `cliArgs[0]`. */
+  static command(which: 'ours' | 'noop' | 'bare', cliArgs: string[] = []): { command: string; args: string[] } {
+    const script = which === 'ours' ? cliPath : compiled(which === 'noop' ? NOOP_SERVER : BARE_RESPONDER);
+    return { command: process.execPath, args: [script, ...cliArgs] };
   }
 
   static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
@@ -181,7 +183,10 @@ async function connect(transport: Transport, era: HttpEra): Promise<{ client: Cl
  * A bench server (the floor, the peer) as plain JavaScript (in node_modules/.cache, so its imports
  * resolve): it must not pay for a TypeScript loader that our built server does not have.
  */
+const compiledFiles = new Map<string, string>();
 function compiled(source: string): string {
+  const done = compiledFiles.get(source);
+  if (done) return done;
   const name = source.split('/').pop()!.replace(/\.ts$/, '.mjs');
   const out = fileURLToPath(new URL(`../node_modules/.cache/tmux-mcp-bench/${name}`, import.meta.url));
   const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
@@ -189,6 +194,7 @@ function compiled(source: string): string {
   });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, outputText);
+  compiledFiles.set(source, out);
   return out;
 }
 

@@ -11,6 +11,7 @@ import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { AuditFileError, AuditTrail } from './mcp/audit.js';
+import { FirstAnswers } from './mcp/first-answers.js';
 import { SelectionError } from './mcp/selection.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
@@ -44,22 +45,19 @@ const DRAIN_LIMIT_MS = 700;
 /** After the drain and the profile's own close (julia's owned sessions), the most that closing tmux clients may take. */
 const EXIT_GRACE_MS = 250;
 
-/**
- * The MCP side: the SDK, zod and the profiles. Most of start-up is loading it, so serve() starts
- * that first and probes and attaches tmux (two process round trips) meanwhile.
- */
+/** The SDK's side of the server: the SDK and zod, most of start-up. */
 function loadMcp() {
-  return Promise.all([import('./mcp/server.js'), import('./mcp/stdio.js'), import('./profiles/index.js')]).then(
-    ([server, stdio, profiles]) => ({ ...server, ...stdio, ...profiles }),
-  );
+  return Promise.all([import('./mcp/server.js'), import('./mcp/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
 }
 
 async function serve(config: Config): Promise<void> {
   capYoungGeneration(); // before start-up's own allocations could grow it
   // First: a trail that cannot be written stops start-up before anything else happens.
   const trail = config.audit ? openTrail(config.audit) : undefined;
-  const loading = loadMcp();
-  loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
+  // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
+  const loading = config.http ? loadMcp() : undefined;
+  loading?.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
+  const profiles = import('./profiles/index.js');
   await checkTmuxBin(config, process.env);
   const recorder = await startRecorder(config);
   const registry = registryFor(config, recorder);
@@ -68,9 +66,19 @@ async function serve(config: Config): Promise<void> {
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socketProblem = engine.socketProblem();
   if (socketProblem !== undefined) throw new ConfigError(`${config.socketSource}: ${socketProblem}`);
-  const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
-  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
+  // Whether a tmux server ran before this one could start one: asked once the first answers are out
+  // (attaching is a process round trip), and known before any call is served.
+  let settleRunning!: (running: boolean) => void;
+  const runningAtStart = new Promise<boolean>((resolve) => (settleRunning = resolve));
+  const { buildProfile } = await profiles;
+  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, runningAtStart.then((running) => !running));
+  const first = config.http ? undefined : new FirstAnswers(profile);
+  await first?.needed;
+  const [{ createServerFactory, profileWire, serveBothErasOverStdio }, running] = await Promise.all([
+    loading ?? loadMcp(),
+    engine.identity().then((identity) => identity !== undefined, () => false),
+  ]);
+  settleRunning(running);
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile, trail ? { trail } : {});
 
@@ -127,6 +135,7 @@ async function serve(config: Config): Promise<void> {
       onInputEnd: beginShutdown,
       wrap: (wire) => profileWire(profile, wire),
       ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
+      ...(first ? { handover: first.handOver() } : {}),
     });
     closeTransport = () => connection.close();
     drainTransport = () => connection.drain();
