@@ -152,7 +152,7 @@ async function serve(config: Config): Promise<void> {
     where += `, view at ${view.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
-  collectWhenIdle();
+  if (config.idleGc !== false) collectWhenIdle();
 
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
