@@ -34,6 +34,8 @@ export interface CallOutcome {
 }
 
 const HTTP_TOKEN = `bench-${process.pid}`;
+/** BENCH_NODE_ARGS: node flags for every server of ours, e.g. `--cpu-prof --cpu-prof-dir DIR` to profile them. */
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
 /** Over HTTP: which protocol era the client negotiates (2025-11-25 by `initialize`, 2026-07-28 by `server/discover`). */
 export type HttpEra = 'legacy' | 'auto';
@@ -56,7 +58,7 @@ export class McpDriver {
 
   /** Our server: the built dist/cli.js, with the given environment (the private socket) and arguments (`--profile`). */
   static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cliArgs: string[] = []): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [...nodeArgs, cliPath, ...cliArgs], env);
+    return McpDriver.start(process.execPath, [...NODE_ARGS, ...nodeArgs, cliPath, ...cliArgs], env);
   }
 
   /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js; with `answers` (a file), its canned answers too. */

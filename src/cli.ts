@@ -5,9 +5,8 @@ import { ConfigError, type Config, type HttpConfig } from './config.js';
 import { HELP } from './cli/help.js';
 import { isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli } from './cli/options.js';
 import { checkTmuxBin } from './cli/tmux-check.js';
-import { registryFor } from './cli/engine.js';
 import { beginShutdown } from './core/shutdown.js';
-import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
+import type { PaneRecorder } from './core/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { AuditFileError, AuditTrail } from './mcp/audit.js';
@@ -57,8 +56,11 @@ async function serve(config: Config): Promise<void> {
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
   const loading = config.http ? loadMcp() : undefined;
   loading?.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
+  // The engine's and the profile's modules load while `tmux -V` runs.
+  const engines = import('./cli/engine.js');
   const profiles = import('./profiles/index.js');
   await checkTmuxBin(config, process.env);
+  const { registryFor } = await engines;
   const recorder = await startRecorder(config);
   const registry = registryFor(config, recorder);
   const engine = registry.defaultEngine;
@@ -72,16 +74,6 @@ async function serve(config: Config): Promise<void> {
   const runningAtStart = new Promise<boolean>((resolve) => (settleRunning = resolve));
   const { buildProfile } = await profiles;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, runningAtStart.then((running) => !running));
-  const first = config.http ? undefined : new FirstAnswers(profile);
-  await first?.needed;
-  const [{ createServerFactory, profileWire, serveBothErasOverStdio }, running] = await Promise.all([
-    loading ?? loadMcp(),
-    engine.identity().then((identity) => identity !== undefined, () => false),
-  ]);
-  settleRunning(running);
-  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
-  const factory = createServerFactory(profile, trail ? { trail } : {});
-
   let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
   let drainTransport: () => Promise<void> = async () => {};
@@ -107,6 +99,16 @@ async function serve(config: Config): Promise<void> {
   // manager's ordinary stop, a clean end like end of input (systemd counts only 0 as success).
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
+  // The signals are handled before anything is answered: a client may interrupt from its first answer on.
+  const first = config.http ? undefined : new FirstAnswers(profile);
+  await first?.needed;
+  const [{ createServerFactory, profileWire, serveBothErasOverStdio }, running] = await Promise.all([
+    loading ?? loadMcp(),
+    engine.identity().then((identity) => identity !== undefined, () => false),
+  ]);
+  settleRunning(running);
+  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
+  const factory = createServerFactory(profile, trail ? { trail } : {});
 
   let where: string;
   // One token for --http and --view, however it is given; a generated one is made once.
@@ -187,6 +189,7 @@ function openTrail(audit: NonNullable<Config['audit']>): AuditTrail {
 /** The recorder for --record, once its directory proved writable; a directory that is not stops start-up (exit 1). */
 async function startRecorder(config: Config): Promise<PaneRecorder | undefined> {
   if (!config.record) return undefined;
+  const { PaneRecorder, recordDirectoryProblem } = await import('./core/recorder.js');
   const problem = await recordDirectoryProblem(config.record.dir);
   if (problem !== undefined) {
     process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);

@@ -13,7 +13,7 @@ const IDLE_NOISE_MB = 2;
 const mb = (mib: number) => (mib * 2 ** 20) / 1e6;
 
 /** The calls of the mixed load, in turn: reads, typing, a batch, and now and then a command and a wait. */
-export function mixedCallsFor(base: Base, driver: McpDriver): Array<[string, Record<string, unknown>]> {
+function mixedCalls(base: Base, driver: McpDriver): Array<[string, Record<string, unknown>]> {
   const reads = batchOperations(base).operations.slice(0, 4);
   const calls: Array<[string, Record<string, unknown>]> = [
     ['list_sessions', {}],
@@ -79,7 +79,7 @@ export async function idleMemoryScenario(base: Base): Promise<void> {
   const driver = await McpDriver.ours(base.tmux.env);
   let ours: number[];
   try {
-    ours = await restingRss(driver, mixedCallsFor(base, driver), checkpoints);
+    ours = await restingRss(driver, mixedCalls(base, driver), checkpoints);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     addRow(t, { name: 'idle RSS after mixed calls', error: error.message });
@@ -100,7 +100,7 @@ export async function idleMemoryScenario(base: Base): Promise<void> {
   // server's start-up setting (src/idle-memory.ts, capYoungGeneration) saves.
   const uncapped = await McpDriver.ours(base.tmux.env, [UNCAPPED_YOUNG_GENERATION]);
   try {
-    const [rss] = await restingRss(uncapped, mixedCallsFor(base, uncapped), [checkpoints[0]!]);
+    const [rss] = await restingRss(uncapped, mixedCalls(base, uncapped), [checkpoints[0]!]);
     addRow(t, { name: `ours after ${checkpoints[0]} mixed calls, node ${UNCAPPED_YOUNG_GENERATION} (V8's default growth)`, value: rss, unit: 'MB', note: 'informational: what the young-generation cap saves' });
   } finally {
     await uncapped.close();
