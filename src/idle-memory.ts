@@ -19,9 +19,8 @@ const CHECK_MS = 1000;
 const IDLE_SHARE = 0.01;
 
 /**
- * Keeps V8's young generation at its starting size. V8 doubles it (up to 16 MiB a semi-space, 32 MiB
- * resident) once enough objects have survived scavenges, which any long-running server reaches, and
- * never gives it back. The growth factor, unlike the maximum size, is read each time V8 considers
+ * Keeps V8's young generation at its starting size. V8 doubles it once enough objects have survived
+ * scavenges, which any long-running server reaches, and never gives it back. The growth factor, unlike the maximum size, is read each time V8 considers
  * growing, so setting it to 1 at start-up works where `--max-semi-space-size` would need a command
  * line flag. A user's own semi-space setting in NODE_OPTIONS or node's arguments wins.
  */
