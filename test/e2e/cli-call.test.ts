@@ -53,7 +53,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, input: str
   });
 }
 
-const CONTRACTS = fileURLToPath(new URL('../contracts/', import.meta.url));
+const CONTRACTS = fileURLToPath(new URL('../contract/', import.meta.url));
 const contract = (profile: string) => JSON.parse(readFileSync(join(CONTRACTS, `${profile}.json`), 'utf8')) as { tools: Array<{ name: string; outputSchema?: Record<string, unknown> }> };
 
 /** stdout as the tool's structured result, checked against the contract's output schema (not the server's copy). */

@@ -22,7 +22,7 @@ for (const [negotiation, era, version] of ERAS) {
   });
 }
 
-const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', import.meta.url), 'utf8')) as {
+const contract = JSON.parse(readFileSync(new URL('../contract/libtmux.json', import.meta.url), 'utf8')) as {
   tools: Array<{ name: string; outputSchema?: object }>;
 };
 const outputOf = (name: string) => compileValidator(contract.tools.find((tool) => tool.name === name)!.outputSchema as never, `${name} result`);

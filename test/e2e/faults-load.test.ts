@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 
 await ensureValidation(); // validators load ajv on demand, as the server's first call does
 
-const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', import.meta.url), 'utf8')) as { tools: Array<{ name: string; outputSchema: object }> };
+const contract = JSON.parse(readFileSync(new URL('../contract/libtmux.json', import.meta.url), 'utf8')) as { tools: Array<{ name: string; outputSchema: object }> };
 const runResult = compileValidator(contract.tools.find((tool) => tool.name === 'run_shell_command')!.outputSchema as never, 'run_shell_command result');
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 const foreground = async (tmux: PrivateTmux, pane: string) => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-const contract = JSON.parse(readFileSync(new URL('./contracts/julia.json', import.meta.url), 'utf8'));
+const contract = JSON.parse(readFileSync(new URL('./julia.json', import.meta.url), 'utf8'));
 const BY_TOOL: Record<string, string[]> = contract.errorCodesByTool;
 const TOOLS = Object.keys(BY_TOOL);
 const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
@@ -129,11 +129,11 @@ test('julia: every error code the contract lists for a tool is produced by a nam
 test('julia: each test the coverage table names exists in its suite, asserts its codes, and runs in both eras', () => {
   const sources = new Map<string, string>();
   const source = (suite: string) => {
-    if (!sources.has(suite)) sources.set(suite, readFileSync(new URL(`./e2e/julia-${suite}.ts`, import.meta.url), 'utf8'));
+    if (!sources.has(suite)) sources.set(suite, readFileSync(new URL(`../e2e/julia-${suite}.ts`, import.meta.url), 'utf8'));
     return sources.get(suite)!;
   };
   for (const suite of ['tools', 'faults']) {
-    for (const era of ['2026-07-28', '2025-11-25']) assert.ok(existsSync(new URL(`./e2e/julia-${suite}-${era}.test.ts`, import.meta.url)), `${suite} runs in ${era}`);
+    for (const era of ['2026-07-28', '2025-11-25']) assert.ok(existsSync(new URL(`../e2e/julia-${suite}-${era}.test.ts`, import.meta.url)), `${suite} runs in ${era}`);
   }
   for (const producer of PRODUCERS) {
     const text = source(producer.suite);
