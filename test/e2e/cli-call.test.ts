@@ -11,12 +11,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
+import { contractCheck } from '../fixture/schema-check.js';
 import { startHttp } from '../fixture/http.js';
 import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
-
-await ensureValidation();
 
 interface Run {
   readonly status: number | null;
@@ -63,7 +61,7 @@ function structured(profile: string, tool: string, run: Run): any {
   const value = JSON.parse(run.stdout);
   const schema = contract(profile).tools.find((t) => t.name === tool)?.outputSchema;
   assert.ok(schema, `${profile} ${tool} has an output schema`);
-  assert.equal(compileValidator(schema, `${tool} result`)(value), undefined);
+  contractCheck(profile)(tool, { structuredContent: value });
   return value;
 }
 

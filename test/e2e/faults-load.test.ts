@@ -9,13 +9,7 @@ import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
 import { waiters } from '../fixture/processes.js';
-import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
-import { readFileSync } from 'node:fs';
 
-await ensureValidation(); // validators load ajv on demand, as the server's first call does
-
-const contract = JSON.parse(readFileSync(new URL('../contract/libtmux.json', import.meta.url), 'utf8')) as { tools: Array<{ name: string; outputSchema: object }> };
-const runResult = compileValidator(contract.tools.find((tool) => tool.name === 'run_shell_command')!.outputSchema as never, 'run_shell_command result');
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 const foreground = async (tmux: PrivateTmux, pane: string) => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
 
@@ -59,7 +53,6 @@ test('a 100 MB flood: run_shell_command sees its end, answers under the cap, and
   );
   assert.ok(!answer.isError, JSON.stringify(answer.content));
   const flooded = answer.structuredContent as any;
-  assert.equal(runResult(flooded), undefined);
   assert.equal(flooded.timedOut, false, 'the flood ended within the wait');
   assert.equal(flooded.exitStatus, 0);
   assert.equal(flooded.output.at(-1), 'flood-done');
