@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { checkEra, CLI, ERAS, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
-import { until, waiters } from '../fixture/processes.js';
+import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 import { contractCheck } from '../fixture/schema-check.js';
 
 for (const [negotiation, era, version] of ERAS) {

@@ -9,6 +9,7 @@ import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
 import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 const foreground = async (tmux: PrivateTmux, pane: string) => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
@@ -24,13 +25,9 @@ test('a pane dying under wait_for_text and under run_shell_command: each call en
   const running = mcp.call('run_shell_command', { paneId: second, command: 'sleep 50', timeoutMs: 60_000 });
   // Killed once each call is under way: the wait watches its pane through a control client attached to that
   // pane's session, so the pane dies under the wait only once that client is there.
-  const deadline = Date.now() + 30_000;
-  while (!(await tmux.tmux('list-clients', '-F', '#{session_name}')).split('\n').includes('dies-in-wait')) {
-    assert.ok(Date.now() < deadline, 'the wait never started watching its pane');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until('the wait to start watching its pane', async () => (await tmux.tmux('list-clients', '-F', '#{session_name}')).split('\n').includes('dies-in-wait'), 30_000);
   await tmux.tmux('kill-pane', '-t', first);
-  while ((await foreground(tmux, second)) !== 'sleep') await new Promise((resolve) => setTimeout(resolve, 20));
+  await until('the command to start', async () => (await foreground(tmux, second)) === 'sleep', 30_000);
   await tmux.tmux('kill-pane', '-t', second);
 
   const waited = await waiting;
@@ -103,11 +100,7 @@ test('cancelled calls are answered and leave no watch or waiter behind; the serv
     await assert.rejects(call, tool);
   }
   // Whatever each cancelled call started ends: no channel waiter, only the command client attached.
-  const deadline = Date.now() + 20_000;
-  while (waiters('never-signalled').length > 0 || (await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length > 1) {
-    assert.ok(Date.now() < deadline, 'a cancelled call left a waiter or a watch behind');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until('every cancelled call to leave no waiter or watch behind', async () => waiters('never-signalled').length === 0 && (await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length <= 1, 20_000);
   await tmux.typeAndWait(pane, 'echo after-$((40+2))');
   assert.ok((await mcp.ok('capture_pane', { paneId: pane })).lines.includes('after-42'));
   await mcp.close();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { settle, until } from '../fixture/until.js';
 
 test('wide, combining and emoji characters come back whole from capture, search and run', async (t) => {
   const tmux = privateTmux(t);
@@ -58,10 +59,7 @@ test('a dead pane can still be read, is reported dead, and refuses input clearly
   await tmux.tmux('send-keys', '-t', dead, '-l', 'last words');
   await tmux.tmux('send-keys', '-t', dead, 'Enter', 'C-d');
   const mcp = await startMcp(t, { env: tmux.env });
-  const deadline = Date.now() + 5000;
-  let info = await mcp.ok('get_pane_info', { paneId: dead });
-  while (!info.pane.isDead && Date.now() < deadline) info = await mcp.ok('get_pane_info', { paneId: dead });
-  assert.equal(info.pane.isDead, true);
+  await until('get_pane_info to report the pane dead', async () => (await mcp.ok('get_pane_info', { paneId: dead })).pane.isDead, 5000);
 
   const { lines } = await mcp.ok('capture_pane', { paneId: dead });
   assert.ok(lines.includes('last words'), JSON.stringify(lines));
@@ -81,10 +79,7 @@ test('a tmux server killed while calls are in flight: every call answers, and th
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never printed'], timeoutMs: 60_000 });
   const running = mcp.call('run_shell_command', { paneId: pane, command: 'sleep 60', timeoutMs: 60_000 });
   // Both calls are in flight once the command is on screen.
-  const deadline = Date.now() + 10_000;
-  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('sleep 60') && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await settle(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('sleep 60'), 10_000);
   await tmux.tmux('kill-server');
 
   const [wait, run] = await Promise.all([waiting, running]);

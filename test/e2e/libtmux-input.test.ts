@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { until, waiters } from '../fixture/processes.js';
+import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 // ---- helpers --------------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 import { TmuxServer } from '../../src/tmux/server.js';
+import { until } from '../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
@@ -65,10 +66,7 @@ test('wait_for_text: with a capture_since backlog, the lines left out are counte
   await tmux.typeAndWait(pane, "printf 'back-%s\\n' 1 2 3");
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], cursor, maxLines: 2, timeoutMs: 3000 });
   // Once a second control client (the watch) sits in the session, later output reaches the stream.
-  const deadline = Date.now() + 10_000;
-  while ((await tmux.tmux('list-clients', '-t', 'test', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length < 2) {
-    assert.ok(Date.now() < deadline, 'the wait never started watching');
-  }
+  await until('the wait to start watching', async () => (await tmux.tmux('list-clients', '-t', 'test', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length >= 2, 10_000);
   await tmux.typeAndWait(pane, "printf 'live-%s\\n' 1 2 3 4 5");
   const result = await waiting;
   const r = result.structuredContent as { outcome: string; tail: string[] };
@@ -154,10 +152,7 @@ test('wait_for_text: a quiet pane times out with sawNewOutput false; escape sequ
 
 /** Polls (each poll one tmux process) until this server's control client watches `session`: a wait on one of its panes is under way. */
 async function untilWatched(tmux: PrivateTmux, session: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await tmux.tmux('list-clients', '-t', session, '-F', '#{client_control_mode}')).includes('1')) {
-    assert.ok(Date.now() < deadline, `nothing started watching ${session}`);
-  }
+  await until(`something to watch ${session}`, async () => (await tmux.tmux('list-clients', '-t', session, '-F', '#{client_control_mode}')).includes('1'), 10_000);
 }
 
 test('wait_for_text: a pane killed mid-wait ends the wait with an answer', async (t) => {

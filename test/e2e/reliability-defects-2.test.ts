@@ -18,6 +18,7 @@ import { startPython } from '../fixture/python.js';
 import { startJulia } from '../fixture/julia.js';
 import { loopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, scrubbedEnv, socketTmpdir, stopTmuxServer } from '../fixture/tmux.js';
+import { until } from '../fixture/until.js';
 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -130,11 +131,7 @@ test('4. python pipe_pane refuses an output path that cannot be created and writ
   const out = join(dir, 'out.log');
   await mcp.text('pipe_pane', { pane_id: pane, output_path: out });
   await tmux.typeAndWait(pane, 'echo piped-$((6*7))');
-  const deadline = Date.now() + 10_000;
-  while (!(existsSync(out) && readFileSync(out, 'utf8').includes('piped-42'))) {
-    assert.ok(Date.now() < deadline, 'the pane output reached the file');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until('the pane output to reach the file', () => existsSync(out) && readFileSync(out, 'utf8').includes('piped-42'), 10_000);
 });
 
 test('5. libtmux list_panes checks every target given: a garbled session, or a window of another session, is an error', async (t) => {

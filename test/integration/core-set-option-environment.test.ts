@@ -12,7 +12,8 @@ import { setEnvironment, showEnvironment, unsetEnvironment } from '../../src/cor
 import { Failure } from '../../src/core/failure.js';
 import { setOption, showOption, unsetOption, type OptionScope } from '../../src/core/options.js';
 import { TmuxNoServerError } from '../../src/tmux/errors.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const isFailure = (kind: string, touched = true) => (error: unknown) => error instanceof Failure && error.kind === kind && error.touched === touched;
