@@ -75,17 +75,19 @@ test('a tmux server killed while calls are in flight: every call answers, and th
   const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' } });
   await mcp.ok('list_panes');
 
-  const started = Date.now();
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never printed'], timeoutMs: 60_000 });
   const running = mcp.call('run_shell_command', { paneId: pane, command: 'sleep 60', timeoutMs: 60_000 });
   // Both calls are in flight once the command is on screen.
   await settle(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('sleep 60'), 10_000);
   await tmux.tmux('kill-server');
 
+  // Answered for the kill, not at their 60 s timeouts: neither says it timed out.
   const [wait, run] = await Promise.all([waiting, running]);
-  assert.ok(Date.now() - started < 20_000, 'answered promptly, not at the 60 s timeout');
-  if (!wait.isError) assert.notEqual((wait.structuredContent as { outcome: string }).outcome, 'matched');
-  if (!run.isError) assert.notEqual((run.structuredContent as { exitStatus: number | null }).exitStatus, 0);
+  if (!wait.isError) assert.ok(!['matched', 'timedOut'].includes((wait.structuredContent as { outcome: string }).outcome), JSON.stringify(wait.structuredContent));
+  if (!run.isError) {
+    const ran = run.structuredContent as { exitStatus: number | null; timedOut: boolean };
+    assert.ok(ran.exitStatus !== 0 && !ran.timedOut, JSON.stringify(ran));
+  }
   else assert.match(run.content[0]!.text!, /tmux|pane|server/i);
 
   assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });

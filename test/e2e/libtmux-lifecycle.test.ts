@@ -126,7 +126,6 @@ test('the tmux server killed from outside: list_sessions, create_session and lis
   assert.deepEqual(before.map((p: { id: string }) => p.id), [pane]);
 
   await tmux.tmux('kill-server');
-  const started = Date.now();
   assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });
   assert.deepEqual(await mcp.ok('list_panes'), { panes: [] });
   const again = await mcp.ok('create_session', { name: 'after' });
@@ -137,7 +136,6 @@ test('the tmux server killed from outside: list_sessions, create_session and lis
   // A ref from the old server is refused, never applied to the new pane that reuses its id.
   assert.match(await mcp.fails('kill_pane', { paneId: before[0].ref }), /stale/);
   assert.deepEqual(await sessionNames(mcp), ['after']);
-  assert.ok(Date.now() - started < 10_000, 'no call may hang');
 });
 
 test('create_window, split_window, set_synchronize_panes, clear_pane_scrollback, kill_pane, kill_window', async (t) => {

@@ -85,7 +85,7 @@ test('run_shell_command: a timeout answers, the command keeps running, C-c makes
   assert.equal(r.exitStatus, null);
   assert.deepEqual(r.output, ['started']);
   assert.equal(r.effectiveTimeout, 0.3);
-  assert.ok(r.seconds >= 0.3 && r.seconds < 5, `took ${r.seconds} s`);
+  assert.ok(r.seconds >= 0.3, `it waited out its timeout: ${r.seconds}`);
   // Still running: the pane shows sleep, and run_shell_command refuses it.
   const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'true' });
   assert.match(refusal, /running "sleep"/);
