@@ -7,7 +7,7 @@ import { rowFormat, toInt, type RowFormat } from '../tmux/formats.js';
 import type { TmuxServer } from '../tmux/server.js';
 import { TmuxSocketUnusableError } from '../tmux/socket-guard.js';
 import { invalidArgument, notFound, refused, Failure } from './failure.js';
-import { ForegroundReads } from './foreground.js';
+import { ForegroundReads } from './read/foreground.js';
 import {
   FOREGROUND_FORMAT,
   INPUT_PANE_FORMAT,
@@ -26,12 +26,12 @@ import {
   type RowCore,
   type SessionRecord,
   type WindowRecord,
-} from './records.js';
-import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './refs.js';
+} from './read/records.js';
+import { decodeRef, encodeRef, fingerprint, isRef, type RefKind } from './targets/refs.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../tmux/ids.js';
 import { quoted } from './quote.js';
-import { Scope } from './scope.js';
-import { checkCommand, outside } from './scope-gate.js';
+import { Scope } from './targets/scope.js';
+import { checkCommand, outside } from './targets/scope-gate.js';
 
 export interface EngineOptions {
   /** Ceiling for any single wait, in milliseconds. */
@@ -48,7 +48,7 @@ export interface EngineOptions {
    * one, only the caller guard applies.
    */
   readonly scope?: Scope;
-  /** Told of every pane the server acts on, so it can record the pane (src/core/recorder.ts); absent: nothing is recorded. */
+  /** Told of every pane the server acts on, so it can record the pane (src/core/watch/recorder.ts); absent: nothing is recorded. */
   readonly recorder?: PaneObserver;
 }
 
@@ -198,7 +198,7 @@ export class Engine {
 
   /**
    * Pane rows with every field. For a listing made before, of a tmux server on this machine, tmux lists all
-   * but the foreground command and directory, which src/core/foreground.ts reads from /proc
+   * but the foreground command and directory, which src/core/read/foreground.ts reads from /proc
    * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
    * read there is asked of tmux.
    */

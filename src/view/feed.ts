@@ -7,12 +7,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Engine } from '../core/engine.js';
-import { LOCAL_HOST } from '../core/hosts.js';
-import type { PaneRecord } from '../core/records.js';
-import type { EngineRegistry } from '../core/registry.js';
+import { LOCAL_HOST } from '../core/servers/hosts.js';
+import type { PaneRecord } from '../core/read/records.js';
+import type { EngineRegistry } from '../core/servers/registry.js';
 import type { ViewPane } from './wire.js';
-import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/screen-paint.js';
-import type { AuditTrail } from '../mcp/audit.js';
+import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/watch/screen-paint.js';
+import type { AuditTrail } from '../mcp/tools/audit.js';
 
 /** Most panes one page shows live; the rest are listed as left out. */
 export const MAX_VIEW_PANES = 24;

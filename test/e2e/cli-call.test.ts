@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
+import { compileValidator, ensureValidation } from '../../src/mcp/tools/validation.js';
 import { startHttp } from '../fixture/http.js';
 import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { checkEra, CLI, ERAS, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 import { until, waiters } from '../fixture/processes.js';
-import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
+import { compileValidator, ensureValidation } from '../../src/mcp/tools/validation.js';
 
 await ensureValidation(); // validators load ajv on demand, as the server's first call does
 

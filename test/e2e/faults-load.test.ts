@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
-import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/tools/results.js';
 import { waiters } from '../fixture/processes.js';
-import { compileValidator, ensureValidation } from '../../src/mcp/validation.js';
+import { compileValidator, ensureValidation } from '../../src/mcp/tools/validation.js';
 import { readFileSync } from 'node:fs';
 
 await ensureValidation(); // validators load ajv on demand, as the server's first call does

@@ -16,8 +16,8 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
-import { compileValidator, ensureValidation, type Validator } from '../../src/mcp/validation.js';
-import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
+import { compileValidator, ensureValidation, type Validator } from '../../src/mcp/tools/validation.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/tools/results.js';
 import { argumentsFor, sensibleSocketName } from './arguments.js';
 import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
 

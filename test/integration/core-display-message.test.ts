@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { checkFormat, displayMessage, MAX_DISPLAY_BYTES } from '../../src/core/display-message.js';
+import { checkFormat, displayMessage, MAX_DISPLAY_BYTES } from '../../src/core/read/display-message.js';
 import { Failure } from '../../src/core/failure.js';
-import { renameWindow } from '../../src/core/naming.js';
+import { renameWindow } from '../../src/core/arrange/naming.js';
 import { engineOn, until } from '../fixture/engine.js';
 import { privateTmux } from '../fixture/tmux.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } from '../../src/core/channels.js';
+import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } from '../../src/core/watch/channels.js';
 import { TmuxNoServerError } from '../../src/tmux/errors.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';

@@ -5,7 +5,7 @@
  * touched, never by its wording; a payload over the result limit becomes a `result_limit` error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clipUtf8 } from '../../core/capture.js';
+import { clipUtf8 } from '../../core/read/capture.js';
 import { Failure, type FailureKind } from '../../core/failure.js';
 import { TmuxOutputLimitError, TmuxTimeoutError } from '../../tmux/errors.js';
 import { isTmuxError } from '../../tmux/server.js';

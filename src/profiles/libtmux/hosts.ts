@@ -4,12 +4,12 @@
  * local tmux), the listings span every host, and ids in a host's answers come back as `NAME:%3`.
  * See core/hosts.ts for the rule, README "Hosts" for the user's view.
  */
-import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/hosts.js';
-import { unanswered, type EngineRegistry } from '../../core/registry.js';
+import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/servers/hosts.js';
+import { unanswered, type EngineRegistry } from '../../core/servers/registry.js';
 import { isFailure } from '../../core/failure.js';
 import { isTmuxError } from '../../tmux/server.js';
 import { isHostUnreachable } from '../../tmux/errors.js';
-import type { ToolCall, ToolOutcome } from '../../mcp/tool.js';
+import type { ToolCall, ToolOutcome } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
 

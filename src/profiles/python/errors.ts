@@ -6,8 +6,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Failure } from '../../core/failure.js';
-import { successResult } from '../../mcp/results.js';
-import type { ToolOutcome } from '../../mcp/tool.js';
+import { successResult } from '../../mcp/tools/results.js';
+import type { ToolOutcome } from '../../mcp/tools/tool.js';
 import { isTmuxError } from '../../tmux/server.js';
 
 /** The Python server's names for kinds of failure, as `_meta.error_type`. */

@@ -1,6 +1,6 @@
-import { array, enumOf, integer, object, string } from '../../../mcp/schema.js';
-import { prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/input.js';
-import { describeError } from '../../../mcp/results.js';
+import { array, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
+import { prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
+import { describeError } from '../../../mcp/tools/results.js';
 import { Failure } from '../../../core/failure.js';
 import { isTmuxError } from '../../../tmux/server.js';
 import { libtmuxTool } from '../declare.js';

@@ -1,7 +1,7 @@
 /** Typing into panes: send_keys, send_keys_batch (spec 003), paste_text. */
-import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/input.js';
+import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
 import { Failure, invalidArgument } from '../../../core/failure.js';
-import { describeError } from '../../../mcp/results.js';
+import { describeError } from '../../../mcp/tools/results.js';
 import { isTmuxError } from '../../../tmux/server.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { choice, field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
