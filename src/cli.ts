@@ -6,12 +6,12 @@ import { HELP } from './cli/help.js';
 import { isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli } from './cli/options.js';
 import { checkTmuxBin } from './cli/tmux-check.js';
 import { registryFor } from './cli/engine.js';
-import { beginShutdown } from './core/shutdown.js';
-import { PaneRecorder, recordDirectoryProblem } from './core/recorder.js';
+import { beginShutdown } from './core/servers/shutdown.js';
+import { PaneRecorder, recordDirectoryProblem } from './core/watch/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
-import { AuditFileError, AuditTrail } from './mcp/audit.js';
-import { SelectionError } from './mcp/selection.js';
+import { AuditFileError, AuditTrail } from './mcp/tools/audit.js';
+import { SelectionError } from './mcp/tools/selection.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
 class StartupError extends Error {}
@@ -49,7 +49,7 @@ const EXIT_GRACE_MS = 250;
  * that first and probes and attaches tmux (two process round trips) meanwhile.
  */
 function loadMcp() {
-  return Promise.all([import('./mcp/server.js'), import('./mcp/stdio.js'), import('./profiles/index.js')]).then(
+  return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js'), import('./profiles/index.js')]).then(
     ([server, stdio, profiles]) => ({ ...server, ...stdio, ...profiles }),
   );
 }
@@ -105,7 +105,7 @@ async function serve(config: Config): Promise<void> {
   const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
   if (config.http && token) {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
-    const { serveHttp } = await import('./mcp/http.js');
+    const { serveHttp } = await import('./mcp/http/serve.js');
     const http = await serveHttp(factory, {
       onListenError: (error) => new StartupError(`cannot listen on ${config.http!.host.includes(':') ? `[${config.http!.host}]` : config.http!.host}:${config.http!.port}: ${listenProblem(error)}`),
       host: config.http.host,
@@ -199,7 +199,7 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
     }
     return { value, generated: false };
   }
-  const { generateToken } = await import('./mcp/http-auth.js');
+  const { generateToken } = await import('./mcp/http/auth.js');
   return { value: generateToken(), generated: true };
 }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { withoutDescriptions } from '../../src/mcp/schema.js';
+import { withoutDescriptions } from '../../src/mcp/tools/schema.js';
 import { startMcp } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
-import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/tools/results.js';
 import { waiters } from '../fixture/processes.js';
 import { until } from '../fixture/until.js';
 

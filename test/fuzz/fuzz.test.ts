@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
 import { schemaCheck } from '../fixture/schema-check.js';
-import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/tools/results.js';
 import { argumentsFor, sensibleSocketName } from './arguments.js';
 import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
 

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Failure } from '../../src/core/failure.js';
-import { killServer, listSockets } from '../../src/core/servers.js';
+import { killServer, listSockets } from '../../src/core/servers/servers.js';
 import { probeSocket } from '../../src/tmux/socket-probe.js';
 import { engineOn } from '../fixture/engine.js';
 import { until } from '../fixture/until.js';

@@ -1,5 +1,5 @@
 /**
- * The pane foreground read from /proc (src/core/foreground.ts) against tmux's own
+ * The pane foreground read from /proc (src/core/read/foreground.ts) against tmux's own
  * #{pane_current_command} and #{pane_current_path}, pane by pane, for programs whose first argument
  * puts tmux's naming rules to work, a foreground job, odd directories, a dead pane and a pane that
  * left its terminal (the last two answered by tmux itself).
@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { readForeground, windowName } from '../../src/core/foreground.js';
+import { readForeground, windowName } from '../../src/core/read/foreground.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';

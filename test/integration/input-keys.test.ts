@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { isKeyName, planKeys, sendKeys, withPrivateBuffer } from '../../src/core/input.js';
+import { isKeyName, planKeys, sendKeys, withPrivateBuffer } from '../../src/core/act/input.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { captureSince, decodeCursor } from '../../src/core/capture-since.js';
+import { captureSince, decodeCursor } from '../../src/core/read/capture-since.js';
 import { Engine } from '../../src/core/engine.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';

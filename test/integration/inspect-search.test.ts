@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { searchPanes } from '../../src/core/search.js';
+import { searchPanes } from '../../src/core/read/search.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';

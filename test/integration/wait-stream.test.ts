@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { openPaneStream, PaneStream } from '../../src/core/pane-stream.js';
-import { fingerprint } from '../../src/core/refs.js';
-import { checkCommand, runCommand } from '../../src/core/run-command.js';
-import { EscapeFilter, renderLine } from '../../src/core/terminal-text.js';
-import { compileMatchers, decodeCursor, encodeCursor, waitForText } from '../../src/core/wait.js';
+import { openPaneStream, PaneStream } from '../../src/core/watch/pane-stream.js';
+import { fingerprint } from '../../src/core/targets/refs.js';
+import { checkCommand, runCommand } from '../../src/core/act/run-command.js';
+import { EscapeFilter, renderLine } from '../../src/core/read/terminal-text.js';
+import { compileMatchers, decodeCursor, encodeCursor, waitForText } from '../../src/core/watch/wait.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { runSerialBatch, shrinkBatchOutcome, type BatchReport } from '../../src/mcp/batch.js';
-import type { ToolCall } from '../../src/mcp/tool.js';
+import { runSerialBatch, shrinkBatchOutcome, type BatchReport } from '../../src/mcp/tools/batch.js';
+import type { ToolCall } from '../../src/mcp/tools/tool.js';
 
 function ok(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: { text } };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundedRegex, escapeRegExp, MatchTimeoutError } from '../../src/core/bounded-regex.js';
+import { boundedRegex, escapeRegExp, MatchTimeoutError } from '../../src/core/read/bounded-regex.js';
 
 test('patterns V8 can run in linear time are marked so, and finish on input that makes backtracking explode', () => {
   const re = boundedRegex('^(0+)+1$');
