@@ -3,10 +3,13 @@
  * it. Each field belongs to one module, named beside it; none is read elsewhere.
  */
 import type { ActiveRun, EndedRun } from './act/run-command.js';
+import { ForegroundReads } from './read/foreground.js';
 import type { StreamEntry } from './watch/pane-stream.js';
 import type { Recording } from './watch/recorder.js';
 
 export class EngineState {
+  /** Which panes each listing answered last, and whether their /proc is readable here (read/listings.ts). */
+  readonly foreground = new ForegroundReads();
   /** Input to each pane, chained so two calls' steps never interleave (act/input.ts). */
   readonly inputQueues = new Map<string, Promise<unknown>>();
   /** Frames typed and not yet ended, by pane (act/run-command.ts). */
