@@ -42,7 +42,7 @@ import type { Engine } from '../engine.js';
 import { before, openPaneStream, type PaneStream, type StreamPosition } from '../watch/pane-stream.js';
 import type { PaneRecord } from '../read/records.js';
 import { withPaneInput } from './input.js';
-import { linesBetween, watchStream } from '../watch/wait.js';
+import { linesBetween, watchStream } from '../watch/watch-stream.js';
 import { invalidArgument, refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
