@@ -90,9 +90,9 @@ export class McpDriver {
     return McpDriver.startHttp(process.execPath, [...nodeArgs, cliPath, '--http', '127.0.0.1:0'], { ...env, TMUX_MCP_TOKEN: HTTP_TOKEN }, era, HTTP_TOKEN);
   }
 
-  /** The floor over HTTP: the no-op server behind our own HTTP stack (dist/mcp/http.js), token and all. */
+  /** The floor over HTTP: the no-op server behind our own HTTP stack (dist/mcp/http/serve.js), token and all. */
   static noopOverHttp(env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
-    const http = fileURLToPath(new URL('../dist/mcp/http.js', import.meta.url));
+    const http = fileURLToPath(new URL('../dist/mcp/http/serve.js', import.meta.url));
     return McpDriver.startHttp(process.execPath, [compiled(NOOP_SERVER), '--http', http], { ...env, TMUX_MCP_TOKEN: HTTP_TOKEN }, era, HTTP_TOKEN);
   }
 

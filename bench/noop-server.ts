@@ -2,7 +2,7 @@
  * The floor: a low-level SDK `Server` on the same transport with one tool that does nothing and
  * returns `{}`. Its latency is what the protocol, the SDK and process hops cost by themselves, so
  * (our p50) / (this p50) isolates the work that is ours. Over stdio by default; with `--http MODULE`,
- * behind the very HTTP stack our server uses (MODULE is the built dist/mcp/http.js: the Host/Origin
+ * behind the very HTTP stack our server uses (MODULE is the built dist/mcp/http/serve.js: the Host/Origin
  * gates, the bearer token from TMUX_MCP_TOKEN, 2025 sessions), on a free loopback port it names on stderr.
  *
  * With `--answers FILE` it also serves canned answers: FILE holds `[{name, outputSchema?, result}]`,
@@ -39,7 +39,7 @@ function noopServer(): Server {
 
 const httpModule = process.argv[process.argv.indexOf('--http') + 1];
 if (process.argv.includes('--http') && httpModule) {
-  const { serveHttp } = (await import(pathToFileURL(httpModule).href)) as typeof import('../src/mcp/http.js');
+  const { serveHttp } = (await import(pathToFileURL(httpModule).href)) as typeof import('../src/mcp/http/serve.js');
   const http = await serveHttp(noopServer, { host: '127.0.0.1', port: 0, token: process.env.TMUX_MCP_TOKEN ?? '', allowedHostnames: [] });
   process.stderr.write(`noop: HTTP at ${http.url}\n`);
   process.on('SIGTERM', () => process.exit(0));

@@ -5,13 +5,13 @@ import { ConfigError, type Config, type HttpConfig } from './config.js';
 import { HELP } from './cli/help.js';
 import { isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli } from './cli/options.js';
 import { checkTmuxBin } from './cli/tmux-check.js';
-import { beginShutdown } from './core/shutdown.js';
-import type { PaneRecorder } from './core/recorder.js';
+import { beginShutdown } from './core/servers/shutdown.js';
+import type { PaneRecorder } from './core/watch/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
-import { AuditFileError, AuditTrail } from './mcp/audit.js';
-import { FirstAnswers } from './mcp/first-answers.js';
-import { SelectionError } from './mcp/selection.js';
+import { AuditFileError, AuditTrail } from './mcp/tools/audit.js';
+import { FirstAnswers } from './mcp/wire/first-answers.js';
+import { SelectionError } from './mcp/tools/selection.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
 class StartupError extends Error {}
@@ -46,7 +46,7 @@ const EXIT_GRACE_MS = 250;
 
 /** The SDK's side of the server: the SDK and zod, most of start-up. */
 function loadMcp() {
-  return Promise.all([import('./mcp/server.js'), import('./mcp/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
+  return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
 }
 
 async function serve(config: Config): Promise<void> {
@@ -115,7 +115,7 @@ async function serve(config: Config): Promise<void> {
   const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
   if (config.http && token) {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
-    const { serveHttp } = await import('./mcp/http.js');
+    const { serveHttp } = await import('./mcp/http/serve.js');
     const http = await serveHttp(factory, {
       onListenError: (error) => new StartupError(`cannot listen on ${config.http!.host.includes(':') ? `[${config.http!.host}]` : config.http!.host}:${config.http!.port}: ${listenProblem(error)}`),
       host: config.http.host,
@@ -189,7 +189,7 @@ function openTrail(audit: NonNullable<Config['audit']>): AuditTrail {
 /** The recorder for --record, once its directory proved writable; a directory that is not stops start-up (exit 1). */
 async function startRecorder(config: Config): Promise<PaneRecorder | undefined> {
   if (!config.record) return undefined;
-  const { PaneRecorder, recordDirectoryProblem } = await import('./core/recorder.js');
+  const { PaneRecorder, recordDirectoryProblem } = await import('./core/watch/recorder.js');
   const problem = await recordDirectoryProblem(config.record.dir);
   if (problem !== undefined) {
     process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);
@@ -211,7 +211,7 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
     }
     return { value, generated: false };
   }
-  const { generateToken } = await import('./mcp/http-auth.js');
+  const { generateToken } = await import('./mcp/http/auth.js');
   return { value: generateToken(), generated: true };
 }
 

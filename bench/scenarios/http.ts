@@ -12,7 +12,7 @@ export async function httpScenario(base: Base): Promise<void> {
     'The same tools over Streamable HTTP',
     'Our server with `--http 127.0.0.1:0` and a bearer token, driven by the SDK client in each protocol era: 2025-11-25 ' +
       '(`initialize`, then calls in its session) and 2026-07-28 (`server/discover`, then each call its own request and ' +
-      'server instance). The floor of each era is the no-op server behind the same HTTP stack (dist/mcp/http.js: gates, ' +
+      'server instance). The floor of each era is the no-op server behind the same HTTP stack (dist/mcp/http/serve.js: gates, ' +
       'token, sessions); ratio = p50 / that floor. The stdio rows are in the first table.',
   );
   const eras = [

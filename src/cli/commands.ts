@@ -10,7 +10,7 @@ import { fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../config.js';
 import { parseCli } from './options.js';
-import { SelectionError } from '../mcp/selection.js';
+import { SelectionError } from '../mcp/tools/selection.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 import { toolHelp, toolLines } from './tool-help.js';
 
@@ -225,7 +225,7 @@ async function readAll(stream: NodeJS.ReadStream): Promise<string> {
 
 async function unknownTool(session: CallSession, tool: string): Promise<string> {
   const names = (await session.listTools()).map((listed: ListedTool) => listed.name);
-  const { nearest } = await import('../mcp/nearest.js');
+  const { nearest } = await import('../mcp/tools/nearest.js');
   const near = nearest(tool, names);
   return `no tool "${tool}" is in force at ${session.label}${near ? `; did you mean ${near}?` : ''} (tmux-mcp tools lists them)`;
 }

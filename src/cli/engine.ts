@@ -1,8 +1,8 @@
 /** The engine registry a Config describes: one place, so the server and `tmux-mcp call` start the same engine. */
 import type { Config } from '../config.js';
 import type { PaneObserver } from '../core/engine.js';
-import { EngineRegistry } from '../core/registry.js';
-import { Scope } from '../core/scope.js';
+import { EngineRegistry } from '../core/servers/registry.js';
+import { Scope } from '../core/targets/scope.js';
 import { PANE_ID } from '../core/ids.js';
 
 /** `recorder`: told of every pane acted on (--record); absent, nothing is recorded. */

@@ -1,5 +1,5 @@
 /** The tmux binary check at start-up, worded for the flag or variable that chose the binary. */
-import { localTmuxCheck } from '../core/tmux-binary.js';
+import { localTmuxCheck } from '../core/servers/tmux-binary.js';
 import { ConfigError, type Config } from '../config.js';
 
 /**

@@ -12,20 +12,20 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { withCapacity, type CapacityOptions } from './capacity.js';
-import { withJsonRpcRules, type JsonRpcRules } from './jsonrpc-rules.js';
-import { withEraResourceNotFound } from './resource-not-found.js';
-import { compileValidator, ensureValidation, validationReady, type Validator } from './validation.js';
-import { boundError, boundErrorText } from './error-cap.js';
-import { serveCompletions } from './completions.js';
-import { servePrompts, type PromptDeclaration } from './prompts.js';
-import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './resources.js';
-import { extraSurface, serverCapabilities, toolListing, type Surface } from './listing.js';
-import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './results.js';
-import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tool.js';
+import { withCapacity, type CapacityOptions } from './wire/capacity.js';
+import { withJsonRpcRules, type JsonRpcRules } from './wire/jsonrpc-rules.js';
+import { withEraResourceNotFound } from './surface/resource-not-found.js';
+import { compileValidator, ensureValidation, validationReady, type Validator } from './tools/validation.js';
+import { boundError, boundErrorText } from './tools/error-cap.js';
+import { serveCompletions } from './surface/completions.js';
+import { servePrompts, type PromptDeclaration } from './surface/prompts.js';
+import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './surface/resources.js';
+import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
+import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './tools/results.js';
+import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
 import { Failure, refused } from '../core/failure.js';
-import { isShuttingDown, SHUTDOWN_NOTE } from '../core/shutdown.js';
-import type { AuditClient, AuditTrail } from './audit.js';
+import { isShuttingDown, SHUTDOWN_NOTE } from '../core/servers/shutdown.js';
+import type { AuditClient, AuditTrail } from './tools/audit.js';
 
 export interface Profile<Ctx> {
   readonly name: string;

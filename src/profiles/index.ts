@@ -1,8 +1,8 @@
 /** Profile lookup: one engine, one contract per profile. */
 import { ConfigError, type Config } from '../config.js';
-import type { EngineRegistry } from '../core/registry.js';
+import type { EngineRegistry } from '../core/servers/registry.js';
 import type { Profile } from '../mcp/server.js';
-import { selectionSummary } from '../mcp/selection.js';
+import { selectionSummary } from '../mcp/tools/selection.js';
 
 export interface ProfileBuild {
   readonly profile: Profile<unknown>;

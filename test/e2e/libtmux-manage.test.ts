@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeRef } from '../../src/core/refs.js';
-import { withChecksum } from '../../src/core/layout.js';
+import { encodeRef } from '../../src/core/targets/refs.js';
+import { withChecksum } from '../../src/core/arrange/layout.js';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
 

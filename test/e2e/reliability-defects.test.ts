@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { MAX_RESPONSE_BYTES } from '../../src/mcp/results.js';
+import { MAX_RESPONSE_BYTES } from '../../src/mcp/tools/results.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { TmuxArgumentsTooLongError } from '../../src/tmux/errors.js';
 

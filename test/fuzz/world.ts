@@ -8,7 +8,7 @@
 import { existsSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { encodeRef } from '../../src/core/refs.js';
+import { encodeRef } from '../../src/core/targets/refs.js';
 import { socketDirectory } from '../../src/tmux/socket-guard.js';
 import { PrivateTmux } from '../fixture/tmux.js';
 import type { Pools } from './arguments.js';

@@ -14,11 +14,12 @@ import {
   loadBuffer,
   pasteBuffer,
   showBuffer,
-} from '../../src/core/buffers.js';
-import { captureLines } from '../../src/core/capture.js';
+} from '../../src/core/act/buffers.js';
+import { captureLines } from '../../src/core/read/capture.js';
 import { Failure } from '../../src/core/failure.js';
-import { pasteText } from '../../src/core/input.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { pasteText } from '../../src/core/act/input.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const refusedUntouched = (kind: string) => (error: unknown) => error instanceof Failure && error.kind === kind && !error.touched;

@@ -1,9 +1,9 @@
 /** Copy mode: entered (scrolled back into history), left, and bad input refused before tmux. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { enterCopyMode, exitCopyMode } from '../../src/core/copy-mode.js';
+import { enterCopyMode, exitCopyMode } from '../../src/core/act/copy-mode.js';
 import { Failure } from '../../src/core/failure.js';
-import { sendKeys } from '../../src/core/input.js';
+import { sendKeys } from '../../src/core/act/input.js';
 import { engineOn } from '../fixture/engine.js';
 import { privateTmux } from '../fixture/tmux.js';
 

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeCursor, compileMatchers, waitForText, type WaitRequest } from '../../src/core/wait.js';
-import { EscapeFilter } from '../../src/core/terminal-text.js';
+import { decodeCursor, compileMatchers, waitForText, type WaitRequest } from '../../src/core/watch/wait.js';
+import { EscapeFilter } from '../../src/core/read/terminal-text.js';
 import type { Engine } from '../../src/core/engine.js';
 import { engineOn } from '../fixture/engine.js';
 import { privateTmux } from '../fixture/tmux.js';

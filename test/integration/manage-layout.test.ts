@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkLayout, layoutChecksum, paneCount, parseLayout, sizeProblem, withChecksum } from '../../src/core/layout.js';
+import { checkLayout, layoutChecksum, paneCount, parseLayout, sizeProblem, withChecksum } from '../../src/core/arrange/layout.js';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 
 async function layoutOf(tmux: PrivateTmux, window: string): Promise<string> {

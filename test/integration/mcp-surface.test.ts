@@ -8,9 +8,9 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { EngineRegistry } from '../../src/core/registry.js';
+import { EngineRegistry } from '../../src/core/servers/registry.js';
 import { Failure } from '../../src/core/failure.js';
-import { tmuxIdCompleters } from '../../src/mcp/completions.js';
+import { tmuxIdCompleters } from '../../src/mcp/surface/completions.js';
 import { createServerFactory, type Profile } from '../../src/mcp/server.js';
 import { privateTmux, TMUX_BIN } from '../fixture/tmux.js';
 

@@ -1,12 +1,12 @@
 /**
- * Pane geometry (src/core/pane-details.ts) against tmux's own format fields. The right and bottom
+ * Pane geometry (src/core/read/pane-details.ts) against tmux's own format fields. The right and bottom
  * edges are computed rather than asked of tmux, so they are held here to tmux's answer for split,
  * zoomed and bordered windows, through both the listing and the one-pane read.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { listPaneDetails, paneDetail, type PaneDetail } from '../../src/core/pane-details.js';
+import { listPaneDetails, paneDetail, type PaneDetail } from '../../src/core/read/pane-details.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EngineRegistry, checkSocketName, locationKey, socketDirectory } from '../../src/core/registry.js';
+import { EngineRegistry, checkSocketName, locationKey, socketDirectory } from '../../src/core/servers/registry.js';
 import { Failure } from '../../src/core/failure.js';
 import { socketTmpdir, TMUX_BIN } from '../fixture/tmux.js';
 

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EngineRegistry } from '../../src/core/registry.js';
-import { decodeRef } from '../../src/core/refs.js';
+import { EngineRegistry } from '../../src/core/servers/registry.js';
+import { decodeRef } from '../../src/core/targets/refs.js';
 import { Failure } from '../../src/core/failure.js';
-import { checkGeneration, generationOf } from '../../src/core/generation.js';
+import { checkGeneration, generationOf } from '../../src/core/servers/generation.js';
 import { loopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, TMUX_BIN } from '../fixture/tmux.js';
 

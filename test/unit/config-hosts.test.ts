@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config.js';
 import { parseCli } from '../../src/cli/options.js';
-import { routeTarget } from '../../src/core/hosts.js';
+import { routeTarget } from '../../src/core/servers/hosts.js';
 
 function hosts(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const action = parseCli(argv, env);

@@ -1,7 +1,7 @@
 /** The raw-text scan behind the inbound JSON limits: what counts as depth, a token, a duplicate key. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jsonBytesProblem, jsonTextProblem } from '../../src/mcp/json-limits.js';
+import { jsonBytesProblem, jsonTextProblem } from '../../src/mcp/wire/json-limits.js';
 
 const limits = { maxDepth: 3, maxTokens: 10 };
 

@@ -1,7 +1,7 @@
 /** Outbound framing on stdio: one message, one line, whatever its strings hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { outboundLine } from '../../src/mcp/json-rpc-lines.js';
+import { outboundLine } from '../../src/mcp/wire/json-rpc-lines.js';
 
 test('an outbound line ends in its only newline, and no CR: line breaks inside strings travel escaped', () => {
   const text = 'one\r\ntwo\nthree\r\u2028\u2029\u0085 end';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config.js';
 import { parseCli } from '../../src/cli/options.js';
-import { AuditTrail, type AuditEntry } from '../../src/mcp/audit.js';
-import { auditTargets } from '../../src/mcp/audit-targets.js';
-import { encodeRef } from '../../src/core/refs.js';
+import { AuditTrail, type AuditEntry } from '../../src/mcp/tools/audit.js';
+import { auditTargets } from '../../src/mcp/tools/audit-targets.js';
+import { encodeRef } from '../../src/core/targets/refs.js';
 
 function config(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const action = parseCli(argv, env);

@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CastFile } from '../../src/core/cast-file.js';
-import { safePart } from '../../src/core/recorder.js';
-import { paneSizeInLayout } from '../../src/core/screen-paint.js';
+import { CastFile } from '../../src/core/watch/cast-file.js';
+import { safePart } from '../../src/core/watch/recorder.js';
+import { paneSizeInLayout } from '../../src/core/watch/screen-paint.js';
 
 function tempDir(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-cast-'));

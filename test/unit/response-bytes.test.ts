@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { MAX_RESPONSE_BYTES, responseBytes, successResult } from '../../src/mcp/results.js';
+import { MAX_RESPONSE_BYTES, responseBytes, successResult } from '../../src/mcp/tools/results.js';
 
 const encoded = (result: CallToolResult, id: number) => Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n', 'utf8');
 

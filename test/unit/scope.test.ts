@@ -1,7 +1,7 @@
 /** The scope rule by itself: patterns, hosts, panes, the caller; and how tmux's arguments are read for it. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseSessionPatterns, Scope, ScopeError } from '../../src/core/scope.js';
+import { parseSessionPatterns, Scope, ScopeError } from '../../src/core/targets/scope.js';
 import { parseCommand, targetFlags, targetKind } from '../../src/tmux/command-syntax.js';
 import { ConfigError } from '../../src/config.js';
 import { parseCli } from '../../src/cli/options.js';

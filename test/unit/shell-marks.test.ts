@@ -1,10 +1,10 @@
 /** Semantic-prompt marks in a pane's stream: kept where they arrived, whatever the chunking; read by the shell's nonce and command number. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EscapeFilter } from '../../src/core/terminal-text.js';
-import { PaneStream } from '../../src/core/pane-stream.js';
-import { parseMark } from '../../src/core/shell-integration/marks.js';
-import { MarkReader } from '../../src/core/shell-integration/mark-reader.js';
+import { EscapeFilter } from '../../src/core/read/terminal-text.js';
+import { PaneStream } from '../../src/core/watch/pane-stream.js';
+import { parseMark } from '../../src/core/act/shell-integration/marks.js';
+import { MarkReader } from '../../src/core/act/shell-integration/mark-reader.js';
 
 const OUTPUT =
   '\x1b]133;A;tmcp=n1.4;s=0\x07$ echo hi\r\n\x1b]133;C;tmcp=n1.5\x07hi\r\n\x1b]133;D;3;tmcp=n1.5\x07\x1b]133;A;tmcp=n1.5;s=3\x07$ ';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { tailBudget } from '../../src/core/capture.js';
+import { tailBudget } from '../../src/core/read/capture.js';
 
 /** Whole rows from the newest back, while each with its newline still fits (no clipping). */
 function reference(lines: readonly string[], maxLines: number, maxBytes: number) {

@@ -1,7 +1,7 @@
 /** Opaque client tokens: what one encodes comes back, and anything else reads as no token. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeToken, encodeToken } from '../../src/core/tokens.js';
+import { decodeToken, encodeToken } from '../../src/core/read/tokens.js';
 
 test('a token decodes to its value; another prefix, bad base64 or bad JSON decodes to undefined', () => {
   const value = { p: '%3', n: [1, 2], s: 'é\n"' };

@@ -5,8 +5,8 @@
  */
 import type { Engine } from '../../core/engine.js';
 import { Failure } from '../../core/failure.js';
-import { checkGeneration, generationHost, wrongServer } from '../../core/generation.js';
-import type { EngineRegistry } from '../../core/registry.js';
+import { checkGeneration, generationHost, wrongServer } from '../../core/servers/generation.js';
+import type { EngineRegistry } from '../../core/servers/registry.js';
 
 export interface PaneTarget {
   readonly paneId: string;

@@ -3,7 +3,7 @@
  * counts characters), no NUL, well-formed Unicode, a non-empty generation. All before tmux.
  */
 import { invalidArgument } from '../../core/failure.js';
-import { hasLoneSurrogate } from '../../core/naming.js';
+import { hasLoneSurrogate } from '../../core/arrange/naming.js';
 import type { PaneTarget } from './app.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');

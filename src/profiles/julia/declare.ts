@@ -3,8 +3,8 @@
  * schemaRules say), whether it changes anything, a `plan` that checks arguments and policy without
  * touching tmux, and a `run` that acts. Every item of run_operations is planned before any runs.
  */
-import type { JsonSchema } from '../../mcp/schema.js';
-import type { ToolAnnotations, ToolCall } from '../../mcp/tool.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
+import type { ToolAnnotations, ToolCall } from '../../mcp/tools/tool.js';
 import type { Deadline, JuliaApp } from './app.js';
 import type { Payload } from './envelope.js';
 

@@ -5,11 +5,11 @@
  */
 import { ConfigError, type JuliaOptions } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
-import type { EngineRegistry } from '../../core/registry.js';
-import { generationOf } from '../../core/generation.js';
-import type { JsonSchema } from '../../mcp/schema.js';
+import type { EngineRegistry } from '../../core/servers/registry.js';
+import { generationOf } from '../../core/servers/generation.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
 import type { Profile } from '../../mcp/server.js';
-import type { ToolDeclaration } from '../../mcp/tool.js';
+import type { ToolDeclaration } from '../../mcp/tools/tool.js';
 import { VERSION } from '../../version.js';
 import { Deadline, JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
 import { argumentSchema, type JuliaTool, type SchemaSettings } from './declare.js';

@@ -2,7 +2,7 @@
  * The julia contract's schema pieces, built once: the `{paneId, generation}` target, the error
  * envelope branch, and the `{anyOf: [success, failure]}` shape every output schema has.
  */
-import { array, boolean, object, string, type JsonSchema } from '../../mcp/schema.js';
+import { array, boolean, object, string, type JsonSchema } from '../../mcp/tools/schema.js';
 import { PANE_ID_PATTERN } from '../../core/ids.js';
 
 const targetFields = {

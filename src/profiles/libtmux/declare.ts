@@ -3,9 +3,9 @@
  * and a `_meta` capability row that repeats the schemas; both are derived here from the few facts
  * each tool states, so a tool file holds nothing twice.
  */
-import type { JsonSchema } from '../../mcp/schema.js';
-import type { Toolset } from '../../mcp/selection.js';
-import type { ToolCall, ToolDeclaration, ToolOutcome } from '../../mcp/tool.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
+import type { Toolset } from '../../mcp/tools/selection.js';
+import type { ToolCall, ToolDeclaration, ToolOutcome } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 
 type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';

@@ -1,13 +1,13 @@
 /** The libtmux profile: the 45-tool contract shared by the family's ports (schemas of the Swift port). */
 import type { Config } from '../../config.js';
-import type { EngineRegistry } from '../../core/registry.js';
+import type { EngineRegistry } from '../../core/servers/registry.js';
 import type { Profile } from '../../mcp/server.js';
 import { VERSION } from '../../version.js';
 import { capabilitiesResource } from './capabilities.js';
 import { hostAware } from './hosts.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
-import { READ_GROUP, whyUnavailable } from '../../mcp/selection.js';
+import { READ_GROUP, whyUnavailable } from '../../mcp/tools/selection.js';
 import { selectTools, type Selection } from './selection.js';
 import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/call-read-tools-batch.js';
 import { ALL_TOOLS } from './tools/index.js';

@@ -2,9 +2,9 @@
  * The wire records of the libtmux contract (session, window, window link, pane, capture): their
  * schemas and the functions that build them from core records. Field names are the contract's.
  */
-import { array, boolean, integer, object, string } from '../../mcp/schema.js';
+import { array, boolean, integer, object, string } from '../../mcp/tools/schema.js';
 import type { Engine } from '../../core/engine.js';
-import type { PaneRecord, SessionRecord, WindowRecord } from '../../core/records.js';
+import type { PaneRecord, SessionRecord, WindowRecord } from '../../core/read/records.js';
 
 const ref = (what: string) => string({ description: `Opaque ${what} reference, valid until the tmux server restarts; accepted wherever an id is.` });
 

@@ -2,7 +2,7 @@
  * Which libtmux tools this process serves (see mcp/selection.ts). On the private default socket
  * everything is this server's, so teardown is on by default; on a socket the user named it is opt-in.
  */
-import { selectGroups, TOOLSETS, type Selection as GroupSelection, type Toolset } from '../../mcp/selection.js';
+import { selectGroups, TOOLSETS, type Selection as GroupSelection, type Toolset } from '../../mcp/tools/selection.js';
 import type { LibtmuxTool } from './declare.js';
 
 export interface SelectionInput {

@@ -1,7 +1,7 @@
 /** Suggestions for the python profile's template variables and prompt arguments, on the server socket_name names. */
-import { listSockets } from '../../core/servers.js';
-import { EngineRegistry } from '../../core/registry.js';
-import { tmuxIdCompleters, type Completer } from '../../mcp/completions.js';
+import { listSockets } from '../../core/servers/servers.js';
+import { EngineRegistry } from '../../core/servers/registry.js';
+import { tmuxIdCompleters, type Completer } from '../../mcp/surface/completions.js';
 
 export function pythonCompleters(registry: EngineRegistry): Readonly<Record<string, Completer>> {
   const ids = tmuxIdCompleters((work, chosen) => registry.use(EngineRegistry.named(chosen.socket_name), work));

@@ -1,6 +1,6 @@
 /** What every python tool handler works with: the engines, by socket, and the settings that shape results. */
 import type { Engine } from '../../core/engine.js';
-import type { EngineRegistry } from '../../core/registry.js';
+import type { EngineRegistry } from '../../core/servers/registry.js';
 
 export interface PythonContext {
   readonly registry: EngineRegistry;

@@ -6,11 +6,11 @@
  * conservative annotations. Unknown arguments are named, as that server names them.
  */
 import type { Engine } from '../../core/engine.js';
-import { EngineRegistry } from '../../core/registry.js';
+import { EngineRegistry } from '../../core/servers/registry.js';
 import { invalidArgument } from '../../core/failure.js';
-import type { JsonSchema } from '../../mcp/schema.js';
-import type { Toolset } from '../../mcp/selection.js';
-import type { NestedCaller, ToolDeclaration, ToolOutcome } from '../../mcp/tool.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
+import type { Toolset } from '../../mcp/tools/selection.js';
+import type { NestedCaller, ToolDeclaration, ToolOutcome } from '../../mcp/tools/tool.js';
 import type { PythonCall, PythonContext } from './context.js';
 
 

@@ -4,7 +4,7 @@
  * string holding the same object is accepted too (some clients send objects that way).
  */
 import { invalidArgument } from '../../core/failure.js';
-import { boundedRegex } from '../../core/bounded-regex.js';
+import { boundedRegex } from '../../core/read/bounded-regex.js';
 import { stringMapValue } from './schema.js';
 
 const OPERATORS = ['exact', 'iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith', 'regex', 'iregex'] as const;

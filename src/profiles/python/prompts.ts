@@ -1,5 +1,5 @@
 /** The four prompts: recipes that render step-by-step instructions using this profile's tools. */
-import type { PromptDeclaration } from '../../mcp/prompts.js';
+import type { PromptDeclaration } from '../../mcp/surface/prompts.js';
 
 const META = { fastmcp: { tags: [] } };
 const quote = (value: string) => JSON.stringify(value);

@@ -4,9 +4,9 @@
  * (indexes, sizes, pids, flags) stay strings, as that server sends them.
  */
 import type { Engine } from '../../core/engine.js';
-import type { PaneDetail } from '../../core/pane-details.js';
-import type { SessionRecord, WindowRecord } from '../../core/records.js';
-import type { JsonSchema } from '../../mcp/schema.js';
+import type { PaneDetail } from '../../core/read/pane-details.js';
+import type { SessionRecord, WindowRecord } from '../../core/read/records.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
 import { field, model, optional } from './schema.js';
 
 export const sessionSchema: JsonSchema = model(

@@ -3,13 +3,13 @@
  * window with its panes, a pane) and a pane's visible text, on the configured server or the one
  * `?socket_name=` names. A missing object reads as "resource not found".
  */
-import { captureLines } from '../../core/capture.js';
-import { listPaneDetails, paneDetail } from '../../core/pane-details.js';
-import { EngineRegistry } from '../../core/registry.js';
+import { captureLines } from '../../core/read/capture.js';
+import { listPaneDetails, paneDetail } from '../../core/read/pane-details.js';
+import { EngineRegistry } from '../../core/servers/registry.js';
 import { completersFor } from './completions.js';
-import type { Completer } from '../../mcp/completions.js';
+import type { Completer } from '../../mcp/surface/completions.js';
 import type { Engine } from '../../core/engine.js';
-import type { ResourceTemplateDeclaration } from '../../mcp/resources.js';
+import type { ResourceTemplateDeclaration } from '../../mcp/surface/resources.js';
 import { PANE_ID } from '../../core/ids.js';
 import { paneWire, paneWires, sessionWire, windowWire } from './records.js';
 import { checkId, resolveSession, resolveWindow } from './targets.js';

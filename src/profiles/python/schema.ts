@@ -5,7 +5,7 @@
  * list) comes wrapped as `{result}` with `x-fastmcp-wrap-result`. Descriptions are ours.
  */
 import { invalidArgument } from '../../core/failure.js';
-import type { JsonSchema } from '../../mcp/schema.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
 
 type Scalar = 'string' | 'integer' | 'number' | 'boolean';
 

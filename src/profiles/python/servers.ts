@@ -1,6 +1,6 @@
 /** ServerInfo rows: whether a tmux server answers on a socket, where, which version, how many sessions. */
 import type { Engine } from '../../core/engine.js';
-import { socketDirectory } from '../../core/registry.js';
+import { socketDirectory } from '../../core/servers/registry.js';
 
 export async function serverInfo(engine: Engine, socketName: string | null) {
   const identity = await engine.identity();

@@ -1,8 +1,8 @@
 /** The spawn arguments several tools share: environment (object or JSON string), directory, persistent-history suppression. */
-import { checkStartDirectory } from '../../core/lifecycle.js';
-import { withoutPersistentHistory } from '../../core/spawn-options.js';
+import { checkStartDirectory } from '../../core/arrange/lifecycle.js';
+import { withoutPersistentHistory } from '../../core/arrange/spawn-options.js';
 import { optional, stringMap, stringMapValue } from './schema.js';
-import type { JsonSchema } from '../../mcp/schema.js';
+import type { JsonSchema } from '../../mcp/tools/schema.js';
 
 export interface SpawnArgs {
   readonly environment?: Record<string, string> | string | null;

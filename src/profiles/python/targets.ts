@@ -6,8 +6,8 @@
  */
 import type { Engine } from '../../core/engine.js';
 import { invalidArgument, notFound } from '../../core/failure.js';
-import { listPaneDetails, paneDetail, type PaneDetail } from '../../core/pane-details.js';
-import type { SessionRecord, WindowRecord } from '../../core/records.js';
+import { listPaneDetails, paneDetail, type PaneDetail } from '../../core/read/pane-details.js';
+import type { SessionRecord, WindowRecord } from '../../core/read/records.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../core/ids.js';
 
 export interface SessionTarget {

@@ -1,5 +1,5 @@
-import { captureBounded } from '../../../core/capture.js';
-import { boolean, integer, object, string } from '../../../mcp/schema.js';
+import { captureBounded } from '../../../core/read/capture.js';
+import { boolean, integer, object, string } from '../../../mcp/tools/schema.js';
 import type { PaneTarget } from '../app.js';
 import { checkTarget } from '../checks.js';
 import { juliaTool, READ, requiredWithTarget } from '../declare.js';

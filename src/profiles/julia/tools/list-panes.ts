@@ -1,9 +1,9 @@
-import { clipUtf8 } from '../../../core/capture.js';
+import { clipUtf8 } from '../../../core/read/capture.js';
 import type { Engine } from '../../../core/engine.js';
-import { generationOf } from '../../../core/generation.js';
-import { unanswered } from '../../../core/registry.js';
-import type { WindowRecord } from '../../../core/records.js';
-import { array, boolean, integer, nullable, object, string } from '../../../mcp/schema.js';
+import { generationOf } from '../../../core/servers/generation.js';
+import { unanswered } from '../../../core/servers/registry.js';
+import type { WindowRecord } from '../../../core/read/records.js';
+import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
 import { juliaTool, READ } from '../declare.js';
 import { outcomes, targetOut } from '../schemas.js';
 

@@ -1,8 +1,8 @@
 /** The tools that act on one pane and answer `{completed, generationGuarantee, target}`: send_keys, paste_text, resize_pane, kill_pane. */
-import { pasteText as paste, sendKeys as send } from '../../../core/input.js';
-import { requestPaneSize } from '../../../core/resize.js';
-import { killPane as kill } from '../../../core/teardown.js';
-import { integer, object, string, type JsonSchema } from '../../../mcp/schema.js';
+import { pasteText as paste, sendKeys as send } from '../../../core/act/input.js';
+import { requestPaneSize } from '../../../core/arrange/resize.js';
+import { killPane as kill } from '../../../core/arrange/teardown.js';
+import { integer, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
 import type { JuliaApp, PaneTarget } from '../app.js';
 import { checkKeys, checkTarget, checkText } from '../checks.js';
 import { CHANGE, juliaTool, requiredWithTarget, RESIZE, type SchemaSettings } from '../declare.js';

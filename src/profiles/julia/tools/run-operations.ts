@@ -4,8 +4,8 @@
  * failure. Not atomic: what completed stays done, and the answer says which did.
  */
 import { invalidArgument } from '../../../core/failure.js';
-import { array, integer, object, string, type JsonSchema } from '../../../mcp/schema.js';
-import { compileValidator, type Validator } from '../../../mcp/validation.js';
+import { array, integer, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
+import { compileValidator, type Validator } from '../../../mcp/tools/validation.js';
 import { PolicyRefusal } from '../app.js';
 import { argumentSchema, CHANGE, juliaTool, type JuliaTool, type SchemaSettings } from '../declare.js';
 import { envelope, type Payload } from '../envelope.js';

@@ -1,9 +1,9 @@
 /** create_session and teardown_session: sessions this process owns, the only ones it may tear down. */
 import { invalidArgument } from '../../../core/failure.js';
-import { checkGeneration, generationOf } from '../../../core/generation.js';
-import { createSession as create, programArgv } from '../../../core/lifecycle.js';
-import { killSession } from '../../../core/teardown.js';
-import { array, boolean, object, string } from '../../../mcp/schema.js';
+import { checkGeneration, generationOf } from '../../../core/servers/generation.js';
+import { createSession as create, programArgv } from '../../../core/arrange/lifecycle.js';
+import { killSession } from '../../../core/arrange/teardown.js';
+import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
 import { SESSION_ID } from '../../../core/ids.js';
 import { MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal, type JuliaApp } from '../app.js';
 import { checkText } from '../checks.js';

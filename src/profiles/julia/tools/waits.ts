@@ -1,11 +1,11 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
 import type { Engine } from '../../../core/engine.js';
 import { Failure } from '../../../core/failure.js';
-import { staleTarget } from '../../../core/generation.js';
-import { sendKeys } from '../../../core/input.js';
-import type { PaneRecord } from '../../../core/records.js';
-import { waitForLiteral } from '../../../core/text-wait.js';
-import { boolean, object, string, type JsonSchema } from '../../../mcp/schema.js';
+import { staleTarget } from '../../../core/servers/generation.js';
+import { sendKeys } from '../../../core/act/input.js';
+import type { PaneRecord } from '../../../core/read/records.js';
+import { waitForLiteral } from '../../../core/watch/text-wait.js';
+import { boolean, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
 import type { PaneTarget } from '../app.js';
 import { checkKeys, checkTarget, checkText } from '../checks.js';
 import { CHANGE, juliaTool, requiredWithTarget, WAIT, type RunCall, type SchemaSettings } from '../declare.js';

@@ -4,8 +4,8 @@
  * so exclusions narrow both: group-batch.ts declares it over the read tools, and the profile
  * rebinds it at start-up with `readToolsBatch(callable)`.
  */
-import { runSerialBatch, shrinkBatchOutcome, type BatchOperation, type OnError } from '../../../mcp/batch.js';
-import { array, boolean, enumOf, integer, nullable, object, string, type JsonSchema } from '../../../mcp/schema.js';
+import { runSerialBatch, shrinkBatchOutcome, type BatchOperation, type OnError } from '../../../mcp/tools/batch.js';
+import { array, boolean, enumOf, integer, nullable, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
 import { libtmuxTool, type LibtmuxTool, type OutputClass } from '../declare.js';
 
 export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
@@ -31,7 +31,7 @@ const READ_BATCH_AUTHORITY: readonly string[] = [
 ];
 
 /**
- * Nested reads the batch may pipeline (src/mcp/batch.ts pipelinedRun): each sends its one tmux
+ * Nested reads the batch may pipeline (src/mcp/tools/batch.ts pipelinedRun): each sends its one tmux
  * command (capture-pane, display-message) before waiting on anything else.
  */
 const PIPELINED = new Set(['capture_pane', 'get_pane_info']);

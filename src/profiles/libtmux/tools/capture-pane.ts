@@ -1,5 +1,5 @@
-import { boolean, integer, object, string } from '../../../mcp/schema.js';
-import { captureLines, tailBudget } from '../../../core/capture.js';
+import { boolean, integer, object, string } from '../../../mcp/tools/schema.js';
+import { captureLines, tailBudget } from '../../../core/read/capture.js';
 import { libtmuxTool } from '../declare.js';
 import { captureSchema } from '../records.js';
 

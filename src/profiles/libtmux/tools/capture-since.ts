@@ -1,5 +1,5 @@
-import { array, boolean, integer, object, string } from '../../../mcp/schema.js';
-import { captureSince, CURSOR_MAX_CHARS, decodeCursor } from '../../../core/capture-since.js';
+import { array, boolean, integer, object, string } from '../../../mcp/tools/schema.js';
+import { captureSince, CURSOR_MAX_CHARS, decodeCursor } from '../../../core/read/capture-since.js';
 import { libtmuxTool } from '../declare.js';
 
 export const captureSinceTool = libtmuxTool({

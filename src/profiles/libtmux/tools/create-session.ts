@@ -1,5 +1,5 @@
-import { integer, object, string } from '../../../mcp/schema.js';
-import { checkNewSession, createSession as create } from '../../../core/lifecycle.js';
+import { integer, object, string } from '../../../mcp/tools/schema.js';
+import { checkNewSession, createSession as create } from '../../../core/arrange/lifecycle.js';
 import { libtmuxTool } from '../declare.js';
 import { sessionSchema, sessionWire } from '../records.js';
 

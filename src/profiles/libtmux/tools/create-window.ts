@@ -1,6 +1,6 @@
-import { object, string } from '../../../mcp/schema.js';
-import { checkStartDirectory, createWindow as create } from '../../../core/lifecycle.js';
-import { checkWindowName } from '../../../core/naming.js';
+import { object, string } from '../../../mcp/tools/schema.js';
+import { checkStartDirectory, createWindow as create } from '../../../core/arrange/lifecycle.js';
+import { checkWindowName } from '../../../core/arrange/naming.js';
 import { libtmuxTool } from '../declare.js';
 import { windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';
 

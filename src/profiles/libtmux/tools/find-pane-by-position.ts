@@ -1,6 +1,6 @@
-import { enumOf, object, string } from '../../../mcp/schema.js';
+import { enumOf, object, string } from '../../../mcp/tools/schema.js';
 import { notFound } from '../../../core/failure.js';
-import { CORNERS, paneAtCorner, type Corner } from '../../../core/corners.js';
+import { CORNERS, paneAtCorner, type Corner } from '../../../core/read/corners.js';
 import { libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire } from '../records.js';
 

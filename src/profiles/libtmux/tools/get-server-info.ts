@@ -1,4 +1,4 @@
-import { boolean, object, string } from '../../../mcp/schema.js';
+import { boolean, object, string } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 
 export const getServerInfo = libtmuxTool({

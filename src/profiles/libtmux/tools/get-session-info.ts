@@ -1,4 +1,4 @@
-import { object, string } from '../../../mcp/schema.js';
+import { object, string } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 import { sessionSchema, sessionWire } from '../records.js';
 

@@ -1,5 +1,5 @@
-import { array, nullable, object, record, string } from '../../../mcp/schema.js';
-import { MAX_VARIABLES, readVariables, validateVariableNames } from '../../../core/variables.js';
+import { array, nullable, object, record, string } from '../../../mcp/tools/schema.js';
+import { MAX_VARIABLES, readVariables, validateVariableNames } from '../../../core/read/variables.js';
 import { libtmuxTool } from '../declare.js';
 
 export const getTmuxVariables = libtmuxTool({

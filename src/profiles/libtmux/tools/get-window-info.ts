@@ -1,4 +1,4 @@
-import { array, object, string } from '../../../mcp/schema.js';
+import { array, object, string } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 import { windowLinkSchema, windowLinkWire, windowSchema, windowWire } from '../records.js';
 

@@ -1,5 +1,5 @@
-import { boolean, object, string } from '../../../mcp/schema.js';
-import { killWindow as kill } from '../../../core/teardown.js';
+import { boolean, object, string } from '../../../mcp/tools/schema.js';
+import { killWindow as kill } from '../../../core/arrange/teardown.js';
 import { libtmuxTool } from '../declare.js';
 
 export const killWindow = libtmuxTool({

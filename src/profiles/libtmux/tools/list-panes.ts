@@ -1,4 +1,4 @@
-import { array, object, string } from '../../../mcp/schema.js';
+import { array, object, string } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { quoted } from '../../../core/quote.js';

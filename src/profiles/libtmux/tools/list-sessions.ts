@@ -1,4 +1,4 @@
-import { array, object } from '../../../mcp/schema.js';
+import { array, object } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 import { sessionSchema, sessionWire } from '../records.js';
 

@@ -1,5 +1,5 @@
-import { integer, object, string } from '../../../mcp/schema.js';
-import { movePlacement, placementTarget, resolvePlacement } from '../../../core/placement.js';
+import { integer, object, string } from '../../../mcp/tools/schema.js';
+import { movePlacement, placementTarget, resolvePlacement } from '../../../core/targets/placement.js';
 import { libtmuxTool } from '../declare.js';
 
 export const moveWindow = libtmuxTool({

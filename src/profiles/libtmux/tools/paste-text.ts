@@ -1,5 +1,5 @@
-import { boolean, integer, object, string } from '../../../mcp/schema.js';
-import { pasteText as paste } from '../../../core/input.js';
+import { boolean, integer, object, string } from '../../../mcp/tools/schema.js';
+import { pasteText as paste } from '../../../core/act/input.js';
 import { libtmuxTool } from '../declare.js';
 
 export const pasteText = libtmuxTool({

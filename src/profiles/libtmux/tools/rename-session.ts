@@ -1,5 +1,5 @@
-import { object, string } from '../../../mcp/schema.js';
-import { checkSessionName, renameSession as rename } from '../../../core/naming.js';
+import { object, string } from '../../../mcp/tools/schema.js';
+import { checkSessionName, renameSession as rename } from '../../../core/arrange/naming.js';
 import { libtmuxTool } from '../declare.js';
 
 export const renameSession = libtmuxTool({

@@ -1,6 +1,6 @@
-import { boolean, enumOf, integer, object, string } from '../../../mcp/schema.js';
+import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { checkCells, resizePane as resize, type Direction, type PaneResize } from '../../../core/resize.js';
+import { checkCells, resizePane as resize, type Direction, type PaneResize } from '../../../core/arrange/resize.js';
 import { libtmuxTool } from '../declare.js';
 
 interface Args {

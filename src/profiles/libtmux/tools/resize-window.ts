@@ -1,6 +1,6 @@
-import { integer, object, string } from '../../../mcp/schema.js';
+import { integer, object, string } from '../../../mcp/tools/schema.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { checkCells, resizeWindow as resize } from '../../../core/resize.js';
+import { checkCells, resizeWindow as resize } from '../../../core/arrange/resize.js';
 import { libtmuxTool } from '../declare.js';
 
 export const resizeWindow = libtmuxTool({

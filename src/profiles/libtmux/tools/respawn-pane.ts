@@ -1,5 +1,5 @@
-import { boolean, object, string } from '../../../mcp/schema.js';
-import { checkStartDirectory, respawnPane as respawn } from '../../../core/lifecycle.js';
+import { boolean, object, string } from '../../../mcp/tools/schema.js';
+import { checkStartDirectory, respawnPane as respawn } from '../../../core/arrange/lifecycle.js';
 import { libtmuxTool } from '../declare.js';
 
 export const respawnPane = libtmuxTool({

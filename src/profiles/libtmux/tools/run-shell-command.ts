@@ -1,6 +1,6 @@
-import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/run-command.js';
-import { withProgress } from '../../../mcp/tool.js';
+import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
+import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
+import { withProgress } from '../../../mcp/tools/tool.js';
 import { libtmuxTool } from '../declare.js';
 import { Failure } from '../../../core/failure.js';
 

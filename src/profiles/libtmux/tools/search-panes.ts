@@ -1,5 +1,5 @@
-import { array, boolean, integer, object, string } from '../../../mcp/schema.js';
-import { compileMatcher, SEARCH_LIMITS, searchPanes } from '../../../core/search.js';
+import { array, boolean, integer, object, string } from '../../../mcp/tools/schema.js';
+import { compileMatcher, SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
 import { libtmuxTool } from '../declare.js';
 
 export const searchPanesTool = libtmuxTool({

@@ -1,5 +1,5 @@
-import { object, string } from '../../../mcp/schema.js';
-import { NAMED_LAYOUTS, selectLayout as apply } from '../../../core/layout.js';
+import { object, string } from '../../../mcp/tools/schema.js';
+import { NAMED_LAYOUTS, selectLayout as apply } from '../../../core/arrange/layout.js';
 import { libtmuxTool } from '../declare.js';
 
 export const selectLayout = libtmuxTool({

@@ -1,5 +1,5 @@
-import { object, string } from '../../../mcp/schema.js';
-import { selectPane as select } from '../../../core/arrange.js';
+import { object, string } from '../../../mcp/tools/schema.js';
+import { selectPane as select } from '../../../core/arrange/arrange.js';
 import { libtmuxTool } from '../declare.js';
 
 export const selectPane = libtmuxTool({

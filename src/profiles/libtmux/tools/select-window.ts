@@ -1,5 +1,5 @@
-import { integer, object, string } from '../../../mcp/schema.js';
-import { placementTarget, resolvePlacement, selectPlacement } from '../../../core/placement.js';
+import { integer, object, string } from '../../../mcp/tools/schema.js';
+import { placementTarget, resolvePlacement, selectPlacement } from '../../../core/targets/placement.js';
 import { libtmuxTool } from '../declare.js';
 
 export const selectWindow = libtmuxTool({

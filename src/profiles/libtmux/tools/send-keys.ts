@@ -1,5 +1,5 @@
-import { array, boolean, object, string } from '../../../mcp/schema.js';
-import { sendKeys as send } from '../../../core/input.js';
+import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
+import { sendKeys as send } from '../../../core/act/input.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { libtmuxTool } from '../declare.js';
 

@@ -1,5 +1,5 @@
-import { integer, object } from '../../../mcp/schema.js';
-import { MAX_HISTORY_LIMIT, setHistoryLimit as setLimit } from '../../../core/settings.js';
+import { integer, object } from '../../../mcp/tools/schema.js';
+import { MAX_HISTORY_LIMIT, setHistoryLimit as setLimit } from '../../../core/settings/settings.js';
 import { libtmuxTool } from '../declare.js';
 
 export const setHistoryLimit = libtmuxTool({

@@ -1,5 +1,5 @@
-import { boolean, object } from '../../../mcp/schema.js';
-import { setMouse } from '../../../core/settings.js';
+import { boolean, object } from '../../../mcp/tools/schema.js';
+import { setMouse } from '../../../core/settings/settings.js';
 import { libtmuxTool } from '../declare.js';
 
 export const setMouseEnabled = libtmuxTool({

@@ -1,5 +1,5 @@
-import { object, string } from '../../../mcp/schema.js';
-import { checkDisplayText, setPaneTitle as setTitle } from '../../../core/naming.js';
+import { object, string } from '../../../mcp/tools/schema.js';
+import { checkDisplayText, setPaneTitle as setTitle } from '../../../core/arrange/naming.js';
 import { libtmuxTool } from '../declare.js';
 
 export const setPaneTitle = libtmuxTool({

@@ -1,5 +1,5 @@
-import { boolean, object, string } from '../../../mcp/schema.js';
-import { setSynchronizePanes as setSync } from '../../../core/lifecycle.js';
+import { boolean, object, string } from '../../../mcp/tools/schema.js';
+import { setSynchronizePanes as setSync } from '../../../core/arrange/lifecycle.js';
 import { libtmuxTool } from '../declare.js';
 
 export const setSynchronizePanes = libtmuxTool({

@@ -1,5 +1,5 @@
-import { nullable, object, record, string } from '../../../mcp/schema.js';
-import { showEnvironment } from '../../../core/environment.js';
+import { nullable, object, record, string } from '../../../mcp/tools/schema.js';
+import { showEnvironment } from '../../../core/settings/environment.js';
 import { libtmuxTool } from '../declare.js';
 
 export const showEnvironmentTool = libtmuxTool({

@@ -1,5 +1,5 @@
-import { array, integer, object, string } from '../../../mcp/schema.js';
-import { showHooks } from '../../../core/hooks.js';
+import { array, integer, object, string } from '../../../mcp/tools/schema.js';
+import { showHooks } from '../../../core/settings/hooks.js';
 import { libtmuxTool } from '../declare.js';
 
 export const showHooksTool = libtmuxTool({

@@ -1,7 +1,7 @@
-import { array, enumOf, object, string } from '../../../mcp/schema.js';
+import { array, enumOf, object, string } from '../../../mcp/tools/schema.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { isRef, decodeRef } from '../../../core/refs.js';
-import { showOption, validateOptionName, type OptionScope } from '../../../core/options.js';
+import { isRef, decodeRef } from '../../../core/targets/refs.js';
+import { showOption, validateOptionName, type OptionScope } from '../../../core/settings/options.js';
 import type { Engine } from '../../../core/engine.js';
 import { libtmuxTool } from '../declare.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';

@@ -1,5 +1,5 @@
-import { boolean, object, string } from '../../../mcp/schema.js';
-import { signalChannel as signal } from '../../../core/channels.js';
+import { boolean, object, string } from '../../../mcp/tools/schema.js';
+import { signalChannel as signal } from '../../../core/watch/channels.js';
 import { libtmuxTool } from '../declare.js';
 
 export const signalChannel = libtmuxTool({

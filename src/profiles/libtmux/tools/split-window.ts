@@ -1,5 +1,5 @@
-import { enumOf, object, string } from '../../../mcp/schema.js';
-import { checkStartDirectory, splitPane, type SplitDirection } from '../../../core/lifecycle.js';
+import { enumOf, object, string } from '../../../mcp/tools/schema.js';
+import { checkStartDirectory, splitPane, type SplitDirection } from '../../../core/arrange/lifecycle.js';
 import { libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire } from '../records.js';
 

@@ -1,5 +1,5 @@
-import { object, string } from '../../../mcp/schema.js';
-import { swapPanes } from '../../../core/arrange.js';
+import { object, string } from '../../../mcp/tools/schema.js';
+import { swapPanes } from '../../../core/arrange/arrange.js';
 import { libtmuxTool } from '../declare.js';
 
 export const swapPane = libtmuxTool({

@@ -1,6 +1,6 @@
-import { integer, number, object, string, boolean } from '../../../mcp/schema.js';
-import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, waitForChannel as wait } from '../../../core/channels.js';
-import { withProgress } from '../../../mcp/tool.js';
+import { integer, number, object, string, boolean } from '../../../mcp/tools/schema.js';
+import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, waitForChannel as wait } from '../../../core/watch/channels.js';
+import { withProgress } from '../../../mcp/tools/tool.js';
 import { libtmuxTool } from '../declare.js';
 
 export const waitForChannel = libtmuxTool({

@@ -1,9 +1,9 @@
-import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/schema.js';
-import { compileMatchers, decodeCursor, waitForText, type WaitCursor, type WaitResult } from '../../../core/wait.js';
-import { decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/capture-since.js';
+import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
+import { compileMatchers, decodeCursor, waitForText, type WaitCursor, type WaitResult } from '../../../core/watch/wait.js';
+import { decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/read/capture-since.js';
 import { refused } from '../../../core/failure.js';
-import { withProgress } from '../../../mcp/tool.js';
-import { fingerprint } from '../../../core/refs.js';
+import { withProgress } from '../../../mcp/tools/tool.js';
+import { fingerprint } from '../../../core/targets/refs.js';
 import { libtmuxTool } from '../declare.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;

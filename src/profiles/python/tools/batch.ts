@@ -1,12 +1,12 @@
 /**
  * call_read_tools_batch: several read-only tools in one call, run one after another through the
- * same path a direct call takes (src/mcp/batch.ts), pane reads pipelined as the libtmux batch's
+ * same path a direct call takes (src/mcp/tools/batch.ts), pane reads pipelined as the libtmux batch's
  * are. Its reach is fixed at start-up from the tools this process has: inspect tools, not
  * self-bounded (a wait would hold the batch), not excluded. A tool outside it fails its own row;
  * the rest still run (or stop, with on_error "stop").
  */
-import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/batch.js';
-import type { ToolOutcome } from '../../../mcp/tool.js';
+import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/tools/batch.js';
+import type { ToolOutcome } from '../../../mcp/tools/tool.js';
 import { shown } from '../../../core/quote.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, field, model, optional, params } from '../schema.js';
@@ -15,7 +15,7 @@ export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
 const MAX_OPERATIONS = 1000;
 
 /**
- * Nested reads the batch may pipeline (src/mcp/batch.ts pipelinedRun): given a pane_id, each sends
+ * Nested reads the batch may pipeline (src/mcp/tools/batch.ts pipelinedRun): given a pane_id, each sends
  * its one tmux command (capture-pane, the pane's row) before waiting on anything else. Only those
  * on the batch's own server (no socket_name of their own), whose commands the count follows.
  */

@@ -3,7 +3,7 @@
  * read it back, delete it. Names are `libtmux_mcp_<32 hex>_<logical>`; the user's own buffers (which
  * may hold clipboard history) can be neither listed nor touched.
  */
-import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/buffers.js';
+import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/act/buffers.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';

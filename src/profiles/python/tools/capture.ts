@@ -1,8 +1,8 @@
 /** Reading what panes show: capture_pane (tail-preserved text) and snapshot_pane (text plus cursor and mode state). */
-import { captureLines, tailBudget } from '../../../core/capture.js';
+import { captureLines, tailBudget } from '../../../core/read/capture.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { paneDetail } from '../../../core/pane-details.js';
-import { readVariables } from '../../../core/variables.js';
+import { paneDetail } from '../../../core/read/pane-details.js';
+import { readVariables } from '../../../core/read/variables.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';

@@ -1,7 +1,7 @@
 /** One object at a time: the server, a session, a window, a pane, or the pane in a corner of a window. */
-import { listPaneDetails } from '../../../core/pane-details.js';
+import { listPaneDetails } from '../../../core/read/pane-details.js';
 import { notFound } from '../../../core/failure.js';
-import { CORNERS, paneAtCorner, type Corner } from '../../../core/corners.js';
+import { CORNERS, paneAtCorner, type Corner } from '../../../core/read/corners.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { paneSchema, paneWire, serverSchema, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';

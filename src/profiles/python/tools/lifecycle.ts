@@ -1,9 +1,9 @@
 /** Making and ending tmux objects: sessions, windows, split panes, respawned panes, kills, clearing. */
 import { randomBytes } from 'node:crypto';
-import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/lifecycle.js';
+import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { paneDetail } from '../../../core/pane-details.js';
-import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/teardown.js';
+import { paneDetail } from '../../../core/read/pane-details.js';
+import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';

@@ -1,5 +1,5 @@
 /** The listing tools: sessions, windows and panes of one tmux server, optionally filtered. */
-import { listPaneDetails } from '../../../core/pane-details.js';
+import { listPaneDetails } from '../../../core/read/pane-details.js';
 import { listResult, pythonTool, type Socket } from '../declare.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
 import { paneSchema, paneWires, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';

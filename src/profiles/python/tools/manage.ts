@@ -1,12 +1,12 @@
 /** Arranging what exists: names, focus, layout, sizes, window order, pane order, titles. */
-import { enterCopyMode, exitCopyMode } from '../../../core/copy-mode.js';
-import { selectPane, stepPane, stepWindow, swapPanes } from '../../../core/arrange.js';
+import { enterCopyMode, exitCopyMode } from '../../../core/act/copy-mode.js';
+import { selectPane, stepPane, stepWindow, swapPanes } from '../../../core/arrange/arrange.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { selectLayout } from '../../../core/layout.js';
-import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/naming.js';
-import { paneDetail } from '../../../core/pane-details.js';
-import { movePlacement, selectPlacement } from '../../../core/placement.js';
-import { checkCells, resizePane, resizeWindow } from '../../../core/resize.js';
+import { selectLayout } from '../../../core/arrange/layout.js';
+import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/arrange/naming.js';
+import { paneDetail } from '../../../core/read/pane-details.js';
+import { movePlacement, selectPlacement } from '../../../core/targets/placement.js';
+import { checkCells, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
 import { PANE_ID } from '../../../core/ids.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';

@@ -1,6 +1,6 @@
 /** Watching panes by other means: pipe a pane's output to a file, and evaluate tmux formats. */
-import { displayMessage } from '../../../core/display-message.js';
-import { startPipe, stopPipe } from '../../../core/pipe-pane.js';
+import { displayMessage } from '../../../core/read/display-message.js';
+import { startPipe, stopPipe } from '../../../core/watch/pipe-pane.js';
 import { pythonTool, textResult, type Socket } from '../declare.js';
 import { field, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';

@@ -1,7 +1,7 @@
 /** run_command: type a shell command into a pane, wait for it, answer its exit status and output. */
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/run-command.js';
+import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
 import { Failure } from '../../../core/failure.js';
-import { withProgress } from '../../../mcp/tool.js';
+import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';

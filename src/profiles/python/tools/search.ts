@@ -1,7 +1,7 @@
 /** search_panes: which panes show some text, with the matching lines, paged over panes. */
-import { SEARCH_LIMITS, searchPanes } from '../../../core/search.js';
+import { SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { listPaneDetails } from '../../../core/pane-details.js';
+import { listPaneDetails } from '../../../core/read/pane-details.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { field, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
 import { checkTarget, resolveSession, type SessionTarget } from '../targets.js';

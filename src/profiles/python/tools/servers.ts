@@ -1,6 +1,6 @@
 /** The tmux servers of this user: find them (list_servers) and end one (kill_server). */
-import { outside } from '../../../core/scope-gate.js';
-import { killServer, listSockets } from '../../../core/servers.js';
+import { outside } from '../../../core/targets/scope-gate.js';
+import { killServer, listSockets } from '../../../core/servers/servers.js';
 import { listResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { serverInfo } from '../servers.js';
 import { serverSchema } from '../records.js';

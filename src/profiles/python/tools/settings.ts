@@ -1,8 +1,8 @@
 /** Reading tmux settings: options, hooks and environments, by scope. */
-import { setEnvironment, showEnvironment } from '../../../core/environment.js';
+import { setEnvironment, showEnvironment } from '../../../core/settings/environment.js';
 import { invalidArgument } from '../../../core/failure.js';
-import { showHooksAt, type HookScope } from '../../../core/hooks.js';
-import { setOption, showOption, type OptionScope } from '../../../core/options.js';
+import { showHooksAt, type HookScope } from '../../../core/settings/hooks.js';
+import { setOption, showOption, type OptionScope } from '../../../core/settings/options.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
 import type { Engine } from '../../../core/engine.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';

@@ -1,13 +1,13 @@
 /** Waiting without sleeping: wait_for_text, capture_since, and tmux wait-for channels. */
-import { escapeRegExp } from '../../../core/bounded-regex.js';
-import { captureLines, tailBudget } from '../../../core/capture.js';
-import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/capture-since.js';
-import { signalChannel, waitForChannel } from '../../../core/channels.js';
+import { escapeRegExp } from '../../../core/read/bounded-regex.js';
+import { captureLines, tailBudget } from '../../../core/read/capture.js';
+import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/read/capture-since.js';
+import { signalChannel, waitForChannel } from '../../../core/watch/channels.js';
 import { Failure, invalidArgument, refused } from '../../../core/failure.js';
-import { paneDetail } from '../../../core/pane-details.js';
-import { readVariables } from '../../../core/variables.js';
-import { compileMatchers, waitForText } from '../../../core/wait.js';
-import { withProgress } from '../../../mcp/tool.js';
+import { paneDetail } from '../../../core/read/pane-details.js';
+import { readVariables } from '../../../core/read/variables.js';
+import { compileMatchers, waitForText } from '../../../core/watch/wait.js';
+import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';

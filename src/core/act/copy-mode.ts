@@ -1,0 +1,31 @@
+/**
+ * tmux copy mode on a pane: entering it (optionally scrolled back into history) and leaving it.
+ * While a pane is in copy mode its screen is frozen for readers and typed keys go to the mode, so
+ * input tools refuse such a pane until it leaves.
+ */
+import type { Engine } from '../engine.js';
+import { invalidArgument } from '../failure.js';
+import type { PaneRecord } from '../read/records.js';
+
+/** Most lines one call scrolls back (tmux stops at the top of the history anyway). */
+const MAX_SCROLL_LINES = 1_000_000;
+
+/** Puts the pane in copy mode (staying there if it already is) and scrolls `scrollUp` lines back. */
+export async function enterCopyMode(engine: Engine, paneId: string, options: { scrollUp?: number | null } = {}): Promise<PaneRecord> {
+  const scrollUp = options.scrollUp ?? 0;
+  if (!Number.isInteger(scrollUp) || scrollUp < 0 || scrollUp > MAX_SCROLL_LINES) {
+    throw invalidArgument(`scroll_up must be a whole number of lines from 0 to ${MAX_SCROLL_LINES}, got ${scrollUp}`);
+  }
+  const commands = [['copy-mode', '-t', paneId]];
+  if (scrollUp > 0) commands.push(['send-keys', '-X', '-N', String(scrollUp), '-t', paneId, 'scroll-up']);
+  await engine.onPane(paneId, () => engine.runInOrder(commands));
+  return engine.getPane(paneId);
+}
+
+/** Leaves copy mode (or whichever mode the pane shows); a pane in no mode is left as it is. */
+export async function exitCopyMode(engine: Engine, paneId: string): Promise<PaneRecord> {
+  const pane = await engine.getPane(paneId);
+  if (pane.modeCount === 0) return pane;
+  await engine.onPane(paneId, () => engine.run(['send-keys', '-X', '-t', paneId, 'cancel']));
+  return engine.getPane(paneId);
+}

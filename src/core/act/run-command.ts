@@ -1,0 +1,469 @@
+/**
+ * Running a shell command in a pane and getting its output and exit status.
+ *
+ * In bash, zsh and fish the command is typed as it is: the shell integration (shell-integration/,
+ * docs/shell-integration.md) makes the shell print invisible marks when it starts and ends it, so
+ * the pane shows only the prompt, the command and its output. A found shell gets the integration
+ * on its first run; panes this server creates start with it. Every other shell gets a frame.
+ *
+ * The frame: the command is typed between two markers the shell prints:
+ *
+ *    command printf '%s%s\n' ID _S; (
+ *   <command>
+ *   ); command printf '%s%s %s\n' ID _E "$?"
+ *
+ * The printed markers read `ID_S` and `ID_E <status>`, while the echo of what was typed reads
+ * `ID _S` (with a space): only the shell's real output can match, never the echo. `command`
+ * bypasses a user's printf function or alias; the subshell keeps `cd`, `exit` and `set -e` from
+ * touching the interactive shell; the command sits on lines of its own so a trailing `# comment`
+ * cannot swallow the frame.
+ *
+ * History: the leading space keeps the frame out of history where the shell ignores such lines
+ * (HISTCONTROL=ignorespace, zsh's HIST_IGNORE_SPACE, fish always). In bash the frame also deletes
+ * its own entry (`history -d $HISTCMD`) when, and only when, the newest entry is this frame, so the
+ * user's settings decide nothing and are never changed.
+ *
+ * A frame whose start marker never shows was never run: the shell is busy (still starting, or
+ * running something) or waits for more input (an unterminated quote left on the prompt). That is
+ * "not started", not "running", and the pane takes no new frame until the shell is seen back at a
+ * prompt: the frame starts after all, the pane's process changes, or an interrupt this server sent
+ * (send_keys C-c, or a cancelled call) is followed by the shell printing again.
+ *
+ * Output is read from the pane's `%output` stream, not from capture-pane: the stream has each line
+ * whole however the terminal wrapped it, is not lost when the screen scrolls or is cleared, and
+ * arrives the instant it is printed, so completion is seen without polling. Subscribing before
+ * typing means nothing the command prints can be missed. The exception is a flood: tmux then holds
+ * output back from the stream for seconds, and the end is read off the screen (screen-end.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { tailBudget } from '../read/capture.js';
+import type { Engine } from '../engine.js';
+import { before, openPaneStream, type PaneStream, type StreamPosition } from '../watch/pane-stream.js';
+import type { PaneRecord } from '../read/records.js';
+import { withPaneInput } from './input.js';
+import { linesBetween, watchStream } from '../watch/watch-stream.js';
+import { invalidArgument, refused } from '../failure.js';
+import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
+import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
+import { MarkReader } from './shell-integration/mark-reader.js';
+import { install, installFailedIn, promptDrawn, PROMPT_GRACE_MS, PROMPT_POLL_MS, startedUp } from './shell-integration/readiness.js';
+import { FISH, FrameReader, frameFor } from './run-frame.js';
+
+/** Shells the POSIX frame is written for. */
+export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
+/** Shells neither frame is valid in: refused even with force. */
+export const NON_POSIX_SHELLS = new Set(['csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
+
+/** A terminal in canonical mode (dash, sh) takes at most 4095 bytes per line; stay below it. */
+const MAX_LINE_BYTES = 4000;
+const MAX_COMMAND_BYTES = 64 * 1024;
+
+export interface RunRequest {
+  readonly pane: PaneRecord;
+  readonly command: string;
+  /** Type even though an earlier timed-out command has not finished. */
+  readonly force?: boolean;
+  readonly timeoutMs: number;
+  readonly maxLines: number;
+  readonly signal: AbortSignal;
+  /**
+   * Keep the frame out of shell history (default true): the leading space, and in bash the
+   * self-deleting entry. False types the frame as it is, so history shows it as the user would.
+   */
+  readonly suppressHistory?: boolean;
+  /** How the profile writes "press C-c in the pane" (its own send_keys syntax), for the advice in refusals. */
+  readonly interruptAdvice?: string;
+}
+
+/** The libtmux profile's way of saying it; others pass their own. */
+export const DEFAULT_INTERRUPT_ADVICE = 'send_keys ["C-c"]';
+
+export interface RunResult {
+  /**
+   * `notStarted`: the deadline passed before the shell ran the frame (busy, or waiting for more
+   * input). `cancelled`: the caller cancelled; the command was interrupted with C-c (`interrupted`).
+   * `watchLost`: the connection carrying the pane's output broke while the pane lives on (rare).
+   */
+  readonly outcome: 'exited' | 'timedOut' | 'notStarted' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
+  /** For notStarted: the shell held the terminal (so it most likely waits for more input) rather than a program it runs. */
+  readonly shellWaitsForInput: boolean;
+  /** C-c was sent to stop the command (on cancel). */
+  readonly interrupted: boolean;
+  readonly exitStatus: number | null;
+  readonly output: string[];
+  readonly droppedLines: number;
+  /** Part of the output could not be seen at all (the watch fell behind), so more than droppedLines may be missing. */
+  readonly linesMissed: boolean;
+  /** The end was read off the screen while the output stream still lagged behind the pane (a flood); `output` is the screen's rows. */
+  readonly endFromScreen: boolean;
+  readonly seconds: number;
+  /** What the command prints when it ends: `<marker> <status>`, for a wait_for_text after a timeout; undefined in a shell with the integration (it prints nothing of the kind). */
+  readonly endMarker: string | undefined;
+  /** The shell ran it with the integration (no framing on screen); `installed`: this call installed it first (a found shell). */
+  readonly integration: { readonly shell: IntegratedShell; readonly installed: boolean } | undefined;
+  /** The status of a command an earlier call timed out on, when it ended since (read from the shell's marks). */
+  readonly earlier: { readonly status: number | null; readonly secondsAgo: number } | undefined;
+}
+
+/** How long a timed-out command is remembered as still running, if its end never shows. */
+const UNFINISHED_MS = 60 * 60_000;
+
+/** What reads a run's start, end and output: the frame's markers, or the integration's marks. */
+interface RunReader {
+  readonly started: boolean;
+  readonly endPosition: StreamPosition | undefined;
+  readonly status: number | null;
+  scan(): boolean;
+  output(): { lines: string[]; dropped: number; missed: boolean };
+}
+
+export interface ActiveRun {
+  /** The frame's id (its end prints `<id>_E <status>`), or the integrated shell's nonce. */
+  id: string;
+  /** Set for a shell with the integration: nothing is printed around the command. */
+  integrated: boolean;
+  /** The pane's process when typed; a respawned pane cannot still be running it. */
+  readonly panePid: number;
+  readonly since: number;
+  /** The stream the frame was typed into, where it was typed, and what reads its markers. */
+  readonly stream: PaneStream;
+  typedAt: StreamPosition;
+  reader: RunReader;
+  /** True while a run_shell_command call waits for it; false once that call timed out or was cancelled. */
+  waiting: boolean;
+}
+
+// Frames typed and not yet ended are kept per pane (engine.state.activeRuns): typing a second frame
+// meanwhile would interleave with the first (while a call waits) or queue behind a command still
+// running (after a timeout).
+
+/** The end of a timed-out integrated run seen after its call answered, for the next call to report. */
+export interface EndedRun {
+  readonly status: number | null;
+  readonly at: number;
+  readonly panePid: number;
+}
+
+
+
+/** Checks the command text; returns it normalised (CRLF to LF, trailing blank lines and spaces removed). */
+export function checkCommand(command: string): string {
+  const text = command.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+  if (text.trim().length === 0) throw invalidArgument('command is empty');
+  // eslint-disable-next-line no-control-regex
+  const control = /[\x00-\x09\x0b-\x1f\x7f]/.exec(text);
+  if (control) {
+    const code = control[0].charCodeAt(0);
+    const what = code === 0x09 ? 'a tab (an interactive shell would try to complete it)' : code === 0x0d ? 'a carriage return' : `the control character 0x${code.toString(16).padStart(2, '0')}`;
+    throw invalidArgument(`command contains ${what}; it would be read as a keystroke, not as text`, "Write it with printf escapes instead (printf '\\t'), or use send_keys for keystrokes.");
+  }
+  if (text.endsWith('\\')) throw invalidArgument('command ends with a backslash, which would continue the line into the frame around it');
+  if (Buffer.byteLength(text, 'utf8') > MAX_COMMAND_BYTES) {
+    throw invalidArgument(`command is longer than ${MAX_COMMAND_BYTES} bytes`, 'Write it to a script file and run that.');
+  }
+  for (const line of text.split('\n')) {
+    if (Buffer.byteLength(line, 'utf8') > MAX_LINE_BYTES) {
+      throw invalidArgument(`a line of the command is longer than ${MAX_LINE_BYTES} bytes, more than a terminal line can take`, 'Split it over several lines, or write it to a script file and run that.');
+    }
+  }
+  return text;
+}
+
+/**
+ * Refuses panes the command cannot be typed into safely; returns the pane as it is now. A pane
+ * whose foreground program is not a shell gets up to PROMPT_GRACE_MS to be back at one (a C-c
+ * just sent, a program printing its last words) before it is refused. Nothing is typed when this
+ * throws. `interruptAdvice` is how the profile writes "press C-c".
+ */
+export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean, interruptAdvice = DEFAULT_INTERRUPT_ADVICE): Promise<PaneRecord> {
+  if (pane.isDead) throw refused(`pane ${pane.id} is dead (its program exited)`, 'Restart it with respawn_pane, or pick another pane.');
+  if (pane.modeCount > 0) {
+    throw refused(`pane ${pane.id} is in copy mode (or another mode); typed text would go to that mode, not to the shell`, 'Leave the mode first (send_keys ["q"] or ["-X", "cancel"]), then run again.');
+  }
+  if (pane.isSynchronized) {
+    throw refused(`pane ${pane.id} has synchronize-panes on; the command would be typed into every pane of its window`, 'Turn it off with set_synchronize_panes, or use send_keys if that is intended.');
+  }
+  await engine.guardCaller([pane.id], 'run a command in it', force);
+  const isShell = (p: PaneRecord) => {
+    const program = shellName(p.currentCommand);
+    return POSIX_SHELLS.has(program) || program === FISH || NON_POSIX_SHELLS.has(program);
+  };
+  if (!isShell(pane) && !force) pane = await shellSoon(engine, pane, isShell);
+  const program = shellName(pane.currentCommand);
+  if (NON_POSIX_SHELLS.has(program)) {
+    throw refused(`pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`, 'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.');
+  }
+  if (!POSIX_SHELLS.has(program) && program !== FISH && !force) {
+    throw refused(
+      `pane ${pane.id} is running ${JSON.stringify(pane.currentCommand)}, not a shell at its prompt; the typed command would go to that program`,
+      `Wait for it to finish (wait_for_text), stop it (${interruptAdvice}), or pass force: true if a POSIX shell will read the input.`,
+    );
+  }
+  return pane;
+}
+
+/** The pane again, once its foreground is a shell, or as it is after PROMPT_GRACE_MS. */
+async function shellSoon(engine: Engine, pane: PaneRecord, isShell: (p: PaneRecord) => boolean): Promise<PaneRecord> {
+  const deadline = performance.now() + PROMPT_GRACE_MS;
+  let now = pane;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
+    now = await engine.getPane(pane.id);
+    if (isShell(now) || now.isDead) return now;
+  }
+  return now;
+}
+
+function shellName(command: string): string {
+  return (command.split('/').pop() ?? command).replace(/^-/, '');
+}
+
+/**
+ * Types the command and waits for its end, the deadline, the pane's end, or cancellation. In bash,
+ * zsh and fish with the integration (installed first in a found shell) the command is typed as it
+ * is and the shell's marks say when it starts and ends; elsewhere it is framed by markers.
+ */
+export async function runCommand(engine: Engine, request: RunRequest): Promise<RunResult> {
+  const started = performance.now();
+  const { pane } = request;
+  const advice = request.interruptAdvice ?? DEFAULT_INTERRUPT_ADVICE;
+  const runs = engine.state.activeRuns;
+  const lease = await openPaneStream(engine, pane);
+  const stream = lease.stream;
+  let integration: Integration | undefined;
+  try {
+    integration = integrationEnabled(engine) ? await readIntegration(engine, pane) : undefined;
+    const previous = runs.get(pane.id);
+    if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
+      if (runs.get(pane.id) === previous) runs.delete(pane.id);
+    }
+    const current = runs.get(pane.id); // read again: another call may have started meanwhile
+    if (current?.waiting) {
+      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, `Wait for that call to answer, or stop its command with ${advice}.`);
+    }
+    if (current && !request.force) {
+      const ago = Math.round((Date.now() - current.since) / 1000);
+      if (!current.reader.started) {
+        throw refused(
+          `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago never started: the shell is busy (still starting, or running something) or waits for more input (an unterminated quote or a trailing backslash at its prompt); a new one would only be typed behind it`,
+          `Look at the pane with capture_pane. Press C-c there (${advice}) to discard the pending input, then call run_shell_command again; or pass force: true to type anyway.`,
+        );
+      }
+      const wait = current.integrated
+        ? 'Wait for its end with wait_for_text (its shell prompt comes back; the next run reports its exit status)'
+        : `Wait for it with wait_for_text (its end prints "${current.id}_E <status>")`;
+      throw refused(
+        `the command an earlier run_shell_command typed into ${pane.id} ${ago} s ago has not finished; a new one would only queue behind it`,
+        `${wait}, stop it with ${advice}, or pass force: true to type ahead anyway.`,
+      );
+    }
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+  // From the last look at `runs` to claiming the pane below nothing awaits, so two calls cannot both pass.
+  const skipsAtStart = stream.skips;
+  // Claimed now; id, reader and typedAt are filled in once the command is typed (after an install, maybe).
+  const run: ActiveRun = { id: '', integrated: false, panePid: pane.pid, since: Date.now(), stream, typedAt: stream.end, reader: new FrameReader(stream, stream.end, 'tm'), waiting: true };
+  if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new command is the one to follow
+  runs.set(pane.id, run);
+  const forget = () => {
+    if (runs.get(pane.id) === run) runs.delete(pane.id);
+  };
+  let handedOver = false;
+  let installed = false;
+  const shell = shellName(pane.currentCommand);
+  const earlier = takeEarlierEnd(engine, pane);
+  // Ends the watch when the caller cancels or the screen shows the end (engines >= 20 lack AbortSignal.any).
+  const stopWatch = new AbortController();
+  const cancel = () => stopWatch.abort();
+  if (request.signal.aborted) cancel();
+  else request.signal.addEventListener('abort', cancel, { once: true });
+  let stopLooking = () => {};
+  try {
+    if (!integration && integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && !installFailedIn(engine, pane) && !request.signal.aborted) {
+      integration = await install(engine, pane, stream, shell as IntegratedShell);
+      installed = integration !== undefined;
+    }
+    if (integration?.starting) integration = await startedUp(engine, pane, stream, integration, request.timeoutMs, stopWatch.signal);
+    // A stream that has seen output but none of this shell's marks watched it start (a respawn): its first prompt is awaited too.
+    if (integration) await promptDrawn(stream, integration.nonce, stopWatch.signal, stream.end.line > 0 || stream.end.col > 0);
+    const suppress = request.suppressHistory ?? true;
+    const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
+    const typedAt = stream.end;
+    const reader: RunReader = integration ? new MarkReader(stream, integration.nonce) : new FrameReader(stream, typedAt, id);
+    Object.assign(run, { id, integrated: integration !== undefined, typedAt, reader, since: Date.now() });
+    // While the stream lags behind the pane (a flood), the end may be read off the screen first.
+    let onScreen: ScreenEnding | undefined;
+    const nonce = integration?.nonce;
+    const look =
+      nonce === undefined
+        ? undefined
+        : () => integratedEndOnScreen(engine, pane.id, nonce, (n) => (reader as MarkReader).accepts(n), request.maxLines);
+    stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines, ...(look ? { look } : {}) }, (ending) => {
+      onScreen = ending;
+      stopWatch.abort();
+    });
+    const typed = integration ? plainText(request.command, suppress) : frameFor(id, request.command, shell, suppress);
+    const ended = watchStream(engine, pane.id, stream, {
+      timeoutMs: request.timeoutMs,
+      signal: stopWatch.signal,
+      scan: () => (reader.scan() ? ('exited' as const) : undefined),
+    });
+    // Queued behind other input to this pane from this process, so keystrokes never interleave. One
+    // literal send (-l: never read as key names): a leading C-u (0x15) clears anything left
+    // half-typed on the prompt line, and the final newline is the Enter.
+    await withPaneInput(engine, pane.id, async () => {
+      stream.noteInput();
+      await engine.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
+    });
+    let outcome: RunResult['outcome'] = await ended;
+    stopLooking();
+    if ((outcome === 'timedOut' || outcome === 'cancelled') && reader.scan()) outcome = 'exited'; // ended in the same instant
+    // Seen on the screen before the stream caught up: the stream's own end is still to come.
+    const screen = outcome === 'cancelled' && onScreen && !reader.scan() ? onScreen : undefined;
+    if (screen) outcome = 'exited';
+    let interrupted = false;
+    if (outcome === 'cancelled') {
+      // Cancelling a command this server started stops it: C-c, as a person at the keyboard would.
+      // (Before the command started, the same C-c discards it from the shell's pending input.)
+      await withPaneInput(engine, pane.id, async () => {
+        stream.noteInput(true);
+        await engine.run(['send-keys', '-t', pane.id, 'C-c']);
+      }).then(() => (interrupted = true), () => {});
+    }
+    if (outcome === 'timedOut' && !reader.started) outcome = 'notStarted';
+    if (outcome === 'timedOut' || outcome === 'notStarted' || outcome === 'cancelled') {
+      handedOver = true;
+      watchUnfinished(stream, reader, run, () => {
+        if (reader.scan()) rememberEnd(engine, pane, reader.status);
+        forget();
+        lease.release();
+      });
+    }
+    // What the command printed was reported: the next wait without a cursor starts after its end.
+    if (screen) {
+      // The command is over, so the pane takes a new command now; the lease goes when the stream catches up.
+      handedOver = true;
+      forget();
+      consumeAtEnd(stream, reader, () => lease.release());
+    } else if (outcome === 'exited') stream.consumed(reader.endPosition ?? stream.end);
+    const body = screen ? { lines: screen.lines, dropped: 0, missed: !screen.complete } : reader.output();
+    const kept = tailBudget(body.lines, request.maxLines);
+    return {
+      outcome,
+      shellWaitsForInput: outcome === 'notStarted' && (await shellInForeground(pane.pid)),
+      interrupted,
+      exitStatus: screen ? screen.status : outcome === 'exited' ? reader.status : null,
+      output: kept.lines,
+      droppedLines: kept.droppedLines + body.dropped,
+      // A gap tmux left in the stream (it fell too far behind) lost output too.
+      linesMissed: body.missed || stream.skips > skipsAtStart,
+      endFromScreen: screen !== undefined,
+      seconds: Math.round(performance.now() - started) / 1000,
+      endMarker: integration ? undefined : `${id}_E`,
+      integration: integration ? { shell: integration.shell, installed } : undefined,
+      earlier,
+    };
+  } finally {
+    stopLooking();
+    request.signal.removeEventListener('abort', cancel);
+    if (!handedOver) {
+      lease.release();
+      forget();
+    }
+  }
+}
+
+/**
+ * The command as a person would type it: a leading space keeps it out of history (the integration
+ * drops such lines in bash and zsh; fish never saves them). Several lines go in as one bracketed
+ * paste, so the shell reads them as one command line rather than running each line on its Enter.
+ */
+function plainText(command: string, suppressHistory: boolean): string {
+  const lead = suppressHistory ? ' ' : '';
+  return command.includes('\n') ? `${lead}\x1b[200~${command}\x1b[201~\n` : `${lead}${command}\n`;
+}
+
+function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
+  engine.state.endedRuns.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
+}
+
+/** The end of a command an earlier call timed out on, once (for the same shell process). */
+function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
+  const map = engine.state.endedRuns;
+  const end = map.get(pane.id);
+  if (!end) return undefined;
+  map.delete(pane.id);
+  if (end.panePid !== pane.pid) return undefined;
+  return { status: end.status, secondsAgo: Math.round((Date.now() - end.at) / 1000) };
+}
+
+/**
+ * After a command's end was read off the screen, follows the lagging stream to the end marker and
+ * marks the output up to it as reported (the next wait without a cursor starts after it). Gives up
+ * at a gap tmux left (the marker may be in it), when the stream ends, or after UNFINISHED_MS.
+ */
+function consumeAtEnd(stream: PaneStream, reader: RunReader, done: () => void): void {
+  const finish = () => {
+    stop();
+    clearTimeout(timer);
+    done();
+  };
+  const stop = stream.listen((event) => {
+    if (reader.scan()) stream.consumed(reader.endPosition ?? stream.end);
+    else if (event === 'skipped') stream.consumed(stream.end);
+    else if (event !== 'closed') return;
+    finish();
+  });
+  const timer = setTimeout(finish, UNFINISHED_MS);
+  timer.unref();
+}
+
+/**
+ * Whether a frame the call stopped waiting for no longer holds the pane: its process changed, or it
+ * ran and the shell is back in the foreground of its terminal (finished, or abandoned after C-c), or
+ * it never started and an interrupt sent since was answered by the shell printing again.
+ */
+async function backAtPrompt(run: ActiveRun, panePid: number): Promise<boolean> {
+  if (run.panePid !== panePid) return true;
+  run.reader.scan();
+  if (run.reader.started) return shellInForeground(panePid);
+  const interrupt = run.stream.interruptedAt;
+  if (!interrupt || before(interrupt, run.typedAt)) return false;
+  // The terminal itself echoes "^C" at once; anything after that came from the shell, i.e. a prompt.
+  const after = linesBetween(run.stream, interrupt, run.stream.end).join('\n').replace(/^\^C/, '').trim();
+  return after.length > 0 && (await shellInForeground(panePid));
+}
+
+/** Keeps watching a command the call stopped waiting for, until its end marker shows (or an hour passes). */
+function watchUnfinished(stream: PaneStream, reader: RunReader, run: ActiveRun, done: () => void): void {
+  run.waiting = false;
+  const finish = () => {
+    stop();
+    clearTimeout(timer);
+    done();
+  };
+  const stop = stream.listen((event) => {
+    if (reader.scan() || event === 'closed') finish();
+  });
+  const timer = setTimeout(finish, UNFINISHED_MS);
+  timer.unref();
+}
+
+/**
+ * Whether the shell `pid` is the foreground process group of its terminal, i.e. at its prompt
+ * rather than waiting for a job (Linux /proc; false when that cannot be read, which errs on the
+ * side of not typing into a busy pane).
+ */
+async function shellInForeground(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // pid (comm) state ppid pgrp session tty_nr tpgid ...; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[2] !== undefined && fields[2] === fields[5];
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,16 @@
+/** The local tmux binary check (src/tmux/binary.ts) for start-up, whose layer speaks to tmux only through core. */
+import { checkTmuxBinary } from '../../tmux/binary.js';
+import { TmuxError } from '../../tmux/errors.js';
+
+/**
+ * Runs `bin -V`: the version of a tmux this server can drive (3.2 or newer), or what is wrong
+ * with it (it does not run, is not tmux, is too old), as a sentence and what to do.
+ */
+export async function localTmuxCheck(bin: string, env: NodeJS.ProcessEnv): Promise<{ readonly version: string } | { readonly problem: string }> {
+  try {
+    return { version: await checkTmuxBinary(bin, env) };
+  } catch (error) {
+    if (!(error instanceof TmuxError)) throw error;
+    return { problem: `${error.message}. ${error.hint}` };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Waiting for text in a pane: woken by the pane's `%output`, never by a polling timer. What counts
+ * as new output starts at a point (`WaitStart`): a cursor's, or else the later of "just before this
+ * server's last input into the pane" and "where the last wait on it stopped", or else the moment the
+ * wait begins. Output after that point can match even when it was printed before the call; text
+ * older than it is never a match, only `matchedAtEntry`. Every ending is an answer with what was
+ * printed meanwhile.
+ */
+import type { Engine } from '../engine.js';
+import { captureLines } from '../read/capture.js';
+import type { PaneRecord } from '../read/records.js';
+import { before, openPaneStream, type StreamPosition } from './pane-stream.js';
+import type { WaitCursor } from './wait-cursor.js';
+import { waitResult, withBacklog } from './wait-result.js';
+import { matchBacklog, scanner, seenAtEntry, type Matcher } from './wait-scanner.js';
+import { waitStart } from './wait-start.js';
+import { watchStream } from './watch-stream.js';
+
+export { decodeCursor, encodeCursor, type WaitCursor } from './wait-cursor.js';
+export { compileMatchers, type Matcher } from './wait-scanner.js';
+
+/** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
+export type WaitOutcome = 'matched' | 'stopped' | 'timedOut' | 'paneDead' | 'paneClosed' | 'watchLost' | 'cancelled';
+
+export interface WaitRequest {
+  readonly pane: PaneRecord;
+  readonly patterns: readonly Matcher[];
+  readonly stops: readonly Matcher[];
+  /** Decoded cursor of an earlier wait on this pane, or undefined to start from now. */
+  readonly cursor?: WaitCursor;
+  /** Instead of `cursor`: a capture_since cursor; the rows new since it are matched first. */
+  readonly since?: string;
+  readonly timeoutMs: number;
+  readonly maxLines: number;
+  readonly signal: AbortSignal;
+  /** Ignore output drawn while the pane shows the alternate screen (a full-screen program paints a picture, it does not print lines). */
+  readonly skipAlternateScreen?: boolean;
+}
+
+/**
+ * Where new output began for a wait: `cursor` / `since` (the caller's cursor), `input` (just before
+ * this server's last input into the pane), `wait` (where the previous wait on the pane stopped),
+ * `now` (the moment the wait began: the server had not typed into or waited on the pane lately).
+ */
+export type WaitStart = 'cursor' | 'since' | 'input' | 'wait' | 'now';
+
+export interface WaitResult {
+  readonly outcome: WaitOutcome;
+  readonly startedFrom: WaitStart;
+  /** The match is in output printed before this call began (after its starting point). */
+  readonly matchedBeforeCall: boolean;
+  readonly matched: string | null;
+  readonly matchedIndex: number | null;
+  readonly sawNewOutput: boolean;
+  readonly matchedAtEntry: boolean;
+  /** The pane showed the alternate screen (vim, less, top...) at some time during the wait. */
+  readonly alternateScreen: boolean;
+  readonly tail: string[];
+  /** Older lines of the tail left out to stay within maxLines and the byte budget. */
+  readonly droppedLines: number;
+  readonly seconds: number;
+  readonly cursor: string | null;
+  /** Something the caller should know about how the wait began (a cursor that could not be honoured). */
+  readonly note?: string;
+}
+
+// ---- the wait -------------------------------------------------------------------------------
+
+export async function waitForText(engine: Engine, request: WaitRequest): Promise<WaitResult> {
+  const started = performance.now();
+  const { pane } = request;
+  if (pane.isDead) {
+    const screen = await captureLines(engine, pane.id).catch(() => []);
+    return waitResult(request, started, undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: seenAtEntry(screen, request), alternateScreen: false });
+  }
+
+  const lease = await openPaneStream(engine, pane);
+  const stream = lease.stream;
+  try {
+    // Subscribed first, then looked: whatever the screen showed is "at entry"; the stream has the rest.
+    const entry = captureLines(engine, pane.id).then((lines) => seenAtEntry(lines, request), () => false);
+    entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
+    // The stream knows the alternate screen from the switches it sees; before any, the state at entry holds.
+    const alternateAtEntry = engine.run(['display-message', '-p', '-t', pane.id, '#{alternate_on}']).then(([flag]) => flag === '1', () => false);
+    const entryEnd = stream.end;
+    const skipAlternate = request.skipAlternateScreen ? await alternateAtEntry : undefined;
+    const { from, startedFrom, note, backlog } = await waitStart(engine, request, stream, entryEnd);
+    const early = matchBacklog(backlog, request);
+    const scan = scanner(stream, from, request, skipAlternate);
+    const watched = early ?? (await watchStream(engine, pane.id, stream, { timeoutMs: request.timeoutMs, signal: request.signal, scan }));
+    const outcome = typeof watched === 'string' ? { outcome: watched } : watched;
+    const at = 'at' in outcome ? (outcome.at as StreamPosition | undefined) : undefined;
+    // A match in the backlog (capture_since rows) or in stream text received before the call began.
+    const matchedBeforeCall = (outcome.outcome === 'matched' || outcome.outcome === 'stopped') && (early !== undefined || (at !== undefined && !before(entryEnd, at)));
+    // The next wait without a cursor starts where this one stopped (a cancelled one was never read).
+    if (outcome.outcome !== 'cancelled') stream.consumed(at ?? stream.end);
+
+    const result = waitResult(request, started, stream, from, outcome.outcome, {
+      ...outcome,
+      startedFrom,
+      matchedBeforeCall,
+      sawNewOutput: backlog.length > 0 || before(from, stream.end),
+      // Pattern text on screen counts "at entry" only when it was not itself the (new) match.
+      matchedAtEntry: (await entry) && !matchedBeforeCall,
+      alternateScreen: (await alternateAtEntry) || stream.alternate === true || (stream.lastAlternateEntry !== undefined && !before(stream.lastAlternateEntry, from)),
+      ...(note ? { note } : {}),
+    });
+    return withBacklog(result, backlog, from, request.maxLines);
+  } finally {
+    lease.release();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
+ * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
+ * request aborts its call), and 2025-11-25 traffic goes to sessions (http-sessions.ts). All behind
+ * three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
+ * the bearer token (401). Every server shares one profile context and so one engine.
+ */
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
+import { bearerGate, bearerMatches, hostGates } from './auth.js';
+import { guardConnections } from './connections.js';
+import { legacySessions } from './sessions.js';
+import { httpAdmission, type Admission } from './capacity.js';
+import { httpRules } from './rules.js';
+import { parsedFor, readPostBody } from './body.js';
+import type { CapacityOptions } from '../wire/capacity.js';
+import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
+
+/** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
+const SESSION_IDLE_MS = 30 * 60_000;
+/** The most 2025 sessions open at once. */
+const MAX_SESSIONS = 64;
+
+/** The one path the server answers on; anything else is 404. */
+export const MCP_PATH = '/mcp';
+
+export interface HttpOptions {
+  readonly host: string;
+  /** 0 picks a free port; `HttpServing.url` says which. */
+  readonly port: number;
+  readonly token: string;
+  /** Hostnames accepted in Host and Origin besides localhost, 127.0.0.1 and [::1]. */
+  readonly allowedHostnames: readonly string[];
+  /** When the profile bounds concurrent tool calls: the bound, across all requests. */
+  readonly capacity?: CapacityOptions;
+  /** When the profile sets JSON-RPC rules and inbound limits: applied to every POST before capacity. */
+  readonly rules?: JsonRpcRules;
+  readonly onerror?: (error: Error) => void;
+  /** The error to reject with when the address cannot be listened on (in use, not ours). */
+  readonly onListenError?: (error: NodeJS.ErrnoException) => Error;
+}
+
+export interface HttpServing {
+  /** Where clients connect, e.g. http://127.0.0.1:8765/mcp. */
+  readonly url: string;
+  /** Stops listening and aborts the calls still running. */
+  close(): Promise<void>;
+  /** Stops taking connections and settles once every POST in flight has been answered, or after `limitMs`. */
+  drain(limitMs: number): Promise<void>;
+}
+
+export async function serveHttp(factory: McpServerFactory, options: HttpOptions): Promise<HttpServing> {
+  const checkHostAndOrigin = hostGates(options.allowedHostnames);
+  const gate = bearerGate(options.token);
+  const onerror = options.onerror ? { onerror: options.onerror } : {};
+  const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
+  const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
+  const passThrough: Admission = (_request, _body, serve) => serve();
+  const ruled = options.rules ? httpRules(options.rules) : passThrough;
+  const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
+  // The rules first, then capacity: a refused request never takes a place.
+  const admit: Admission = (request, body, serve) => ruled(request, body, () => counted(request, body, serve));
+  const serve = toNodeHandler(
+    {
+      async fetch(request) {
+        const auth = await gate(request);
+        if (auth instanceof Response) return auth;
+        const body = await readPostBody(request);
+        return admit(request, body, async () => {
+          // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
+          const legacy = await isLegacyRequest(request, body.json);
+          return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsedFor(body) });
+        });
+      },
+    },
+    { ...(options.onerror ? { onerror: options.onerror } : {}) },
+  );
+
+  // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
+  let posts = 0;
+  let settled: (() => void) | undefined;
+  const hasToken = bearerMatches(options.token);
+  // Headers must arrive within seconds (Node checks each second), not Node's default minute.
+  const server = createServer({ headersTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
+    if (hasToken(req.headers.authorization)) connections.proven(req.socket);
+    if (req.method === 'POST') {
+      posts++;
+      res.once('close', () => {
+        if (--posts === 0) settled?.();
+      });
+    }
+    if (!checkHostAndOrigin(req, res)) return;
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
+      return;
+    }
+    serve(req, res).catch((error: unknown) => {
+      options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  const connections = guardConnections(server);
+  await listen(server, options.host, options.port).catch((error: NodeJS.ErrnoException) => {
+    throw options.onListenError?.(error) ?? error;
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostInUrl}:${port}${MCP_PATH}`,
+    async drain(limitMs) {
+      server.close();
+      if (posts === 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, limitMs);
+        settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+    async close() {
+      await handler.close();
+      await sessions.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function listen(server: NodeServer, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

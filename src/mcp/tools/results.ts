@@ -1,0 +1,87 @@
+/**
+ * Tool results on the wire: a success as structuredContent with its JSON as text, a failure as an
+ * error result whose text says what went wrong and what to do next, and the size a response will
+ * take, measured without encoding a large structured value twice.
+ */
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
+import { asFailure } from '../../core/failure.js';
+import type { ToolOutcome } from './tool.js';
+
+/** The most bytes one JSON-RPC response may take on the wire. */
+export const MAX_RESPONSE_BYTES = 1_000_000;
+
+/** A success: structuredContent, and as text the tool's own or else the JSON of the structured value. */
+export function successResult(outcome: ToolOutcome): CallToolResult {
+  if (outcome.text !== undefined) {
+    const result: CallToolResult = { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+    if (outcome.structuredBytes !== undefined) structuredBytes.set(result, outcome.structuredBytes);
+    return result;
+  }
+  const json = JSON.stringify(outcome.structured);
+  const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: outcome.structured };
+  structuredJson.set(result, json);
+  return result;
+}
+
+/** The JSON of a result's structuredContent when successResult already made it (it is the text). */
+const structuredJson = new WeakMap<CallToolResult, string>();
+/** Its size in bytes when the tool counted it instead. */
+const structuredBytes = new WeakMap<CallToolResult, number>();
+
+/** The message and, when there is one, the next step, for any failure a handler can throw. */
+export function describeError(error: unknown): string {
+  const failure = asFailure(error);
+  if (failure) return failure.hint ? `${failure.message}. ${failure.hint}` : failure.message;
+  if (error instanceof Error) return `internal error: ${error.message}`;
+  return `internal error: ${String(error)}`;
+}
+
+/** A failure as a tool error: text only, never structuredContent (it would be checked against the success schema). */
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Bytes the JSON-RPC envelope and the line break add around a result, with room for SDK-added fields. */
+function envelopeBytes(requestId: RequestId): number {
+  return Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: requestId, result: null }), 'utf8') - 4 + 1 + ENVELOPE_SLACK;
+}
+const ENVELOPE_SLACK = 1024;
+
+/** The whole response's size when `result` answers request `requestId` (a bound when far below the cap). */
+export function responseBytes(result: CallToolResult, requestId: RequestId): number {
+  return resultBytes(result) + envelopeBytes(requestId);
+}
+
+/**
+ * The encoded size of a result, or for a small result an upper bound of it (callers only compare it
+ * with the cap). For the usual shapes, one text block alone or beside structuredContent, it is summed
+ * from the parts, so a structured value whose JSON is already at hand (the default text) is not
+ * encoded a second time only to be measured; anything else is encoded whole.
+ */
+function resultBytes(result: CallToolResult): number {
+  const block = result.content[0];
+  const oneText = result.content.length === 1 && block?.type === 'text' && sameKeys(block, ['type', 'text']);
+  const alone = oneText && sameKeys(result, ['content']);
+  const usual = alone || (oneText && sameKeys(result, ['content', 'structuredContent']) && result.structuredContent !== undefined);
+  if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
+  // Text alone has no structured part; beside one, its size was counted or its JSON is at hand.
+  const counted = alone ? 0 : structuredBytes.get(result);
+  const json = counted === undefined ? (structuredJson.get(result) ?? JSON.stringify(result.structuredContent)) : '';
+  const frame = alone ? TEXT_FRAME_BYTES : USUAL_FRAME_BYTES;
+  // Far below the cap, a bound will do: encoded JSON takes at most 6 bytes per UTF-16 unit of a
+  // string (`\u001f`) and UTF-8 at most 3 per unit of text already encoded.
+  const bound = frame + 2 + 6 * block.text.length + (counted ?? 3 * json.length);
+  if (bound < MAX_RESPONSE_BYTES / 2) return bound;
+  return frame + Buffer.byteLength(JSON.stringify(block.text), 'utf8') + (counted ?? Buffer.byteLength(json, 'utf8'));
+}
+
+/** `{"content":[{"type":"text","text":` ... `}]}` around the text's JSON (a text-only result). */
+const TEXT_FRAME_BYTES = JSON.stringify({ content: [{ type: 'text', text: '' }] }).length - 2;
+
+/** `{"content":[{"type":"text","text":` ... `}],"structuredContent":` ... `}` around the two parts. */
+const USUAL_FRAME_BYTES = JSON.stringify({ content: [{ type: 'text', text: '' }], structuredContent: {} }).length - 4;
+
+function sameKeys(value: object, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && own.every((key, i) => key === keys[i]);
+}
