@@ -11,6 +11,8 @@ import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { AuditFileError, AuditTrail } from './mcp/tools/audit.js';
 import { FirstAnswers } from './mcp/wire/first-answers.js';
+import { registryFor } from './cli/engine.js';
+import { buildProfile } from './profiles/index.js';
 import { SelectionError } from './mcp/tools/selection.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
@@ -56,11 +58,7 @@ async function serve(config: Config): Promise<void> {
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
   const loading = config.http ? loadMcp() : undefined;
   loading?.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
-  // The engine's and the profile's modules load while `tmux -V` runs.
-  const engines = import('./cli/engine.js');
-  const profiles = import('./profiles/index.js');
   await checkTmuxBin(config, process.env);
-  const { registryFor } = await engines;
   const recorder = await startRecorder(config);
   const registry = registryFor(config, recorder);
   const engine = registry.defaultEngine;
@@ -72,7 +70,6 @@ async function serve(config: Config): Promise<void> {
   // (attaching is a process round trip), and known before any call is served.
   let settleRunning!: (running: boolean) => void;
   const runningAtStart = new Promise<boolean>((resolve) => (settleRunning = resolve));
-  const { buildProfile } = await profiles;
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, runningAtStart.then((running) => !running));
   let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
