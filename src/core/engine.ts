@@ -8,6 +8,7 @@ import type { TmuxServer } from '../tmux/server.js';
 import { TmuxSocketUnusableError } from '../tmux/socket-guard.js';
 import { invalidArgument, notFound, refused, Failure } from './failure.js';
 import { ForegroundReads } from './read/foreground.js';
+import { KeptSessionList, type SessionList } from './read/session-list.js';
 import {
   FOREGROUND_FORMAT,
   INPUT_PANE_FORMAT,
@@ -72,6 +73,7 @@ export class Engine {
   readonly options: EngineOptions;
   #identity: { epoch: number; value: ServerIdentity } | undefined;
   readonly #foreground = new ForegroundReads();
+  readonly #sessionList: KeptSessionList;
 
   /** The scope rule every command and listing of this engine passes. */
   readonly scope: Scope;
@@ -82,6 +84,7 @@ export class Engine {
     this.scope = options.scope ?? new Scope(options.caller ? { caller: options.caller } : {});
     const gateHost = { tmux, serverPid: async () => (await this.identity())?.pid };
     tmux.gate = (command) => checkCommand(this.scope, gateHost, command);
+    this.#sessionList = new KeptSessionList(tmux, (command) => this.#read(command));
   }
 
   /** Why this server's local socket path may not be used (one tmux would destroy), or undefined when it may. */
@@ -126,6 +129,16 @@ export class Engine {
     const read = await this.#read(['list-sessions', '-F', SESSION_FORMAT.format]);
     const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
     return this.scope.limitsSessions ? sessions.filter((s) => this.scope.allowsSession(this.tmux.host, s.name)) : sessions;
+  }
+
+  /**
+   * The sessions with what list_sessions shows of each, and the clients of people per session: kept
+   * between calls while tmux reports no change, so a call costs one empty round trip (read/session-list.ts).
+   */
+  async sessionList(): Promise<SessionList> {
+    const list = await this.#sessionList.read();
+    if (!this.scope.limitsSessions) return list;
+    return { ...list, sessions: list.sessions.filter((s) => this.scope.allowsSession(this.tmux.host, s.name)) };
   }
 
   /**
