@@ -196,16 +196,19 @@ export class Engine {
 
   /**
    * The rows behind listPanes, with the extra fields `formats` adds (paneRowFormats), each pane
-   * once; undefined when no server runs.
+   * once, or with `everyLink` once per place its window is linked (tmux's order: by session, then
+   * window index; session and window fields then differ between a pane's rows); undefined when no
+   * server runs.
    */
   async listPaneRows<K extends string, B extends PaneField = PaneField>(
     scope: { sessionId?: string; windowId?: string },
     formats: PaneRowFormats<K, B>,
+    options: { readonly everyLink?: boolean } = {},
   ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
     const read = await this.#readPanes(listPanesCommand(scope), formats);
     if (!read) return undefined;
     const seen = new Set<string>();
-    const rows = read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+    const rows = options.everyLink ? read.rows : read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
     return { rows: this.scope.active ? await this.inScope(rows) : rows, incarnation: read.incarnation };
   }
 
