@@ -42,7 +42,7 @@ async function rig(t: T): Promise<Rig> {
   const args = NAMES.flatMap((name, i) => ['--host', `${name}=${name}#${hosts[i]!.socketPath}`]);
   // A short command timeout: a stopped host's part of a listing gives up after it (the first listing
   // also connects to all eight at once, which on a loaded machine can take over a second).
-  const env = { TMUX_MCP_SSH_CONFIG: config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '3', TMUX_MCP_HOST_SILENCE_SECONDS: '5' };
+  const env = { TMUX_MCP_SSH_CONFIG: config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '6', TMUX_MCP_HOST_SILENCE_SECONDS: '5' };
   return { sshd, sshd8, local, hosts, args, env };
 }
 
@@ -97,12 +97,18 @@ test('eight hosts: every change made on a host, by anyone, shows in the very nex
   assert.equal(of(await listing(), 'h2:$0')?.windowCount, 2, 'a window added on h2');
   await setup.hosts[1]!.tmux('kill-window', '-t', 's2:1');
   assert.equal(of(await listing(), 'h2:$0')?.windowCount, 1, 'that window killed');
-  await setup.hosts[5]!.tmux('kill-session', '-t', 's6');
-  assert.equal(of(await listing(), 'h6:$0'), undefined, 'a session killed on h6');
-  // A person attaches to s4 on h4 (a control client of their own stands in for a terminal), then leaves.
-  const person = spawn('tmux', ['-S', setup.hosts[3]!.socketPath, '-C', 'attach-session', '-t', 's4'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  await setup.hosts[5]!.tmux('new-session', '-d', '-s', 'extra');
+  assert.equal(of(await listing(), 'h6:$1')?.name, 'extra', 'a session made on h6');
+  await setup.hosts[5]!.tmux('kill-session', '-t', 'extra');
+  assert.equal(of(await listing(), 'h6:$1'), undefined, 'and killed');
+  // A person attaches to s4 on h4 in a terminal (script(1) gives the tmux client one), then leaves.
+  const person = spawn('script', ['-qfec', `tmux -S '${setup.hosts[3]!.socketPath}' attach-session -t s4`, '/dev/null'], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { ...setup.hosts[3]!.env, TERM: 'xterm' },
+  });
   t.after(() => void person.kill('SIGKILL'));
-  const clients = async () => (await setup.hosts[3]!.tmux('list-clients', '-F', '#{client_pid}')).trim();
+  // Terminal clients on h4 (this server's own are control clients).
+  const people = async () => (await setup.hosts[3]!.tmux('list-clients', '-F', '#{?client_control_mode,,#{client_pid}}')).split('\n').filter(Boolean);
   const until = async (done: () => Promise<boolean>, what: string) => {
     const deadline = Date.now() + 10_000;
     while (!(await done())) {
@@ -110,10 +116,10 @@ test('eight hosts: every change made on a host, by anyone, shows in the very nex
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  await until(async () => (await clients()).split('\n').includes(String(person.pid)), 'the person\'s client attaches');
+  await until(async () => (await people()).length === 1, 'the person\'s terminal client attaches');
   assert.equal(of(await listing(), 'h4:$0')?.isAttached, true, 'a person attached on h4');
-  person.stdin.end();
-  await until(async () => !(await clients()).split('\n').includes(String(person.pid)), 'the person\'s client leaves');
+  process.kill(Number((await people())[0]), 'SIGTERM');
+  await until(async () => (await people()).length === 0, 'the person\'s terminal client leaves');
   assert.equal(of(await listing(), 'h4:$0')?.isAttached, false, 'and gone again');
   // Changes made through this server show as well.
   await mcp.ok('create_window', { session: 'h7:s7' });
@@ -166,7 +172,7 @@ test('eight hosts: a hung host (its sshd and sessions stopped) is named in the l
     assert.ok(!listed.isError, JSON.stringify(listed.content));
     const ids = (listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id);
     assert.deepEqual(ids, EXPECTED_SESSIONS.map((s) => s.id).filter((id) => !id.startsWith('h8:')));
-    assert.match(listed.content.map((c) => c.text).join('\n'), /Not listed \(host could not answer\): h8: .*(did not answer within 3000 ms|sent nothing)/);
+    assert.match(listed.content.map((c) => c.text).join('\n'), /Not listed \(host could not answer\): h8: .*(did not answer within 6000 ms|sent nothing)/);
   }
   setup.sshd8.unpause();
   // A call naming the host reconnects at once (a listing would leave it out a while longer), and the
