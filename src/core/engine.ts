@@ -2,11 +2,11 @@
  * The profile-neutral engine: one tmux server plus what every profile needs to act on it safely.
  * Listing, resolving targets and refs, and the caller guard live here; profiles only translate.
  */
-import { TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
+import { TmuxConnectionLostError, TmuxNoServerError } from '../tmux/errors.js';
 import { rowFormat, toInt, type RowFormat } from '../tmux/formats.js';
-import type { TmuxServer } from '../tmux/server.js';
+import type { RunOptions, TmuxServer } from '../tmux/server.js';
 import { TmuxSocketUnusableError } from '../tmux/socket-guard.js';
-import { invalidArgument, notFound, refused, Failure } from './failure.js';
+import { asFailure, invalidArgument, notFound, refused, Failure, tmuxSaid } from './failure.js';
 import { ForegroundReads } from './read/foreground.js';
 import { KeptSessionList, type SessionList } from './read/session-list.js';
 import {
@@ -98,6 +98,44 @@ export class Engine {
     }
   }
 
+  // ---- running tmux --------------------------------------------------------------------------
+  // Core sends tmux commands only through these, so what tmux reports leaves core as a Failure.
+
+  /** Runs one tmux command and returns its output lines. */
+  run(command: readonly string[], options?: RunOptions): Promise<string[]> {
+    return this.tmux.run(command, options).catch(failed);
+  }
+
+  /** Like run, answering undefined when no tmux server runs on the socket. */
+  runIfServer(command: readonly string[], options?: RunOptions): Promise<string[] | undefined> {
+    return this.tmux.runIfServer(command, options).catch(failed);
+  }
+
+  /** Runs commands one after another, in one round trip where it can; the first failure is thrown. */
+  runInOrder(commands: ReadonlyArray<readonly string[]>): Promise<void> {
+    return this.tmux.runInOrder(commands).catch(failed);
+  }
+
+  /** Runs one command in a spawned tmux and returns its stdout byte for byte. */
+  output(command: readonly string[], options?: RunOptions): Promise<Buffer> {
+    return this.tmux.output(command, options).catch(failed);
+  }
+
+  /** Streams a pane's output (TmuxServer.watchPane); resolves once tmux is sending. */
+  watchPane(...args: Parameters<TmuxServer['watchPane']>): Promise<() => void> {
+    return this.tmux.watchPane(...args).catch(failed);
+  }
+
+  /** Runs commands on the client carrying a session's pane output, answered in order with it (TmuxServer.runInWatch). */
+  runInWatch(...args: Parameters<TmuxServer['runInWatch']>): Promise<void> {
+    return this.tmux.runInWatch(...args).catch(failed);
+  }
+
+  /** Why this host's link was ended for silence, while that is the last word on it. */
+  get linkLost(): Failure | undefined {
+    return asFailure(this.tmux.linkLost);
+  }
+
   /** The running server's identity, or undefined when no server is running on the socket. */
   async identity(): Promise<ServerIdentity | undefined> {
     const cached = this.#identity;
@@ -106,7 +144,7 @@ export class Engine {
     // A live server always prints the row; an empty reply came from a connection being torn down.
     for (let attempt = 0; attempt < 2 && !row; attempt++) {
       // Ungated: the server's own fields, read in no session's context.
-      const lines = await this.tmux.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format], { ungated: true });
+      const lines = await this.runIfServer(['display-message', '-p', IDENTITY_FORMAT.format], { ungated: true });
       if (!lines) return undefined;
       row = IDENTITY_FORMAT.parse(lines)[0];
     }
@@ -119,7 +157,7 @@ export class Engine {
 
   async requireIdentity(): Promise<ServerIdentity> {
     const identity = await this.identity();
-    if (!identity) throw new TmuxNoServerError(this.tmux.socketLabel);
+    if (!identity) failed(new TmuxNoServerError(this.tmux.socketLabel));
     return identity;
   }
 
@@ -153,19 +191,19 @@ export class Engine {
       const before = await this.identity();
       if (!before) return undefined;
       const epoch = this.tmux.connectionEpoch;
-      const lines = await this.tmux.runIfServer(command);
+      const lines = await this.runIfServer(command);
       if (!lines) return undefined;
       const incarnation = { ...(before.host !== undefined ? { host: before.host } : {}), socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
       if (epoch !== 0 && epoch === this.tmux.connectionEpoch) return { lines, incarnation };
       const after = await this.identity();
       if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation };
-      if (attempt > 0) throw new TmuxConnectionLostError('the tmux server restarted while it was being read; try again');
+      if (attempt > 0) failed(new TmuxConnectionLostError('the tmux server restarted while it was being read; try again'));
     }
   }
 
   /** Clients per session that are people (or other programs), not this server's own control clients. */
   async foreignClientsBySession(): Promise<Map<string, number>> {
-    const lines = await this.tmux.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]);
+    const lines = await this.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]);
     const own = this.tmux.ownClientPids();
     const counts = new Map<string, number>();
     for (const row of lines ? CLIENT_FORMAT.parse(lines) : []) {
@@ -251,7 +289,7 @@ export class Engine {
     // Dead panes, processes of another user or outside the pane's terminal: tmux's own answer.
     await Promise.all(
       unread.map(async (row) => {
-        const lines = await this.tmux.run(['display-message', '-p', '-t', row.id, FOREGROUND_FORMAT.format]).catch(() => []);
+        const lines = await this.run(['display-message', '-p', '-t', row.id, FOREGROUND_FORMAT.format]).catch(() => []);
         const answer = FOREGROUND_FORMAT.parse(lines)[0];
         if (answer?.id === row.id) Object.assign(row, { command: answer.command, path: answer.path });
       }),
@@ -287,7 +325,7 @@ export class Engine {
   async #placesOutside(): Promise<{ outside: Set<string>; windows: Set<string> }> {
     const outside = new Set<string>();
     const windows = new Set<string>();
-    const lines = await this.tmux.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], { ungated: true });
+    const lines = await this.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], { ungated: true });
     const host = this.tmux.host;
     const sessionsOf = new Map<string, string[]>();
     const rows = (lines ?? []).map((line) => {
@@ -338,7 +376,7 @@ export class Engine {
   async #display(target: string, format: string, kind: RefKind): Promise<{ lines: string[]; incarnation: Incarnation }> {
     return this.#onTarget(kind, target, async () => {
       const read = await this.#read(['display-message', '-p', '-t', target, format]);
-      if (!read) throw new TmuxNoServerError(this.tmux.socketLabel);
+      if (!read) failed(new TmuxNoServerError(this.tmux.socketLabel));
       return read;
     });
   }
@@ -348,7 +386,7 @@ export class Engine {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof TmuxCommandError && NOT_FOUND.test(error.message)) missing(kind, target);
+      if (tmuxSaid(error, NOT_FOUND)) missing(kind, target);
       throw error;
     }
   }
@@ -505,6 +543,11 @@ export function listPanesCommand(scope: { sessionId?: string; windowId?: string 
   if (scope.windowId !== undefined) return ['list-panes', '-t', scope.windowId];
   if (scope.sessionId !== undefined) return ['list-panes', '-s', '-t', scope.sessionId];
   return ['list-panes', '-a'];
+}
+
+/** Rethrows what tmux reported as the Failure it is. */
+function failed(error: unknown): never {
+  throw asFailure(error) ?? error;
 }
 
 function missing(kind: RefKind, target: string): never {

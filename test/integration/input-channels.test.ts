@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
 import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } from '../../src/core/watch/channels.js';
-import { TmuxNoServerError } from '../../src/tmux/errors.js';
+import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { until, waiters } from '../fixture/processes.js';
@@ -56,8 +56,9 @@ test('a signal releases every waiter; each wait is its own tmux process, gone af
 test('an aborted wait stops its process and rejects; no server means a clear error', async (t) => {
   const tmux = privateTmux(t);
   const engine = engineFor(t, tmux);
-  await assert.rejects(waitForChannel(engine, 'nobody'), TmuxNoServerError);
-  await assert.rejects(signalChannel(engine, 'nobody'), TmuxNoServerError);
+  const noServer = (error: unknown) => error instanceof Failure && error.kind === 'no_server';
+  await assert.rejects(waitForChannel(engine, 'nobody'), noServer);
+  await assert.rejects(signalChannel(engine, 'nobody'), noServer);
 
   await tmux.start();
   const channel = unique('abort');

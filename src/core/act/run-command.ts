@@ -315,7 +315,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     // half-typed on the prompt line, and the final newline is the Enter.
     await withPaneInput(engine, pane.id, async () => {
       stream.noteInput();
-      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
+      await engine.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
     });
     let outcome: RunResult['outcome'] = await ended;
     stopLooking();
@@ -329,7 +329,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       // (Before the command started, the same C-c discards it from the shell's pending input.)
       await withPaneInput(engine, pane.id, async () => {
         stream.noteInput(true);
-        await engine.tmux.run(['send-keys', '-t', pane.id, 'C-c']);
+        await engine.run(['send-keys', '-t', pane.id, 'C-c']);
       }).then(() => (interrupted = true), () => {});
     }
     if (outcome === 'timedOut' && !reader.started) outcome = 'notStarted';

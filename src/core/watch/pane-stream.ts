@@ -350,7 +350,7 @@ function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: strin
   const entry: Entry = {
     users: 0,
     lastUsed: Date.now(),
-    opening: engine.tmux
+    opening: engine
       .watchPane(sessionId, paneId, {
         output: (text, ageMs, skipped) => (skipped ? stream.skip() : stream.push(text, ageMs)),
         notification: (name) => stream.notify(name),

@@ -57,7 +57,7 @@ export class PaneRecorder implements PaneObserver {
     if (this.#closed) return;
     if (!PANE_ID.test(target)) {
       // A new session or window: its pane is found first (one tmux command, not waited for by the call).
-      engine.tmux
+      engine
         .run(['display-message', '-p', '-t', target, WHERE_FORMAT.format])
         .then((lines) => {
           const row = WHERE_FORMAT.parse(lines)[0];
@@ -155,7 +155,7 @@ class Recording {
     // The session's shared output client (the one waits use): raw output, no text kept in memory.
     let closed: string | undefined;
     let stop: (() => void) | undefined;
-    stop = await this.#engine.tmux.watchPane(sessionId, this.#paneId, {
+    stop = await this.#engine.watchPane(sessionId, this.#paneId, {
       // tmux dropped output this client had not taken: the screen is read again.
       output: (raw, _ageMs, skipped) => (skipped ? this.#paint() : this.#output(raw)),
       notification: (name, args) => this.#notification(name, args),
@@ -192,7 +192,7 @@ class Recording {
     if (this.#state !== 'live' && this.#state !== 'opening') return; // a paint in flight already covers it
     this.#state = 'painting';
     const epoch = this.#epoch;
-    this.#engine.tmux
+    this.#engine
       .runInWatch(this.#sessionId!, paintCommands(this.#paneId), ([fields = [], normal = [], visible = []]) => {
         if (this.#state !== 'painting' || epoch !== this.#epoch) return;
         const row = PAINT_FORMAT.parse(fields)[0];
@@ -249,7 +249,7 @@ class Recording {
 
   /** Where the pane is now: undefined when it is gone (or the tmux server answering is another one). */
   async #where(): Promise<{ sessionId: string; windowId: string } | undefined> {
-    const lines = await this.#engine.tmux.run(['display-message', '-p', '-t', this.#paneId, WHERE_FORMAT.format]).catch(() => undefined);
+    const lines = await this.#engine.run(['display-message', '-p', '-t', this.#paneId, WHERE_FORMAT.format]).catch(() => undefined);
     const row = lines && WHERE_FORMAT.parse(lines)[0];
     if (!row || row.paneId !== this.#paneId || (this.#serverPid !== undefined && row.serverPid !== this.#serverPid)) return undefined;
     return row;

@@ -15,9 +15,8 @@ import type { PaneRecord } from '../read/records.js';
 import { fingerprint } from '../targets/refs.js';
 import { decodeToken, encodeToken } from '../read/tokens.js';
 import { renderLine } from '../read/terminal-text.js';
-import { invalidArgument } from '../failure.js';
+import { failedAs, invalidArgument, isHostUnreachable } from '../failure.js';
 import { onShutdown } from '../servers/shutdown.js';
-import { isHostUnreachable, TmuxCommandError, TmuxConnectionLostError, TmuxNoServerError } from '../../tmux/errors.js';
 import { PANE_ID } from '../../tmux/ids.js';
 
 /** `watchLost`: the control connection carrying the pane's output broke while the pane lives on (rare). */
@@ -205,7 +204,7 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     const entry = captureLines(engine, pane.id).then(entryCheck, () => false);
     entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
     // The stream knows the alternate screen from the switches it sees; before any, the state at entry holds.
-    const alternateAtEntry = engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{alternate_on}']).then(([flag]) => flag === '1', () => false);
+    const alternateAtEntry = engine.run(['display-message', '-p', '-t', pane.id, '#{alternate_on}']).then(([flag]) => flag === '1', () => false);
     const entryEnd = stream.end;
     const skipAlternate = request.skipAlternateScreen ? await alternateAtEntry : undefined;
     let from = entryEnd;
@@ -407,11 +406,11 @@ export function watchStream<T>(
         // Killed with the command client, the first look may fail too: the second one reconnects.
         // When neither can tell, the watch is what was lost, not the pane.
         else if (!scan()) {
-          const lost = engine.tmux.linkLost;
+          const lost = engine.linkLost;
           if (lost) settle(() => reject(lost));
           else {
             paneState(engine, paneId)
-              .catch((error: unknown) => (error instanceof TmuxConnectionLostError ? paneState(engine, paneId) : Promise.reject(error)))
+              .catch((error: unknown) => (failedAs(error, 'connection_lost', 'attach_refused', 'link_silent') ? paneState(engine, paneId) : Promise.reject(error)))
               .then(gone, (error) => (engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('watchLost')));
           }
         }
@@ -432,11 +431,11 @@ export function watchStream<T>(
 /** Whether a pane still exists and runs, in one small round trip. */
 export async function paneState(engine: Engine, paneId: string): Promise<'alive' | 'dead' | 'gone'> {
   try {
-    const [line] = await engine.tmux.run(['display-message', '-p', '-t', paneId, '#{pane_id} #{pane_dead}']);
+    const [line] = await engine.run(['display-message', '-p', '-t', paneId, '#{pane_id} #{pane_dead}']);
     if (!line || !line.startsWith(paneId + ' ')) return 'gone';
     return line.endsWith(' 1') ? 'dead' : 'alive';
   } catch (error) {
-    if (error instanceof TmuxCommandError || error instanceof TmuxNoServerError) return 'gone';
+    if (failedAs(error, 'tmux_failed', 'no_server')) return 'gone';
     throw error;
   }
 }

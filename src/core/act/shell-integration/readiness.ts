@@ -30,7 +30,7 @@ export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
  */
 export async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
   const nonce = newNonce();
-  const [geometry] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
+  const [geometry] = await engine.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
   const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];
   // The rows the typed line takes from the prompt on, so the script can erase them.
   const length = installLine(shell, nonce, 9).length;
@@ -58,7 +58,7 @@ export async function install(engine: Engine, pane: PaneRecord, stream: PaneStre
   });
   await withPaneInput(engine, pane.id, async () => {
     stream.noteInput();
-    await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + line + '\n']);
+    await engine.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + line + '\n']);
   });
   if (await prompt) {
     stream.consumed(stream.end);
