@@ -3,7 +3,6 @@ import type { Engine } from '../../../core/engine.js';
 import { generationOf } from '../../../core/servers/generation.js';
 import { unanswered } from '../../../core/servers/registry.js';
 import { PANE_FIELDS, paneRowFormats } from '../../../core/read/records.js';
-import { toBool, toInt } from '../../../tmux/formats.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
 import { juliaTool, READ } from '../declare.js';
 import { outcomes, targetOut } from '../schemas.js';
@@ -142,6 +141,10 @@ const ROW_FORMATS = paneRowFormats(
     dead: PANE_FIELDS.dead,
   },
 );
+
+/** tmux's numbers and flags in a row, as core reads them. */
+const toInt = (value: string): number => Number.parseInt(value, 10) || 0;
+const toBool = (value: string): boolean => value === '1';
 
 interface Link {
   readonly id: string;
