@@ -216,15 +216,12 @@ function refuseUnready(pane: InputPaneRecord, action: string): void {
 
 // ---- serialising input per pane -------------------------------------------------------------------
 
-const queues = new WeakMap<Engine, Map<string, Promise<unknown>>>();
-
 /**
  * Runs `work` once earlier input to the same pane from this process has finished, so the steps of
  * two concurrent calls (text, Enter, text...) never interleave.
  */
 export async function withPaneInput<T>(engine: Engine, paneId: string, work: () => Promise<T>): Promise<T> {
-  let byPane = queues.get(engine);
-  if (!byPane) queues.set(engine, (byPane = new Map()));
+  const byPane = engine.state.inputQueues;
   const previous = byPane.get(paneId) ?? Promise.resolve();
   const current = previous.then(work, work);
   const settled = current.catch(() => {});
@@ -304,7 +301,7 @@ async function checkedInput<C>(
     await act(checked);
     return checked;
   };
-  if (PANE_ID.test(pane) && !queues.get(engine)?.has(pane)) return withPaneInput(engine, pane, run);
+  if (PANE_ID.test(pane) && !engine.state.inputQueues.has(pane)) return withPaneInput(engine, pane, run);
   return withPaneInput(engine, paneOf(await check()), run);
 }
 

@@ -15,7 +15,8 @@
  * tmux holds at that reply, as one read anew would be at its own.
  */
 import { rowFormat, toInt } from '../../tmux/formats.js';
-import type { TmuxServer } from '../../tmux/server.js';
+import type { Engine } from '../engine.js';
+import { readWithIncarnation } from './listings.js';
 import type { Incarnation } from './records.js';
 
 export interface SessionSummary {
@@ -33,73 +34,65 @@ export interface SessionList {
   readonly foreignClients: Map<string, number>;
 }
 
-/** Reads a listing with the incarnation of the server that answered it; undefined when no server runs (Engine's #read). */
-export type IncarnationRead = (command: readonly string[]) => Promise<{ lines: string[]; incarnation: Incarnation } | undefined>;
-
-const SUMMARY_FORMAT = rowFormat({ id: 'session_id', name: 'session_name', windows: 'session_windows', created: 'session_created' });
-const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id' });
-/** The cheapest command every tmux answers at once: its reply is the round trip that checks a kept list. */
-const ROUND_TRIP = ['display-message', '-p', ''];
-
-interface Kept {
+/** The rows read last, with the connection and change count they were read under (EngineState.keptSessions). */
+export interface KeptSessions {
   readonly epoch: number;
   readonly changes: number;
   readonly sessions: SessionSummary[];
   readonly clients: ReadonlyArray<{ readonly pid: number; readonly sessionId: string }>;
 }
 
-export class KeptSessionList {
-  readonly #tmux: TmuxServer;
-  readonly #read: IncarnationRead;
-  #kept: Kept | undefined;
+const SUMMARY_FORMAT = rowFormat({ id: 'session_id', name: 'session_name', windows: 'session_windows', created: 'session_created' });
+const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id' });
+/** The cheapest command every tmux answers at once: its reply is the round trip that checks a kept list. */
+const ROUND_TRIP = ['display-message', '-p', ''];
 
-  constructor(tmux: TmuxServer, read: IncarnationRead) {
-    this.#tmux = tmux;
-    this.#read = read;
-  }
+/** The sessions (in scope) and the clients of people per session, from the kept rows when tmux reported no change. */
+export async function readSessionList(engine: Engine): Promise<SessionList> {
+  const list = answer(engine, await rows(engine));
+  if (!engine.scope.limitsSessions) return list;
+  return { ...list, sessions: list.sessions.filter((s) => engine.scope.allowsSession(engine.tmux.host, s.name)) };
+}
 
-  async read(): Promise<SessionList> {
-    const kept = this.#kept;
-    if (kept && this.#current(kept)) {
-      // Ungated: it reads nothing of any session.
-      const answered = await this.#tmux.runIfServer(ROUND_TRIP, { ungated: true });
-      if (answered && this.#current(kept)) return this.#answer(kept);
-    }
-    // Counted before the reads go out: a change while they are on their way makes the next call read again.
-    const epoch = this.#tmux.connectionEpoch;
-    const changes = this.#tmux.changes;
-    const [sessions, clients] = await Promise.all([
-      this.#read(['list-sessions', '-F', SUMMARY_FORMAT.format]),
-      this.#tmux.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]),
-    ]);
-    const fresh: Kept = {
-      epoch,
-      changes,
-      sessions: sessions
-        ? SUMMARY_FORMAT.parse(sessions.lines).map((row) => ({
-            incarnation: sessions.incarnation,
-            id: row.id,
-            name: row.name,
-            windowCount: toInt(row.windows),
-            created: toInt(row.created),
-          }))
-        : [],
-      clients: clients ? CLIENT_FORMAT.parse(clients).map((row) => ({ pid: toInt(row.pid), sessionId: row.sessionId })) : [],
-    };
-    // Kept only from one connection that lasted through both reads (the same server, every notification heard).
-    this.#kept = sessions && epoch !== 0 && epoch === this.#tmux.connectionEpoch ? fresh : undefined;
-    return this.#answer(fresh);
+async function rows(engine: Engine): Promise<KeptSessions> {
+  const { tmux } = engine;
+  const current = (kept: KeptSessions) => kept.epoch === tmux.connectionEpoch && kept.changes === tmux.changes;
+  const kept = engine.state.keptSessions;
+  if (kept && current(kept)) {
+    // Ungated: it reads nothing of any session.
+    const answered = await engine.runIfServer(ROUND_TRIP, { ungated: true });
+    if (answered && current(kept)) return kept;
   }
+  // Counted before the reads go out: a change while they are on their way makes the next call read again.
+  const epoch = tmux.connectionEpoch;
+  const changes = tmux.changes;
+  const [sessions, clients] = await Promise.all([
+    readWithIncarnation(engine, ['list-sessions', '-F', SUMMARY_FORMAT.format]),
+    engine.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]),
+  ]);
+  const fresh: KeptSessions = {
+    epoch,
+    changes,
+    sessions: sessions
+      ? SUMMARY_FORMAT.parse(sessions.lines).map((row) => ({
+          incarnation: sessions.incarnation,
+          id: row.id,
+          name: row.name,
+          windowCount: toInt(row.windows),
+          created: toInt(row.created),
+        }))
+      : [],
+    clients: clients ? CLIENT_FORMAT.parse(clients).map((row) => ({ pid: toInt(row.pid), sessionId: row.sessionId })) : [],
+  };
+  // Kept only from one connection that lasted through both reads (the same server, every notification heard).
+  engine.state.keptSessions = sessions && epoch !== 0 && epoch === tmux.connectionEpoch ? fresh : undefined;
+  return fresh;
+}
 
-  #current(kept: Kept): boolean {
-    return kept.epoch === this.#tmux.connectionEpoch && kept.changes === this.#tmux.changes;
-  }
-
-  /** A copy the caller may keep; our own clients are told apart now, as they come and go. */
-  #answer(kept: Kept): SessionList {
-    const own = this.#tmux.ownClientPids();
-    const foreignClients = new Map<string, number>();
-    for (const client of kept.clients) if (!own.has(client.pid)) foreignClients.set(client.sessionId, (foreignClients.get(client.sessionId) ?? 0) + 1);
-    return { sessions: [...kept.sessions], foreignClients };
-  }
+/** A copy the caller may keep; this server's own clients are told apart now, as they come and go. */
+function answer(engine: Engine, kept: KeptSessions): SessionList {
+  const own = engine.tmux.ownClientPids();
+  const foreignClients = new Map<string, number>();
+  for (const client of kept.clients) if (!own.has(client.pid)) foreignClients.set(client.sessionId, (foreignClients.get(client.sessionId) ?? 0) + 1);
+  return { sessions: [...kept.sessions], foreignClients };
 }

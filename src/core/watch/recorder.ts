@@ -43,7 +43,6 @@ const WHERE_FORMAT = rowFormat({ paneId: 'pane_id', sessionId: 'session_id', win
 
 export class PaneRecorder implements PaneObserver {
   readonly options: RecorderOptions;
-  readonly #panes = new WeakMap<Engine, Map<string, Recording>>();
   readonly #open = new Set<Recording>();
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
@@ -66,8 +65,7 @@ export class PaneRecorder implements PaneObserver {
         .catch(() => {});
       return;
     }
-    let panes = this.#panes.get(engine);
-    if (!panes) this.#panes.set(engine, (panes = new Map()));
+    const panes = engine.state.recordings;
     const existing = panes.get(target);
     if (existing) {
       existing.seen(sessionId);
@@ -105,7 +103,7 @@ export class PaneRecorder implements PaneObserver {
 type State = 'opening' | 'painting' | 'live' | 'ended';
 
 /** One pane's recording: its file, the stream it follows, and where the pane is. */
-class Recording {
+export class Recording {
   readonly #recorder: PaneRecorder;
   readonly #engine: Engine;
   readonly #paneId: string;

@@ -15,12 +15,9 @@ export const PROMPT_POLL_MS = 25;
 /** How long a found shell gets to source the integration and draw its prompt. */
 const INSTALL_MS = 3000;
 
-/** Found shells where installing the integration did not work, by pane and process: framed from then on. */
-const installFailed = new WeakMap<Engine, Map<string, number>>();
-
-/** Whether installing the integration already failed in this pane's shell process. */
+/** Whether installing the integration already failed in this pane's shell process (framed from then on). */
 export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
-  return installFailed.get(engine)?.get(pane.id) === pane.pid;
+  return engine.state.installFailed.get(pane.id) === pane.pid;
 }
 
 /**
@@ -64,9 +61,7 @@ export async function install(engine: Engine, pane: PaneRecord, stream: PaneStre
     stream.consumed(stream.end);
     return { shell, nonce };
   }
-  let failed = installFailed.get(engine);
-  if (!failed) installFailed.set(engine, (failed = new Map()));
-  failed.set(pane.id, pane.pid);
+  engine.state.installFailed.set(pane.id, pane.pid);
   return undefined;
 }
 
