@@ -1,6 +1,8 @@
 /**
  * Eight hosts behind one loopback sshd (aliases h1..h8, a tmux server each with session sN), listed
- * by one MCP server: every session and pane of every host comes back, each with its host; a host
+ * by one MCP server: every session and pane of every host comes back, each with its host; every
+ * change made on a host, by anyone, shows in the next listing (list_sessions keeps each host's list
+ * between calls, core/read/session-list.ts); a host
  * that hangs (its sshd stopped) costs the listing its command timeout once, is named in the
  * answer, and the others are still listed. Nothing is left running on any side. (The timing of the
  * same listing over one host against eight is in `npm run bench -- --only hosts`.)
