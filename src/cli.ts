@@ -66,10 +66,9 @@ async function serve(config: Config): Promise<void> {
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socketProblem = engine.socketProblem();
   if (socketProblem !== undefined) throw new ConfigError(`${config.socketSource}: ${socketProblem}`);
-  // Whether a tmux server ran before this one could start one: asked once the first answers are out
-  // (attaching is a process round trip), and known before any call is served.
-  let settleRunning!: (running: boolean) => void;
-  const runningAtStart = new Promise<boolean>((resolve) => (settleRunning = resolve));
+  // Whether a tmux server ran before this one could start one: the attach (a process round trip)
+  // runs while the profile is built.
+  const runningAtStart = engine.identity().then((identity) => identity !== undefined, () => false);
   const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, runningAtStart.then((running) => !running));
   let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
@@ -96,14 +95,14 @@ async function serve(config: Config): Promise<void> {
   // manager's ordinary stop, a clean end like end of input (systemd counts only 0 as success).
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
+  const running = await runningAtStart;
+  const banner = (where: string) => process.stderr.write(bannerLine(config, tmux.socketLabel, running, selectionSummary, where));
+  // Over stdio with nothing else to start, the banner is written before the first answer.
+  if (!config.http && !config.view) banner('');
   // The signals are handled before anything is answered: a client may interrupt from its first answer on.
   const first = config.http ? undefined : new FirstAnswers(profile);
   await first?.needed;
-  const [{ createServerFactory, profileWire, serveBothErasOverStdio }, running] = await Promise.all([
-    loading ?? loadMcp(),
-    engine.identity().then((identity) => identity !== undefined, () => false),
-  ]);
-  settleRunning(running);
+  const { createServerFactory, profileWire, serveBothErasOverStdio } = await (loading ?? loadMcp());
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile, trail ? { trail } : {});
 
@@ -153,15 +152,20 @@ async function serve(config: Config): Promise<void> {
   }
   if (config.idleGc !== false) collectWhenIdle();
 
-  process.stderr.write(
-    `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
-      `${running ? 'server running' : 'no server yet'}), ` +
-      (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
-      (config.record ? `recording panes to ${config.record.dir}, ` : '') +
-      `${selectionSummary}` +
-      (config.readOnly ? ', read-only' : '') +
-      (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
-      `${where}\n`,
+  if (config.http || config.view) banner(where);
+}
+
+/** The one line on stderr that says what this process serves. */
+function bannerLine(config: Config, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
+  return (
+    `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${socketLabel} (${config.socketSource}, ` +
+    `${running ? 'server running' : 'no server yet'}), ` +
+    (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
+    (config.record ? `recording panes to ${config.record.dir}, ` : '') +
+    `${selectionSummary}` +
+    (config.readOnly ? ', read-only' : '') +
+    (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
+    `${where}\n`
   );
 }
 
