@@ -44,6 +44,27 @@ export interface RunOptions {
  */
 export type CommandGate = (command: readonly string[]) => Promise<void> | undefined;
 
+/** A read in flight, and the one that follows it when another identical read is asked for meanwhile. */
+interface Flight {
+  readonly done: Promise<void>;
+  next?: Promise<string[]>;
+}
+
+const noop = () => {};
+
+/** Reads that change nothing in tmux, so identical ones asked at once may share one reply. */
+function isSharedRead(command: readonly string[], options: RunOptions): boolean {
+  if (options.stdin !== undefined || options.signal !== undefined) return false;
+  const [name] = command;
+  if (name === 'list-sessions' || name === 'list-windows' || name === 'list-panes' || name === 'list-clients') return true;
+  // Without -p, capture-pane fills a paste buffer and display-message shows on a client.
+  return (name === 'capture-pane' || name === 'display-message') && command.includes('-p');
+}
+
+function decode(reply: ControlReply | Buffer[]): string[] {
+  return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
+}
+
 const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
 /** What a tmux client says when its server went away before answering (client.c, CLIENT_EXIT_LOST_SERVER). */
 const SERVER_EXITING = /server exited unexpectedly|lost server/;
@@ -84,6 +105,8 @@ export class TmuxServer {
   #versionChecked: Promise<void> | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
+  /** Reads in flight, by command and timeout (see #shared). */
+  readonly #flights = new Map<string, Flight>();
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -122,8 +145,30 @@ export class TmuxServer {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    const reply = await this.#execute(command, options);
-    return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
+    if (isSharedRead(command, options)) return (await this.#shared(command, options)).slice();
+    return decode(await this.#execute(command, options));
+  }
+
+  /**
+   * A read that an identical one is already making waits for that one to end and then shares the
+   * next, which every read arriving meanwhile shares too: each is answered by a reply tmux made
+   * after it was asked, and many agents reading the same thing cost tmux two round trips, not one each.
+   */
+  #shared(command: readonly string[], options: RunOptions): Promise<string[]> {
+    const key = `${options.timeoutMs ?? ''}\0${command.join('\0')}`;
+    const flying = this.#flights.get(key);
+    if (flying) return (flying.next ??= flying.done.then(() => this.#fly(key, command, options)));
+    return this.#fly(key, command, options);
+  }
+
+  #fly(key: string, command: readonly string[], options: RunOptions): Promise<string[]> {
+    const reply = this.#execute(command, options).then(decode);
+    const flight: Flight = { done: reply.then(noop, noop) };
+    this.#flights.set(key, flight);
+    void flight.done.then(() => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    });
+    return reply;
   }
 
   /**
