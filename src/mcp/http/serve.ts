@@ -81,7 +81,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const hasToken = bearerMatches(options.token);
   // Headers must arrive within seconds (Node checks each second), not Node's default minute.
   const server = createServer({ headersTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
-    if (hasToken(req.headers.authorization)) connections.proven(req.socket);
+    if (connections.unproven(req.socket) && hasToken(req.headers.authorization)) connections.proven(req.socket);
     if (req.method === 'POST') {
       posts++;
       res.once('close', () => {
