@@ -181,7 +181,7 @@ async function connect(transport: Transport, era: HttpEra): Promise<{ client: Cl
  * A bench server (the floor, the peer) as plain JavaScript (in node_modules/.cache, so its imports
  * resolve): it must not pay for a TypeScript loader that our built server does not have.
  */
-function compiled(source: string): string {
+export function compiled(source: string): string {
   const name = source.split('/').pop()!.replace(/\.ts$/, '.mjs');
   const out = fileURLToPath(new URL(`../node_modules/.cache/tmux-mcp-bench/${name}`, import.meta.url));
   const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
