@@ -18,7 +18,7 @@ import { httpLoad } from '../../test/fixture/http-load.js';
 
 const BARE_RESPONDER = fileURLToPath(new URL('../bare-responder.ts', import.meta.url));
 /** Our server: the build under test (`--cli` points at another). */
-const ours = () => opts.cli ?? CLI;
+const ours = () => opts.cli || CLI;
 
 
 export async function httpScenario(base: Base): Promise<void> {
