@@ -175,6 +175,7 @@ async function loadScenario(base: Base, stdioCpuUs: number): Promise<void> {
     { name: 'list_sessions + capture_pane', calls: 40, p99: LOAD_P99_MS, rate: true, mix: [{ tool: 'list_sessions', args: {} }, screen] },
     { name: '+ list_panes', calls: 50, p99: PANES_P99_MS, rate: false, mix: [{ tool: 'list_sessions', args: {} }, screen, { tool: 'list_panes', args: {} }] },
   ];
+  const tmuxPid = await base.tmux.serverPid();
   for (const era of ['modern', 'legacy'] as const) {
     const label = era === 'modern' ? 'HTTP 2026-07-28' : 'HTTP 2025-11-25';
     const { child, url } = await startListening(process.execPath, [ours(), '--http', '127.0.0.1:0'], base.tmux.env, label);
@@ -183,12 +184,14 @@ async function loadScenario(base: Base, stdioCpuUs: number): Promise<void> {
         const load = (keep = false) => httpLoad({ url, token: PLAIN_TOKEN, era, clients: LOAD_CLIENTS, calls, mix, keep });
         await load();
         const cpu = processCpuNs(child.pid!);
+        const tmuxCpu = processCpuNs(tmuxPid);
         const result = await load();
         const cpuUs = (processCpuNs(child.pid!) - cpu) / result.ms.length / 1000;
+        const tmuxUs = (processCpuNs(tmuxPid) - tmuxCpu) / result.ms.length / 1000;
         const summary = summarize(result.ms);
         const answered = result.ms.length - result.failed;
         const perS = (result.ms.length / result.wallMs) * 1000;
-        addRow(t, { name: `${label}, ${name}: every call`, summary, cpu: { server: cpuUs }, note: `${answered} of ${LOAD_CLIENTS * calls} answered${result.firstFailure ? `; first failure: ${result.firstFailure.slice(0, 80)}` : ''}` });
+        addRow(t, { name: `${label}, ${name}: every call`, summary, cpu: { server: cpuUs, tmux: tmuxUs }, note: `${answered} of ${LOAD_CLIENTS * calls} answered${result.firstFailure ? `; first failure: ${result.firstFailure.slice(0, 80)}` : ''}` });
         addRow(t, { name: `${label}, ${name}: p99`, value: summary.p99, unit: 'ms', target: result.failed === 0 ? p99 : -1, note: `p50 ${ms(summary.p50)} ms` });
         if (rate) addRow(t, { name: `${label}, ${name}: wall ms per call`, value: 1000 / perS, unit: 'ms', target: 1000 / LOAD_CALLS_PER_S, note: `${perS.toFixed(0)} calls/s` });
         if (rate) addRow(t, { name: `${label}, ${name}: server CPU per call`, value: cpuUs / 1000, unit: 'ms', target: stdioCpuUs / 1000, goal: 'ours over stdio', floorValue: stdioCpuUs / 1000 });

@@ -97,6 +97,12 @@ async function pump(stream: ReadableStream<Uint8Array>, res: ServerResponse, sig
     for (;;) {
       const { done, value } = await reader.read();
       if (done || signal.aborted) break;
+      // Held until the microtasks now running are done: a body that ends at once (one answer, then the
+      // end of its stream) leaves in one write with the response's end, not one for each.
+      if (!res.writableCorked) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
       if (!res.write(value) && !signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
     }
   } catch {
