@@ -1,8 +1,7 @@
 import { array, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
 import { describeError } from '../../../mcp/tools/results.js';
-import { Failure } from '../../../core/failure.js';
-import { isTmuxError } from '../../../tmux/server.js';
+import { asFailure } from '../../../core/failure.js';
 import { libtmuxTool } from '../declare.js';
 import { SEND_KEYS_FIELDS, type SendKeysArgs } from './send-keys.js';
 
@@ -114,6 +113,6 @@ export const sendKeysBatch = libtmuxTool({
 
 /** A failed operation's reason; anything that is not an expected failure is a bug and propagates. */
 function reasonFor(error: unknown): string {
-  if (error instanceof Failure || isTmuxError(error)) return describeError(error);
+  if (asFailure(error)) return describeError(error);
   throw error;
 }

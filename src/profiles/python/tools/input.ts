@@ -1,8 +1,7 @@
 /** Typing into panes: send_keys, send_keys_batch (spec 003), paste_text. */
 import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { Failure, invalidArgument } from '../../../core/failure.js';
+import { asFailure, invalidArgument } from '../../../core/failure.js';
 import { describeError } from '../../../mcp/tools/results.js';
-import { isTmuxError } from '../../../tmux/server.js';
 import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
 import { choice, field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
@@ -134,7 +133,7 @@ export const sendKeysBatchTool = pythonTool({
         await sendKeys(engine, keysRequest(paneId, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
         results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
       } catch (error) {
-        if (!(error instanceof Failure) && !isTmuxError(error)) throw error;
+        if (!asFailure(error)) throw error;
         results.push({ index, pane_id: paneId, success: false, error: describeError(error), elapsed_seconds: seconds(started) });
         if (stop) {
           stoppedAt = index;
