@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHttp } from '../fixture/http.js';
 import { httpLoad, type LoadEra } from '../fixture/http-load.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
+import { contractCheck, type ToolResult } from '../fixture/schema-check.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 
 const TOKEN = 'test-token-0123456789';
@@ -38,6 +39,9 @@ for (const era of ['modern', 'legacy'] as const satisfies readonly LoadEra[]) {
     const after = await alone();
 
     assert.deepEqual(after, before, 'tmux did not change during the load');
+    // What a call alone gets keeps the contract (every answer under load is then held to it).
+    const check = contractCheck('libtmux');
+    before.forEach((result, i) => check(mix[i]!.tool, result as ToolResult));
     assert.equal(load.failed, 0, load.firstFailure);
     assert.equal(load.ms.length, CLIENTS * CALLS, 'every call was answered');
     load.results!.forEach((results, c) => results.forEach((result, i) => assert.deepEqual(result, before[(c + i) % mix.length], `client ${c}, call ${i}`)));
