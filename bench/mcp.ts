@@ -19,6 +19,7 @@ export function useCli(path: string): void {
   cliPath = path;
 }
 export const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
+export const BARE_RESPONDER = fileURLToPath(new URL('./bare-responder.ts', import.meta.url));
 export const THREE_FIELD_SERVER = fileURLToPath(new URL('./three-field-server.ts', import.meta.url));
 
 export interface CallOutcome {
@@ -33,6 +34,8 @@ export interface CallOutcome {
 }
 
 const HTTP_TOKEN = `bench-${process.pid}`;
+/** BENCH_NODE_ARGS: node flags for every server of ours, e.g. `--cpu-prof --cpu-prof-dir DIR` to profile them. */
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
 /** Over HTTP: which protocol era the client negotiates (2025-11-25 by `initialize`, 2026-07-28 by `server/discover`). */
 export type HttpEra = 'legacy' | 'auto';
@@ -55,7 +58,7 @@ export class McpDriver {
 
   /** Our server: the built dist/cli.js, with the given environment (the private socket) and arguments (`--profile`). */
   static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cliArgs: string[] = []): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [...nodeArgs, cliPath, ...cliArgs], env);
+    return McpDriver.start(process.execPath, [...NODE_ARGS, ...nodeArgs, cliPath, ...cliArgs], env);
   }
 
   /** The floor: a no-op SDK server on the same transport, run by plain node like dist/cli.js; with `answers` (a file), its canned answers too. */
@@ -68,9 +71,10 @@ export class McpDriver {
     return McpDriver.start(process.execPath, [compiled(THREE_FIELD_SERVER)], env);
   }
 
-  /** The command that starts our server or the floor, for measuring start-up from outside. */
-  static command(which: 'ours' | 'floor', nodeArgs: string[] = []): { command: string; args: string[] } {
-    return { command: process.execPath, args: which === 'ours' ? [...nodeArgs, cliPath] : [compiled(NOOP_SERVER)] };
+  /** The command that starts our server (with `cliArgs`), the no-op floor, or the bare responder serving the tools/list in file `cliArgs[0]`. */
+  static command(which: 'ours' | 'noop' | 'bare', cliArgs: string[] = []): { command: string; args: string[] } {
+    const script = which === 'ours' ? cliPath : compiled(which === 'noop' ? NOOP_SERVER : BARE_RESPONDER);
+    return { command: process.execPath, args: [script, ...cliArgs] };
   }
 
   static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
@@ -181,7 +185,10 @@ async function connect(transport: Transport, era: HttpEra): Promise<{ client: Cl
  * A bench server (the floor, the peer) as plain JavaScript (in node_modules/.cache, so its imports
  * resolve): it must not pay for a TypeScript loader that our built server does not have.
  */
+const compiledFiles = new Map<string, string>();
 export function compiled(source: string): string {
+  const done = compiledFiles.get(source);
+  if (done) return done;
   const name = source.split('/').pop()!.replace(/\.ts$/, '.mjs');
   const out = fileURLToPath(new URL(`../node_modules/.cache/tmux-mcp-bench/${name}`, import.meta.url));
   const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
@@ -189,6 +196,7 @@ export function compiled(source: string): string {
   });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, outputText);
+  compiledFiles.set(source, out);
   return out;
 }
 

@@ -104,21 +104,6 @@ export class BenchTmux {
 }
 
 /**
- * A server with `panes` panes, `perWindow` to a window (windows of 400x200 cells laid out evenly),
- * each running `paneCommand(i)`. Returns the server and the pane ids in creation order.
- */
-export async function buildPaneFarm(options: {
-  panes: number;
-  perWindow?: number;
-  paneCommand: (index: number) => string;
-}): Promise<{ tmux: BenchTmux; paneIds: string[] }> {
-  const tmux = new BenchTmux();
-  await tmux.start({ width: 400, height: 200, command: options.paneCommand(0) });
-  const paneIds = await growPaneFarm(tmux, { ...options, from: 1 });
-  return { tmux, paneIds };
-}
-
-/**
  * Adds panes to a farm of `from` panes (windows `bench:0`... of `perWindow` panes each) until it
  * has `panes`. Returns every pane id in creation order.
  */

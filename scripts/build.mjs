@@ -1,6 +1,6 @@
 // Builds dist/: one ESM bundle of the server with its dependencies inside, so that start-up reads a
 // handful of files instead of resolving and loading several hundred modules of the SDK, zod and ajv
-// (npm run bench: about 65 ms of a cold start). The licences of what is bundled go beside it.
+// (bench/notes.md). The licences of what is bundled go beside it.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';

@@ -5,12 +5,14 @@ import { ConfigError, type Config, type HttpConfig } from './config.js';
 import { HELP } from './cli/help.js';
 import { isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli } from './cli/options.js';
 import { checkTmuxBin } from './cli/tmux-check.js';
-import { registryFor } from './cli/engine.js';
 import { beginShutdown } from './core/servers/shutdown.js';
-import { PaneRecorder, recordDirectoryProblem } from './core/watch/recorder.js';
+import type { PaneRecorder } from './core/watch/recorder.js';
 import { VERSION } from './version.js';
 import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
 import { AuditFileError, AuditTrail } from './mcp/tools/audit.js';
+import { FirstAnswers } from './mcp/wire/first-answers.js';
+import { registryFor } from './cli/engine.js';
+import { buildProfile } from './profiles/index.js';
 import { SelectionError } from './mcp/tools/selection.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
@@ -44,22 +46,18 @@ const DRAIN_LIMIT_MS = 700;
 /** After the drain and the profile's own close (julia's owned sessions), the most that closing tmux clients may take. */
 const EXIT_GRACE_MS = 250;
 
-/**
- * The MCP side: the SDK, zod and the profiles. Most of start-up is loading it, so serve() starts
- * that first and probes and attaches tmux (two process round trips) meanwhile.
- */
+/** The SDK's side of the server: the SDK and zod, most of start-up. */
 function loadMcp() {
-  return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js'), import('./profiles/index.js')]).then(
-    ([server, stdio, profiles]) => ({ ...server, ...stdio, ...profiles }),
-  );
+  return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
 }
 
 async function serve(config: Config): Promise<void> {
   capYoungGeneration(); // before start-up's own allocations could grow it
   // First: a trail that cannot be written stops start-up before anything else happens.
   const trail = config.audit ? openTrail(config.audit) : undefined;
-  const loading = loadMcp();
-  loading.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
+  // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
+  const loading = config.http ? loadMcp() : undefined;
+  loading?.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
   await checkTmuxBin(config, process.env);
   const recorder = await startRecorder(config);
   const registry = registryFor(config, recorder);
@@ -68,12 +66,11 @@ async function serve(config: Config): Promise<void> {
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socketProblem = engine.socketProblem();
   if (socketProblem !== undefined) throw new ConfigError(`${config.socketSource}: ${socketProblem}`);
-  const running = (await engine.identity().catch(() => undefined)) !== undefined;
-  const { buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
-  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, !running);
-  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
-  const factory = createServerFactory(profile, trail ? { trail } : {});
-
+  // Whether a tmux server ran before this one could start one: asked once the first answers are out
+  // (attaching is a process round trip), and known before any call is served.
+  let settleRunning!: (running: boolean) => void;
+  const runningAtStart = new Promise<boolean>((resolve) => (settleRunning = resolve));
+  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, runningAtStart.then((running) => !running));
   let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
   let drainTransport: () => Promise<void> = async () => {};
@@ -99,6 +96,16 @@ async function serve(config: Config): Promise<void> {
   // manager's ordinary stop, a clean end like end of input (systemd counts only 0 as success).
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
+  // The signals are handled before anything is answered: a client may interrupt from its first answer on.
+  const first = config.http ? undefined : new FirstAnswers(profile);
+  await first?.needed;
+  const [{ createServerFactory, profileWire, serveBothErasOverStdio }, running] = await Promise.all([
+    loading ?? loadMcp(),
+    engine.identity().then((identity) => identity !== undefined, () => false),
+  ]);
+  settleRunning(running);
+  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
+  const factory = createServerFactory(profile, trail ? { trail } : {});
 
   let where: string;
   // One token for --http and --view, however it is given; a generated one is made once.
@@ -127,6 +134,7 @@ async function serve(config: Config): Promise<void> {
       onInputEnd: beginShutdown,
       wrap: (wire) => profileWire(profile, wire),
       ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
+      ...(first ? { handover: first.handOver() } : {}),
     });
     closeTransport = () => connection.close();
     drainTransport = () => connection.drain();
@@ -143,7 +151,7 @@ async function serve(config: Config): Promise<void> {
     where += `, view at ${view.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
-  collectWhenIdle();
+  if (config.idleGc !== false) collectWhenIdle();
 
   process.stderr.write(
     `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${tmux.socketLabel} (${config.socketSource}, ` +
@@ -178,6 +186,7 @@ function openTrail(audit: NonNullable<Config['audit']>): AuditTrail {
 /** The recorder for --record, once its directory proved writable; a directory that is not stops start-up (exit 1). */
 async function startRecorder(config: Config): Promise<PaneRecorder | undefined> {
   if (!config.record) return undefined;
+  const { PaneRecorder, recordDirectoryProblem } = await import('./core/watch/recorder.js');
   const problem = await recordDirectoryProblem(config.record.dir);
   if (problem !== undefined) {
     process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);

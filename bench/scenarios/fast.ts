@@ -1,11 +1,11 @@
 /** Fast tools over stdio in each profile, against the floor and against the in-process cost of a read. */
 import { performance } from 'node:perf_hooks';
 import { parseCli } from '../../src/cli/options.js';
-import { EngineRegistry } from '../../src/core/servers/registry.js';
+import { registryFor } from '../../src/cli/engine.js';
 import type { Profile } from '../../src/mcp/server.js';
 import { buildProfile } from '../../src/profiles/index.js';
 import { batchOperations, fastCalls, RUN_OVER_FLOOR_MS, READ_OVER_FLOOR_MS, stdioP50, type Base, type Floor } from '../base.js';
-import { interleave, toolRow } from '../measure.js';
+import { interleave, toolRow, type Turn } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table, type Row, type Table } from '../report.js';
@@ -96,12 +96,7 @@ async function inProcessProfile(tmux: BenchTmux) {
   const action = parseCli([], tmux.env);
   if (action.kind !== 'serve') throw new Error('the bench environment did not make a server configuration');
   const { config } = action;
-  const registry = new EngineRegistry({
-    bin: config.tmuxBin,
-    commandTimeoutMs: config.commandTimeoutMs,
-    engine: { waitMaxMs: config.waitMaxMs },
-    defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },
-  });
+  const registry = registryFor(config);
   const { profile, close } = await buildProfile(config, registry, false);
   return {
     profile: profile as Profile<unknown>,
@@ -111,7 +106,6 @@ async function inProcessProfile(tmux: BenchTmux) {
     },
   };
 }
-
 
 /** The same reads and input through `--profile julia`: `{paneId, generation}` targets, each call re-checking the generation. */
 async function juliaRows(t: Table, base: Base, floor: number): Promise<void> {
@@ -129,8 +123,6 @@ async function juliaRows(t: Table, base: Base, floor: number): Promise<void> {
   }
 }
 
-
-
 /**
  * Each fast call against the floor, call for call: one to our server, one to the no-op server, in
  * turn, so the floor each target adds its margin to is the floor of the same seconds (between runs
@@ -146,18 +138,7 @@ async function floorInterleaved(base: Base, driver: McpDriver, calls: ReturnType
   try {
     for (const call of calls) {
       if (!driver.has(call.tool)) continue;
-      const [mine, floors] = await interleave([{ driver, tool: call.tool, args: call.args() }, { driver: noop, tool: 'noop', args: {} }], call.iterations, call.warmup);
-      const floor = summarize(floors!);
-      addRow(t, { name: `floor, beside ${call.name}`, summary: floor, ratio: 1, note: 'interleaved with the next row' });
-      const summary = summarize(mine!);
-      addRow(t, {
-        name: call.name,
-        summary,
-        ratio: summary.p50 / floor.p50,
-        target: floor.p50 + call.overFloor,
-        goal: `floor + ${call.overFloor} ms`,
-        floorValue: floor.p50,
-      });
+      await besideFloor(t, call.name, { driver, tool: call.tool, args: call.args() }, noop, call.overFloor, call.iterations, call.warmup);
     }
   } finally {
     await noop.close();
@@ -179,26 +160,11 @@ async function pythonRows(t: Table, base: Base, f: number): Promise<void> {
   try {
     for (const pair of pairs) await toolRow(t, driver, `python: ${pair.name}`, pair.tool, () => pair.args, read);
     await toolRow(t, driver, 'python: call_read_tools_batch (16 reads: get_pane_info, capture_pane)', 'call_read_tools_batch', () => ({ operations: reads }), { floor: f });
-    // Beside the floor, call for call, as run_shell_command is in floorInterleaved: a floor measured
-    // minutes earlier says little about the machine now.
+    // Beside the floor, call for call: a floor measured minutes earlier says little about the machine now.
     const noop = await McpDriver.noop(base.tmux.env);
     try {
-      const [runs, floors] = await interleave(
-        [{ driver, tool: 'run_command', args: { pane_id: base.shell, command: 'true' } }, { driver: noop, tool: 'noop', args: {} }],
-        Math.min(opts.iterations, 100),
-        Math.min(opts.warmup, 5),
-      );
-      const floor = summarize(floors!);
-      addRow(t, { name: 'floor, beside python: run_command `true`', summary: floor, ratio: 1, note: 'interleaved with the next row' });
-      const summary = summarize(runs!);
-      addRow(t, {
-        name: 'python: run_command `true`',
-        summary,
-        ratio: summary.p50 / floor.p50,
-        target: floor.p50 + RUN_OVER_FLOOR_MS,
-        goal: `floor + ${RUN_OVER_FLOOR_MS} ms`,
-        floorValue: floor.p50,
-      });
+      const run = { driver, tool: 'run_command', args: { pane_id: base.shell, command: 'true' } };
+      await besideFloor(t, 'python: run_command `true`', run, noop, RUN_OVER_FLOOR_MS, Math.min(opts.iterations, 100), Math.min(opts.warmup, 5));
     } finally {
       await noop.close();
     }
@@ -222,4 +188,13 @@ export function pythonPairs(base: Base) {
     { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { pane_id: base.others[0] }, libtmux: same[3]! },
     { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { pane_id: base.sink, keys: 'x', literal: true }, libtmux: same[4]! },
   ];
+}
+
+/** One call alternated with the floor's, call for call: the floor row, then the call's, held to the floor + `over` ms. */
+async function besideFloor(t: Table, name: string, turn: Turn, noop: McpDriver, over: number, iterations?: number, warmup?: number): Promise<void> {
+  const [mine, floors] = await interleave([turn, { driver: noop, tool: 'noop', args: {} }], iterations, warmup);
+  const floor = summarize(floors!);
+  addRow(t, { name: `floor, beside ${name}`, summary: floor, ratio: 1, note: 'interleaved with the next row' });
+  const summary = summarize(mine!);
+  addRow(t, { name, summary, ratio: summary.p50 / floor.p50, target: floor.p50 + over, goal: `floor + ${over} ms`, floorValue: floor.p50 });
 }

@@ -3,7 +3,6 @@
  * the same stack; what HTTP adds over stdio for one client, ours against a bare Node responder; and
  * fifty clients at once on one server.
  */
-import { fileURLToPath } from 'node:url';
 import { fastCalls, stdioP50, type Base } from '../base.js';
 import { measure, toolRow } from '../measure.js';
 import { McpDriver } from '../mcp.js';
@@ -12,11 +11,10 @@ import { addRow, table } from '../report.js';
 import { ms, summarize } from '../stats.js';
 import { performance } from 'node:perf_hooks';
 import { permutations } from '../measure.js';
-import { CLI, compiled, processCpuNs } from '../mcp.js';
+import { BARE_RESPONDER, CLI, compiled, processCpuNs } from '../mcp.js';
 import { PLAIN_TOKEN, plainHttp, plainStdio, startListening, stop } from '../plain.js';
 import { httpLoad } from '../../test/fixture/http-load.js';
 
-const BARE_RESPONDER = fileURLToPath(new URL('../bare-responder.ts', import.meta.url));
 /** Our server: the build under test (`--cli` points at another). */
 const ours = () => opts.cli || CLI;
 

@@ -7,7 +7,7 @@ import { addRow, table } from '../report.js';
 import { ms } from '../stats.js';
 
 /** Idle RSS after 1,000 mixed calls: at most the floor's + this (MB, 10^6 bytes). */
-const IDLE_OVER_FLOOR_MB = 15;
+const IDLE_OVER_FLOOR_MB = 10;
 /** Growth from the first to the last checkpoint counted as noise: this, or the floor's own growth if larger (MB). */
 const IDLE_NOISE_MB = 2;
 const mb = (mib: number) => (mib * 2 ** 20) / 1e6;

@@ -9,18 +9,9 @@ import { pinToOneCpu } from '../pin.js';
 import { addRow, table, type Row } from '../report.js';
 import { meanWithInterval, median, ms, summarize } from '../stats.js';
 
-/**
- * How many times the parity table starts its four servers afresh (--parity-passes). A fresh process
- * runs a few per cent faster or slower for its whole life, so the spread between passes, not between
- * rounds, is what limits the table's resolution: many short passes resolve finer than a few long ones.
- */
+/** Passes of four fresh servers: a process's speed is set where it lands, so passes, not rounds, limit the resolution. */
 const PARITY_PASSES = Math.max(2, opts.parityPasses);
-/**
- * Calls of each operation every server of a pass makes before it is measured (--parity-warmup), all
- * four servers at once: enough for V8 to finish optimising. After 1,000, TurboFan was still compiling
- * hot functions beside the measured calls (--trace-opt: 6-9 per server over 3,000 get_pane_info
- * calls; up to 15 in 0.4 s, depending on what the server had run), which sided with either profile.
- */
+/** Calls of each operation every server makes before a pass measures, all four at once: until V8 is done optimising. */
 const PARITY_WARMUP = opts.parityWarmup;
 
 export type Operation = { tool: string; args: Record<string, unknown> };
@@ -39,18 +30,11 @@ export async function pythonParity(base: Base, operations: ReadonlyArray<{ name:
   const pin = pinToOneCpu([process.pid, await base.tmux.serverPid()]);
   const parity = table(
     'python against libtmux, interleaved',
-    `Each operation through both profiles' servers on the same tmux server, and each profile's answer to it from the no-op SDK ` +
-      `server (canned: the same bytes, no work behind them), one call to each of the four a round (warmed; every other round in ` +
-      `mirror order, so each side follows the same calls; in two passes of four libtmux's server and answer take the first places), ` +
-      `in ${PARITY_PASSES} passes of four freshly started servers. The python ` +
-      `contract's answers are larger (more fields, longer names): what carrying them costs the SDK on both ends and the pipe is ` +
-      `what the canned pair differs by. Per pass: the median of the per-round differences, (python - libtmux) - (python canned - ` +
-      `libtmux canned). Target: python costs no more than libtmux beyond that, as far as the bench can tell: the mean over passes ` +
-      `has a 95% interval (Student's t over the passes) that reaches 0 or below. The control row measures libtmux against a ` +
-      `second libtmux server the same way: its interval is the resolution, and it must reach 0 too, or the harness is biased. ` +
-      `The client, tmux and the four servers run on one CPU (${pin.description}): each call is handed from one process to the ` +
-      `next, and on one core a hand-off is a context switch, where on two it is a cross-core wake-up whose cost moves with ` +
-      `where the scheduler put each process (passes spread 2-3 times wider).`,
+    `Each operation through both profiles' servers and each profile's answer canned by the no-op server, one call to each ` +
+      `of the four a round (warmed; mirror order every other round), in ${PARITY_PASSES} passes of four fresh servers, on one CPU ` +
+      `(${pin.description}). Per pass: the median of (python - libtmux) - (python canned - libtmux canned). Target: the mean ` +
+      `over passes has a 95% interval (Student's t) that reaches 0 or below; the control (libtmux against libtmux) must hold 0. ` +
+      `Method: bench/notes.md.`,
   );
   let python: Awaited<ReturnType<typeof parityPasses>>;
   let control: Awaited<ReturnType<typeof parityPasses>>;

@@ -17,9 +17,10 @@ import { withJsonRpcRules, type JsonRpcRules } from './wire/jsonrpc-rules.js';
 import { withEraResourceNotFound } from './surface/resource-not-found.js';
 import { compileValidator, ensureValidation, validationReady, type Validator } from './tools/validation.js';
 import { boundError, boundErrorText } from './tools/error-cap.js';
-import { serveCompletions, type Completable } from './surface/completions.js';
+import { serveCompletions } from './surface/completions.js';
 import { servePrompts, type PromptDeclaration } from './surface/prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './surface/resources.js';
+import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './tools/results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
 import { Failure, refused } from '../core/failure.js';
@@ -112,38 +113,9 @@ export interface ServerFactoryOptions {
  */
 export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): () => Server {
   const invoker = createInvoker(profile, options.trail);
-  const listing = profile.tools.map((tool) => ({
-    name: tool.name,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    ...(tool._meta ? { _meta: tool._meta } : {}),
-  }));
+  const listing = toolListing(profile);
   const surface = extraSurface(profile);
   return () => buildServer(profile, invoker, listing, surface);
-}
-
-/** What a profile serves besides tools, and so which capabilities it advertises. */
-interface Surface {
-  readonly resources: readonly ResourceDeclaration[];
-  readonly templates: readonly ResourceTemplateDeclaration[];
-  readonly prompts: readonly PromptDeclaration[];
-  /** Present when any prompt argument or template variable has a completer. */
-  readonly completable?: Completable;
-}
-
-function extraSurface<Ctx>(profile: Profile<Ctx>): Surface {
-  const resources = profile.resources ?? [];
-  const templates = profile.resourceTemplates ?? [];
-  const prompts = profile.prompts ?? [];
-  const completable: Completable = {
-    promptArgument: (prompt, argument) => prompts.find((p) => p.name === prompt)?.arguments?.find((a) => a.name === argument)?.complete,
-    templateVariable: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
-  };
-  const anyCompleter = prompts.some((p) => p.arguments?.some((a) => a.complete)) || templates.some((t) => Object.keys(t.complete ?? {}).length > 0);
-  return { resources, templates, prompts, ...(anyCompleter ? { completable } : {}) };
 }
 
 function buildServer<Ctx>(
@@ -156,14 +128,7 @@ function buildServer<Ctx>(
   const hasResources = resources.length > 0 || templates.length > 0;
   const extra = profile.capabilities ?? {};
   const server = new Server(profile.serverInfo, {
-    capabilities: {
-      tools: { listChanged: extra.toolsListChanged ?? false },
-      // Advertised only when served: resources and prompts that are there, completions that have a completer.
-      ...(hasResources ? { resources: { listChanged: false, subscribe: false } } : {}),
-      ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
-      ...(completable ? { completions: {} } : {}),
-      ...(extra.logging ? { logging: {} } : {}),
-    },
+    capabilities: serverCapabilities(profile, surface),
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
   });
 

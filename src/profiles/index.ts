@@ -2,10 +2,10 @@
 import { ConfigError, type Config } from '../config.js';
 import type { EngineRegistry } from '../core/servers/registry.js';
 import type { Profile } from '../mcp/server.js';
+import { selectionSummary } from '../mcp/tools/selection.js';
 import { createJuliaProfile } from './julia/index.js';
 import { createLibtmuxProfile } from './libtmux/index.js';
 import { createPythonProfile } from './python/index.js';
-import { selectionSummary } from '../mcp/tools/selection.js';
 
 export interface ProfileBuild {
   readonly profile: Profile<unknown>;
@@ -15,7 +15,7 @@ export interface ProfileBuild {
   readonly close?: () => Promise<void>;
 }
 
-export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean): Promise<ProfileBuild> {
+export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean | Promise<boolean>): Promise<ProfileBuild> {
   switch (config.profile) {
     case 'libtmux': {
       const profile = createLibtmuxProfile({ config, registry, launchesDaemon });

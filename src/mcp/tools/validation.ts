@@ -35,9 +35,8 @@ function validation(): { check: Ajv; explainer: Ajv } {
   if (instances) return instances;
   if (!AjvClass) throw new Error('a validator ran before ensureValidation() finished');
   // verbose: errors carry their schema value, so a message can name the limit that was crossed.
-  // The schemas are our own declarations, held against the contracts by tests: checking each against
-  // the JSON Schema meta-schema first (validateSchema) would compile that meta-schema too, and with
-  // code optimisation it costs ~5.5 MiB of resident memory for no gain (validation speed is the same).
+  // Our schemas are held against the contracts by tests: no meta-schema check and no codegen
+  // optimisation, which cost resident memory and no validation speed (bench/notes.md).
   const options = { strict: false, validateFormats: false, verbose: true, validateSchema: false, code: { optimize: false } } as const;
   instances = { check: new AjvClass({ ...options, allErrors: false }), explainer: new AjvClass({ ...options, allErrors: true }) };
   // Contracts bound some strings in UTF-8 bytes rather than characters.

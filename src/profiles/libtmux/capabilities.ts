@@ -19,8 +19,8 @@ export interface CapabilitiesInput {
   readonly engine: Engine;
   readonly tools: readonly LibtmuxTool[];
   readonly selection: Selection;
-  /** No tmux server ran on the socket at start-up. */
-  readonly launchesDaemon: boolean;
+  /** No tmux server ran on the socket at start-up (known once the first answers are out). */
+  readonly launchesDaemon: boolean | Promise<boolean>;
 }
 
 export function capabilitiesResource(input: CapabilitiesInput): ResourceDeclaration {
@@ -42,8 +42,9 @@ async function capabilitiesReport({ config, engine, tools, selection, launchesDa
   const identity = await engine.identity().catch(() => undefined);
   const selector = config.socketPath !== undefined ? `-S ${config.socketPath}` : `-L ${config.socketName}`;
   // Decided at start-up: a server we found is "existing"; one that appeared since came from us.
-  const serverState = launchesDaemon ? (identity ? 'created' : 'not-started') : identity ? 'existing' : 'gone';
-  const configurationProvenance = launchesDaemon ? 'launched-by-this-process' : 'pre-existing';
+  const launched = await launchesDaemon;
+  const serverState = launched ? (identity ? 'created' : 'not-started') : identity ? 'existing' : 'gone';
+  const configurationProvenance = launched ? 'launched-by-this-process' : 'pre-existing';
   const socketPath = identity?.socketPath ?? config.socketPath ?? `${socketDirectory()}/${config.socketName ?? 'default'}`;
   return {
     schemaVersion: 1,

@@ -16,7 +16,7 @@ export interface LibtmuxProfileOptions {
   readonly config: Config;
   /** The local tmux (its default engine) and any hosts configured beside it. */
   readonly registry: EngineRegistry;
-  readonly launchesDaemon: boolean;
+  readonly launchesDaemon: boolean | Promise<boolean>;
 }
 
 export type LibtmuxProfile = Profile<LibtmuxContext> & { readonly selection: Selection; readonly tools: readonly LibtmuxTool[] };

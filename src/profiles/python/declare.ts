@@ -59,8 +59,7 @@ export function pythonTool<Args extends Socket>(spec: PythonToolSpec<Args>): Pyt
     toolset: spec.toolset,
     selfBounded: spec.selfBounded ?? false,
     textOnly: spec.textOnly ?? false,
-    // Every python call passes here, so it checks arguments without allocating, and it is a plain
-    // function handing back the tool's own promise: no promise or microtask of its own on the way.
+    // Hot path (every python call): checks arguments without allocating and hands back the tool's own promise.
     handler(args: Args, call) {
       try {
         for (const key in args) if (!known.has(key)) throw unexpectedArguments(spec.name, args, known);

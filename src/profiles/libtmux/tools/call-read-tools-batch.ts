@@ -102,8 +102,7 @@ function operationSchema(tool: LibtmuxTool): JsonSchema {
 
 /** Declares the batch over `available` tools: those in its authority that exist and are not excluded. */
 export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
-  // By code unit: for names of a-z and _ the same order as localeCompare, without the ICU collator
-  // that its first call sets up (30-50 ms of start-up on a loaded machine).
+  // By code unit: for names of a-z and _ the order of localeCompare, without building its ICU collator.
   const nested = available.filter((tool) => READ_BATCH_AUTHORITY.includes(tool.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = nested.map((tool) => tool.name);
   const outputClasses = [...new Set(nested.flatMap((tool) => tool.spec.outputClasses))].sort() as OutputClass[];
