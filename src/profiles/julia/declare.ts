@@ -46,9 +46,12 @@ export function argumentSchema(input: JsonSchema): JsonSchema {
   return { ...input, required: required.filter((key) => key !== 'target') };
 }
 
-/** `required` as the contract lists it: `target` first when it is required at all. */
-export function requiredWithTarget(settings: SchemaSettings, rest: readonly string[]): string[] {
-  return settings.callerConfigured ? [...rest] : ['target', ...rest];
+/**
+ * `required` as the contract lists it: `target` first when it is required at all. Typed as `rest`
+ * alone: `plan` gets `target` possibly absent either way (argumentSchema leaves it to plan).
+ */
+export function requiredWithTarget<K extends string>(settings: SchemaSettings, rest: readonly K[]): K[] {
+  return (settings.callerConfigured ? [...rest] : ['target', ...rest]) as K[];
 }
 
 const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean): ToolAnnotations => ({

@@ -61,7 +61,7 @@ export const keysFields = {
 };
 
 /** The literal text the waits look for. */
-export function waitText(maxBytes: number): JsonSchema {
+export function waitText(maxBytes: number) {
   return string({
     minLength: 1,
     maxLength: maxBytes,

@@ -19,7 +19,7 @@ function planOn<A extends { target?: PaneTarget }, P>(args: A, app: JuliaApp, re
   return { ...extra, target: app.planTarget(args.target) };
 }
 
-const paneInput = (settings: SchemaSettings, fields: Record<string, JsonSchema>, required: readonly string[]) =>
+const paneInput = <F extends Record<string, JsonSchema>, K extends keyof F & string>(settings: SchemaSettings, fields: F, required: readonly K[]) =>
   object({ ...fields, target: targetIn }, requiredWithTarget(settings, required));
 
 export const sendKeys = juliaTool({

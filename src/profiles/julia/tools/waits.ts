@@ -28,7 +28,7 @@ const matched = object(
 
 const textLimit = (settings: { maxCaptureBytes: number }) => Math.min(1024, settings.maxCaptureBytes);
 
-const waitInput = (settings: SchemaSettings, fields: Record<string, JsonSchema>, required: readonly string[]) =>
+const waitInput = <F extends Record<string, JsonSchema>, K extends (keyof F & string) | 'text'>(settings: SchemaSettings, fields: F, required: readonly K[]) =>
   object({ ...fields, target: targetIn, text: waitText(textLimit(settings)) }, requiredWithTarget(settings, required));
 
 /** The pane behind a checked target, and its server's engine; a pane that vanished since listing is a stale target. */
