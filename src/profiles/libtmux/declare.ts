@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import type { ToolCall, ToolDeclaration, ToolOutcome } from '../../mcp/tools/tool.js';
+import type { ToolCall, ToolDeclaration, ToolSpec } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 
 type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';
@@ -18,10 +18,10 @@ export const CAPABILITY_KEY = 'com.git-pull.libtmux-mcp/capability';
 /** Every tool of this contract carries these hints, the published server's conservative default. */
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 
-export interface LibtmuxToolSpec<Args> {
-  readonly name: string;
+/** A libtmux tool: the common spec with a title and output schema always, and the facts of its capability row. */
+export interface LibtmuxToolSpec<In extends JsonSchema> extends ToolSpec<In, ToolCall<LibtmuxContext>> {
   readonly title: string;
-  readonly description: string;
+  readonly output: JsonSchema;
   readonly toolset: Toolset;
   readonly processReach?: ProcessReach;
   readonly tmuxEffects: readonly TmuxEffect[];
@@ -31,14 +31,11 @@ export interface LibtmuxToolSpec<Args> {
   readonly inputLiteralization?: Readonly<Record<string, Literalization>>;
   readonly nestedAuthority?: readonly string[];
   readonly amplifiesFutureInput?: boolean;
-  readonly input: JsonSchema;
-  readonly output: JsonSchema;
-  readonly handler: (args: Args, call: ToolCall<LibtmuxContext>) => Promise<ToolOutcome>;
 }
 
 export type LibtmuxTool = ToolDeclaration<LibtmuxContext> & { readonly spec: LibtmuxToolSpec<any> };
 
-export function libtmuxTool<Args>(spec: LibtmuxToolSpec<Args>): LibtmuxTool {
+export function libtmuxTool<In extends JsonSchema>(spec: LibtmuxToolSpec<In>): LibtmuxTool {
   return {
     spec,
     name: spec.name,

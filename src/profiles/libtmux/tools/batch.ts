@@ -1,11 +1,11 @@
 /**
  * call_read_tools_batch: up to 16 read-only calls in one round trip. Its reach (which tools it may
  * call) and its advertised schema are derived from the nested tools this process actually has,
- * so exclusions narrow both: group-batch.ts declares it over the read tools, and the profile
+ * so exclusions narrow both: tools/index.ts declares it over the inspect tools, and the profile
  * rebinds it at start-up with `readToolsBatch(callable)`.
  */
-import { runSerialBatch, shrinkBatchOutcome, type BatchOperation, type OnError } from '../../../mcp/tools/batch.js';
-import { array, boolean, enumOf, integer, nullable, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
+import { type BatchOperation, type OnError, runSerialBatch, shrinkBatchOutcome } from '../../../mcp/tools/batch.js';
+import { array, boolean, enumOf, integer, type JsonSchema, nullable, object, string, typed } from '../../../mcp/tools/schema.js';
 import { libtmuxTool, type LibtmuxTool, type OutputClass } from '../declare.js';
 
 export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
@@ -110,7 +110,7 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
   const input = object(
     {
       onError: ON_ERROR,
-      operations: array(names.length ? { oneOf: nested.map(operationSchema) } : { not: {} }, {
+      operations: array(typed<BatchOperation>(names.length ? { oneOf: nested.map(operationSchema) } : { not: {} }), {
         minItems: 1,
         maxItems: MAX_OPERATIONS,
         description: `1 to ${MAX_OPERATIONS} calls, run in order: each {tool, arguments}, tool one of ${names.join(', ') || '(none on this server)'}.`,
@@ -149,7 +149,7 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
     nestedAuthority: names,
     input,
     output,
-    async handler(args: { operations: BatchOperation[]; onError?: OnError }, call) {
+    async handler(args, call) {
       const tmux = call.ctx.engine.tmux;
       return runSerialBatch(args.operations, call, {
         onError: args.onError ?? 'stop',
