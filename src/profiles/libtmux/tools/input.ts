@@ -6,7 +6,7 @@ import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { isTmuxError } from '../../../tmux/server.js';
-import { libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { TYPES_INTO, libtmuxTool, type LibtmuxTool } from '../declare.js';
 
 // Keeps the echoed keys, written twice, well inside the 1 MB response limit.
 const MAX_ECHO_BYTES = 400_000;
@@ -43,10 +43,7 @@ const sendKeysTool = libtmuxTool({
     'program. To get the answer, call wait_for_text next (no cursor needed: everything the pane prints after this ' +
     'input counts as new, even if it comes before the wait starts); to run a shell command and get its output and ' +
     'exit status use run_shell_command; to insert a multi-line block without running it line by line use paste_text.',
-  toolset: 'execute',
-  processReach: 'pane-input',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...TYPES_INTO,
   input: object(SEND_KEYS_FIELDS, ['keys', 'paneId']),
   output: object(
     {
@@ -100,10 +97,7 @@ const sendKeysBatchTool = libtmuxTool({
     'stops the rest; with "continue" the operations that pass are sent and the others are reported. Returns how ' +
     'many operations were sent, the failures by index, and which panes each sent operation reached. The batch ' +
     'does not wait between operations: to run commands and collect output use run_shell_command.',
-  toolset: 'execute',
-  processReach: 'pane-input',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...TYPES_INTO,
   input: object(
     {
       operations: array(object(SEND_KEYS_FIELDS, ['paneId', 'keys']), {
@@ -204,10 +198,7 @@ const pasteTextTool = libtmuxTool({
     'Enter after the paste (e.g. to run a pasted command). Refuses a dead pane, a pane in copy mode or another ' +
     'tmux mode, and the pane this server runs in unless force. Unlike send_keys it is not copied to ' +
     'synchronized panes. For keys such as C-c use send_keys with literal false.',
-  toolset: 'execute',
-  processReach: 'pane-input',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...TYPES_INTO,
   input: object(
     {
       paneId: string({ description: 'Pane to paste into: id (%3) or pane ref from list_panes.' }),

@@ -10,7 +10,7 @@ import { captureLines, tailBudget } from '../../../core/read/capture.js';
 import { type Corner, CORNERS, paneAtCorner } from '../../../core/read/corners.js';
 import { compileMatcher, SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
 import { array, boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
-import { libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { READS_CONTENT, READS_METADATA, libtmuxTool, type LibtmuxTool } from '../declare.js';
 import { captureSchema, paneSchema, paneWire, sessionSchema, sessionWire, windowLinkSchema, windowLinkWire, windowOccurrenceSchema, windowOccurrenceWire, windowSchema, windowWire } from '../records.js';
 import { SETTINGS_TOOLS } from './inspect-settings.js';
 
@@ -24,9 +24,7 @@ const capturePaneTool = libtmuxTool({
     '`start` (negative reaches into scrollback, e.g. -500) and `end` to read history. Long captures keep the newest ' +
     '`maxLines` rows (default 200, at most 2000) and about 128 KB, and `droppedLines` says how many older rows were ' +
     'left out. To follow new output use capture_since; to wait for something to appear use wait_for_text.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['terminal-content', 'tmux-metadata'],
+  ...READS_CONTENT,
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref.' }),
@@ -61,9 +59,7 @@ const listPanesTool = libtmuxTool({
     '(dead, in a mode, synchronized). Without arguments it lists every pane on the server; give `window` to list one ' +
     'window, or `session` for all panes of one session (given both, the window must be one of that session\'s). Use a pane `id` or `ref` ' +
     'with capture_pane, send_keys, run_shell_command and wait_for_text.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({
     session: string({ description: 'Session id ($0), exact session name, or session ref. Optional.' }),
     window: string({ description: 'Window id (@1) or window ref. Optional.' }),
@@ -90,9 +86,7 @@ const listSessionsTool = libtmuxTool({
     'List every tmux session on this server with its id, name, window count, creation time and whether a person ' +
     '(a terminal client other than this server) is attached. Start here to find where to work; then list_windows or ' +
     'list_panes for a session. An empty list means no tmux server is running yet: create_session starts one.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
@@ -108,9 +102,7 @@ const getServerInfoTool = libtmuxTool({
     'Say whether a tmux server is running on the socket this MCP server is bound to and, if so, its tmux version ' +
     'and socket path. Never fails for a missing server: `running: false` means nothing is there yet (create_session ' +
     'starts one). Use it to check the connection or the tmux version before relying on a newer tmux feature.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({}),
   output: object(
     {
@@ -134,9 +126,7 @@ const getSessionInfoTool = libtmuxTool({
     'Describe one session: id, ref, name, window count, creation time and whether a person (a terminal client ' +
     'other than this server) is attached. Accepts a session id ($0), an exact name or a session ref. To see all ' +
     'sessions use list_sessions; for its windows use list_windows.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref.' }) }, ['session']),
   output: object({ session: sessionSchema }, ['session']),
   async handler(args, { ctx }) {
@@ -153,9 +143,7 @@ const getWindowInfoTool = libtmuxTool({
     'can be linked into several sessions (each placement gives the session, index, whether it is that session\'s ' +
     'current window, and a session:index target). Accepts a window id (@1), window ref or window-link ref. To list ' +
     'windows use list_windows; for the panes inside use list_panes with `window`.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({ windowId: string({ description: 'Window id (@1), window ref, or window-link ref.' }) }, ['windowId']),
   output: object(
     {
@@ -179,9 +167,7 @@ const getPaneInfoTool = libtmuxTool({
     'Describe one pane: id, ref, index, size, which window edges it touches, foreground command, working ' +
     'directory and state (dead, in copy mode or another mode, synchronized). Accepts a pane id (%3) or pane ref. ' +
     'Use it to check a pane before typing into it; to read its text use capture_pane, or snapshot_pane for both.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({ paneId: string({ description: 'Pane id (%3) or pane ref.' }) }, ['paneId']),
   output: object({ pane: paneSchema }, ['pane']),
   async handler(args, { ctx }) {
@@ -198,9 +184,7 @@ const listWindowsTool = libtmuxTool({
     'two sessions appears twice, with a shared `windowRef` and a distinct `linkRef`, `sessionID`, `index` and ' +
     '`target` (session:index). Without `session` it lists every session\'s windows. Use `windowRef`/`id` with ' +
     'window tools and list_panes; get_window_info describes one window.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is every session.' }) }),
   output: object({ windows: array(windowOccurrenceSchema, { description: 'Window placements, by session and index.' }) }, ['windows']),
   async handler(args, { ctx }) {
@@ -219,9 +203,7 @@ const snapshotPaneTool = libtmuxTool({
     'the quickest way to see what a pane is running and showing. The two are read one after the other, not ' +
     'atomically. The screen keeps the newest `maxLines` rows (default 200) within about 128 KB. For scrollback use ' +
     'capture_pane with `start`; to follow new output use capture_since.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['terminal-content', 'tmux-metadata'],
+  ...READS_CONTENT,
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref.' }),
@@ -250,9 +232,7 @@ const findPaneByPositionTool = libtmuxTool({
     'the bottom right" after a split. Returns the first pane, in pane-index order, touching both edges of that ' +
     'corner (in a zoomed window the zoomed pane touches every corner too, and the pane first in index order still ' +
     'wins). To see every pane with its edges use list_panes with `window`.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['tmux-metadata'],
+  ...READS_METADATA,
   input: object(
     {
       windowId: string({ description: 'Window id (@1), window ref, or window-link ref.' }),
@@ -284,9 +264,7 @@ const searchPanesTool = libtmuxTool({
     '(default 50) and 128,000 bytes of matched text; `truncatedBy` names each limit that cut the search short ' +
     '(panes, lines, bytes, time, pane-output, matches, result-bytes). To read around a match use capture_pane; to ' +
     'wait for text to appear use wait_for_text.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['terminal-content', 'tmux-metadata'],
+  ...READS_CONTENT,
   input: object(
     {
       pattern: string({ 'x-libtmux-max-utf8-bytes': SEARCH_LIMITS.patternBytes, description: 'Text to find (or a regular expression with regex: true); at most 4096 UTF-8 bytes.' }),
@@ -353,9 +331,7 @@ const captureSinceTool = libtmuxTool({
     '(history trimmed or cleared, a full-screen program switched screens): call capture_pane to resynchronise. ' +
     'Keeps the newest `maxLines` rows (default 200) within about 128 KB; `droppedLines` counts older new rows left ' +
     'out. To wait for specific text use wait_for_text.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['terminal-content', 'tmux-metadata'],
+  ...READS_CONTENT,
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref.' }),

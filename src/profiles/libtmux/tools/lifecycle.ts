@@ -3,7 +3,7 @@ import { checkNewSession, checkStartDirectory, createSession, createWindow, resp
 import { checkWindowName } from '../../../core/arrange/naming.js';
 import { clearScrollback, killPane, killSession, killWindow } from '../../../core/arrange/teardown.js';
 import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
-import { libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { DELETES, STARTS_PROCESS, libtmuxTool, type LibtmuxTool } from '../declare.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';
 
 const createSessionTool = libtmuxTool({
@@ -17,10 +17,7 @@ const createSessionTool = libtmuxTool({
     'empty, or contains ":" or "." (tmux reserves them for targets) or "$" or "\\" (tmux would store them escaped). ' +
     'Names and directories are taken literally, "#" included. ' +
     'Size defaults to tmux\'s default-size (usually 80x24).',
-  toolset: 'execute',
-  processReach: 'configured-process',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...STARTS_PROCESS,
   inputLiteralization: { name: 'double-hash-once', startDirectory: 'double-hash-once', windowName: 'double-hash-once' },
   input: object(
     {
@@ -50,10 +47,7 @@ const createWindowTool = libtmuxTool({
     'change. Returns the window as placed in that session (id, refs, index, size); get its pane with list_panes ' +
     '(window: the returned id). To add a pane beside an existing one instead, use split_window; for a new ' +
     'session, create_session.',
-  toolset: 'execute',
-  processReach: 'configured-process',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...STARTS_PROCESS,
   inputLiteralization: { name: 'double-hash-once', startDirectory: 'double-hash-once' },
   input: object(
     {
@@ -83,10 +77,7 @@ const splitWindowTool = libtmuxTool({
     'shared evenly. Focus stays where it was. Returns the new pane record: use its id with send_keys, ' +
     'run_shell_command or capture_pane. Fails without changing anything when the pane is too small to split. ' +
     'For a separate full-size pane, create_window.',
-  toolset: 'execute',
-  processReach: 'configured-process',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...STARTS_PROCESS,
   inputLiteralization: { startDirectory: 'double-hash-once' },
   input: object(
     {
@@ -181,6 +172,12 @@ const setSynchronizePanesTool = libtmuxTool({
   },
 });
 
+/** What a kill tool answers: the object's id, and that it is gone. */
+function killed(key: string, noun: string) {
+  const properties = { [key]: string({ description: `The ${noun} killed.` }), deleted: boolean({ description: `Always true: the ${noun} is gone.` }) };
+  return object(properties, ['deleted', key]);
+}
+
 const killPaneTool = libtmuxTool({
   name: 'kill_pane',
   title: 'Kill pane',
@@ -189,9 +186,7 @@ const killPaneTool = libtmuxTool({
     'of the window take its space; killing a window\'s last pane closes the window, and a session\'s last window ' +
     'the session. Refuses the pane this MCP server runs in unless force is true. To restart the program but keep ' +
     'the pane, use respawn_pane.',
-  toolset: 'teardown',
-  tmuxEffects: ['delete', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...DELETES,
   input: object(
     {
       paneId: string({ description: 'Pane to kill: id (%3) or pane ref.' }),
@@ -199,13 +194,7 @@ const killPaneTool = libtmuxTool({
     },
     ['paneId'],
   ),
-  output: object(
-    {
-      paneId: string({ description: 'The pane killed.' }),
-      deleted: boolean({ description: 'Always true: the pane is gone.' }),
-    },
-    ['deleted', 'paneId'],
-  ),
+  output: killed('paneId', 'pane'),
   async handler(args, { ctx }) {
     // kill-pane itself refuses a pane that does not exist: no separate lookup.
     const paneId = await ctx.engine.paneIdFrom(args.paneId);
@@ -221,9 +210,7 @@ const killWindowTool = libtmuxTool({
     'Close a window with all its panes, ending their programs; it disappears from every session it is linked ' +
     'into, and a session left without windows closes. Refuses a window holding the pane this MCP server runs in ' +
     'unless force is true. To close one pane, use kill_pane.',
-  toolset: 'teardown',
-  tmuxEffects: ['delete', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...DELETES,
   input: object(
     {
       windowId: string({ description: 'Window to kill: id (@1), window ref, or window-link ref.' }),
@@ -231,13 +218,7 @@ const killWindowTool = libtmuxTool({
     },
     ['windowId'],
   ),
-  output: object(
-    {
-      windowId: string({ description: 'The window killed.' }),
-      deleted: boolean({ description: 'Always true: the window is gone.' }),
-    },
-    ['deleted', 'windowId'],
-  ),
+  output: killed('windowId', 'window'),
   async handler(args, { ctx }) {
     const window = await ctx.engine.resolveWindow(args.windowId);
     await killWindow(ctx.engine, window.id, args.force);
@@ -253,9 +234,7 @@ const killSessionTool = libtmuxTool({
     'Killing the last session also stops the tmux server (list_sessions then returns an empty list, and ' +
     'create_session starts a new server). Refuses the session holding the pane this MCP server runs in unless ' +
     'force is true.',
-  toolset: 'teardown',
-  tmuxEffects: ['delete', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...DELETES,
   input: object(
     {
       session: string({ description: 'Session to kill: id ($0), exact name, or session ref.' }),
@@ -263,13 +242,7 @@ const killSessionTool = libtmuxTool({
     },
     ['session'],
   ),
-  output: object(
-    {
-      sessionId: string({ description: 'The session killed.' }),
-      deleted: boolean({ description: 'Always true: the session is gone.' }),
-    },
-    ['deleted', 'sessionId'],
-  ),
+  output: killed('sessionId', 'session'),
   async handler(args, { ctx }) {
     const session = await ctx.engine.resolveSession(args.session);
     await killSession(ctx.engine, session.id, args.force);

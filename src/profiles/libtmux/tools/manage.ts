@@ -7,7 +7,7 @@ import { invalidArgument } from '../../../core/failure.js';
 import { MAX_HISTORY_LIMIT, setHistoryLimit, setMouse } from '../../../core/settings/settings.js';
 import { movePlacement, placementTarget, resolvePlacement, selectPlacement } from '../../../core/targets/placement.js';
 import { boolean, enumOf, integer, object, type Static, string } from '../../../mcp/tools/schema.js';
-import { libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { CHANGES, libtmuxTool, type LibtmuxTool } from '../declare.js';
 
 const moveWindowTool = libtmuxTool({
   name: 'move_window',
@@ -20,9 +20,7 @@ const moveWindowTool = libtmuxTool({
     'select_window for that). Its panes and their programs are untouched; the window id stays, and the result ' +
     'gives the new session:index. A window linked into several sessions (or twice into one) must be narrowed to ' +
     'the placement to move with `sourceSession` and/or `sourceIndex`.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: object(
     {
       windowId: string({ description: 'Window to move: window id (@1), window ref, or window-link ref (linkRef from list_windows).' }),
@@ -49,6 +47,12 @@ const moveWindowTool = libtmuxTool({
   },
 });
 
+/** What a rename tool answers: the object's id, and the name tmux now holds. */
+function renamed(key: string, idDescription: string, noun: string) {
+  const properties = { [key]: string({ description: idDescription }), name: string({ description: `The name tmux now holds for the ${noun}.` }) };
+  return object(properties, ['name', key]);
+}
+
 const renameSessionTool = libtmuxTool({
   name: 'rename_session',
   title: 'Rename session',
@@ -58,9 +62,7 @@ const renameSessionTool = libtmuxTool({
     'targets), control characters, backslashes, or "$" before a letter, "_" or "{" (tmux would store those ' +
     'escaped). The session id ($N) does not change, so ids and refs from list_sessions stay valid. To rename a ' +
     'window use rename_window.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   inputLiteralization: { name: 'double-hash-once' },
   input: object(
     {
@@ -69,13 +71,7 @@ const renameSessionTool = libtmuxTool({
     },
     ['name', 'session'],
   ),
-  output: object(
-    {
-      sessionId: string({ description: 'Id of the renamed session ($N); unchanged by the rename.' }),
-      name: string({ description: 'The name tmux now holds for the session.' }),
-    },
-    ['name', 'sessionId'],
-  ),
+  output: renamed('sessionId', 'Id of the renamed session ($N); unchanged by the rename.', 'session'),
   async handler(args, { ctx }) {
     checkSessionName(args.name);
     const session = await ctx.engine.resolveSession(args.session);
@@ -93,9 +89,7 @@ const renameWindowTool = libtmuxTool({
     'backslashes, or "$" before a letter, "_" or "{" (tmux would store those escaped). tmux turns off automatic ' +
     'renaming for the window, so the name stays when its program changes. A window linked into several sessions ' +
     'has one name everywhere. To rename a session use rename_session; to label a pane use set_pane_title.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   inputLiteralization: { name: 'double-hash-once' },
   input: object(
     {
@@ -104,13 +98,7 @@ const renameWindowTool = libtmuxTool({
     },
     ['name', 'windowId'],
   ),
-  output: object(
-    {
-      windowId: string({ description: 'Id of the renamed window (@N).' }),
-      name: string({ description: 'The name tmux now holds for the window.' }),
-    },
-    ['name', 'windowId'],
-  ),
+  output: renamed('windowId', 'Id of the renamed window (@N).', 'window'),
   async handler(args, { ctx }) {
     checkWindowName(args.name);
     const window = await ctx.engine.resolveWindow(args.windowId);
@@ -144,9 +132,7 @@ const resizePaneTool = libtmuxTool({
     'A pane can never outgrow its window, and one that already spans the window in that direction cannot change: ' +
     'that fails with nothing changed; use resize_window for the window itself. Resizing unzooms a zoomed window. ' +
     'The text result reports the pane\'s new size.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: resizePaneInput,
   output: object({ paneId: string({ description: 'Id of the resized pane (%N).' }) }, ['paneId']),
   async handler(args, { ctx }) {
@@ -186,9 +172,7 @@ const resizeWindowTool = libtmuxTool({
     '"manual", so terminals attached later do not fit the window to themselves (a larger window is cropped on a ' +
     'smaller screen). Programs in the panes see the new size. The text result reports the size now in force; a ' +
     'size tmux did not apply is an error. For one pane inside a window use resize_pane.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: object(
     {
       windowId: string({ description: 'Window to resize: window id (@1), window ref, or window-link ref.' }),
@@ -221,9 +205,7 @@ const selectLayoutTool = libtmuxTool({
     'of this window) and panes fill its cells in pane-index order; its overall size becomes the window\'s size. ' +
     'Returns the layout string now in force, which can be passed back later to restore it. Programs in the panes ' +
     'keep running.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: object(
     {
       windowId: string({ description: 'Window to arrange: window id (@1), window ref, or window-link ref.' }),
@@ -253,9 +235,7 @@ const selectPaneTool = libtmuxTool({
     'commands aimed at the window act on. It does not bring the window to the front of its session (use ' +
     'select_window for that), and it unzooms the window if another pane was zoomed. Tools such as send_keys ' +
     'address panes by id and do not need this.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: object({ paneId: string({ description: 'Pane to make active: pane id (%3) or pane ref.' }) }, ['paneId']),
   output: object({ paneId: string({ description: 'Id of the now active pane (%N).' }) }, ['paneId']),
   async handler(args, { ctx }) {
@@ -273,9 +253,7 @@ const selectWindowTool = libtmuxTool({
     'without a target act on. A window linked into several sessions (or twice into one) must be narrowed to one ' +
     'placement with `sourceSession` and/or `sourceIndex`; a window-link ref from list_windows already names its ' +
     'session. Returns the placement as session:index. To change the active pane inside a window use select_pane.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: object(
     {
       windowId: string({ description: 'Window to select: window id (@1), window ref, or window-link ref (linkRef from list_windows).' }),
@@ -344,9 +322,7 @@ const setPaneTitleTool = libtmuxTool({
     'runs there. The title is stored exactly as given (no tmux format expansion: "#" stays "#"); an empty string ' +
     'clears it; control characters are refused. A program in the pane may later replace it with its own ' +
     'title escape sequence. To name the window instead use rename_window.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   inputLiteralization: { title: 'double-hash-once' },
   input: object(
     {
@@ -378,9 +354,7 @@ const swapPaneTool = libtmuxTool({
     'windows and sessions. The panes keep their ids, programs and scrollback; only where they sit changes. The ' +
     'pane that was active stays active where it can. Swapping a pane with itself does nothing. A zoomed window is ' +
     'unzoomed.',
-  toolset: 'manage',
-  tmuxEffects: ['change', 'observe'],
-  outputClasses: ['tmux-metadata'],
+  ...CHANGES,
   input: object(
     {
       paneId: string({ description: 'First pane: pane id (%3) or pane ref.' }),

@@ -6,7 +6,7 @@ import { fingerprint } from '../../../core/targets/refs.js';
 import { compileMatchers, decodeCursor, type WaitCursor, waitForText, type WaitResult } from '../../../core/watch/wait.js';
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
-import { libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { READS_CONTENT, libtmuxTool, type LibtmuxTool } from '../declare.js';
 
 /** Both waits give up after this long unless told otherwise (the server ceiling may lower it). */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -36,9 +36,7 @@ const waitForTextTool = libtmuxTool({
     'unless your client sends progress tokens (progress is reported every second); to wait longer, call again: nothing ' +
     'printed in between is missed. For a command you start yourself, run_shell_command waits for it and returns ' +
     'its output and exit status in one call.',
-  toolset: 'inspect',
-  tmuxEffects: ['observe'],
-  outputClasses: ['terminal-content', 'tmux-metadata'],
+  ...READS_CONTENT,
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref to watch.' }),
