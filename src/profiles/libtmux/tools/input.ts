@@ -6,7 +6,7 @@ import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { isTmuxError } from '../../../tmux/server.js';
-import { TYPES_INTO, libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { TYPES_INTO, libtmuxTool } from '../declare.js';
 
 // Keeps the echoed keys, written twice, well inside the 1 MB response limit.
 const MAX_ECHO_BYTES = 400_000;
@@ -29,7 +29,7 @@ const SEND_KEYS_FIELDS = {
   force: boolean({ description: 'Allow typing into the pane this MCP server itself runs in. Default false (refused).' }),
 };
 
-const sendKeysTool = libtmuxTool({
+export const sendKeysTool = libtmuxTool({
   name: 'send_keys',
   title: 'Send keys',
   description:
@@ -85,7 +85,7 @@ interface FailedOperation {
   reason: string;
 }
 
-const sendKeysBatchTool = libtmuxTool({
+export const sendKeysBatchTool = libtmuxTool({
   name: 'send_keys_batch',
   title: 'Send keys batch',
   description:
@@ -186,7 +186,7 @@ function reasonFor(error: unknown): string {
   throw error;
 }
 
-const pasteTextTool = libtmuxTool({
+export const pasteTextTool = libtmuxTool({
   name: 'paste_text',
   title: 'Paste text',
   description:
@@ -223,7 +223,7 @@ const pasteTextTool = libtmuxTool({
   },
 });
 
-const waitForChannelTool = libtmuxTool({
+export const waitForChannelTool = libtmuxTool({
   name: 'wait_for_channel',
   title: 'Wait for channel',
   description:
@@ -282,7 +282,7 @@ const waitForChannelTool = libtmuxTool({
   },
 });
 
-const signalChannelTool = libtmuxTool({
+export const signalChannelTool = libtmuxTool({
   name: 'signal_channel',
   title: 'Signal channel',
   description:
@@ -306,5 +306,3 @@ const signalChannelTool = libtmuxTool({
     return { structured: { channel: args.channel, signalled: true } };
   },
 });
-
-export const INPUT_TOOLS: readonly LibtmuxTool[] = [sendKeysTool, sendKeysBatchTool, pasteTextTool, waitForChannelTool, signalChannelTool];

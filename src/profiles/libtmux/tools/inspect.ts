@@ -1,22 +1,19 @@
 /**
  * The inspect tools: what the server, its sessions, windows and panes are and show (captures,
- * listings, info, search, new output since a cursor). The option, environment and hook readers are
- * in inspect-settings.ts. Read-only: none changes tmux.
+ * listings, info, search). Read-only: none changes tmux.
  */
 import { invalidArgument, notFound } from '../../../core/failure.js';
 import { quoted } from '../../../core/quote.js';
-import { captureSince, CURSOR_MAX_CHARS, decodeCursor } from '../../../core/read/capture-since.js';
 import { captureLines, tailBudget } from '../../../core/read/capture.js';
 import { type Corner, CORNERS, paneAtCorner } from '../../../core/read/corners.js';
 import { compileMatcher, SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
 import { array, boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
-import { READS_CONTENT, READS_METADATA, libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { READS_CONTENT, READS_METADATA, libtmuxTool } from '../declare.js';
 import { captureSchema, paneSchema, paneWire, sessionSchema, sessionWire, windowLinkSchema, windowLinkWire, windowOccurrenceSchema, windowOccurrenceWire, windowSchema, windowWire } from '../records.js';
-import { SETTINGS_TOOLS } from './inspect-settings.js';
 
 const LINE = { minimum: -2147483648, maximum: 32767 };
 
-const capturePaneTool = libtmuxTool({
+export const capturePaneTool = libtmuxTool({
   name: 'capture_pane',
   title: 'Capture pane',
   description:
@@ -51,7 +48,7 @@ const capturePaneTool = libtmuxTool({
   },
 });
 
-const listPanesTool = libtmuxTool({
+export const listPanesTool = libtmuxTool({
   name: 'list_panes',
   title: 'List panes',
   description:
@@ -79,7 +76,7 @@ const listPanesTool = libtmuxTool({
   },
 });
 
-const listSessionsTool = libtmuxTool({
+export const listSessionsTool = libtmuxTool({
   name: 'list_sessions',
   title: 'List sessions',
   description:
@@ -95,7 +92,7 @@ const listSessionsTool = libtmuxTool({
   },
 });
 
-const getServerInfoTool = libtmuxTool({
+export const getServerInfoTool = libtmuxTool({
   name: 'get_server_info',
   title: 'Get server info',
   description:
@@ -119,7 +116,7 @@ const getServerInfoTool = libtmuxTool({
   },
 });
 
-const getSessionInfoTool = libtmuxTool({
+export const getSessionInfoTool = libtmuxTool({
   name: 'get_session_info',
   title: 'Get session info',
   description:
@@ -135,7 +132,7 @@ const getSessionInfoTool = libtmuxTool({
   },
 });
 
-const getWindowInfoTool = libtmuxTool({
+export const getWindowInfoTool = libtmuxTool({
   name: 'get_window_info',
   title: 'Get window info',
   description:
@@ -160,7 +157,7 @@ const getWindowInfoTool = libtmuxTool({
   },
 });
 
-const getPaneInfoTool = libtmuxTool({
+export const getPaneInfoTool = libtmuxTool({
   name: 'get_pane_info',
   title: 'Get pane info',
   description:
@@ -176,7 +173,7 @@ const getPaneInfoTool = libtmuxTool({
   },
 });
 
-const listWindowsTool = libtmuxTool({
+export const listWindowsTool = libtmuxTool({
   name: 'list_windows',
   title: 'List windows',
   description:
@@ -195,7 +192,7 @@ const listWindowsTool = libtmuxTool({
   },
 });
 
-const snapshotPaneTool = libtmuxTool({
+export const snapshotPaneTool = libtmuxTool({
   name: 'snapshot_pane',
   title: 'Snapshot pane',
   description:
@@ -224,7 +221,7 @@ const snapshotPaneTool = libtmuxTool({
   },
 });
 
-const findPaneByPositionTool = libtmuxTool({
+export const findPaneByPositionTool = libtmuxTool({
   name: 'find_pane_by_position',
   title: 'Find pane by position',
   description:
@@ -252,7 +249,7 @@ const findPaneByPositionTool = libtmuxTool({
   },
 });
 
-const searchPanesTool = libtmuxTool({
+export const searchPanesTool = libtmuxTool({
   name: 'search_panes',
   title: 'Search panes',
   description:
@@ -317,58 +314,3 @@ const searchPanesTool = libtmuxTool({
     };
   },
 });
-
-const captureSinceTool = libtmuxTool({
-  name: 'capture_since',
-  title: 'Capture since',
-  description:
-    'Follow a pane\'s output without re-reading what you have seen: returns only the rows that appeared or changed ' +
-    'since the `cursor` of your previous call, plus a new cursor to pass next time. The first call (no cursor) ' +
-    'returns no rows, just a cursor marking "now"; use capture_pane for what is already on screen. `waitMs` (default ' +
-    '0, at most 10000) waits for new output when there is none yet, returning as soon as some arrives. ' +
-    '`restarted: true` means the cursor was for another pane, a respawned pane or a restarted tmux server, so ' +
-    'reading starts afresh (no rows, new cursor). `linesMissed: true` means rows may have been lost in between ' +
-    '(history trimmed or cleared, a full-screen program switched screens): call capture_pane to resynchronise. ' +
-    'Keeps the newest `maxLines` rows (default 200) within about 128 KB; `droppedLines` counts older new rows left ' +
-    'out. To wait for specific text use wait_for_text.',
-  ...READS_CONTENT,
-  input: object(
-    {
-      paneId: string({ description: 'Pane id (%3) or pane ref.' }),
-      cursor: string({ maxLength: CURSOR_MAX_CHARS, description: 'The cursor a previous capture_since returned for this pane. Omit on the first call.' }),
-      maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most rows returned, newest kept. Default 200.' }),
-      waitMs: integer({ minimum: 0, maximum: 10000, description: 'Milliseconds to wait for new output when there is none yet. Default 0 (answer at once).' }),
-    },
-    ['paneId'],
-  ),
-  output: object(
-    {
-      pane: string({ description: 'Pane id read.' }),
-      paneRef: string({ description: 'Pane ref, valid until the tmux server restarts.' }),
-      lines: array(string(), { description: 'Rows new or changed since the cursor, oldest first, trailing blank rows removed.' }),
-      cursor: string({ description: 'Opaque cursor for the next call.' }),
-      linesMissed: boolean({ description: 'True when rows may have been missed since the cursor.' }),
-      restarted: boolean({ description: 'True when the cursor did not belong to this pane incarnation; reading restarted from now.' }),
-      droppedLines: integer({ description: 'New rows left out (oldest first) to stay within maxLines and the byte budget.' }),
-    },
-    ['cursor', 'droppedLines', 'lines', 'linesMissed', 'pane', 'paneRef', 'restarted'],
-  ),
-  async handler(args, { ctx, signal }) {
-    if (args.cursor !== undefined) decodeCursor(args.cursor); // a garbled cursor fails before any tmux call
-    const pane = await ctx.engine.resolvePane(args.paneId);
-    const result = await captureSince(ctx.engine, pane, { ...args, signal });
-    return {
-      structured: {
-        pane: pane.id,
-        paneRef: ctx.engine.ref('pane', pane.id, pane.incarnation),
-        lines: result.lines,
-        cursor: result.cursor,
-        linesMissed: result.linesMissed,
-        restarted: result.restarted,
-        droppedLines: result.droppedLines,
-      },
-    };
-  },
-});
-
-export const INSPECT_TOOLS: readonly LibtmuxTool[] = [capturePaneTool, listPanesTool, listSessionsTool, getServerInfoTool, getSessionInfoTool, getWindowInfoTool, getPaneInfoTool, listWindowsTool, snapshotPaneTool, findPaneByPositionTool, ...SETTINGS_TOOLS, searchPanesTool, captureSinceTool];

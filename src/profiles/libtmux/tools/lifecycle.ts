@@ -3,10 +3,10 @@ import { checkNewSession, checkStartDirectory, createSession, createWindow, resp
 import { checkWindowName } from '../../../core/arrange/naming.js';
 import { clearScrollback, killPane, killSession, killWindow } from '../../../core/arrange/teardown.js';
 import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
-import { DELETES, STARTS_PROCESS, libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { DELETES, STARTS_PROCESS, libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';
 
-const createSessionTool = libtmuxTool({
+export const createSessionTool = libtmuxTool({
   name: 'create_session',
   title: 'Create session',
   description:
@@ -38,7 +38,7 @@ const createSessionTool = libtmuxTool({
   },
 });
 
-const createWindowTool = libtmuxTool({
+export const createWindowTool = libtmuxTool({
   name: 'create_window',
   title: 'Create window',
   description:
@@ -68,7 +68,7 @@ const createWindowTool = libtmuxTool({
   },
 });
 
-const splitWindowTool = libtmuxTool({
+export const splitWindowTool = libtmuxTool({
   name: 'split_window',
   title: 'Split window',
   description:
@@ -98,7 +98,7 @@ const splitWindowTool = libtmuxTool({
   },
 });
 
-const respawnPaneTool = libtmuxTool({
+export const respawnPaneTool = libtmuxTool({
   name: 'respawn_pane',
   title: 'Respawn pane',
   description:
@@ -139,7 +139,7 @@ const respawnPaneTool = libtmuxTool({
   },
 });
 
-const setSynchronizePanesTool = libtmuxTool({
+export const setSynchronizePanesTool = libtmuxTool({
   name: 'set_synchronize_panes',
   title: 'Set synchronize panes',
   description:
@@ -178,7 +178,7 @@ function killed(key: string, noun: string) {
   return object(properties, ['deleted', key]);
 }
 
-const killPaneTool = libtmuxTool({
+export const killPaneTool = libtmuxTool({
   name: 'kill_pane',
   title: 'Kill pane',
   description:
@@ -203,7 +203,7 @@ const killPaneTool = libtmuxTool({
   },
 });
 
-const killWindowTool = libtmuxTool({
+export const killWindowTool = libtmuxTool({
   name: 'kill_window',
   title: 'Kill window',
   description:
@@ -226,7 +226,7 @@ const killWindowTool = libtmuxTool({
   },
 });
 
-const killSessionTool = libtmuxTool({
+export const killSessionTool = libtmuxTool({
   name: 'kill_session',
   title: 'Kill session',
   description:
@@ -250,7 +250,7 @@ const killSessionTool = libtmuxTool({
   },
 });
 
-const clearPaneScrollbackTool = libtmuxTool({
+export const clearPaneScrollbackTool = libtmuxTool({
   name: 'clear_pane_scrollback',
   title: 'Clear pane scrollback',
   description:
@@ -275,5 +275,3 @@ const clearPaneScrollbackTool = libtmuxTool({
     return { structured: { paneId, deleted: true } };
   },
 });
-
-export const LIFECYCLE_TOOLS: readonly LibtmuxTool[] = [createSessionTool, createWindowTool, splitWindowTool, respawnPaneTool, setSynchronizePanesTool, killPaneTool, killWindowTool, killSessionTool, clearPaneScrollbackTool];

@@ -7,9 +7,9 @@ import { invalidArgument } from '../../../core/failure.js';
 import { MAX_HISTORY_LIMIT, setHistoryLimit, setMouse } from '../../../core/settings/settings.js';
 import { movePlacement, placementTarget, resolvePlacement, selectPlacement } from '../../../core/targets/placement.js';
 import { boolean, enumOf, integer, object, type Static, string } from '../../../mcp/tools/schema.js';
-import { CHANGES, libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { CHANGES, libtmuxTool } from '../declare.js';
 
-const moveWindowTool = libtmuxTool({
+export const moveWindowTool = libtmuxTool({
   name: 'move_window',
   title: 'Move window',
   description:
@@ -53,7 +53,7 @@ function renamed(key: string, idDescription: string, noun: string) {
   return object(properties, ['name', key]);
 }
 
-const renameSessionTool = libtmuxTool({
+export const renameSessionTool = libtmuxTool({
   name: 'rename_session',
   title: 'Rename session',
   description:
@@ -80,7 +80,7 @@ const renameSessionTool = libtmuxTool({
   },
 });
 
-const renameWindowTool = libtmuxTool({
+export const renameWindowTool = libtmuxTool({
   name: 'rename_window',
   title: 'Rename window',
   description:
@@ -119,7 +119,7 @@ const resizePaneInput = object(
   ['paneId'],
 );
 
-const resizePaneTool = libtmuxTool({
+export const resizePaneTool = libtmuxTool({
   name: 'resize_pane',
   title: 'Resize pane',
   description:
@@ -163,7 +163,7 @@ function resizeRequest(args: Static<typeof resizePaneInput>): PaneResize {
   return { kind: 'size', width: args.width, height: args.height };
 }
 
-const resizeWindowTool = libtmuxTool({
+export const resizeWindowTool = libtmuxTool({
   name: 'resize_window',
   title: 'Resize window',
   description:
@@ -193,7 +193,7 @@ const resizeWindowTool = libtmuxTool({
   },
 });
 
-const selectLayoutTool = libtmuxTool({
+export const selectLayoutTool = libtmuxTool({
   name: 'select_layout',
   title: 'Select layout',
   description:
@@ -227,7 +227,7 @@ const selectLayoutTool = libtmuxTool({
   },
 });
 
-const selectPaneTool = libtmuxTool({
+export const selectPaneTool = libtmuxTool({
   name: 'select_pane',
   title: 'Select pane',
   description:
@@ -245,7 +245,7 @@ const selectPaneTool = libtmuxTool({
   },
 });
 
-const selectWindowTool = libtmuxTool({
+export const selectWindowTool = libtmuxTool({
   name: 'select_window',
   title: 'Select window',
   description:
@@ -276,7 +276,7 @@ const selectWindowTool = libtmuxTool({
   },
 });
 
-const setHistoryLimitTool = libtmuxTool({
+export const setHistoryLimitTool = libtmuxTool({
   name: 'set_history_limit',
   title: 'Set history limit',
   description:
@@ -297,7 +297,7 @@ const setHistoryLimitTool = libtmuxTool({
   },
 });
 
-const setMouseEnabledTool = libtmuxTool({
+export const setMouseEnabledTool = libtmuxTool({
   name: 'set_mouse_enabled',
   title: 'Set mouse enabled',
   description:
@@ -314,7 +314,7 @@ const setMouseEnabledTool = libtmuxTool({
   },
 });
 
-const setPaneTitleTool = libtmuxTool({
+export const setPaneTitleTool = libtmuxTool({
   name: 'set_pane_title',
   title: 'Set pane title',
   description:
@@ -346,7 +346,7 @@ const setPaneTitleTool = libtmuxTool({
   },
 });
 
-const swapPaneTool = libtmuxTool({
+export const swapPaneTool = libtmuxTool({
   name: 'swap_pane',
   title: 'Swap panes',
   description:
@@ -376,5 +376,3 @@ const swapPaneTool = libtmuxTool({
     return { structured: { paneId: pane.id, otherPaneId: other.id } };
   },
 });
-
-export const MANAGE_TOOLS: readonly LibtmuxTool[] = [moveWindowTool, renameSessionTool, renameWindowTool, resizePaneTool, resizeWindowTool, selectLayoutTool, selectPaneTool, selectWindowTool, setHistoryLimitTool, setMouseEnabledTool, setPaneTitleTool, swapPaneTool];

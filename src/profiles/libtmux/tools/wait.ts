@@ -1,19 +1,19 @@
-/** The wait tools: block until a pane prints something, or run a command in a shell and wait for its end. */
+/** The wait tools: block until a pane prints something, read what it printed since a cursor, or run a command in a shell and wait for its end. */
 import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
 import { Failure, refused } from '../../../core/failure.js';
-import { decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/read/capture-since.js';
+import { captureSince, CURSOR_MAX_CHARS, decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/read/capture-since.js';
 import { fingerprint } from '../../../core/targets/refs.js';
 import { compileMatchers, decodeCursor, type WaitCursor, waitForText, type WaitResult } from '../../../core/watch/wait.js';
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
-import { READS_CONTENT, libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { READS_CONTENT, libtmuxTool } from '../declare.js';
 
 /** Both waits give up after this long unless told otherwise (the server ceiling may lower it). */
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_TAIL_LINES = 20;
 const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
-const waitForTextTool = libtmuxTool({
+export const waitForTextTool = libtmuxTool({
   name: 'wait_for_text',
   title: 'Wait for text',
   description:
@@ -166,9 +166,62 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
   return head.join('\n') + tail;
 }
 
+export const captureSinceTool = libtmuxTool({
+  name: 'capture_since',
+  title: 'Capture since',
+  description:
+    'Follow a pane\'s output without re-reading what you have seen: returns only the rows that appeared or changed ' +
+    'since the `cursor` of your previous call, plus a new cursor to pass next time. The first call (no cursor) ' +
+    'returns no rows, just a cursor marking "now"; use capture_pane for what is already on screen. `waitMs` (default ' +
+    '0, at most 10000) waits for new output when there is none yet, returning as soon as some arrives. ' +
+    '`restarted: true` means the cursor was for another pane, a respawned pane or a restarted tmux server, so ' +
+    'reading starts afresh (no rows, new cursor). `linesMissed: true` means rows may have been lost in between ' +
+    '(history trimmed or cleared, a full-screen program switched screens): call capture_pane to resynchronise. ' +
+    'Keeps the newest `maxLines` rows (default 200) within about 128 KB; `droppedLines` counts older new rows left ' +
+    'out. To wait for specific text use wait_for_text.',
+  ...READS_CONTENT,
+  input: object(
+    {
+      paneId: string({ description: 'Pane id (%3) or pane ref.' }),
+      cursor: string({ maxLength: CURSOR_MAX_CHARS, description: 'The cursor a previous capture_since returned for this pane. Omit on the first call.' }),
+      maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most rows returned, newest kept. Default 200.' }),
+      waitMs: integer({ minimum: 0, maximum: 10000, description: 'Milliseconds to wait for new output when there is none yet. Default 0 (answer at once).' }),
+    },
+    ['paneId'],
+  ),
+  output: object(
+    {
+      pane: string({ description: 'Pane id read.' }),
+      paneRef: string({ description: 'Pane ref, valid until the tmux server restarts.' }),
+      lines: array(string(), { description: 'Rows new or changed since the cursor, oldest first, trailing blank rows removed.' }),
+      cursor: string({ description: 'Opaque cursor for the next call.' }),
+      linesMissed: boolean({ description: 'True when rows may have been missed since the cursor.' }),
+      restarted: boolean({ description: 'True when the cursor did not belong to this pane incarnation; reading restarted from now.' }),
+      droppedLines: integer({ description: 'New rows left out (oldest first) to stay within maxLines and the byte budget.' }),
+    },
+    ['cursor', 'droppedLines', 'lines', 'linesMissed', 'pane', 'paneRef', 'restarted'],
+  ),
+  async handler(args, { ctx, signal }) {
+    if (args.cursor !== undefined) decodeSinceCursor(args.cursor); // a garbled cursor fails before any tmux call
+    const pane = await ctx.engine.resolvePane(args.paneId);
+    const result = await captureSince(ctx.engine, pane, { ...args, signal });
+    return {
+      structured: {
+        pane: pane.id,
+        paneRef: ctx.engine.ref('pane', pane.id, pane.incarnation),
+        lines: result.lines,
+        cursor: result.cursor,
+        linesMissed: result.linesMissed,
+        restarted: result.restarted,
+        droppedLines: result.droppedLines,
+      },
+    };
+  },
+});
+
 const DEFAULT_MAX_LINES = 200;
 
-const runShellCommandTool = libtmuxTool({
+export const runShellCommandTool = libtmuxTool({
   name: 'run_shell_command',
   title: 'Run shell command',
   description:
@@ -300,5 +353,3 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
   ].filter(Boolean);
   return [head, ...notes, ...r.output].join('\n');
 }
-
-export const WAIT_TOOLS: readonly LibtmuxTool[] = [waitForTextTool, runShellCommandTool];

@@ -1,4 +1,4 @@
-/** The inspect tools that read settings: tmux format variables, options, the environment and hooks. */
+/** The settings tools: tmux format variables, options, the environment and hooks. */
 import type { Engine } from '../../../core/engine.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
@@ -8,9 +8,9 @@ import { showHooks } from '../../../core/settings/hooks.js';
 import { type OptionScope, showOption, validateOptionName } from '../../../core/settings/options.js';
 import { decodeRef, isRef } from '../../../core/targets/refs.js';
 import { array, enumOf, integer, nullable, object, record, string } from '../../../mcp/tools/schema.js';
-import { libtmuxTool, type LibtmuxTool } from '../declare.js';
+import { libtmuxTool } from '../declare.js';
 
-const getTmuxVariablesTool = libtmuxTool({
+export const getTmuxVariablesTool = libtmuxTool({
   name: 'get_tmux_variables',
   title: 'Get tmux variables',
   description:
@@ -50,7 +50,7 @@ const getTmuxVariablesTool = libtmuxTool({
 const SCOPES = ['server', 'global_session', 'global_window', 'session', 'window', 'pane'] as const;
 type Scope = (typeof SCOPES)[number];
 
-const showOptionTool = libtmuxTool({
+export const showOptionTool = libtmuxTool({
   name: 'show_option',
   title: 'Show option',
   description:
@@ -125,7 +125,7 @@ async function resolveScope(engine: Engine, scope: Scope, target: string | undef
   }
 }
 
-const showEnvironmentTool = libtmuxTool({
+export const showEnvironmentTool = libtmuxTool({
   name: 'show_environment',
   title: 'Show environment',
   description:
@@ -147,7 +147,7 @@ const showEnvironmentTool = libtmuxTool({
   },
 });
 
-const showHooksTool = libtmuxTool({
+export const showHooksTool = libtmuxTool({
   name: 'show_hooks',
   title: 'Show hooks',
   description:
@@ -180,5 +180,3 @@ const showHooksTool = libtmuxTool({
     return { structured: { hooks: await showHooks(ctx.engine, sessionId) } };
   },
 });
-
-export const SETTINGS_TOOLS: readonly LibtmuxTool[] = [getTmuxVariablesTool, showOptionTool, showEnvironmentTool, showHooksTool];
