@@ -4,7 +4,7 @@
  * so exclusions narrow both: tools/index.ts declares it over the inspect tools, and the profile
  * rebinds it at start-up with `readToolsBatch(callable)`.
  */
-import { type BatchOperation, type OnError, runSerialBatch, shrinkBatchOutcome } from '../../../mcp/tools/batch.js';
+import { type BatchOperation, runSerialBatch, shrinkBatchOutcome } from '../../../mcp/tools/batch.js';
 import { array, boolean, enumOf, integer, type JsonSchema, nullable, object, string, typed } from '../../../mcp/tools/schema.js';
 import { libtmuxTool, type LibtmuxTool, type OutputClass } from '../declare.js';
 

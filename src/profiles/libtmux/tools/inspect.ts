@@ -5,7 +5,7 @@
 import { invalidArgument, notFound } from '../../../core/failure.js';
 import { quoted } from '../../../core/quote.js';
 import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { type Corner, CORNERS, paneAtCorner } from '../../../core/read/corners.js';
+import { CORNERS, paneAtCorner } from '../../../core/read/corners.js';
 import { compileMatcher, SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
 import { array, boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { READS_CONTENT, READS_METADATA, libtmuxTool } from '../declare.js';

@@ -1,5 +1,5 @@
 /** The lifecycle tools: create and close sessions, windows and panes, restart a pane, synchronize, clear history. */
-import { checkNewSession, checkStartDirectory, createSession, createWindow, respawnPane, setSynchronizePanes, type SplitDirection, splitPane } from '../../../core/arrange/lifecycle.js';
+import { checkNewSession, checkStartDirectory, createSession, createWindow, respawnPane, setSynchronizePanes, splitPane } from '../../../core/arrange/lifecycle.js';
 import { checkWindowName } from '../../../core/arrange/naming.js';
 import { clearScrollback, killPane, killSession, killWindow } from '../../../core/arrange/teardown.js';
 import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';

@@ -2,7 +2,7 @@
 import { selectPane, swapPanes } from '../../../core/arrange/arrange.js';
 import { NAMED_LAYOUTS, selectLayout } from '../../../core/arrange/layout.js';
 import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/arrange/naming.js';
-import { checkCells, type Direction, type PaneResize, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
+import { checkCells, type PaneResize, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { MAX_HISTORY_LIMIT, setHistoryLimit, setMouse } from '../../../core/settings/settings.js';
 import { movePlacement, placementTarget, resolvePlacement, selectPlacement } from '../../../core/targets/placement.js';

@@ -4,9 +4,9 @@
  * may hold clipboard history) can be neither listed nor touched.
  */
 import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/act/buffers.js';
-import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
-import { field, model, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
-import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { modelResult, pythonTool, textResult } from '../declare.js';
+import { defaulted, field, model, optional, PANE_TARGET, params, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { checkTarget, resolvePaneId } from '../targets.js';
 import { DEFAULT_MAX_LINES } from './capture.js';
 
 const BUFFER_NAME = field('string', 'The buffer_name load_buffer returned (libtmux_mcp_<32 hex>_<logical>).');
@@ -25,7 +25,7 @@ export const loadBufferTool = pythonTool({
     socket_name: SOCKET_NAME,
   }, ['content']),
   output: model({ buffer_name: field('string', 'The full tmux buffer name: pass it to paste_buffer, show_buffer, delete_buffer.'), logical_name: optional('string', 'The label given (or "buf").') }, ['buffer_name']),
-  async handler(args: Socket & { content: string; logical_name?: string | null }, { engine }) {
+  async handler(args, { engine }) {
     const info = await loadBuffer(engine, args.content, args.logical_name);
     return modelResult({ buffer_name: info.name, logical_name: info.logicalName });
   },
@@ -42,11 +42,11 @@ export const pasteBufferTool = pythonTool({
   input: params({
     buffer_name: BUFFER_NAME,
     ...PANE_TARGET,
-    bracket: { default: true, description: 'Use bracketed paste when the program asked for it. Default true.', type: 'boolean' },
+    bracket: defaulted('boolean', true, 'Use bracketed paste when the program asked for it. Default true.'),
     socket_name: SOCKET_NAME,
   }, ['buffer_name']),
   output: WRAPPED_TEXT,
-  async handler(args: PaneTarget & Socket & { buffer_name: string; bracket?: boolean }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     await engine.onPane(paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
@@ -66,7 +66,7 @@ export const showBufferTool = pythonTool({
     max_lines: optional('integer', `Most lines returned, newest kept. Default ${DEFAULT_MAX_LINES}; null: all.`, DEFAULT_MAX_LINES),
     socket_name: SOCKET_NAME,
   }, ['buffer_name']),
-  async handler(args: Socket & { buffer_name: string; max_lines?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     const shown = await showBuffer(engine, args.buffer_name, { maxLines: args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines });
     return modelResult({
       buffer_name: shown.name,
@@ -84,7 +84,7 @@ export const deleteBufferTool = pythonTool({
   toolset: 'teardown',
   input: params({ buffer_name: BUFFER_NAME, socket_name: SOCKET_NAME }, ['buffer_name']),
   output: WRAPPED_TEXT,
-  async handler(args: Socket & { buffer_name: string }, { engine }) {
+  async handler(args, { engine }) {
     await deleteBuffer(engine, args.buffer_name);
     return textResult(`Buffer deleted: ${args.buffer_name}`);
   },

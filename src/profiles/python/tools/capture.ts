@@ -3,10 +3,10 @@ import { captureLines, tailBudget } from '../../../core/read/capture.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { paneDetail } from '../../../core/read/pane-details.js';
 import { readVariables } from '../../../core/read/variables.js';
-import { modelResult, pythonTool, type Socket } from '../declare.js';
+import { modelResult, pythonTool } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
-import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { checkTarget, resolvePaneId } from '../targets.js';
 
 export const DEFAULT_MAX_LINES = 500;
 
@@ -35,7 +35,7 @@ export const capturePane = pythonTool({
     max_lines: optional('integer', `Most rows returned; older rows beyond it are dropped and counted in a "[... truncated K lines ...]" first line. Default ${DEFAULT_MAX_LINES}; null returns everything.`, DEFAULT_MAX_LINES),
     socket_name: SOCKET_NAME,
   }),
-  async handler(args: PaneTarget & Socket & { start?: number | null; end?: number | null; max_lines?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
     const paneId = await resolvePaneId(engine, args);
@@ -66,7 +66,7 @@ export const snapshotPane = pythonTool({
     max_lines: optional('integer', `Most rows of content returned, newest kept. Default ${DEFAULT_MAX_LINES}; null returns the whole screen.`, DEFAULT_MAX_LINES),
     socket_name: SOCKET_NAME,
   }),
-  async handler(args: PaneTarget & Socket & { max_lines?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
     const paneId = await resolvePaneId(engine, args);

@@ -1,11 +1,11 @@
 /** One object at a time: the server, a session, a window, a pane, or the pane in a corner of a window. */
 import { listPaneDetails } from '../../../core/read/pane-details.js';
 import { notFound } from '../../../core/failure.js';
-import { CORNERS, paneAtCorner, type Corner } from '../../../core/read/corners.js';
-import { modelResult, pythonTool, type Socket } from '../declare.js';
+import { CORNERS, paneAtCorner } from '../../../core/read/corners.js';
+import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, serverSchema, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
-import { checkTarget, resolvePane, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
+import { checkTarget, resolvePane, resolveSession, resolveWindow } from '../targets.js';
 import { serverInfo } from '../servers.js';
 
 
@@ -18,7 +18,7 @@ export const getServerInfo = pythonTool({
   toolset: 'inspect',
   input: params({ socket_name: SOCKET_NAME }),
   output: serverSchema,
-  async handler(args: Socket, { engine }) {
+  async handler(args, { engine }) {
     return modelResult(await serverInfo(engine, args.socket_name ?? null));
   },
 });
@@ -32,7 +32,7 @@ export const getSessionInfo = pythonTool({
   toolset: 'inspect',
   input: params({ ...SESSION_TARGET, socket_name: SOCKET_NAME }),
   output: sessionSchema,
-  async handler(args: SessionTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const session = await resolveSession(engine, args);
     return modelResult(await sessionOut(engine, session));
@@ -48,7 +48,7 @@ export const getWindowInfo = pythonTool({
   toolset: 'inspect',
   input: params({ ...WINDOW_TARGET, socket_name: SOCKET_NAME }),
   output: windowSchema,
-  async handler(args: WindowTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     return modelResult(windowWire(await resolveWindow(engine, args)));
   },
@@ -64,7 +64,7 @@ export const getPaneInfo = pythonTool({
   toolset: 'inspect',
   input: params({ ...PANE_TARGET, socket_name: SOCKET_NAME }),
   output: paneSchema,
-  async handler(args: PaneTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     return modelResult(await paneWire(engine, await resolvePane(engine, args)));
   },
@@ -81,7 +81,7 @@ export const findPaneByPosition = pythonTool({
   toolset: 'inspect',
   input: params({ corner: choice(CORNERS, 'Which corner of the window.'), ...WINDOW_TARGET, socket_name: SOCKET_NAME }, ['corner']),
   output: paneSchema,
-  async handler(args: WindowTarget & Socket & { corner: Corner }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const window = await resolveWindow(engine, args);
     const best = paneAtCorner(await listPaneDetails(engine, { windowId: window.id }), args.corner);

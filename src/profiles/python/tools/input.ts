@@ -3,28 +3,27 @@ import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/act/inp
 import { Failure, invalidArgument } from '../../../core/failure.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import { isTmuxError } from '../../../tmux/server.js';
-import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
-import { choice, field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
-import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { modelResult, pythonTool, textResult } from '../declare.js';
+import { choice, defaulted, field, item, listOf, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { checkTarget, resolvePaneId } from '../targets.js';
+import { type Static } from '../../../mcp/tools/schema.js';
 
 
-interface KeysArgs extends PaneTarget {
-  keys: string;
-  enter?: boolean;
-  literal?: boolean;
-  suppress_history?: boolean;
-}
 
 const KEYS_FIELDS = {
   keys: field('string', 'What to send. With literal false (default), a tmux key name such as "C-c", "Enter", "Escape" or "Up" is pressed as that key, and any other text is typed exactly as given. With literal true it is always typed as text.'),
-  enter: { default: true, description: 'Press Enter after the keys. Default true: pass false for control keys (C-c) and partial input.', type: 'boolean' },
-  literal: { default: false, description: 'Type keys as plain text even when it looks like a key name. Default false.', type: 'boolean' },
-  suppress_history: {
-    default: false,
-    description: 'Prepend a space so shells that ignore space-prefixed commands (bash with HISTCONTROL=ignorespace, zsh HIST_IGNORE_SPACE, fish) keep the line out of history. Default false.',
-    type: 'boolean',
-  },
-} as const;
+  enter: defaulted('boolean', true, 'Press Enter after the keys. Default true: pass false for control keys (C-c) and partial input.'),
+  literal: defaulted('boolean', false, 'Type keys as plain text even when it looks like a key name. Default false.'),
+  suppress_history: defaulted(
+    'boolean',
+    false,
+    'Prepend a space so shells that ignore space-prefixed commands (bash with HISTCONTROL=ignorespace, zsh HIST_IGNORE_SPACE, fish) keep the line out of history. Default false.',
+  ),
+};
+
+/** One operation of send_keys_batch: send_keys's fields and target. */
+const KEYS_OPERATION = item({ ...KEYS_FIELDS, ...PANE_TARGET }, ['keys'], 'One send_keys operation.');
+type KeysArgs = Static<typeof KEYS_OPERATION>;
 
 /**
  * One keys operation as core's request for `paneId` (resolved). Core's input check reports a
@@ -47,7 +46,7 @@ export const sendKeysTool = pythonTool({
   toolset: 'execute',
   input: params({ ...KEYS_FIELDS, ...PANE_TARGET, socket_name: SOCKET_NAME }, ['keys']),
   output: WRAPPED_TEXT,
-  async handler(args: KeysArgs & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     await sendKeys(engine, keysRequest(paneId, args));
@@ -55,7 +54,6 @@ export const sendKeysTool = pythonTool({
   },
 });
 
-interface BatchOperation extends KeysArgs {}
 
 export const sendKeysBatchTool = pythonTool({
   name: 'send_keys_batch',
@@ -70,17 +68,7 @@ export const sendKeysBatchTool = pythonTool({
   toolset: 'execute',
   input: params(
     {
-      operations: {
-        description: 'The operations, run in this order.',
-        items: {
-          additionalProperties: false,
-          description: 'One send_keys operation.',
-          properties: { ...KEYS_FIELDS, ...PANE_TARGET },
-          required: ['keys'],
-          type: 'object',
-        },
-        type: 'array',
-      },
+      operations: listOf(KEYS_OPERATION, 'The operations, run in this order.'),
       on_error: choice(['stop', 'continue'], '"stop" (default): stop at the first failed operation. "continue": attempt every operation.', { fallback: 'stop' }),
       timeout: optional('number', 'Seconds the whole batch may take; operations not started by then fail. Default: no limit.'),
       socket_name: SOCKET_NAME,
@@ -109,7 +97,7 @@ export const sendKeysBatchTool = pythonTool({
     },
     ['succeeded', 'failed'],
   ),
-  async handler(args: Socket & { operations: BatchOperation[]; on_error?: 'stop' | 'continue'; timeout?: number | null }, { engine, signal }) {
+  async handler(args, { engine, signal }) {
     if (args.operations.length === 0) throw invalidArgument('operations must not be empty');
     if (args.timeout != null) positiveTimeout(args.timeout);
     args.operations.forEach((op) => checkTarget(op));
@@ -163,11 +151,11 @@ export const pasteTextTool = pythonTool({
   input: params({
     text: field('string', 'The text to paste, newlines included.'),
     ...PANE_TARGET,
-    bracket: { default: true, description: 'Use bracketed paste when the program asked for it. Default true.', type: 'boolean' },
+    bracket: defaulted('boolean', true, 'Use bracketed paste when the program asked for it. Default true.'),
     socket_name: SOCKET_NAME,
   }, ['text']),
   output: WRAPPED_TEXT,
-  async handler(args: PaneTarget & Socket & { text: string; bracket?: boolean }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));

@@ -1,12 +1,11 @@
 /** The listing tools: sessions, windows and panes of one tmux server, optionally filtered. */
 import { listPaneDetails } from '../../../core/read/pane-details.js';
-import { listResult, pythonTool, type Socket } from '../declare.js';
+import { listResult, pythonTool } from '../declare.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
 import { paneSchema, paneWires, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import { params, SESSION_ID, SESSION_NAME, SOCKET_NAME, stringMap, WINDOW_ID, WINDOW_INDEX, wrapped } from '../schema.js';
-import { checkTarget, resolveSession, resolveWindow, type WindowTarget } from '../targets.js';
+import { checkTarget, resolveSession, resolveWindow } from '../targets.js';
 
-type Filters = Record<string, string> | string | null;
 const FILTERS = stringMap(FILTERS_HELP);
 
 export const listSessions = pythonTool({
@@ -20,7 +19,7 @@ export const listSessions = pythonTool({
   toolset: 'inspect',
   input: params({ filters: FILTERS, socket_name: SOCKET_NAME }),
   output: wrapped({ items: sessionSchema, type: 'array' }),
-  async handler(args: { filters?: Filters } & Socket, { engine }) {
+  async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
     const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
     return listResult(keep(sessions.map((s) => sessionWire(s, clients))));
@@ -38,7 +37,7 @@ export const listWindows = pythonTool({
   alwaysLoad: true,
   input: params({ session_name: SESSION_NAME, session_id: SESSION_ID, socket_name: SOCKET_NAME, filters: FILTERS }),
   output: wrapped({ items: windowSchema, type: 'array' }),
-  async handler(args: { session_name?: string | null; session_id?: string | null; filters?: Filters } & Socket, { engine }) {
+  async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
     checkTarget(args);
     const scoped = args.session_id != null || args.session_name != null;
@@ -67,7 +66,7 @@ export const listPanes = pythonTool({
     filters: FILTERS,
   }),
   output: wrapped({ items: paneSchema, type: 'array' }),
-  async handler(args: WindowTarget & { filters?: Filters } & Socket, { engine }) {
+  async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
     checkTarget(args);
     let panes;

@@ -1,9 +1,9 @@
 /** Watching panes by other means: pipe a pane's output to a file, and evaluate tmux formats. */
 import { displayMessage } from '../../../core/read/display-message.js';
 import { startPipe, stopPipe } from '../../../core/watch/pipe-pane.js';
-import { pythonTool, textResult, type Socket } from '../declare.js';
-import { field, optional, params, PANE_TARGET, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
-import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { pythonTool, textResult } from '../declare.js';
+import { defaulted, field, optional, PANE_TARGET, params, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { checkTarget, resolvePaneId } from '../targets.js';
 
 
 export const pipePaneTool = pythonTool({
@@ -19,11 +19,11 @@ export const pipePaneTool = pythonTool({
   input: params({
     ...PANE_TARGET,
     output_path: optional('string', 'Absolute path of the file to write; created if missing. null (default): stop piping.'),
-    append: { default: true, description: 'Append to the file (default true); false truncates it first.', type: 'boolean' },
+    append: defaulted('boolean', true, 'Append to the file (default true); false truncates it first.'),
     socket_name: SOCKET_NAME,
   }),
   output: WRAPPED_TEXT,
-  async handler(args: PaneTarget & Socket & { output_path?: string | null; append?: boolean }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     if (args.output_path == null) {
@@ -45,7 +45,7 @@ export const displayMessageTool = pythonTool({
   toolset: 'inspect',
   input: params({ format_string: field('string', 'The tmux format, e.g. "#{session_name}:#{window_index}.#{pane_index}".'), ...PANE_TARGET, socket_name: SOCKET_NAME }, ['format_string']),
   output: WRAPPED_TEXT,
-  async handler(args: PaneTarget & Socket & { format_string: string }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     const shown = await displayMessage(engine, args.format_string, paneId);

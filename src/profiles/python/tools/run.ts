@@ -2,9 +2,9 @@
 import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
 import { Failure } from '../../../core/failure.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
-import { modelResult, pythonTool, type Socket } from '../declare.js';
-import { field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
-import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { modelResult, pythonTool } from '../declare.js';
+import { defaulted, field, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, TARGETING_NOTE } from '../schema.js';
+import { checkTarget, resolvePaneId } from '../targets.js';
 import { checkMaxLines } from './capture.js';
 
 /** Lines of output kept when max_lines is null: the byte budget of core still bounds them. */
@@ -30,17 +30,16 @@ export const runCommandTool = pythonTool({
     {
       command: field('string', 'The shell command (several lines allowed), run as one command line.'),
       ...PANE_TARGET,
-      timeout: { default: 30, description: 'Seconds to wait for it to finish (default 30); the server ceiling may lower it. Past it: timed_out true, the command keeps running.', type: 'number' },
+      timeout: defaulted('number', 30, 'Seconds to wait for it to finish (default 30); the server ceiling may lower it. Past it: timed_out true, the command keeps running.'),
       max_lines: optional('integer', 'Most output lines returned, newest kept; older ones are counted in output_truncated_lines. Default: all.'),
-      suppress_history: {
-        default: true,
-        description:
-          'true: keep the command out of shell history (typed with a leading space, which the shell integration of bash and ' +
+      suppress_history: defaulted(
+        'boolean',
+        true,
+        'true: keep the command out of shell history (typed with a leading space, which the shell integration of bash and ' +
           'zsh and fish itself skip; framed in bash the entry is also deleted whatever HISTCONTROL says). false: the shell ' +
           'records it as typed (in shells without the integration wrapped in the markers this tool uses). Default true ' +
           '(LIBTMUX_SUPPRESS_HISTORY=0 makes it false).',
-        type: 'boolean',
-      },
+      ),
       socket_name: SOCKET_NAME,
     },
     ['command'],
@@ -51,17 +50,14 @@ export const runCommandTool = pythonTool({
       elapsed_seconds: field('number', 'How long the call took, in seconds.'),
       exit_status: optional('integer', 'The command\'s exit status; null when it did not finish within the timeout.'),
       output: { description: 'What the command printed, one string per line, oldest first (no prompt, no echo of the command).', items: { type: 'string' }, type: 'array' },
-      output_truncated: { default: false, description: 'True when older output lines were left out (max_lines or the size budget).', type: 'boolean' },
-      output_truncated_lines: { default: 0, description: 'How many older output lines were left out.', type: 'integer' },
+      output_truncated: defaulted('boolean', false, 'True when older output lines were left out (max_lines or the size budget).'),
+      output_truncated_lines: defaulted('integer', 0, 'How many older output lines were left out.'),
       pane_id: field('string', 'The pane the command ran in.'),
       timed_out: field('boolean', 'True when the command was still running at the timeout (it keeps running).'),
     },
     ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
   ),
-  async handler(
-    args: PaneTarget & Socket & { command: string; timeout?: number; max_lines?: number | null; suppress_history?: boolean },
-    { ctx, engine, signal, progress },
-  ) {
+  async handler(args, { ctx, engine, signal, progress }) {
     checkTarget(args);
     const command = checkCommand(args.command);
     const timeout = positiveTimeout(args.timeout ?? 30);

@@ -2,9 +2,9 @@
 import { SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { listPaneDetails } from '../../../core/read/pane-details.js';
-import { modelResult, pythonTool, type Socket } from '../declare.js';
-import { field, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
-import { checkTarget, resolveSession, type SessionTarget } from '../targets.js';
+import { modelResult, pythonTool } from '../declare.js';
+import { defaulted, field, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
+import { checkTarget, resolveSession } from '../targets.js';
 
 export const searchPanesTool = pythonTool({
   name: 'search_panes',
@@ -21,34 +21,22 @@ export const searchPanesTool = pythonTool({
   input: params(
     {
       pattern: field('string', 'Text (or, with regex true, a JavaScript regular expression) to look for, within one line.'),
-      regex: { default: false, description: 'Treat pattern as a regular expression. Default false: literal text.', type: 'boolean' },
+      regex: defaulted('boolean', false, 'Treat pattern as a regular expression. Default false: literal text.'),
       ...SESSION_TARGET,
-      match_case: { default: false, description: 'Match case exactly. Default false: case is ignored.', type: 'boolean' },
+      match_case: defaulted('boolean', false, 'Match case exactly. Default false: case is ignored.'),
       content_start: optional(
         'integer',
         `First row searched, as capture_pane's start counts rows: 0 is the top row of the screen, negative rows are scrollback above it (-1000 = from 1000 rows back). Default: ${SEARCH_LIMITS.scrollbackLines} rows back.`,
       ),
       content_end: optional('integer', 'Last row searched, counted the same way (0 = the top row of the screen, -1 = the newest row of scrollback). Default: the bottom of the screen.'),
-      max_matched_lines_per_pane: { default: 50, description: 'Most matching lines returned per pane, newest kept. Default 50.', type: 'integer' },
+      max_matched_lines_per_pane: defaulted('integer', 50, 'Most matching lines returned per pane, newest kept. Default 50.'),
       limit: optional('integer', 'Most panes returned in this page. Default 500; null: all.', 500),
-      offset: { default: 0, description: 'Panes to skip (in pane id order) before this page. Default 0.', type: 'integer' },
+      offset: defaulted('integer', 0, 'Panes to skip (in pane id order) before this page. Default 0.'),
       socket_name: SOCKET_NAME,
     },
     ['pattern'],
   ),
-  async handler(
-    args: SessionTarget & Socket & {
-      pattern: string;
-      regex?: boolean;
-      match_case?: boolean;
-      content_start?: number | null;
-      content_end?: number | null;
-      max_matched_lines_per_pane?: number;
-      limit?: number | null;
-      offset?: number;
-    },
-    { engine, signal },
-  ) {
+  async handler(args, { engine, signal }) {
     checkTarget(args);
     const perPane = args.max_matched_lines_per_pane ?? 50;
     const limit = args.limit === undefined ? 500 : args.limit;

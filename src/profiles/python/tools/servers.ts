@@ -1,7 +1,7 @@
 /** The tmux servers of this user: find them (list_servers) and end one (kill_server). */
 import { outside } from '../../../core/targets/scope-gate.js';
 import { killServer, listSockets } from '../../../core/servers/servers.js';
-import { listResult, pythonTool, textResult, type Socket } from '../declare.js';
+import { listResult, pythonTool, textResult } from '../declare.js';
 import { serverInfo } from '../servers.js';
 import { serverSchema } from '../records.js';
 import { params, SOCKET_NAME, stringList, wrapped, WRAPPED_TEXT } from '../schema.js';
@@ -17,7 +17,7 @@ export const listServersTool = pythonTool({
   toolset: 'inspect',
   input: params({ extra_socket_paths: stringList('Absolute paths of more sockets to check (servers started with tmux -S). Missing or dead ones are skipped.') }),
   output: wrapped({ items: serverSchema, type: 'array' }),
-  async handler(args: { extra_socket_paths?: string[] | null; socket_name?: null }, { ctx }) {
+  async handler(args, { ctx }) {
     const scope = ctx.registry.defaultEngine.scope;
     if (scope.limitsSessions) throw outside(scope, 'list_servers looks at every tmux server of this user');
     const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter((s) => s.alive);
@@ -44,7 +44,7 @@ export const killServerTool = pythonTool({
   toolset: 'teardown',
   input: params({ socket_name: SOCKET_NAME }),
   output: WRAPPED_TEXT,
-  async handler(_args: Socket, { engine }) {
+  async handler(_args, { engine }) {
     await killServer(engine);
     return textResult('Server killed successfully');
   },

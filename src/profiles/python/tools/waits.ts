@@ -8,9 +8,9 @@ import { paneDetail } from '../../../core/read/pane-details.js';
 import { readVariables } from '../../../core/read/variables.js';
 import { compileMatchers, waitForText } from '../../../core/watch/wait.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
-import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
-import { field, model, optional, params, PANE_TARGET, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
-import { checkTarget, resolvePaneId, type PaneTarget } from '../targets.js';
+import { modelResult, pythonTool, textResult } from '../declare.js';
+import { defaulted, field, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import { checkTarget, resolvePaneId } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './capture.js';
 
 const REPORT_LINES = 20;
@@ -48,33 +48,30 @@ export const waitForTextTool = pythonTool({
   input: params({
     patterns: stringList('Text to wait for; the first to appear ends the wait with outcome "matched". null (default): any new output ends it ("any_output").'),
     stop: stringList('Failure markers: the first to appear ends the wait with outcome "stopped". Checked before patterns on the same line. Default none.'),
-    regex: { default: false, description: 'Treat patterns and stop as regular expressions (JavaScript syntax). Default false: literal text.', type: 'boolean' },
+    regex: defaulted('boolean', false, 'Treat patterns and stop as regular expressions (JavaScript syntax). Default false: literal text.'),
     ...PANE_TARGET,
-    timeout: { default: 8, description: 'Seconds to wait (default 8); the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.', type: 'number' },
-    interval: { default: 0.05, description: 'Accepted for compatibility; this server is woken by output as it arrives and never polls. At least 0.01.', type: 'number' },
-    match_case: { default: false, description: 'Match case exactly. Default false: case is ignored.', type: 'boolean' },
+    timeout: defaulted('number', 8, 'Seconds to wait (default 8); the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.'),
+    interval: defaulted('number', 0.05, 'Accepted for compatibility; this server is woken by output as it arrives and never polls. At least 0.01.'),
+    match_case: defaulted('boolean', false, 'Match case exactly. Default false: case is ignored.'),
     socket_name: SOCKET_NAME,
   }),
   output: model(
     {
-      alternate_screen: { default: false, description: 'True when the pane showed the alternate screen (a full-screen program) during the wait.', type: 'boolean' },
+      alternate_screen: defaulted('boolean', false, 'True when the pane showed the alternate screen (a full-screen program) during the wait.'),
       effective_timeout: field('number', 'The timeout that applied, in seconds, after the server ceiling.'),
       elapsed_seconds: field('number', 'How long the wait took, in seconds.'),
       found: field('boolean', 'True when a pattern matched (outcome matched or any_output).'),
-      matched_at_entry: { default: false, description: 'A pattern was on screen when the wait began in text older than what counts as new; that is not a match.', type: 'boolean' },
+      matched_at_entry: defaulted('boolean', false, 'A pattern was on screen when the wait began in text older than what counts as new; that is not a match.'),
       matched_index: optional('integer', 'Index of the pattern (outcome matched) or stop pattern (outcome stopped) that ended the wait; null otherwise.'),
       matched_lines: { description: 'The lines that matched (at most 20 lines / 2000 bytes).', items: { type: 'string' }, type: 'array' },
       outcome: { description: 'How the wait ended.', enum: ['matched', 'any_output', 'stopped', 'alternate_screen', 'timeout'], type: 'string' },
       pane_id: field('string', 'The pane watched.'),
-      saw_new_output: { default: false, description: 'Whether the pane printed anything that counts as new (see the tool description), matched or not.', type: 'boolean' },
+      saw_new_output: defaulted('boolean', false, 'Whether the pane printed anything that counts as new (see the tool description), matched or not.'),
       tail: { description: 'The last lines of new output (at most 20 lines / 2000 bytes), oldest first.', items: { type: 'string' }, type: 'array' },
     },
     ['found', 'outcome', 'pane_id', 'elapsed_seconds', 'effective_timeout'],
   ),
-  async handler(
-    args: PaneTarget & Socket & { patterns?: string[] | null; stop?: string[] | null; regex?: boolean; timeout?: number; interval?: number; match_case?: boolean },
-    { engine, signal, progress },
-  ) {
+  async handler(args, { engine, signal, progress }) {
     checkTarget(args);
     const timeout = positiveTimeout(args.timeout ?? 8);
     if ((args.interval ?? 0.05) < 0.01) throw invalidArgument(`interval must be at least 0.01 s (received ${args.interval})`);
@@ -144,7 +141,7 @@ export const captureSinceTool = pythonTool({
     max_bytes: optional('integer', 'Most UTF-8 bytes of lines returned, newest kept. Default 128000; null: no byte limit.', 128_000),
     socket_name: SOCKET_NAME,
   }),
-  async handler(args: PaneTarget & Socket & { cursor?: string | null; max_lines?: number | null; max_bytes?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const started = performance.now();
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
@@ -196,9 +193,9 @@ export const waitForChannelTool = pythonTool({
     'shell command run_command is simpler.',
   toolset: 'manage',
   selfBounded: true,
-  input: params({ channel: CHANNEL, timeout: { default: 30, description: 'Seconds to wait (default 30); the server ceiling may lower it.', type: 'number' }, socket_name: SOCKET_NAME }, ['channel']),
+  input: params({ channel: CHANNEL, timeout: defaulted('number', 30, 'Seconds to wait (default 30); the server ceiling may lower it.'), socket_name: SOCKET_NAME }, ['channel']),
   output: WRAPPED_TEXT,
-  async handler(args: Socket & { channel: string; timeout?: number }, { engine, signal, progress }) {
+  async handler(args, { engine, signal, progress }) {
     const timeout = positiveTimeout(args.timeout ?? 30);
     const timeoutMs = engine.capWait(timeout * 1000);
     const wait = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on channel ${args.channel}: ${elapsed}s elapsed`, () =>
@@ -220,7 +217,7 @@ export const signalChannelTool = pythonTool({
   toolset: 'manage',
   input: params({ channel: CHANNEL, socket_name: SOCKET_NAME }, ['channel']),
   output: WRAPPED_TEXT,
-  async handler(args: Socket & { channel: string }, { engine }) {
+  async handler(args, { engine }) {
     await signalChannel(engine, args.channel);
     return textResult(`Channel '${args.channel}' signalled`);
   },
