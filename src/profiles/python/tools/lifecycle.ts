@@ -1,16 +1,16 @@
-/** Making and ending tmux objects: sessions, windows, split panes, respawned panes, kills, clearing. */
+/** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
 import { randomBytes } from 'node:crypto';
 import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
 import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
+import { invalidArgument } from '../../../core/failure.js';
+import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
+import { paneDetail } from '../../../core/read/pane-details.js';
+import { killServer } from '../../../core/servers/servers.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings } from '../spawn.js';
 import { checkId, checkTarget, resolvePaneId, resolveSession } from '../targets.js';
-import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-
 
 export const createSessionTool = pythonTool({
   name: 'create_session',
@@ -221,5 +221,20 @@ export const clearPaneTool = pythonTool({
     const paneId = await resolvePaneId(engine, args);
     await engine.onPane(paneId, () => resetPane(engine, paneId));
     return textResult(`Pane cleared: ${paneId}`);
+  },
+});
+
+export const killServerTool = pythonTool({
+  name: 'kill_server',
+  title: 'Kill tmux Server',
+  description:
+    'End a tmux server and every session, window and pane in it, with their programs. Refused for the server this MCP ' +
+    'server runs inside. Pass socket_name to end another server; list_servers shows them. To end one session use kill_session.',
+  toolset: 'teardown',
+  input: params({ socket_name: SOCKET_NAME }),
+  output: WRAPPED_TEXT,
+  async handler(_args, { engine }) {
+    await killServer(engine);
+    return textResult('Server killed successfully');
   },
 });
