@@ -52,20 +52,24 @@ export interface NestedCaller {
   call(name: string, args: unknown, index?: number): Promise<CallToolResult>;
 }
 
-/**
- * What every profile states of a tool, in the same words: the wire name, title, our description,
- * the contract's schemas, and how it acts. `input` is built with the schema builders, so the
- * arguments a tool acts on are typed from it (`Static`), never written a second time. Each
- * profile's declare.ts adds its own facts and turns a spec into a `ToolDeclaration`.
- */
-export interface ToolSpec<In extends JsonSchema, Call> {
+/** What every profile states of a tool, in the same words, whatever its shape of acting. */
+export interface ToolFacts {
   readonly name: string;
   /** Omitted from tools/list when the contract gives the tool none. */
   readonly title?: string;
   readonly description: string;
-  readonly input: In;
   /** Absent when the contract advertises no output schema. */
   readonly output?: JsonSchema;
+}
+
+/**
+ * A tool as the libtmux and python profiles declare it: its facts, its input schema, and a handler.
+ * `input` is built with the schema builders, so the handler's arguments are typed from it
+ * (`Static`), never written a second time. Each profile's declare.ts adds its own facts and turns a
+ * spec into a `ToolDeclaration`; julia's keeps the facts and splits acting into plan and run.
+ */
+export interface ToolSpec<In extends JsonSchema, Call> extends ToolFacts {
+  readonly input: In;
   readonly handler: Handler<In, Call>;
 }
 

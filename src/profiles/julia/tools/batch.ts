@@ -4,7 +4,7 @@
  * failure. Not atomic: what completed stays done, and the answer says which did.
  */
 import { invalidArgument } from '../../../core/failure.js';
-import { array, integer, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
+import { array, integer, object, string, typed, type JsonSchema } from '../../../mcp/tools/schema.js';
 import { compileValidator, type Validator } from '../../../mcp/tools/validation.js';
 import { PolicyRefusal } from '../app.js';
 import { argumentSchema, CHANGE, juliaTool, type JuliaTool, type SchemaSettings } from '../declare.js';
@@ -63,59 +63,58 @@ interface Operation {
 }
 
 /** run_operations over `tools` (the enabled tools but itself, in enabled order). */
-export function runOperations(tools: readonly JuliaTool[], settings: SchemaSettings): JuliaTool & { readonly argumentSchema: JsonSchema } {
+export function runOperations(tools: readonly JuliaTool[], settings: SchemaSettings): JuliaTool {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const validators = new Map<string, Validator>(tools.map((tool) => [tool.name, compileValidator(argumentSchema(tool.input(settings)), 'arguments')]));
-  return {
-    ...juliaTool({
-      name: RUN_OPERATIONS,
-      description:
-        `Run up to ${MAX_OPERATIONS} calls of the other enabled tools in order, in one request and under one deadline: e.g. ` +
-        'send_keys then capture_pane. Every operation is checked first (arguments, targets, permissions); if any is ' +
-        'refused nothing runs. Then they run one by one and stop at the first failure: `failedIndex` (1-based) names it ' +
-        'and `completed` holds the results before it. Not atomic: completed operations are not undone.',
-      mutating: true,
-      annotations: CHANGE,
-      input: () =>
-        object(
-          {
-            operations: array(
-              {
-                oneOf: tools.map((tool) =>
-                  object({ arguments: tool.input(settings), tool: { const: tool.name } }, ['tool', 'arguments']),
-                ),
-              },
-              { minItems: 1, maxItems: MAX_OPERATIONS, description: `The calls to make, in order (1 to ${MAX_OPERATIONS}); each names a tool and its arguments.` },
-            ),
-          },
-          ['operations'],
-        ),
-      output,
-      plan(args: { operations: Operation[] }, app) {
-        return args.operations.map((operation, index) => {
-          if (operation.tool === RUN_OPERATIONS) throw invalidArgument('nested batches are not supported');
-          const tool = byName.get(operation.tool);
-          if (!tool) throw new PolicyRefusal('tool_denied', 'tool is not enabled');
-          const problem = validators.get(tool.name)!(operation.arguments);
-          if (problem) throw invalidArgument(`operations[${index}] (${tool.name}): ${problem}`);
-          return { tool, plan: tool.plan(operation.arguments, app), args: operation.arguments };
-        });
-      },
-      async run(plans, call) {
-        const completed: Array<{ result: Payload; tool: string }> = [];
-        for (const [index, { tool, plan, args }] of plans.entries()) {
-          try {
-            const run = () => tool.run(plan, call);
-            completed.push({ result: await call.deadline.race(call.auditItem ? call.auditItem(tool.name, args, run) : run()), tool: tool.name });
-          } catch (error) {
-            const failure = envelope(error, tool.mutating);
-            const changed = completed.some((item) => byName.get(item.tool)?.mutating);
-            return { failedIndex: index + 1, completed, atomic: false, error: changed ? { ...failure, effects: 'possible' } : failure };
-          }
+  return juliaTool({
+    name: RUN_OPERATIONS,
+    description:
+      `Run up to ${MAX_OPERATIONS} calls of the other enabled tools in order, in one request and under one deadline: e.g. ` +
+      'send_keys then capture_pane. Every operation is checked first (arguments, targets, permissions); if any is ' +
+      'refused nothing runs. Then they run one by one and stop at the first failure: `failedIndex` (1-based) names it ' +
+      'and `completed` holds the results before it. Not atomic: completed operations are not undone.',
+    mutating: true,
+    annotations: CHANGE,
+    input: () =>
+      object(
+        {
+          operations: array(
+            typed<Operation>({
+              oneOf: tools.map((tool) =>
+                object({ arguments: tool.input(settings), tool: { const: tool.name } }, ['tool', 'arguments']),
+              ),
+            }),
+            { minItems: 1, maxItems: MAX_OPERATIONS, description: `The calls to make, in order (1 to ${MAX_OPERATIONS}); each names a tool and its arguments.` },
+          ),
+        },
+        ['operations'],
+      ),
+    output,
+    plan(args, app) {
+      return args.operations.map((operation, index) => {
+        if (operation.tool === RUN_OPERATIONS) throw invalidArgument('nested batches are not supported');
+        const tool = byName.get(operation.tool);
+        if (!tool) throw new PolicyRefusal('tool_denied', 'tool is not enabled');
+        const problem = validators.get(tool.name)!(operation.arguments);
+        if (problem) throw invalidArgument(`operations[${index}] (${tool.name}): ${problem}`);
+        return { tool, plan: tool.plan(operation.arguments, app), args: operation.arguments };
+      });
+    },
+    async run(plans, call) {
+      const completed: Array<{ result: Payload; tool: string }> = [];
+      for (const [index, { tool, plan, args }] of plans.entries()) {
+        try {
+          const run = () => tool.run(plan, call);
+          completed.push({ result: await call.deadline.race(call.auditItem ? call.auditItem(tool.name, args, run) : run()), tool: tool.name });
+        } catch (error) {
+          const failure = envelope(error, tool.mutating);
+          const changed = completed.some((item) => byName.get(item.tool)?.mutating);
+          return { failedIndex: index + 1, completed, atomic: false, error: changed ? { ...failure, effects: 'possible' } : failure };
         }
-        return { failedIndex: null, completed, atomic: false };
-      },
-    }),
+      }
+      return { failedIndex: null, completed, atomic: false };
+    },
     argumentSchema: envelopeSchema,
-  };
+    ownsDeadline: true,
+  });
 }

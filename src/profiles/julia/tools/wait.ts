@@ -85,7 +85,7 @@ export const waitForText = juliaTool({
   annotations: WAIT,
   input: (settings) => waitInput(settings, {}, ['text']),
   output: outcomes(matched),
-  plan: (args: WaitArgs, app) => planWait(args, app),
+  plan: (args, app) => planWait(args, app),
   async run(plan, call) {
     const { engine, pane } = await paneOf(call, plan.target);
     const source = await waitForLiteral(engine, {
@@ -113,7 +113,7 @@ export const sendKeysAndWait = juliaTool({
   annotations: CHANGE,
   input: (settings) => waitInput(settings, keysFields, ['keys', 'text']),
   output: outcomes(matched),
-  plan(args: WaitArgs & { keys: string[]; literal?: boolean }, app) {
+  plan(args, app) {
     checkKeys(args.keys);
     return { ...planWait(args, app), keys: args.keys, literal: args.literal ?? false };
   },

@@ -1,14 +1,17 @@
-/** create_session and teardown_session: sessions this process owns, the only ones it may tear down. */
-import { invalidArgument } from '../../../core/failure.js';
-import { checkGeneration, generationOf } from '../../../core/servers/generation.js';
+/**
+ * The lifecycle tools: create_session and teardown_session (sessions this process owns, the only
+ * ones it may tear down), and kill_pane.
+ */
 import { createSession as create, programArgv } from '../../../core/arrange/lifecycle.js';
-import { killSession } from '../../../core/arrange/teardown.js';
-import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
+import { killPane as kill, killSession } from '../../../core/arrange/teardown.js';
+import { invalidArgument } from '../../../core/failure.js';
 import { SESSION_ID } from '../../../core/ids.js';
-import { MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal, type JuliaApp } from '../app.js';
-import { checkText } from '../checks.js';
+import { checkGeneration, generationOf } from '../../../core/servers/generation.js';
+import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
+import { type JuliaApp, MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal } from '../app.js';
+import { checkText, planOn } from '../checks.js';
 import { CHANGE, CREATE, juliaTool } from '../declare.js';
-import { outcomes, targetOut } from '../schemas.js';
+import { mutationDone, mutationOutput, outcomes, paneInput, targetOut } from '../schemas.js';
 
 const MAX_ARGV = 32;
 const MAX_ARG_BYTES = 1024;
@@ -48,7 +51,7 @@ export const createSession = juliaTool({
       ['name', 'command'],
     ),
   output: outcomes(created),
-  plan(args: { name: string; command: string[] }, app) {
+  plan(args, app) {
     if (!app.settings.allowCreate) throw new PolicyRefusal('creation_denied', 'session creation requires allow_create=true');
     checkText(args.name, 64, 'name');
     if (!NAME.test(args.name)) throw invalidArgument('invalid session name');
@@ -105,7 +108,7 @@ export const teardownSession = juliaTool({
       ['sessionId', 'generation'],
     ),
   output: outcomes(object({ completed: boolean(), generation: string(), sessionId: string() }, ['completed', 'sessionId', 'generation'])),
-  plan(args: { sessionId: string; generation: string }, app) {
+  plan(args, app) {
     checkText(args.sessionId, 64, 'sessionId');
     if (!SESSION_ID.test(args.sessionId)) throw invalidArgument(`invalid session ID: ${JSON.stringify(args.sessionId)}`);
     checkText(args.generation, 128, 'generation');
@@ -135,3 +138,20 @@ export async function closeOwned(app: JuliaApp): Promise<void> {
       .catch(() => {});
   }
 }
+
+export const killPane = juliaTool({
+  name: 'kill_pane',
+  description:
+    'Close a pane and end the program in it (tmux kill-pane); its window closes with its last pane, and the session ' +
+    'with its last window. Irreversible. To stop only the running command and keep the pane, send_keys ["C-c"] instead.',
+  mutating: true,
+  annotations: CHANGE,
+  input: (settings) => paneInput(settings, {}, []),
+  output: mutationOutput,
+  plan: (args, app) => planOn(args, app, () => ({})),
+  async run(plan, { app }) {
+    const engine = await app.checkTarget(plan.target);
+    await engine.onPane(plan.target.paneId, () => kill(engine, plan.target.paneId, false));
+    return mutationDone(plan.target);
+  },
+});
