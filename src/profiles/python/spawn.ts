@@ -1,14 +1,9 @@
 /** The spawn arguments several tools share: environment (object or JSON string), directory, persistent-history suppression. */
 import { checkStartDirectory } from '../../core/arrange/lifecycle.js';
 import { withoutPersistentHistory } from '../../core/arrange/spawn-options.js';
+import type { ObjectOf } from '../../mcp/tools/schema.js';
 import { defaulted, optional, stringMap, stringMapValue } from './schema.js';
 
-
-export interface SpawnArgs {
-  readonly environment?: Record<string, string> | string | null;
-  readonly start_directory?: string | null;
-  readonly suppress_persistent_history?: boolean;
-}
 
 export const SPAWN_FIELDS = {
   start_directory: optional('string', 'Directory the new process starts in: an absolute path, or ~ / ~/... for the home directory. It must exist. Default: tmux\'s default.'),
@@ -20,6 +15,8 @@ export const SPAWN_FIELDS = {
       'ignorespace to HISTCONTROL. Default false. Best effort: it only affects shells that honour these variables.',
   ),
 };
+
+export type SpawnArgs = ObjectOf<typeof SPAWN_FIELDS, never>;
 
 /** The checked environment (history suppression merged in) and directory, before anything touches tmux. */
 export async function spawnSettings(args: SpawnArgs): Promise<{ environment?: Record<string, string>; startDirectory?: string }> {

@@ -5,23 +5,21 @@ import { showHooksAt, type HookScope } from '../../../core/settings/hooks.js';
 import { setOption, showOption, type OptionScope } from '../../../core/settings/options.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
 import type { Engine } from '../../../core/engine.js';
+import type { ObjectOf } from '../../../mcp/tools/schema.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, defaulted, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
 import { checkId, checkTarget, resolveSession } from '../targets.js';
 
-export type Scope = 'server' | 'session' | 'window' | 'pane';
-
-export interface ScopedArgs extends Socket {
-  scope?: Scope | null;
-  target?: string | null;
-  global_?: boolean;
-}
+const SCOPES = ['server', 'session', 'window', 'pane'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_FIELDS = {
-  scope: choice(['server', 'session', 'window', 'pane'], 'Which table: server, session, window or pane options. Required with target. Default: the global session table (tmux finds window options there too by name).', { nullable: true }),
+  scope: choice(SCOPES, 'Which table: server, session, window or pane options. Required with target. Default: the global session table (tmux finds window options there too by name).', { nullable: true }),
   target: optional('string', 'The object for a session/window/pane scope: a session name (or id like "$0"), a window id ("@1") or a pane id ("%3"). Default: the global table of that scope.'),
   global_: defaulted('boolean', false, 'Read the global value of the scope (tmux -g) even when a target is given. Default false.'),
 } as const;
+
+export type ScopedArgs = ObjectOf<typeof SCOPE_FIELDS, never> & Socket;
 
 /** The session a target names: an id like $0, else a name. */
 async function targetSession(engine: Engine, target: string): Promise<string> {
