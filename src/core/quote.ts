@@ -4,6 +4,9 @@
  * quoting shows control characters and lone surrogates as escapes, never raw.
  */
 
+/** One word for a POSIX shell, quoted (src/tmux/launcher.ts), for command lines shown to people. */
+export { shellQuote } from '../tmux/launcher.js';
+
 /** The most characters of one echoed value. */
 const MAX_ECHO_CHARS = 80;
 

@@ -47,7 +47,7 @@ const NEWLINE_BYTES = Buffer.from('\n');
 /**
  * A reply being read. Body lines are not cut into one buffer each: runs of whole lines are kept as
  * slices of the chunks they arrived in and joined once at the end, which is what makes a capture
- * of 100,000 lines cheap (per-line buffers cost more in garbage collection than the parsing).
+ * of many lines cheap (per-line buffers would cost more in garbage collection than the parsing).
  */
 interface Block {
   readonly time: string;

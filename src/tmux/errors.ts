@@ -146,11 +146,6 @@ export class TmuxLinkSilentError extends TmuxConnectionLostError {
   }
 }
 
-/** Whether `error` says a host cannot be reached now (ssh failed, silence, or no answer in time). */
-export function isHostUnreachable(error: unknown): boolean {
-  return error instanceof TmuxHostError || error instanceof TmuxLinkSilentError || error instanceof TmuxTimeoutError;
-}
-
 /** The last lines of a process's stderr, bounded: ssh's reason is at the end. */
 function lastLines(text: string): string {
   return text.replaceAll('\r', '').trim().split('\n').slice(-3).join(' / ').slice(-500);

@@ -537,7 +537,3 @@ function splitLines(data: Buffer): Buffer[] {
     start = nl + 1;
   }
 }
-
-export function isTmuxError(error: unknown): error is TmuxError {
-  return error instanceof TmuxError;
-}

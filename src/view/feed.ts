@@ -132,7 +132,7 @@ export class PaneFeed {
 
   async #watch(watched: Watched): Promise<void> {
     try {
-      const stop = await watched.engine.tmux.watchPane(watched.record.sessionId, watched.pane.id, {
+      const stop = await watched.engine.watchPane(watched.record.sessionId, watched.pane.id, {
         output: (raw, _ageMs, skipped) => {
           // tmux dropped output the watch had not taken: the page's copy is wrong until redrawn.
           if (skipped) void this.#draw(watched);
@@ -169,7 +169,7 @@ export class PaneFeed {
     this.#pending.delete(watched.pane.key);
     const { key, id } = watched.pane;
     try {
-      await watched.engine.tmux.runInWatch(watched.record.sessionId, paintCommands(id), ([fields = [], normal = [], visible = []]) => {
+      await watched.engine.runInWatch(watched.record.sessionId, paintCommands(id), ([fields = [], normal = [], visible = []]) => {
         const row = PAINT_FORMAT.parse(fields)[0];
         if (this.#closed || generation !== watched.generation || row?.paneId !== id) return;
         this.#send('screen', { key, width: Number(row.width), height: Number(row.height), paint: paintScreen(row, normal, visible) });

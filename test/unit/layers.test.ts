@@ -22,11 +22,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   core: ['tmux'],
   // The configuration is plain data for the layers above core: its types and defaults, nothing that parses.
   'config.ts': ['core'],
-  // The `tmux` entries below are issue 28's move 1 (core owns its failures), still to come.
-  mcp: ['config.ts', 'core', 'tmux'],
-  profiles: ['mcp', 'config.ts', 'core', 'version.ts', 'tmux'],
+  mcp: ['config.ts', 'core'],
+  profiles: ['mcp', 'config.ts', 'core', 'version.ts'],
   // The live view sits beside the profiles: it uses core's pane streams, the audit trail and HTTP gates of mcp.
-  view: ['mcp', 'config.ts', 'core', 'tmux'],
+  view: ['mcp', 'config.ts', 'core'],
   // The command line is on top: it may start anything but speaks to tmux only through core.
   cli: ['view', 'profiles', 'mcp', 'config.ts', 'core', 'version.ts', 'idle-memory.ts'],
 };

@@ -4,11 +4,10 @@
  * user's own buffers and paste history are never read, replaced, pasted or deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { TmuxCommandError } from '../../tmux/errors.js';
 import { rowFormat, toInt } from '../../tmux/formats.js';
 import { tailBudget } from '../read/capture.js';
 import type { Engine } from '../engine.js';
-import { Failure, invalidArgument, notFound } from '../failure.js';
+import { Failure, invalidArgument, notFound, tmuxSaid } from '../failure.js';
 import { bracketFlag, PASTE_MARKERS, pasteChecked } from './input.js';
 import type { InputPaneRecord } from '../read/records.js';
 
@@ -73,9 +72,9 @@ export async function loadBuffer(engine: Engine, content: string | Buffer, logic
   // Text travels as one quoted argument on the control connection; NUL bytes cannot, nor should a
   // megabyte line: those go through a spawned tmux's stdin.
   if (typeof content === 'string' && bytes.length <= CONTROL_MAX_BYTES && !content.includes('\0')) {
-    await engine.tmux.run(['set-buffer', '-b', name, '--', content]);
+    await engine.run(['set-buffer', '-b', name, '--', content]);
   } else {
-    await engine.tmux.run(['load-buffer', '-b', name, '-'], { stdin: bytes });
+    await engine.run(['load-buffer', '-b', name, '-'], { stdin: bytes });
   }
   return { name, logicalName: logical, bytes: bytes.length };
 }
@@ -84,7 +83,7 @@ const BUFFER_ROW = rowFormat({ name: 'buffer_name', size: 'buffer_size' });
 
 /** This server's buffers on the tmux server (others' buffers are left out), by name. */
 export async function listBuffers(engine: Engine): Promise<BufferInfo[]> {
-  const lines = (await engine.tmux.runIfServer(['list-buffers', '-F', BUFFER_ROW.format])) ?? [];
+  const lines = (await engine.runIfServer(['list-buffers', '-F', BUFFER_ROW.format])) ?? [];
   return BUFFER_ROW.parse(lines)
     .filter((row) => BUFFER_NAME.test(row.name))
     .map((row) => ({ name: row.name, logicalName: logicalOf(row.name), bytes: toInt(row.size) }))
@@ -100,7 +99,7 @@ export async function showBuffer(engine: Engine, name: string, options: { maxLin
   const maxLines = options.maxLines ?? null;
   if (maxLines !== null && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidArgument(`max_lines must be a whole number of at least 1, or null for no limit, got ${maxLines}`);
   // Spawned, not over control mode: tmux escapes bytes for control clients and drops the last newline.
-  const raw = await onBuffer(name, () => engine.tmux.output(['show-buffer', '-b', name]));
+  const raw = await onBuffer(name, () => engine.output(['show-buffer', '-b', name]));
   const text = raw.toString('utf8');
   const ending = text.endsWith('\n') ? '\n' : '';
   const lines = (ending ? text.slice(0, -1) : text).split('\n');
@@ -120,20 +119,20 @@ export async function pasteBuffer(
 ): Promise<InputPaneRecord> {
   checkBufferName(request.name);
   return pasteChecked(engine, request, 'paste a buffer', async (paneId) => {
-    await onBuffer(request.name, () => engine.tmux.run(['paste-buffer', ...bracketFlag(request.bracket), '-b', request.name, '-t', paneId]));
+    await onBuffer(request.name, () => engine.run(['paste-buffer', ...bracketFlag(request.bracket), '-b', request.name, '-t', paneId]));
   });
 }
 
 /** Deletes one of this server's buffers; a name that is not there is a not-found failure. */
 export async function deleteBuffer(engine: Engine, name: string): Promise<void> {
   checkBufferName(name);
-  await onBuffer(name, () => engine.tmux.run(['delete-buffer', '-b', name]));
+  await onBuffer(name, () => engine.run(['delete-buffer', '-b', name]));
 }
 
 /** Deletes every buffer of this server's form (at shutdown, say); returns how many went. */
 export async function deleteAllBuffers(engine: Engine): Promise<number> {
   const buffers = await listBuffers(engine);
-  const gone = await Promise.all(buffers.map((b) => engine.tmux.run(['delete-buffer', '-b', b.name]).then(() => 1, () => 0)));
+  const gone = await Promise.all(buffers.map((b) => engine.run(['delete-buffer', '-b', b.name]).then(() => 1, () => 0)));
   return gone.reduce<number>((sum, n) => sum + n, 0);
 }
 
@@ -142,7 +141,7 @@ async function onBuffer<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof TmuxCommandError && /no buffer|unknown buffer/i.test(error.message)) {
+    if (tmuxSaid(error, /no buffer|unknown buffer/i)) {
       throw notFound(`no buffer ${name} on this tmux server`, 'Buffers live until deleted or the tmux server exits; load it again with load_buffer.');
     }
     throw error;

@@ -18,7 +18,7 @@ export async function enterCopyMode(engine: Engine, paneId: string, options: { s
   }
   const commands = [['copy-mode', '-t', paneId]];
   if (scrollUp > 0) commands.push(['send-keys', '-X', '-N', String(scrollUp), '-t', paneId, 'scroll-up']);
-  await engine.onPane(paneId, () => engine.tmux.runInOrder(commands));
+  await engine.onPane(paneId, () => engine.runInOrder(commands));
   return engine.getPane(paneId);
 }
 
@@ -26,6 +26,6 @@ export async function enterCopyMode(engine: Engine, paneId: string, options: { s
 export async function exitCopyMode(engine: Engine, paneId: string): Promise<PaneRecord> {
   const pane = await engine.getPane(paneId);
   if (pane.modeCount === 0) return pane;
-  await engine.onPane(paneId, () => engine.tmux.run(['send-keys', '-X', '-t', paneId, 'cancel']));
+  await engine.onPane(paneId, () => engine.run(['send-keys', '-X', '-t', paneId, 'cancel']));
   return engine.getPane(paneId);
 }

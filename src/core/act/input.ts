@@ -145,7 +145,7 @@ function textSteps(line: string): InputStep[] {
 
 /** Sends the steps in order, one tmux command each (pipelined: tmux runs them in the order sent). */
 export async function sendSteps(engine: Engine, paneId: string, steps: readonly InputStep[]): Promise<void> {
-  await engine.tmux.runInOrder(
+  await engine.runInOrder(
     steps.map((step) =>
       step.kind === 'text'
         ? ['send-keys', '-l', '-t', paneId, '--', step.text]
@@ -216,15 +216,12 @@ function refuseUnready(pane: InputPaneRecord, action: string): void {
 
 // ---- serialising input per pane -------------------------------------------------------------------
 
-const queues = new WeakMap<Engine, Map<string, Promise<unknown>>>();
-
 /**
  * Runs `work` once earlier input to the same pane from this process has finished, so the steps of
  * two concurrent calls (text, Enter, text...) never interleave.
  */
 export async function withPaneInput<T>(engine: Engine, paneId: string, work: () => Promise<T>): Promise<T> {
-  let byPane = queues.get(engine);
-  if (!byPane) queues.set(engine, (byPane = new Map()));
+  const byPane = engine.state.inputQueues;
   const previous = byPane.get(paneId) ?? Promise.resolve();
   const current = previous.then(work, work);
   const settled = current.catch(() => {});
@@ -304,7 +301,7 @@ async function checkedInput<C>(
     await act(checked);
     return checked;
   };
-  if (PANE_ID.test(pane) && !queues.get(engine)?.has(pane)) return withPaneInput(engine, pane, run);
+  if (PANE_ID.test(pane) && !engine.state.inputQueues.has(pane)) return withPaneInput(engine, pane, run);
   return withPaneInput(engine, paneOf(await check()), run);
 }
 
@@ -341,7 +338,7 @@ export async function pasteText(engine: Engine, request: PasteRequest): Promise<
     throw invalidArgument('text contains a bracketed-paste marker (ESC [200~ or ESC [201~), which would let the rest run as typed keys');
   }
   const pane = await pasteChecked(engine, request, 'paste', async (paneId) => {
-    if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.tmux.run(['paste-buffer', '-d', ...bracketFlag(request.bracket), '-b', name, '-t', paneId]));
+    if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.run(['paste-buffer', '-d', ...bracketFlag(request.bracket), '-b', name, '-t', paneId]));
     if (request.enter) await sendSteps(engine, paneId, [{ kind: 'keys', names: ['Enter'] }]);
   });
   return { pane, characters: [...request.text].length };
@@ -379,10 +376,10 @@ export async function pasteChecked(
 export async function withPrivateBuffer<T>(engine: Engine, bytes: Buffer, use: (name: string) => Promise<T>): Promise<T> {
   const name = `tmux-mcp-${randomBytes(8).toString('hex')}`;
   try {
-    await engine.tmux.run(['load-buffer', '-b', name, '-'], { stdin: bytes });
+    await engine.run(['load-buffer', '-b', name, '-'], { stdin: bytes });
     return await use(name);
   } finally {
     // paste-buffer -d has usually deleted it already; "unknown buffer" then is the good outcome.
-    await engine.tmux.run(['delete-buffer', '-b', name]).catch(() => {});
+    await engine.run(['delete-buffer', '-b', name]).catch(() => {});
   }
 }

@@ -42,7 +42,7 @@ import type { Engine } from '../engine.js';
 import { before, openPaneStream, type PaneStream, type StreamPosition } from '../watch/pane-stream.js';
 import type { PaneRecord } from '../read/records.js';
 import { withPaneInput } from './input.js';
-import { linesBetween, watchStream } from '../watch/wait.js';
+import { linesBetween, watchStream } from '../watch/watch-stream.js';
 import { invalidArgument, refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
@@ -118,7 +118,7 @@ interface RunReader {
   output(): { lines: string[]; dropped: number; missed: boolean };
 }
 
-interface ActiveRun {
+export interface ActiveRun {
   /** The frame's id (its end prints `<id>_E <status>`), or the integrated shell's nonce. */
   id: string;
   /** Set for a shell with the integration: nothing is printed around the command. */
@@ -134,14 +134,16 @@ interface ActiveRun {
   waiting: boolean;
 }
 
-/**
- * Frames typed and not yet ended, per pane. Typing a second frame meanwhile would interleave with
- * the first (while a call waits) or queue behind a command still running (after a timeout).
- */
-const active = new WeakMap<Engine, Map<string, ActiveRun>>();
+// Frames typed and not yet ended are kept per pane (engine.state.activeRuns): typing a second frame
+// meanwhile would interleave with the first (while a call waits) or queue behind a command still
+// running (after a timeout).
 
-/** Ends of timed-out integrated runs seen after their call answered, per pane, for the next call to report. */
-const ended = new WeakMap<Engine, Map<string, { status: number | null; at: number; panePid: number }>>();
+/** The end of a timed-out integrated run seen after its call answered, for the next call to report. */
+export interface EndedRun {
+  readonly status: number | null;
+  readonly at: number;
+  readonly panePid: number;
+}
 
 
 
@@ -226,8 +228,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const started = performance.now();
   const { pane } = request;
   const advice = request.interruptAdvice ?? DEFAULT_INTERRUPT_ADVICE;
-  let runs = active.get(engine);
-  if (!runs) active.set(engine, (runs = new Map()));
+  const runs = engine.state.activeRuns;
   const lease = await openPaneStream(engine, pane);
   const stream = lease.stream;
   let integration: Integration | undefined;
@@ -315,7 +316,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     // half-typed on the prompt line, and the final newline is the Enter.
     await withPaneInput(engine, pane.id, async () => {
       stream.noteInput();
-      await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
+      await engine.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
     });
     let outcome: RunResult['outcome'] = await ended;
     stopLooking();
@@ -329,7 +330,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       // (Before the command started, the same C-c discards it from the shell's pending input.)
       await withPaneInput(engine, pane.id, async () => {
         stream.noteInput(true);
-        await engine.tmux.run(['send-keys', '-t', pane.id, 'C-c']);
+        await engine.run(['send-keys', '-t', pane.id, 'C-c']);
       }).then(() => (interrupted = true), () => {});
     }
     if (outcome === 'timedOut' && !reader.started) outcome = 'notStarted';
@@ -386,17 +387,15 @@ function plainText(command: string, suppressHistory: boolean): string {
 }
 
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
-  let map = ended.get(engine);
-  if (!map) ended.set(engine, (map = new Map()));
-  map.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
+  engine.state.endedRuns.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
 }
 
 /** The end of a command an earlier call timed out on, once (for the same shell process). */
 function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
-  const map = ended.get(engine);
-  const end = map?.get(pane.id);
+  const map = engine.state.endedRuns;
+  const end = map.get(pane.id);
   if (!end) return undefined;
-  map!.delete(pane.id);
+  map.delete(pane.id);
   if (end.panePid !== pane.pid) return undefined;
   return { status: end.status, secondsAgo: Math.round((Date.now() - end.at) / 1000) };
 }

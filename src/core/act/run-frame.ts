@@ -4,7 +4,7 @@
  */
 import type { PaneStream, StreamPosition } from '../watch/pane-stream.js';
 import { renderLine } from '../read/terminal-text.js';
-import { linesBetween } from '../watch/wait.js';
+import { linesBetween } from '../watch/watch-stream.js';
 
 /** fish gets a frame in its own syntax (see frameFor). */
 export const FISH = 'fish';

@@ -52,7 +52,7 @@ export async function endOnScreen(engine: Engine, paneId: string, id: string, ma
  * says whether command number n is the one awaited. Undefined while the option names another.
  */
 export async function integratedEndOnScreen(engine: Engine, paneId: string, nonce: string, accepts: (n: number) => boolean, maxLines: number): Promise<ScreenEnding | undefined> {
-  const [value] = await engine.tmux.run(['display-message', '-p', '-t', paneId, `#{history_size} #{${END_OPTION}}`]);
+  const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{history_size} #{${END_OPTION}}`]);
   const match = /^(\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+)$/.exec((value ?? '').trim());
   if (!match || match[2] !== nonce || !accepts(Number(match[3]))) return undefined;
   const [historyNow, status, historyThen, row] = [match[1], match[4], match[5], match[6]].map(Number) as [number, number, number, number];

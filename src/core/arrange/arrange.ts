@@ -5,7 +5,7 @@ import type { PaneLayout, WindowRecord } from '../read/records.js';
 
 /** Makes `pane` the active pane of its window (its window is not brought to the front); returns it as it is now. */
 export async function selectPane(engine: Engine, pane: { readonly id: string }): Promise<PaneLayout> {
-  await engine.tmux.run(['select-pane', '-t', pane.id]);
+  await engine.run(['select-pane', '-t', pane.id]);
   const now = await engine.getPane(pane.id);
   if (!now.isActive) throw refused(`tmux did not make ${pane.id} the active pane of window ${now.windowId}`);
   return now;
@@ -20,11 +20,11 @@ export async function swapPanes(engine: Engine, pane: PaneLayout, other: PaneLay
   if (pane.id === other.id) return;
   const windows = [...new Set([pane.windowId, other.windowId])];
   const activeBefore = await Promise.all(windows.map(async (id) => (await engine.getWindow(id)).activePaneId));
-  await engine.tmux.run(['swap-pane', '-d', '-s', pane.id, '-t', other.id]);
+  await engine.run(['swap-pane', '-d', '-s', pane.id, '-t', other.id]);
   for (const [i, windowId] of windows.entries()) {
     const active = activeBefore[i]!;
     const now = await engine.getPane(active);
-    if (now.windowId === windowId && !now.isActive) await engine.tmux.run(['select-pane', '-t', active]);
+    if (now.windowId === windowId && !now.isActive) await engine.run(['select-pane', '-t', active]);
   }
 }
 
@@ -33,7 +33,7 @@ const WINDOW_STEP_FLAG: Record<WindowStep, string> = { next: '-n', previous: '-p
 
 /** Moves a session's current window to the next, previous or last-used one; returns the window now current. */
 export async function stepWindow(engine: Engine, sessionId: string, step: WindowStep): Promise<WindowRecord> {
-  await engine.tmux.run(['select-window', WINDOW_STEP_FLAG[step], '-t', sessionId]);
+  await engine.run(['select-window', WINDOW_STEP_FLAG[step], '-t', sessionId]);
   const current = (await engine.listWindows(sessionId)).find((w) => w.isActive);
   if (!current) throw refused(`session ${sessionId} has no current window after select-window`);
   return current;
@@ -54,11 +54,11 @@ export async function stepPane(engine: Engine, windowId: string, step: PaneStep)
   if (step === 'next' || step === 'previous') {
     const at = panes.indexOf(active);
     const target = panes[(at + (step === 'next' ? 1 : panes.length - 1)) % panes.length]!;
-    await engine.tmux.run(['select-pane', '-t', target.id]);
+    await engine.run(['select-pane', '-t', target.id]);
   } else if (step === 'last') {
-    await engine.tmux.run(['select-pane', '-l', '-t', windowId]);
+    await engine.run(['select-pane', '-l', '-t', windowId]);
   } else {
-    await engine.tmux.run(['select-pane', PANE_STEP_FLAG[step], '-t', active.id]);
+    await engine.run(['select-pane', PANE_STEP_FLAG[step], '-t', active.id]);
   }
   const now = (await engine.listPanes({ windowId })).find((p) => p.isActive);
   if (!now) throw refused(`window ${windowId} has no active pane after select-pane`);

@@ -118,7 +118,7 @@ export function checkLayout(layout: string, panes: number, field = 'layout'): La
  */
 export async function selectLayout(engine: Engine, window: WindowRecord, layout: string, field = 'layout'): Promise<WindowRecord> {
   checkLayout(layout, window.paneCount, field);
-  await engine.tmux.run(['select-layout', '-t', window.id, layout]);
+  await engine.run(['select-layout', '-t', window.id, layout]);
   return engine.getWindow(window.id);
 }
 

@@ -8,7 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { TmuxCommandError } from '../../tmux/errors.js';
 import { literalFormat } from '../../tmux/formats.js';
-import { Failure, invalidArgument, refused } from '../failure.js';
+import { asFailure, Failure, invalidArgument, refused, tmuxSaid } from '../failure.js';
 import { staleTarget } from '../servers/generation.js';
 import type { Engine } from '../engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
@@ -105,9 +105,9 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   else command.push(...programFlags(input, launch));
   let lines: string[];
   try {
-    lines = await engine.tmux.run(command);
+    lines = await engine.run(command);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /duplicate session/i.test(error.message)) {
+    if (tmuxSaid(error, /duplicate session/i)) {
       const existing = (await engine.listSessions()).find((s) => s.name === input.name);
       throw refused(
         `a session named ${quoted(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
@@ -169,7 +169,7 @@ export async function createWindow(
   if (input.startDirectory !== undefined) command.push('-c', literalFormat(input.startDirectory));
   const { flags, launch } = await launchFlags(engine, input);
   command.push(...flags, ...programFlags(input, launch));
-  const windowId = createdId(await engine.tmux.run(command), WINDOW_ID, 'new-window');
+  const windowId = createdId(await engine.run(command), WINDOW_ID, 'new-window');
   if (launch) await announce(engine, windowId, launch.integration);
   engine.options.recorder?.actedOn(engine, windowId);
   const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
@@ -204,9 +204,9 @@ export async function splitPane(
   command.push(...flags, ...programFlags(options, launch));
   let lines: string[];
   try {
-    lines = await engine.tmux.run(command);
+    lines = await engine.run(command);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /no space|too small/i.test(error.message)) {
+    if (tmuxSaid(error, /no space|too small/i)) {
       throw refused(
         `pane ${paneId} is too small to split ${direction === 'left' || direction === 'right' ? 'side by side' : 'top to bottom'} (tmux: ${error.message})`,
         'Split another pane, split in the other direction, or make room first (resize_pane, resize_window, kill_pane).',
@@ -239,15 +239,15 @@ export async function respawnPane(
   if (options.killFirst || options.force) command.push('-k');
   if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
   // Without a shell of the caller's, tmux runs the pane's first command again: integrated only when that was the default shell.
-  const [startCommand] = options.shell === undefined ? await engine.tmux.run(['display-message', '-p', '-t', paneId, '#{pane_start_command}']) : [];
+  const [startCommand] = options.shell === undefined ? await engine.run(['display-message', '-p', '-t', paneId, '#{pane_start_command}']) : [];
   const rerunsShell = options.shell === undefined && ((startCommand ?? '').trim() === '' || (startCommand ?? '').includes(integrationFiles().dir));
   const { flags, launch } = rerunsShell ? await launchFlags(engine, options) : { flags: environmentFlags(options), launch: undefined };
   command.push(...flags, ...programFlags(options, launch));
   try {
-    await engine.tmux.run(command);
+    await engine.run(command);
     if (launch) await announce(engine, paneId, launch.integration);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /still active/i.test(error.message)) {
+    if (tmuxSaid(error, /still active/i)) {
       throw refused(
         `pane ${paneId} is still running its program, so it was left alone`,
         'Pass killFirst: true to end that program and start a fresh one in the pane.',
@@ -261,11 +261,11 @@ export async function respawnPane(
 
 /** Turns the window option synchronize-panes on or off (input typed in one pane goes to all). */
 export async function setSynchronizePanes(engine: Engine, windowId: string, enabled: boolean): Promise<void> {
-  await engine.tmux.run(['set-option', '-w', '-t', windowId, 'synchronize-panes', enabled ? 'on' : 'off']);
+  await engine.run(['set-option', '-w', '-t', windowId, 'synchronize-panes', enabled ? 'on' : 'off']);
 }
 
 function createdId(lines: readonly string[], pattern: RegExp, command: string): string {
   const id = lines.map((line) => line.trim()).find((line) => pattern.test(line));
-  if (!id) throw new TmuxCommandError([command], `tmux ${command} did not report the new object's id (got ${JSON.stringify(lines.join('\n').slice(0, 200))})`);
+  if (!id) throw asFailure(new TmuxCommandError([command], `tmux ${command} did not report the new object's id (got ${JSON.stringify(lines.join('\n').slice(0, 200))})`));
   return id;
 }

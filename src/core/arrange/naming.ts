@@ -76,7 +76,7 @@ export async function renameSession(engine: Engine, session: SessionRecord, name
   if (session.name !== name) {
     const clash = (await engine.listSessions()).find((other) => other.name === name && other.id !== session.id);
     if (clash) throw invalidArgument(`a session named ${quoted(name)} already exists (${clash.id})`, 'Session names are unique; pick another name');
-    await engine.tmux.run(['rename-session', '-t', session.id, '--', literalFormat(name)]);
+    await engine.run(['rename-session', '-t', session.id, '--', literalFormat(name)]);
   }
   // The checks refuse what tmux would alter; a change made is answered as made, with what tmux holds.
   return engine.getSession(session.id);
@@ -87,12 +87,12 @@ export async function renameSession(engine: Engine, session: SessionRecord, name
  * off automatic-rename for the window, so the name stays.
  */
 export async function renameWindow(engine: Engine, window: WindowRecord, name: string): Promise<WindowRecord> {
-  await engine.tmux.run(['rename-window', '-t', window.id, '--', literalFormat(name)]);
+  await engine.run(['rename-window', '-t', window.id, '--', literalFormat(name)]);
   return engine.getWindow(window.id);
 }
 
 /** Sets a pane's title (validate with checkDisplayText first) and returns the pane as it is now. */
 export async function setPaneTitle(engine: Engine, pane: PaneLayout, title: string): Promise<PaneRecord> {
-  await engine.tmux.run(['select-pane', '-t', pane.id, '-T', literalFormat(title)]);
+  await engine.run(['select-pane', '-t', pane.id, '-T', literalFormat(title)]);
   return engine.getPane(pane.id);
 }

@@ -40,7 +40,7 @@ export async function requestPaneSize(engine: Engine, paneId: string, size: { re
   const command = ['resize-pane', '-t', paneId];
   if (size.width !== undefined) command.push('-x', String(size.width));
   if (size.height !== undefined) command.push('-y', String(size.height));
-  await engine.tmux.run(command);
+  await engine.run(command);
 }
 
 export async function resizePane(engine: Engine, pane: PaneLayout, request: PaneResize): Promise<PaneResizeResult> {
@@ -52,7 +52,7 @@ export async function resizePane(engine: Engine, pane: PaneLayout, request: Pane
     if (request.width !== undefined) command.push('-x', String(request.width));
     if (request.height !== undefined) command.push('-y', String(request.height));
   }
-  await engine.tmux.run(command);
+  await engine.run(command);
   const after = await engine.getPane(pane.id);
   const size = `${after.width}x${after.height}`;
   const moved = after.width !== pane.width || after.height !== pane.height || window.zoomed;
@@ -89,10 +89,10 @@ async function zoomPane(engine: Engine, pane: PaneLayout, window: WindowRecord, 
   if (zoom && !zoomedHere) {
     if (window.paneCount < 2) throw refused(`cannot zoom ${pane.id}: it is the only pane of window ${window.id}, so it already fills it`);
     // Zoom toggles, and on a window zoomed into another pane it only unzooms: unzoom first.
-    if (window.zoomed) await engine.tmux.run(['resize-pane', '-Z', '-t', window.activePaneId]);
-    await engine.tmux.run(['resize-pane', '-Z', '-t', pane.id]);
+    if (window.zoomed) await engine.run(['resize-pane', '-Z', '-t', window.activePaneId]);
+    await engine.run(['resize-pane', '-Z', '-t', pane.id]);
   } else if (!zoom && window.zoomed) {
-    await engine.tmux.run(['resize-pane', '-Z', '-t', pane.id]);
+    await engine.run(['resize-pane', '-Z', '-t', pane.id]);
   }
   const now = await engine.getWindow(window.id);
   const ok = zoom ? now.zoomed && now.activePaneId === pane.id : !now.zoomed;
@@ -115,7 +115,7 @@ export async function resizeWindow(engine: Engine, window: WindowRecord, size: {
   const command = ['resize-window', '-t', window.id];
   if (size.width !== undefined) command.push('-x', String(size.width));
   if (size.height !== undefined) command.push('-y', String(size.height));
-  await engine.tmux.run(command);
+  await engine.run(command);
   const after = await engine.getWindow(window.id);
   if ((size.width ?? after.width) !== after.width || (size.height ?? after.height) !== after.height) {
     throw refused(

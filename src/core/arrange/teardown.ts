@@ -7,29 +7,29 @@ import type { Engine } from '../engine.js';
 
 export async function killPane(engine: Engine, paneId: string, force: boolean | undefined): Promise<void> {
   await engine.guardCaller([paneId], `kill pane ${paneId}`, force);
-  await engine.tmux.run(['kill-pane', '-t', paneId]);
+  await engine.run(['kill-pane', '-t', paneId]);
 }
 
 /** Kills the window everywhere it is linked. */
 export async function killWindow(engine: Engine, windowId: string, force: boolean | undefined): Promise<void> {
   await engine.guardCallerWithin({ windowId }, `kill window ${windowId}`, force);
-  await engine.tmux.run(['kill-window', '-t', windowId]);
+  await engine.run(['kill-window', '-t', windowId]);
 }
 
 /** Kills the session; with the last session gone the tmux server exits too. */
 export async function killSession(engine: Engine, sessionId: string, force: boolean | undefined): Promise<void> {
   await engine.guardCallerWithin({ sessionId }, `kill session ${sessionId}`, force);
-  await engine.tmux.run(['kill-session', '-t', sessionId]);
+  await engine.run(['kill-session', '-t', sessionId]);
 }
 
 /** Drops the pane's scrollback (the lines above the screen); the visible screen stays. */
 export async function clearScrollback(engine: Engine, paneId: string): Promise<void> {
-  await engine.tmux.run(['clear-history', '-t', paneId]);
+  await engine.run(['clear-history', '-t', paneId]);
 }
 
 /** Resets the pane's terminal (screen cleared, modes reset) and drops its scrollback. */
 export async function clearPane(engine: Engine, paneId: string): Promise<void> {
-  await engine.tmux.runInOrder([
+  await engine.runInOrder([
     ['send-keys', '-R', '-t', paneId],
     ['clear-history', '-t', paneId],
   ]);

@@ -105,7 +105,7 @@ function encodeCursor(cursor: Cursor): string {
 const hash = (row: string) => createHash('sha256').update(row).digest('base64url').slice(0, 10);
 
 async function readState(engine: Engine, paneId: string): Promise<PaneState> {
-  const row = STATE.parse(await engine.tmux.run(['display-message', '-p', '-t', paneId, STATE.format]))[0];
+  const row = STATE.parse(await engine.run(['display-message', '-p', '-t', paneId, STATE.format]))[0];
   if (!row) throw new Error(`tmux gave no state for ${paneId}`);
   return { hsize: toInt(row.hsize), cy: toInt(row.cy), height: toInt(row.height), pid: toInt(row.pid), alt: toBool(row.alt) };
 }
@@ -117,7 +117,7 @@ async function readState(engine: Engine, paneId: string): Promise<PaneState> {
  */
 async function captureWithState(engine: Engine, paneId: string, start: number) {
   const [rows, state] = await Promise.all([
-    engine.tmux.run(['capture-pane', '-p', '-t', paneId, '-S', String(start)]),
+    engine.run(['capture-pane', '-p', '-t', paneId, '-S', String(start)]),
     readState(engine, paneId),
   ]);
   return { rows, state };
@@ -228,7 +228,7 @@ export async function captureSince(engine: Engine, pane: PaneLayout, options: Ca
   let dirty = false;
   let closed = false;
   let wake: (() => void) | undefined;
-  const stop = await engine.tmux.watchPane(pane.sessionId, pane.id, {
+  const stop = await engine.watchPane(pane.sessionId, pane.id, {
     output: () => {
       dirty = true;
       wake?.();

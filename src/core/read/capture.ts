@@ -22,7 +22,7 @@ export async function captureLines(engine: Engine, paneId: string, range: Captur
   if (range.start !== undefined) command.push('-S', String(range.start));
   if (range.end !== undefined) command.push('-E', String(range.end));
   if (range.joinWrapped) command.push('-J');
-  const lines = await engine.tmux.run(command);
+  const lines = await engine.run(command);
   return range.keepTrailingBlank ? lines : trimTrailingBlank(lines);
 }
 

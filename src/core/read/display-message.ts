@@ -4,12 +4,11 @@
  * a program is refused instead: `#(...)` shell jobs, and the `E:`/`T:` modifiers, which expand a
  * value (a pane title a program set, say) as a format again. The output is bounded.
  */
-import { TmuxCommandError } from '../../tmux/errors.js';
 import { hasShellJob, withoutTimeConversions } from '../../tmux/formats.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../tmux/ids.js';
 import { utf8Boundary } from './capture.js';
 import type { Engine } from '../engine.js';
-import { invalidArgument, notFound } from '../failure.js';
+import { invalidArgument, notFound, tmuxSaid } from '../failure.js';
 
 const MAX_FORMAT_CHARS = 4096;
 /** Most bytes of expanded text returned; the rest is cut and counted. */
@@ -51,15 +50,15 @@ export async function displayMessage(engine: Engine, format: string, target?: st
   }
   // `--`: a format starting with "-" is still the format, not more flags.
   const command = ['display-message', '-p', ...(target === undefined ? [] : ['-t', target]), '--', format];
-  if (target === undefined) return bounded(await engine.tmux.run(command));
+  if (target === undefined) return bounded(await engine.run(command));
   // tmux expands a missing target's fields to "" instead of failing: its id, read alongside, tells.
   const kind = PANE_ID.test(target) ? 'pane' : WINDOW_ID.test(target) ? 'window' : 'session';
   const [found, lines] = await Promise.all([
-    engine.tmux.run(['display-message', '-p', '-t', target, `#{${kind}_id}`]).catch((error: unknown) => {
-      if (error instanceof TmuxCommandError && /can't find|no such|not found/i.test(error.message)) return [];
+    engine.run(['display-message', '-p', '-t', target, `#{${kind}_id}`]).catch((error: unknown) => {
+      if (tmuxSaid(error, /can't find|no such|not found/i)) return [];
       throw error;
     }),
-    engine.tmux.run(command),
+    engine.run(command),
   ]);
   if (found[0] !== target) throw notFound(`no ${kind} ${target} on this tmux server`, 'List what exists now and pick a current id.');
   return bounded(lines);

@@ -44,7 +44,7 @@ export async function listPaneDetails(engine: Engine, scope: { sessionId?: strin
 export async function paneDetail(engine: Engine, paneId: string): Promise<PaneDetail> {
   const identity = await engine.requireIdentity();
   // One pane: tmux reads its two /proc fields itself (the listing's full format).
-  const lines = await engine.onPane(paneId, () => engine.tmux.run(['display-message', '-p', '-t', paneId, DETAIL_FORMATS.full.format]));
+  const lines = await engine.onPane(paneId, () => engine.run(['display-message', '-p', '-t', paneId, DETAIL_FORMATS.full.format]));
   const row = DETAIL_FORMATS.full.parse(lines)[0];
   if (!row || row.id !== paneId) throw notFound(`no pane ${paneId} on this tmux server`, 'Call list_panes to see what exists now.');
   return toDetail(row, identity);

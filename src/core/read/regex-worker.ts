@@ -3,9 +3,8 @@
  * hours on one line, and JavaScript cannot interrupt a running match; a worker thread can be
  * terminated, so a runaway pattern costs its caller a deadline instead of hanging the server.
  *
- * One worker is shared and kept while searches come (started on first use, ~40 ms) so later
- * searches pay only message round trips, and ended once none came for IDLE_MS: it holds ~11 MB
- * of resident memory of its own. Requests are answered in order; when one overruns its deadline
+ * One worker is shared and kept while searches come (started on first use) so later searches
+ * pay only message round trips, and ended once none came for IDLE_MS: it holds memory of its own. Requests are answered in order; when one overruns its deadline
  * the worker is terminated, every request still queued on it fails, and the next request starts
  * a fresh one.
  */

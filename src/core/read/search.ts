@@ -157,7 +157,7 @@ export async function searchPanes(engine: Engine, options: SearchOptions): Promi
     if (issued - searched > window / 2) return;
     while (issued < panes.length && issued < searched + window) {
       // A pane that vanished mid-search is skipped, not an error for the whole call.
-      captures[issued] = engine.tmux.run(['capture-pane', '-p', '-J', '-t', panes[issued]!, ...range]).catch(() => undefined);
+      captures[issued] = engine.run(['capture-pane', '-p', '-J', '-t', panes[issued]!, ...range]).catch(() => undefined);
       issued++;
     }
   };
@@ -237,7 +237,7 @@ const PANE_IDS = rowFormat({ id: 'pane_id' });
 /** Pane ids in tmux order, each once (a window linked into two sessions lists its panes twice). */
 async function listPaneIds(engine: Engine, sessionId: string | undefined): Promise<string[]> {
   const scope = sessionId === undefined ? ['-a'] : ['-s', '-t', sessionId];
-  const lines = await engine.tmux.runIfServer(['list-panes', ...scope, '-F', PANE_IDS.format]);
+  const lines = await engine.runIfServer(['list-panes', ...scope, '-F', PANE_IDS.format]);
   const ids = [...new Set(PANE_IDS.parse(lines ?? []).map((row) => row.id))];
   // Panes outside the scope are not searched (nor named in the count of panes available).
   return engine.scope.active ? (await engine.inScope(ids.map((id) => ({ id })))).map((row) => row.id) : ids;

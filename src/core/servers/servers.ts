@@ -69,7 +69,7 @@ export async function killServer(engine: Engine, options: { force?: boolean } = 
     );
   }
   // Spawned: the control connection dies with the server, possibly before tmux answers on it.
-  await engine.tmux.output(['kill-server']);
+  await engine.output(['kill-server']);
   // tmux answers before its process has exited and stopped accepting on the socket: answer once it
   // is gone, so a list_servers right after does not find it. Another host's pid cannot be watched here.
   if (identity.host === undefined) await processGone(identity.pid, EXIT_WAIT_MS);

@@ -4,9 +4,8 @@
  * line per variable, but a value may itself contain newlines and so fake further lines; every
  * name the listing suggests is therefore read again on its own, and only what tmux confirms is kept.
  */
-import { TmuxCommandError } from '../../tmux/errors.js';
 import type { Engine } from '../engine.js';
-import { invalidArgument, notFound } from '../failure.js';
+import { invalidArgument, notFound, tmuxSaid } from '../failure.js';
 
 /** Variable name -> value; null marks a variable the table removes (`-NAME`, set-environment -r). */
 export type Environment = Record<string, string | null>;
@@ -14,7 +13,7 @@ export type Environment = Record<string, string | null>;
 /** The global table, or `sessionId`'s own table (without the inherited global entries). */
 export async function showEnvironment(engine: Engine, sessionId?: string): Promise<Environment> {
   const where = sessionId === undefined ? ['-g'] : ['-t', sessionId];
-  const listing = (await engine.tmux.runIfServer(['show-environment', ...where])) ?? [];
+  const listing = (await engine.runIfServer(['show-environment', ...where])) ?? [];
   const candidates = new Set<string>();
   for (const line of listing) {
     const removed = /^-([^=\s]+)$/.exec(line);
@@ -34,9 +33,9 @@ export async function showEnvironment(engine: Engine, sessionId?: string): Promi
 async function readOne(engine: Engine, where: string[], name: string): Promise<string | null | undefined> {
   let lines: string[];
   try {
-    lines = await engine.tmux.run(['show-environment', ...where, name]);
+    lines = await engine.run(['show-environment', ...where, name]);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /unknown variable/i.test(error.message)) return undefined;
+    if (tmuxSaid(error, /unknown variable/i)) return undefined;
     throw error;
   }
   const text = lines.join('\n');
@@ -82,9 +81,9 @@ const tableFlags = (sessionId: string | undefined): string[] => (sessionId === u
 
 async function changeTable(engine: Engine, command: string[]): Promise<void> {
   try {
-    await engine.tmux.run(command);
+    await engine.run(command);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /can't find|no such/i.test(error.message)) {
+    if (tmuxSaid(error, /can't find|no such/i)) {
       throw notFound(`no session ${command[command.indexOf('-t') + 1]} on this tmux server`, 'Call list_sessions to see what exists now.');
     }
     throw error;

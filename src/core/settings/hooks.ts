@@ -25,7 +25,7 @@ export async function showHooksAt(engine: Engine, scope: HookScope): Promise<Hoo
     scope.kind === 'global'
       ? [['show-hooks', '-g'], ['show-hooks', '-gw']]
       : [['show-hooks', ...(scope.kind === 'window' ? ['-w'] : scope.kind === 'pane' ? ['-p'] : []), '-t', scope.id]];
-  const listings = await Promise.all(commands.map((command) => engine.tmux.runIfServer(command)));
+  const listings = await Promise.all(commands.map((command) => engine.runIfServer(command)));
   const hooks: HookEntry[] = [];
   for (const line of listings.flatMap((listing) => listing ?? [])) {
     const match = HOOK_ROW.exec(line);

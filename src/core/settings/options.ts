@@ -3,9 +3,8 @@
  * row per value, so names cannot be forged by values), and each value is then read raw with `-v`,
  * so quoting, `#` and newlines in values come back exactly as tmux stores them.
  */
-import { TmuxCommandError } from '../../tmux/errors.js';
 import { hasShellJob } from '../../tmux/formats.js';
-import { Failure, invalidArgument, notFound } from '../failure.js';
+import { asFailure, Failure, invalidArgument, notFound, tmuxSaid } from '../failure.js';
 import type { Engine } from '../engine.js';
 import { quoted } from '../quote.js';
 
@@ -84,9 +83,9 @@ export async function showOption(engine: Engine, scope: OptionScope, name: strin
 
 async function showOptions(engine: Engine, args: string[], name: string): Promise<string[]> {
   try {
-    return await engine.tmux.run(['show-options', ...args]);
+    return await engine.run(['show-options', ...args]);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /invalid option|unknown option|ambiguous option/i.test(error.message)) {
+    if (tmuxSaid(error, /invalid option|unknown option|ambiguous option/i)) {
       throw notFound(
         `tmux has no option ${name} here (${error.message.trim()})`,
         name.startsWith('@')
@@ -128,11 +127,12 @@ async function changeOption(engine: Engine, command: string[], name: string): Pr
   // set-option may start a tmux server of its own; with none running there is nothing to set.
   await engine.requireIdentity();
   try {
-    await engine.tmux.run(command);
+    await engine.run(command);
   } catch (error) {
-    if (error instanceof TmuxCommandError && /can't find|no such/i.test(error.message)) throw notFound(`${error.message.trim()}`, 'List what exists now and pick a current target.');
-    if (error instanceof TmuxCommandError) {
-      throw new Failure('invalid_argument', `tmux refused option ${name}: ${error.message.trim()}`, 'Check the name, the scope it belongs to and the values it takes (man tmux, OPTIONS); nothing was changed.', {
+    const failure = asFailure(error);
+    if (failure?.kind === 'tmux_failed') {
+      if (/can't find|no such/i.test(failure.message)) throw notFound(`${failure.message.trim()}`, 'List what exists now and pick a current target.');
+      throw new Failure('invalid_argument', `tmux refused option ${name}: ${failure.message.trim()}`, 'Check the name, the scope it belongs to and the values it takes (man tmux, OPTIONS); nothing was changed.', {
         touched: true,
       });
     }

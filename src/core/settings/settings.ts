@@ -10,8 +10,8 @@ export const MAX_HISTORY_LIMIT = 2_000_000;
 async function setGlobal(engine: Engine, option: string, value: string): Promise<string> {
   // set-option may start a tmux server of its own; with none running there is nothing to configure.
   await engine.requireIdentity();
-  await engine.tmux.run(['set-option', '-g', option, value]);
-  const [now] = await engine.tmux.run(['show-options', '-gv', option]);
+  await engine.run(['set-option', '-g', option, value]);
+  const [now] = await engine.run(['show-options', '-gv', option]);
   return now ?? '';
 }
 

@@ -60,7 +60,7 @@ async function findPlacement(engine: Engine, windowId: string, filter: Placement
 
 /** Makes the placement the current window of its session; returns it as it is now. */
 export async function selectPlacement(engine: Engine, link: WindowRecord): Promise<WindowRecord> {
-  await engine.tmux.run(['select-window', '-t', placementTarget(link)]);
+  await engine.run(['select-window', '-t', placementTarget(link)]);
   const now = (await engine.listWindows(link.sessionId)).find((w) => w.index === link.index && w.id === link.id);
   if (!now?.isActive) throw refused(`tmux did not select window ${link.id} at ${placementTarget(link)}`);
   return now;
@@ -93,7 +93,7 @@ export async function movePlacement(engine: Engine, link: WindowRecord, destinat
       );
     }
   }
-  await engine.tmux.run(['move-window', '-d', '-s', placementTarget(link), '-t', `${destination.id}:${index ?? ''}`]);
+  await engine.run(['move-window', '-d', '-s', placementTarget(link), '-t', `${destination.id}:${index ?? ''}`]);
   const after = (await engine.listWindows(destination.id)).filter((w) => w.id === link.id);
   const earlier = new Set(before.filter((w) => w.id === link.id).map((w) => w.index));
   const moved =

@@ -7,9 +7,8 @@
  * around it: pane ids are stable across moves, and each check reads where things are now.
  */
 import { parseCommand, targetFlags, targetKind, type ParsedCommand, type TargetKind } from '../../tmux/command-syntax.js';
-import { TmuxCommandError } from '../../tmux/errors.js';
 import type { TmuxServer } from '../../tmux/server.js';
-import { Failure, refused } from '../failure.js';
+import { failedAs, Failure, refused } from '../failure.js';
 import { LOCAL_HOST } from '../servers/hosts.js';
 import { quoted } from '../quote.js';
 import type { Scope } from './scope.js';
@@ -204,7 +203,7 @@ async function placeOf(tmux: TmuxServer, target: string): Promise<Place | undefi
   try {
     lines = await tmux.runIfServer(['display-message', '-p', '-t', target, WHERE_FORMAT], { ungated: true });
   } catch (error) {
-    if (error instanceof TmuxCommandError) return undefined;
+    if (failedAs(error, 'tmux_failed')) return undefined;
     throw error;
   }
   const [sessionId = '', windowId = '', paneId = '', linked = '', ...name] = (lines?.[0] ?? '').split('\t');

@@ -6,8 +6,7 @@
  * `wait-for` blocks the client that sends it, so waits run in their own tmux process (never on the
  * shared control connection), which a timeout or a cancellation kills.
  */
-import { TmuxError, TmuxTimeoutError } from '../../tmux/errors.js';
-import { invalidArgument, Failure } from '../failure.js';
+import { failedAs, invalidArgument, Failure, reportedByTmux } from '../failure.js';
 import { isShuttingDown, shutdownSignal } from '../servers/shutdown.js';
 import type { Engine } from '../engine.js';
 
@@ -67,13 +66,13 @@ export async function waitForChannel(engine: Engine, channel: string, options: C
     // stdin forces a process of its own; the signal and the deadline kill it.
     // Shutting down ends the wait as its timeout would: not released.
     const signal = options.signal ? AbortSignal.any([options.signal, shutdownSignal]) : shutdownSignal;
-    await engine.tmux.run(['wait-for', channel], { stdin: Buffer.alloc(0), signal, timeoutMs: effectiveTimeoutMs });
+    await engine.run(['wait-for', channel], { stdin: Buffer.alloc(0), signal, timeoutMs: effectiveTimeoutMs });
   } catch (error) {
     if (isShuttingDown() && !options.signal?.aborted) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
     if (options.signal?.aborted) {
       throw new Failure('cancelled', `the wait on channel ${channel} was cancelled after ${seconds()} s; the waiting tmux client was stopped`);
     }
-    if (error instanceof TmuxTimeoutError) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
+    if (failedAs(error, 'tmux_timeout')) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
     await requireSameServer(engine, before.pid, channel);
     throw error;
   }
@@ -87,11 +86,11 @@ async function requireSameServer(engine: Engine, pid: number, channel: string): 
   let now: number | undefined;
   try {
     // Only a live server can answer; a new one on the socket answers with another pid.
-    const [line] = await engine.tmux.run(['display-message', '-p', '#{pid}'], { ungated: true }); // the server's pid: no session's context
+    const [line] = await engine.run(['display-message', '-p', '#{pid}'], { ungated: true }); // the server's pid: no session's context
     now = Number.parseInt(line ?? '', 10);
   } catch (error) {
     // No server, or one that is going away ("server exited unexpectedly"): either way not the one we waited on.
-    if (!(error instanceof TmuxError)) throw error;
+    if (!reportedByTmux(error)) throw error;
   }
   if (now === pid) return;
   throw new Failure(
@@ -107,5 +106,5 @@ async function requireSameServer(engine: Engine, pid: number, channel: string): 
  */
 export async function signalChannel(engine: Engine, channel: string): Promise<void> {
   checkChannel(channel);
-  await engine.tmux.run(['wait-for', '-S', channel]);
+  await engine.run(['wait-for', '-S', channel]);
 }

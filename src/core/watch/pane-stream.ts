@@ -288,7 +288,7 @@ export interface StreamLease {
   release(): void;
 }
 
-interface Entry {
+export interface StreamEntry {
   readonly opening: Promise<PaneStream>;
   stream?: PaneStream;
   stop?: () => void;
@@ -297,8 +297,6 @@ interface Entry {
   linger?: NodeJS.Timeout;
 }
 
-const registries = new WeakMap<Engine, Map<string, Entry>>();
-
 /**
  * The shared stream of `paneId` (in session `sessionId`), watching from now on if none is open.
  * Output the pane prints after this resolves is never missed.
@@ -306,8 +304,7 @@ const registries = new WeakMap<Engine, Map<string, Entry>>();
 export async function openPaneStream(engine: Engine, pane: { readonly id: string; readonly sessionId: string }): Promise<StreamLease> {
   // Every input, run and wait opens the pane's stream: the one place that sees them all.
   engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
-  let registry = registries.get(engine);
-  if (!registry) registries.set(engine, (registry = new Map()));
+  const registry = engine.state.paneStreams;
   let entry = registry.get(pane.id);
   if (entry?.stream && (entry.stream.closed !== undefined || entry.stream.sessionId !== pane.sessionId)) {
     // Ended, or the pane moved to another session whose output this client does not see.
@@ -344,13 +341,13 @@ export async function openPaneStream(engine: Engine, pane: { readonly id: string
   };
 }
 
-function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: string, sessionId: string): Entry {
+function createEntry(engine: Engine, registry: Map<string, StreamEntry>, paneId: string, sessionId: string): StreamEntry {
   evictIdle(registry);
   const stream = new PaneStream(paneId, sessionId);
-  const entry: Entry = {
+  const entry: StreamEntry = {
     users: 0,
     lastUsed: Date.now(),
-    opening: engine.tmux
+    opening: engine
       .watchPane(sessionId, paneId, {
         output: (text, ageMs, skipped) => (skipped ? stream.skip() : stream.push(text, ageMs)),
         notification: (name) => stream.notify(name),
@@ -376,14 +373,14 @@ function createEntry(engine: Engine, registry: Map<string, Entry>, paneId: strin
   return entry;
 }
 
-function closeEntry(registry: Map<string, Entry>, paneId: string, entry: Entry, reason: string): void {
+function closeEntry(registry: Map<string, StreamEntry>, paneId: string, entry: StreamEntry, reason: string): void {
   if (registry.get(paneId) === entry) registry.delete(paneId);
   clearTimeout(entry.linger);
   entry.stream?.close(reason);
   entry.stop?.();
 }
 
-function evictIdle(registry: Map<string, Entry>): void {
+function evictIdle(registry: Map<string, StreamEntry>): void {
   if (registry.size < MAX_STREAMS) return;
   const idle = [...registry.entries()].filter(([, e]) => e.users === 0 && e.stream).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
   for (const [paneId, entry] of idle) {
@@ -409,7 +406,6 @@ export async function markInput(engine: Engine, pane: { readonly id: string; rea
 
 /** Closes every stream of `engine` (server shutdown, tests). */
 export function closePaneStreams(engine: Engine): void {
-  const registry = registries.get(engine);
-  if (!registry) return;
+  const registry = engine.state.paneStreams;
   for (const [paneId, entry] of [...registry.entries()]) closeEntry(registry, paneId, entry, 'shutdown');
 }

@@ -43,7 +43,6 @@ const WHERE_FORMAT = rowFormat({ paneId: 'pane_id', sessionId: 'session_id', win
 
 export class PaneRecorder implements PaneObserver {
   readonly options: RecorderOptions;
-  readonly #panes = new WeakMap<Engine, Map<string, Recording>>();
   readonly #open = new Set<Recording>();
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
@@ -57,7 +56,7 @@ export class PaneRecorder implements PaneObserver {
     if (this.#closed) return;
     if (!PANE_ID.test(target)) {
       // A new session or window: its pane is found first (one tmux command, not waited for by the call).
-      engine.tmux
+      engine
         .run(['display-message', '-p', '-t', target, WHERE_FORMAT.format])
         .then((lines) => {
           const row = WHERE_FORMAT.parse(lines)[0];
@@ -66,8 +65,7 @@ export class PaneRecorder implements PaneObserver {
         .catch(() => {});
       return;
     }
-    let panes = this.#panes.get(engine);
-    if (!panes) this.#panes.set(engine, (panes = new Map()));
+    const panes = engine.state.recordings;
     const existing = panes.get(target);
     if (existing) {
       existing.seen(sessionId);
@@ -105,7 +103,7 @@ export class PaneRecorder implements PaneObserver {
 type State = 'opening' | 'painting' | 'live' | 'ended';
 
 /** One pane's recording: its file, the stream it follows, and where the pane is. */
-class Recording {
+export class Recording {
   readonly #recorder: PaneRecorder;
   readonly #engine: Engine;
   readonly #paneId: string;
@@ -155,7 +153,7 @@ class Recording {
     // The session's shared output client (the one waits use): raw output, no text kept in memory.
     let closed: string | undefined;
     let stop: (() => void) | undefined;
-    stop = await this.#engine.tmux.watchPane(sessionId, this.#paneId, {
+    stop = await this.#engine.watchPane(sessionId, this.#paneId, {
       // tmux dropped output this client had not taken: the screen is read again.
       output: (raw, _ageMs, skipped) => (skipped ? this.#paint() : this.#output(raw)),
       notification: (name, args) => this.#notification(name, args),
@@ -192,7 +190,7 @@ class Recording {
     if (this.#state !== 'live' && this.#state !== 'opening') return; // a paint in flight already covers it
     this.#state = 'painting';
     const epoch = this.#epoch;
-    this.#engine.tmux
+    this.#engine
       .runInWatch(this.#sessionId!, paintCommands(this.#paneId), ([fields = [], normal = [], visible = []]) => {
         if (this.#state !== 'painting' || epoch !== this.#epoch) return;
         const row = PAINT_FORMAT.parse(fields)[0];
@@ -249,7 +247,7 @@ class Recording {
 
   /** Where the pane is now: undefined when it is gone (or the tmux server answering is another one). */
   async #where(): Promise<{ sessionId: string; windowId: string } | undefined> {
-    const lines = await this.#engine.tmux.run(['display-message', '-p', '-t', this.#paneId, WHERE_FORMAT.format]).catch(() => undefined);
+    const lines = await this.#engine.run(['display-message', '-p', '-t', this.#paneId, WHERE_FORMAT.format]).catch(() => undefined);
     const row = lines && WHERE_FORMAT.parse(lines)[0];
     if (!row || row.paneId !== this.#paneId || (this.#serverPid !== undefined && row.serverPid !== this.#serverPid)) return undefined;
     return row;

@@ -9,7 +9,7 @@ import { captureLines } from '../read/capture.js';
 import type { Engine } from '../engine.js';
 import { Failure } from '../failure.js';
 import { openPaneStream, unreadStart, type StreamPosition } from './pane-stream.js';
-import { watchStream } from './wait.js';
+import { watchStream } from './watch-stream.js';
 import { isShuttingDown } from '../servers/shutdown.js';
 
 export interface LiteralWait {

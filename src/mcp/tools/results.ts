@@ -4,8 +4,7 @@
  * take, measured without encoding a large structured value twice.
  */
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
-import { isTmuxError } from '../../tmux/server.js';
-import { Failure } from '../../core/failure.js';
+import { asFailure } from '../../core/failure.js';
 import type { ToolOutcome } from './tool.js';
 
 /** The most bytes one JSON-RPC response may take on the wire. */
@@ -31,9 +30,8 @@ const structuredBytes = new WeakMap<CallToolResult, number>();
 
 /** The message and, when there is one, the next step, for any failure a handler can throw. */
 export function describeError(error: unknown): string {
-  if (error instanceof Failure || isTmuxError(error)) {
-    return error.hint ? `${error.message}. ${error.hint}` : error.message;
-  }
+  const failure = asFailure(error);
+  if (failure) return failure.hint ? `${failure.message}. ${failure.hint}` : failure.message;
   if (error instanceof Error) return `internal error: ${error.message}`;
   return `internal error: ${String(error)}`;
 }

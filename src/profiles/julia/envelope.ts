@@ -6,10 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { clipUtf8 } from '../../core/read/capture.js';
-import { Failure, type FailureKind } from '../../core/failure.js';
-import { TmuxOutputLimitError, TmuxTimeoutError } from '../../tmux/errors.js';
-import { isTmuxError } from '../../tmux/server.js';
-import { TmuxSocketUnusableError } from '../../tmux/socket-guard.js';
+import { asFailure, reportedByTmux, type Failure, type FailureKind } from '../../core/failure.js';
 import { PolicyRefusal } from './app.js';
 
 export type Payload = Record<string, unknown>;
@@ -33,23 +30,31 @@ const CODE_OF_KIND: Partial<Record<FailureKind, string>> = {
   observation_lost: 'observation_lost',
   too_large: 'output_limit',
   out_of_scope: 'target_denied',
+  tmux_timeout: 'deadline',
+  output_limit: 'output_limit',
 };
+
+/**
+ * What tmux reported reads as its words alone (a timeout adding that effects may have occurred);
+ * a socket refused before tmux ran, and what core decided, add the hint.
+ */
+function wording(failure: Failure): string {
+  if (failure.kind === 'tmux_timeout') return `${failure.message}${REMOTE_EFFECTS}`;
+  if (reportedByTmux(failure) && failure.kind !== 'socket_unusable') return failure.message;
+  return failure.hint ? `${failure.message}. ${failure.hint}` : failure.message;
+}
 
 export const RESULT_LIMIT_MESSAGE = 'result exceeds the configured byte limit; request fewer rows, lines or operations';
 
 /** The code and whether anything may have happened, for any failure a call can end with. */
 function classify(error: unknown): { code: string; message: string; touched: boolean } {
   if (error instanceof PolicyRefusal) return { code: error.code, message: error.message, touched: error.touched };
-  if (error instanceof Failure) {
-    const code = CODE_OF_KIND[error.kind] ?? 'operation_failed';
-    const text = error.hint ? `${error.message}. ${error.hint}` : error.message;
-    return { code, message: code === 'invalid_arguments' ? `ArgumentError: ${text}` : text, touched: error.touched };
+  const failure = asFailure(error);
+  if (failure) {
+    const code = CODE_OF_KIND[failure.kind] ?? 'operation_failed';
+    const text = wording(failure);
+    return { code, message: code === 'invalid_arguments' ? `ArgumentError: ${text}` : text, touched: failure.touched };
   }
-  if (error instanceof TmuxOutputLimitError) return { code: 'output_limit', message: error.message, touched: true };
-  if (error instanceof TmuxTimeoutError) return { code: 'deadline', message: `${error.message}; remote effects may have occurred`, touched: true };
-  // Refused before any tmux process ran on the socket: nothing can have happened.
-  if (error instanceof TmuxSocketUnusableError) return { code: 'operation_failed', message: `${error.message}. ${error.hint}`, touched: false };
-  if (isTmuxError(error)) return { code: 'operation_failed', message: error.message, touched: true };
   return { code: 'operation_failed', message: error instanceof Error ? error.message : String(error), touched: true };
 }
 

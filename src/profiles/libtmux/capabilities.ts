@@ -7,7 +7,7 @@
 import type { Config } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
 import { socketDirectory } from '../../core/servers/registry.js';
-import { shellQuote } from '../../tmux/launcher.js';
+import { shellQuote } from '../../core/quote.js';
 import type { ResourceDeclaration } from '../../mcp/surface/resources.js';
 import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
 import type { Selection } from './selection.js';

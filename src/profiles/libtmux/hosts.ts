@@ -6,9 +6,7 @@
  */
 import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/servers/hosts.js';
 import { unanswered, type EngineRegistry } from '../../core/servers/registry.js';
-import { isFailure } from '../../core/failure.js';
-import { isTmuxError } from '../../tmux/server.js';
-import { isHostUnreachable } from '../../tmux/errors.js';
+import { asFailure, isHostUnreachable } from '../../core/failure.js';
 import type { ToolCall, ToolOutcome } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
@@ -97,7 +95,8 @@ async function onHost(
     const outcome = await registry.use(registry.hostLocation(host), (engine) => tool.handler(args, { ...call, ctx: { ...call.ctx, engine } }));
     registry.markReachable(host);
     return qualifyOutcome(host, outcome);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asFailure(thrown) ?? thrown;
     if (isHostUnreachable(error)) registry.markUnreachable(host, error);
     throw onHostError(host, error);
   }
@@ -143,6 +142,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Errors from a host say which host they came from. */
 function onHostError(host: string, error: unknown): unknown {
-  if ((isFailure(error) || isTmuxError(error)) && !error.message.includes(`host ${host}`)) error.message = `host ${host}: ${error.message}`;
-  return error;
+  const failure = asFailure(error);
+  if (failure && !failure.message.includes(`host ${host}`)) failure.message = `host ${host}: ${failure.message}`;
+  return failure ?? error;
 }

@@ -5,10 +5,9 @@
  * A success is the structured value with its text; a text-only tool answers the text alone.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { Failure } from '../../core/failure.js';
+import { asFailure, type TmuxFailureKind } from '../../core/failure.js';
 import { successResult } from '../../mcp/tools/results.js';
 import type { ToolOutcome } from '../../mcp/tools/tool.js';
-import { isTmuxError } from '../../tmux/server.js';
 
 /** The Python server's names for kinds of failure, as `_meta.error_type`. */
 const ERROR_TYPES: Record<string, string> = {
@@ -25,20 +24,38 @@ const ERROR_TYPES: Record<string, string> = {
   internal: 'InternalError',
 };
 
+/** What tmux reported is "tmux error: ..." with the name of libtmux's exception for it. */
+const TMUX_ERROR_TYPES: Record<TmuxFailureKind, string> = {
+  tmux_failed: 'TmuxCommandError',
+  no_server: 'TmuxNoServerError',
+  not_tmux: 'TmuxNotTmuxSocketError',
+  tmux_missing: 'TmuxUnavailableError',
+  arguments_too_long: 'TmuxArgumentsTooLongError',
+  tmux_timeout: 'TmuxTimeoutError',
+  output_limit: 'TmuxOutputLimitError',
+  connection_lost: 'TmuxConnectionLostError',
+  attach_refused: 'TmuxAttachRefusedError',
+  link_silent: 'TmuxLinkSilentError',
+  host_unreachable: 'TmuxHostError',
+  socket_unusable: 'TmuxSocketUnusableError',
+};
+
 export function renderError(error: unknown): CallToolResult {
   let message: string;
   let suggestion: string | undefined;
   let type: string;
   let expected = true;
-  if (error instanceof Failure) {
-    message = error.message;
-    suggestion = error.hint;
-    type = ERROR_TYPES[error.kind] ?? 'ToolError';
-    expected = error.kind !== 'internal';
-  } else if (isTmuxError(error)) {
-    message = `tmux error: ${error.message}`;
-    suggestion = error.hint;
-    type = error.name;
+  const failure = asFailure(error);
+  const tmuxType = failure && TMUX_ERROR_TYPES[failure.kind as TmuxFailureKind];
+  if (failure && tmuxType) {
+    message = `tmux error: ${failure.message}`;
+    suggestion = failure.hint;
+    type = tmuxType;
+  } else if (failure) {
+    message = failure.message;
+    suggestion = failure.hint;
+    type = ERROR_TYPES[failure.kind] ?? 'ToolError';
+    expected = failure.kind !== 'internal';
   } else {
     message = `Unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
     type = 'UnexpectedError';

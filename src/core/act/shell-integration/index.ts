@@ -101,7 +101,7 @@ function shellQuote(text: string): string {
 
 /** The integration of the shell running in a pane now: its announcement names the pane's process and the shell in its foreground. */
 export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }): Promise<Integration | undefined> {
-  const [value] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, `#{${SHELL_OPTION}}`]);
+  const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${SHELL_OPTION}}`]);
   const [pid, shell, nonce, state] = (value ?? '').trim().split(' ');
   if (pid !== String(pane.pid) || !shell || !INTEGRATED_SHELLS.has(shell) || !nonce || !/^[A-Za-z0-9]{1,40}$/.test(nonce)) return undefined;
   const starting = state === 'starting';
@@ -128,7 +128,7 @@ export interface Launch {
  */
 export async function defaultShellLaunch(engine: Engine, environment: Readonly<Record<string, string>> = {}): Promise<Launch | undefined> {
   if (!integrationEnabled(engine)) return undefined;
-  const [path] = await engine.tmux.run(['show-options', '-gv', 'default-shell']).catch(() => [] as string[]);
+  const [path] = await engine.run(['show-options', '-gv', 'default-shell']).catch(() => [] as string[]);
   // No server yet: tmux will start with SHELL as its default shell.
   const shellPath = (path ?? '').trim() || process.env.SHELL || '';
   if (!shellPath.startsWith('/')) return undefined;
@@ -150,7 +150,7 @@ export async function shellLaunch(engine: Engine, program: string, environment: 
   // zsh: ZDOTDIR leads it through our .zshenv first; as the default shell tmux starts it itself (a login shell).
   let original = environment.ZDOTDIR;
   if (original === undefined) {
-    const [line] = await engine.tmux.run(['show-environment', '-g', 'ZDOTDIR']).catch(() => [] as string[]);
+    const [line] = await engine.run(['show-environment', '-g', 'ZDOTDIR']).catch(() => [] as string[]);
     if (line?.startsWith('ZDOTDIR=')) original = line.slice('ZDOTDIR='.length);
   }
   return { argv: login ? [] : [program, '-i'], environment: { ZDOTDIR: paths.zdotdir, ...(original !== undefined ? { __TMCP_ZDOTDIR: original } : {}), __TMCP_NONCE: nonce }, integration };
@@ -160,7 +160,7 @@ export async function shellLaunch(engine: Engine, program: string, environment: 
 export async function announce(engine: Engine, target: string, integration: Integration): Promise<void> {
   // Unless the shell was quicker and announced itself already (its value holds the nonce).
   const value = `#{?#{m:*${integration.nonce}*,#{${SHELL_OPTION}}},#{${SHELL_OPTION}},#{pane_pid} ${integration.shell} ${integration.nonce} starting}`;
-  await engine.tmux.run(['set-option', '-p', '-t', target, '-F', SHELL_OPTION, value]).catch(() => {});
+  await engine.run(['set-option', '-p', '-t', target, '-F', SHELL_OPTION, value]).catch(() => {});
 }
 
 /** The line that sources the script in a shell found at its prompt (leading space: out of history), erasing `rows` rows after. */

@@ -6,7 +6,7 @@
  */
 import type { PaneStream, StreamPosition } from '../../watch/pane-stream.js';
 import { renderLine } from '../../read/terminal-text.js';
-import { linesBetween } from '../../watch/wait.js';
+import { linesBetween } from '../../watch/watch-stream.js';
 import type { ShellMark } from './marks.js';
 
 /** zsh's PROMPT_SP: the end-of-line mark and a row of spaces it prints after output without a final newline. */

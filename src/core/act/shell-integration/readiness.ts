@@ -15,12 +15,9 @@ export const PROMPT_POLL_MS = 25;
 /** How long a found shell gets to source the integration and draw its prompt. */
 const INSTALL_MS = 3000;
 
-/** Found shells where installing the integration did not work, by pane and process: framed from then on. */
-const installFailed = new WeakMap<Engine, Map<string, number>>();
-
-/** Whether installing the integration already failed in this pane's shell process. */
+/** Whether installing the integration already failed in this pane's shell process (framed from then on). */
 export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
-  return installFailed.get(engine)?.get(pane.id) === pane.pid;
+  return engine.state.installFailed.get(pane.id) === pane.pid;
 }
 
 /**
@@ -30,7 +27,7 @@ export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
  */
 export async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
   const nonce = newNonce();
-  const [geometry] = await engine.tmux.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
+  const [geometry] = await engine.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
   const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];
   // The rows the typed line takes from the prompt on, so the script can erase them.
   const length = installLine(shell, nonce, 9).length;
@@ -58,15 +55,13 @@ export async function install(engine: Engine, pane: PaneRecord, stream: PaneStre
   });
   await withPaneInput(engine, pane.id, async () => {
     stream.noteInput();
-    await engine.tmux.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + line + '\n']);
+    await engine.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + line + '\n']);
   });
   if (await prompt) {
     stream.consumed(stream.end);
     return { shell, nonce };
   }
-  let failed = installFailed.get(engine);
-  if (!failed) installFailed.set(engine, (failed = new Map()));
-  failed.set(pane.id, pane.pid);
+  engine.state.installFailed.set(pane.id, pane.pid);
   return undefined;
 }
 

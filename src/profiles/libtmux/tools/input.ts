@@ -1,11 +1,10 @@
 /** The input tools: typing and pasting into panes, and tmux's wait-for channels between them. */
 import { pasteText, prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { Failure, invalidArgument } from '../../../core/failure.js';
+import { asFailure, invalidArgument } from '../../../core/failure.js';
 import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, signalChannel, waitForChannel } from '../../../core/watch/channels.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
-import { isTmuxError } from '../../../tmux/server.js';
 import { TYPES_INTO, libtmuxTool } from '../declare.js';
 
 // Keeps the echoed keys, written twice, well inside the 1 MB response limit.
@@ -182,7 +181,7 @@ export const sendKeysBatchTool = libtmuxTool({
 
 /** A failed operation's reason; anything that is not an expected failure is a bug and propagates. */
 function reasonFor(error: unknown): string {
-  if (error instanceof Failure || isTmuxError(error)) return describeError(error);
+  if (asFailure(error)) return describeError(error);
   throw error;
 }
 

@@ -4,13 +4,12 @@
  */
 import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/act/buffers.js';
 import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { Failure, invalidArgument } from '../../../core/failure.js';
+import { asFailure, Failure, invalidArgument } from '../../../core/failure.js';
 import { signalChannel, waitForChannel } from '../../../core/watch/channels.js';
 import { startPipe, stopPipe } from '../../../core/watch/pipe-pane.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import type { Static } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
-import { isTmuxError } from '../../../tmux/server.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { choice, defaulted, field, item, listOf, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
 import { checkTarget, resolvePaneId } from '../targets.js';
@@ -127,7 +126,7 @@ export const sendKeysBatchTool = pythonTool({
         await sendKeys(engine, keysRequest(paneId, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
         results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
       } catch (error) {
-        if (!(error instanceof Failure) && !isTmuxError(error)) throw error;
+        if (!asFailure(error)) throw error;
         results.push({ index, pane_id: paneId, success: false, error: describeError(error), elapsed_seconds: seconds(started) });
         if (stop) {
           stoppedAt = index;

@@ -1,0 +1,197 @@
+/**
+ * Listing a tmux server's sessions, windows and panes as records that carry the incarnation of the
+ * server that answered, filtered by the scope rule, with pane foregrounds read from /proc where
+ * that is cheaper (read/foreground.ts).
+ */
+import { TmuxConnectionLostError } from '../../tmux/errors.js';
+import { rowFormat, toInt } from '../../tmux/formats.js';
+import type { Engine } from '../engine.js';
+import { asFailure } from '../failure.js';
+import {
+  FOREGROUND_FORMAT,
+  PANE_ROW_FORMATS,
+  SESSION_FORMAT,
+  type PaneRowFormats,
+  WINDOW_FORMAT,
+  toPane,
+  toSession,
+  toWindow,
+  type Incarnation,
+  type PaneRecord,
+  type PaneField,
+  type RowCore,
+  type SessionRecord,
+  type WindowRecord,
+} from './records.js';
+
+const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id', control: 'client_control_mode' });
+
+export async function listSessions(engine: Engine): Promise<SessionRecord[]> {
+  const read = await readWithIncarnation(engine, ['list-sessions', '-F', SESSION_FORMAT.format]);
+  const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
+  return engine.scope.limitsSessions ? sessions.filter((s) => engine.scope.allowsSession(engine.tmux.host, s.name)) : sessions;
+}
+
+/**
+ * Runs a read and pairs its output with the incarnation of the tmux server that answered it, or
+ * answers undefined when no server runs. Rows do not spell the identity out (three more format
+ * fields per row for tmux): the identity cached for the control connection
+ * holds when that connection stayed the same across the read; otherwise it is read again after
+ * the read and must be unchanged (a server between two equal identities is that same server).
+ */
+export async function readWithIncarnation(engine: Engine, command: readonly string[]): Promise<{ lines: string[]; incarnation: Incarnation } | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await engine.identity();
+    if (!before) return undefined;
+    const epoch = engine.tmux.connectionEpoch;
+    const lines = await engine.runIfServer(command);
+    if (!lines) return undefined;
+    const incarnation = { ...(before.host !== undefined ? { host: before.host } : {}), socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
+    if (epoch !== 0 && epoch === engine.tmux.connectionEpoch) return { lines, incarnation };
+    const after = await engine.identity();
+    if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation };
+    if (attempt > 0) throw asFailure(new TmuxConnectionLostError('the tmux server restarted while it was being read; try again'));
+  }
+}
+
+/** Clients per session that are people (or other programs), not this server's own control clients. */
+export async function foreignClientsBySession(engine: Engine): Promise<Map<string, number>> {
+  const lines = await engine.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]);
+  const own = engine.tmux.ownClientPids();
+  const counts = new Map<string, number>();
+  for (const row of lines ? CLIENT_FORMAT.parse(lines) : []) {
+    if (own.has(toInt(row.pid))) continue;
+    counts.set(row.sessionId, (counts.get(row.sessionId) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Window links, in every session or in one (`sessionId` must be resolved first). */
+export async function listWindows(engine: Engine, sessionId?: string): Promise<WindowRecord[]> {
+  const command = sessionId === undefined ? ['list-windows', '-a'] : ['list-windows', '-t', sessionId];
+  const read = await readWithIncarnation(engine, [...command, '-F', WINDOW_FORMAT.format]);
+  const windows = read ? WINDOW_FORMAT.parse(read.lines).map((row) => toWindow(row, read.incarnation)) : [];
+  if (!engine.scope.limitsSessions) return windows;
+  const { windows: outside } = await placesOutside(engine);
+  return windows.filter((w) => !outside.has(w.id));
+}
+
+/**
+ * Panes of the whole server, of one session, or of one window. A pane whose window is linked into
+ * several sessions appears once, as seen from the first session tmux lists.
+ */
+export async function listPanes(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
+  const read = await listPaneRows(engine, scope, PANE_ROW_FORMATS);
+  return read ? read.rows.map((row) => toPane(row, read.incarnation)) : [];
+}
+
+/**
+ * The rows behind listPanes, with the extra fields `formats` adds (paneRowFormats), each pane
+ * once; undefined when no server runs.
+ */
+export async function listPaneRows<K extends string, B extends PaneField = PaneField>(
+  engine: Engine,
+  scope: { sessionId?: string; windowId?: string },
+  formats: PaneRowFormats<K, B>,
+): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
+  const read = await readPanes(engine, listPanesCommand(scope), formats);
+  if (!read) return undefined;
+  const seen = new Set<string>();
+  const rows = read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+  return { rows: engine.scope.active ? await inScope(engine, rows) : rows, incarnation: read.incarnation };
+}
+
+/**
+ * Pane rows with every field. For a listing made before, of a tmux server on this machine, tmux lists all
+ * but the foreground command and directory, which src/core/read/foreground.ts reads from /proc
+ * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
+ * read there is asked of tmux.
+ */
+async function readPanes<K extends string, B extends PaneField>(
+  engine: Engine,
+  command: readonly string[],
+  formats: PaneRowFormats<K, B>,
+): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
+  type Row = Record<B | RowCore | K, string>;
+  const withFormat = (format: string) => [...command, '-F', format];
+  const identity = await engine.identity();
+  const listing = command.join(' ');
+  if (!identity || engine.options.localProcesses === false || !engine.state.foreground.worthReading(listing, identity.pid)) {
+    const read = await readWithIncarnation(engine, withFormat(formats.full.format));
+    if (!read) return undefined;
+    const rows = formats.full.parse(read.lines) as Row[];
+    engine.state.foreground.remember(listing, rows.map((row) => toInt(row.pid)));
+    return { rows, incarnation: read.incarnation };
+  }
+  const reading = readWithIncarnation(engine, withFormat(formats.noForeground.format));
+  const ahead = await engine.state.foreground.readAhead(listing, identity.pid);
+  const read = await reading;
+  if (!read) return undefined;
+  const partial = formats.noForeground.parse(read.lines);
+  const found = engine.state.foreground.complete(listing, partial.map((row) => toInt(row.pid)), read.incarnation.pid, ahead);
+  const rows: Row[] = [];
+  const unread: Row[] = [];
+  partial.forEach((row, i) => {
+    const foreground = found[i];
+    // Hot path: completed in place, as a spread copy per row costs far more in V8.
+    const full = Object.assign(row, { command: foreground?.command ?? '', path: foreground?.path ?? '' }) as Row;
+    rows.push(full);
+    if (!foreground) unread.push(full);
+  });
+  // Dead panes, processes of another user or outside the pane's terminal: tmux's own answer.
+  await Promise.all(
+    unread.map(async (row) => {
+      const lines = await engine.run(['display-message', '-p', '-t', row.id, FOREGROUND_FORMAT.format]).catch(() => []);
+      const answer = FOREGROUND_FORMAT.parse(lines)[0];
+      if (answer?.id === row.id) Object.assign(row, { command: answer.command, path: answer.path });
+    }),
+  );
+  return { rows, incarnation: read.incarnation };
+}
+
+/**
+ * The pane rows (`id`: a pane id) that are in scope: panes of windows linked only into allowed
+ * sessions, and admitted by the pane rule when there is one. Every row when no scope is set.
+ * Listings and searches filter through here; so can anything else that shows panes.
+ */
+export async function inScope<T extends { readonly id: string }>(engine: Engine, rows: readonly T[]): Promise<T[]> {
+  if (!engine.scope.active) return [...rows];
+  const { outside } = await placesOutside(engine);
+  return rows.filter((row) => !outside.has(row.id));
+}
+
+/** Whether one pane is in scope now (its window linked only into allowed sessions, the pane rule admitting it). */
+export async function paneInScope(engine: Engine, paneId: string): Promise<boolean> {
+  return (await inScope(engine, [{ id: paneId }])).length === 1;
+}
+
+/**
+ * Panes out of scope (windows linked into a session not allowed, or not admitted by the pane
+ * rule), and the windows linked into a session not allowed.
+ */
+async function placesOutside(engine: Engine): Promise<{ outside: Set<string>; windows: Set<string> }> {
+  const outside = new Set<string>();
+  const windows = new Set<string>();
+  const lines = await engine.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], { ungated: true });
+  const host = engine.tmux.host;
+  const sessionsOf = new Map<string, string[]>();
+  const rows = (lines ?? []).map((line) => {
+    const [pane = '', window = '', sessionId = '', ...name] = line.split('\t');
+    sessionsOf.set(window, [...(sessionsOf.get(window) ?? []), sessionId]);
+    return { pane, window, name: name.join('\t') };
+  });
+  for (const row of rows) {
+    if (!engine.scope.allowsSession(host, row.name)) {
+      windows.add(row.window);
+      outside.add(row.pane);
+    } else if (engine.scope.limitsPanes && !engine.scope.allowsPane(host, row.pane, [], sessionsOf.get(row.window) ?? [])) outside.add(row.pane);
+  }
+  return { outside, windows };
+}
+
+/** `list-panes` for the whole server, one session, or one window (give a format after it). */
+export function listPanesCommand(scope: { sessionId?: string; windowId?: string }): string[] {
+  if (scope.windowId !== undefined) return ['list-panes', '-t', scope.windowId];
+  if (scope.sessionId !== undefined) return ['list-panes', '-s', '-t', scope.sessionId];
+  return ['list-panes', '-a'];
+}
