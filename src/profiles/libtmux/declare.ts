@@ -18,7 +18,7 @@ export const CAPABILITY_KEY = 'com.git-pull.libtmux-mcp/capability';
 /** Every tool of this contract carries these hints, the published server's conservative default. */
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 
-/** The capability facts several tools share, named for what such a tool does; a tool spreads one into its spec. */
+// The capability facts several tools share, named for what such a tool does; a tool spreads one into its spec.
 /** Reads what tmux holds about its objects (names, ids, sizes), not what panes show. */
 export const READS_METADATA = { toolset: 'inspect', tmuxEffects: ['observe'], outputClasses: ['tmux-metadata'] } as const;
 /** Reads what panes show, and the tmux facts around it. */

@@ -56,11 +56,11 @@ export function pythonTool<In extends JsonSchema>(spec: PythonToolSpec<In>): Pyt
     textOnly: spec.textOnly ?? false,
     // Every python call passes here, so it checks arguments without allocating, and it is a plain
     // function handing back the tool's own promise: no promise or microtask of its own on the way.
-    handler(args: Static<In>, call) {
+    handler(args: Static<In> & Socket, call) {
       try {
-        for (const key in args as object) if (!known.has(key)) throw unexpectedArguments(spec.name, args as object, known);
+        for (const key in args) if (!known.has(key)) throw unexpectedArguments(spec.name, args, known);
         const run = (engine: Engine) => spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, nested: call.nested });
-        return call.ctx.registry.use(EngineRegistry.named((args as Socket).socket_name), run);
+        return call.ctx.registry.use(EngineRegistry.named(args.socket_name), run);
       } catch (error) {
         return Promise.reject(error);
       }
