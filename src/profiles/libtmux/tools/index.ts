@@ -6,44 +6,9 @@
 import type { LibtmuxTool } from '../declare.js';
 import { readToolsBatch } from './batch.js';
 import { pasteTextTool, sendKeysBatchTool, sendKeysTool, signalChannelTool, waitForChannelTool } from './input.js';
-import {
-  capturePaneTool,
-  findPaneByPositionTool,
-  getPaneInfoTool,
-  getServerInfoTool,
-  getSessionInfoTool,
-  getWindowInfoTool,
-  listPanesTool,
-  listSessionsTool,
-  listWindowsTool,
-  searchPanesTool,
-  snapshotPaneTool,
-} from './inspect.js';
-import {
-  clearPaneScrollbackTool,
-  createSessionTool,
-  createWindowTool,
-  killPaneTool,
-  killSessionTool,
-  killWindowTool,
-  respawnPaneTool,
-  setSynchronizePanesTool,
-  splitWindowTool,
-} from './lifecycle.js';
-import {
-  moveWindowTool,
-  renameSessionTool,
-  renameWindowTool,
-  resizePaneTool,
-  resizeWindowTool,
-  selectLayoutTool,
-  selectPaneTool,
-  selectWindowTool,
-  setHistoryLimitTool,
-  setMouseEnabledTool,
-  setPaneTitleTool,
-  swapPaneTool,
-} from './manage.js';
+import { capturePaneTool, findPaneByPositionTool, getPaneInfoTool, getServerInfoTool, getSessionInfoTool, getWindowInfoTool, listPanesTool, listSessionsTool, listWindowsTool, searchPanesTool, snapshotPaneTool } from './inspect.js';
+import { clearPaneScrollbackTool, createSessionTool, createWindowTool, killPaneTool, killSessionTool, killWindowTool, respawnPaneTool, setSynchronizePanesTool, splitWindowTool } from './lifecycle.js';
+import { moveWindowTool, renameSessionTool, renameWindowTool, resizePaneTool, resizeWindowTool, selectLayoutTool, selectPaneTool, selectWindowTool, setHistoryLimitTool, setMouseEnabledTool, setPaneTitleTool, swapPaneTool } from './manage.js';
 import { getTmuxVariablesTool, showEnvironmentTool, showHooksTool, showOptionTool } from './settings.js';
 import { captureSinceTool, runShellCommandTool, waitForTextTool } from './wait.js';
 

@@ -5,58 +5,10 @@
  */
 import type { PythonTool } from '../declare.js';
 import { readToolsBatch } from './batch.js';
-import {
-  deleteBufferTool,
-  loadBufferTool,
-  pasteBufferTool,
-  pasteTextTool,
-  pipePaneTool,
-  sendKeysBatchTool,
-  sendKeysTool,
-  showBufferTool,
-  signalChannelTool,
-  waitForChannelTool,
-} from './input.js';
-import {
-  capturePaneTool,
-  displayMessageTool,
-  findPaneByPositionTool,
-  getPaneInfoTool,
-  getServerInfoTool,
-  getSessionInfoTool,
-  getWindowInfoTool,
-  listPanesTool,
-  listServersTool,
-  listSessionsTool,
-  listWindowsTool,
-  searchPanesTool,
-  snapshotPaneTool,
-} from './inspect.js';
-import {
-  clearPaneTool,
-  createSessionTool,
-  createWindowTool,
-  killPaneTool,
-  killServerTool,
-  killSessionTool,
-  killWindowTool,
-  respawnPaneTool,
-  splitWindowTool,
-} from './lifecycle.js';
-import {
-  moveWindowTool,
-  renameSessionTool,
-  renameWindowTool,
-  resizePaneTool,
-  resizeWindowTool,
-  selectLayoutTool,
-  selectPaneTool,
-  selectWindowTool,
-  setPaneTitleTool,
-  swapPaneTool,
-  enterCopyModeTool,
-  exitCopyModeTool,
-} from './manage.js';
+import { deleteBufferTool, loadBufferTool, pasteBufferTool, pasteTextTool, pipePaneTool, sendKeysBatchTool, sendKeysTool, showBufferTool, signalChannelTool, waitForChannelTool } from './input.js';
+import { capturePaneTool, displayMessageTool, findPaneByPositionTool, getPaneInfoTool, getServerInfoTool, getSessionInfoTool, getWindowInfoTool, listPanesTool, listServersTool, listSessionsTool, listWindowsTool, searchPanesTool, snapshotPaneTool } from './inspect.js';
+import { clearPaneTool, createSessionTool, createWindowTool, killPaneTool, killServerTool, killSessionTool, killWindowTool, respawnPaneTool, splitWindowTool } from './lifecycle.js';
+import { enterCopyModeTool, exitCopyModeTool, moveWindowTool, renameSessionTool, renameWindowTool, resizePaneTool, resizeWindowTool, selectLayoutTool, selectPaneTool, selectWindowTool, setPaneTitleTool, swapPaneTool } from './manage.js';
 import { setEnvironmentTool, setOptionTool, showEnvironmentTool, showHookTool, showHooksTool, showOptionTool } from './settings.js';
 import { captureSinceTool, runCommandTool, waitForTextTool } from './wait.js';
 
