@@ -4,6 +4,7 @@
  */
 import type { ActiveRun, EndedRun } from './act/run-command.js';
 import { ForegroundReads } from './read/foreground.js';
+import type { KeptSessions } from './read/session-list.js';
 import type { StreamEntry } from './watch/pane-stream.js';
 import type { Recording } from './watch/recorder.js';
 
@@ -22,4 +23,6 @@ export class EngineState {
   readonly paneStreams = new Map<string, StreamEntry>();
   /** The recording of each recorded pane (watch/recorder.ts). */
   readonly recordings = new Map<string, Recording>();
+  /** The session list last read, while tmux reports no change (read/session-list.ts). */
+  keptSessions: KeptSessions | undefined;
 }

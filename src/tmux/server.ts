@@ -54,6 +54,14 @@ const EXITING_MAX_MS = 500;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
+/** Commands that only read: sending one changes no session, window or client (see `changes`). */
+const READS = new Set([
+  'list-sessions', 'list-windows', 'list-panes', 'list-clients', 'list-buffers', 'list-keys', 'list-commands', 'has-session',
+  'display-message', 'capture-pane', 'show-options', 'show-window-options', 'show-environment', 'show-hooks', 'show-buffer', 'show-messages',
+]);
+/** Notifications that say nothing about sessions, windows or clients (pane modes, paste buffers, pausing output). */
+const QUIET_NOTIFICATIONS = new Set(['pane-mode-changed', 'paste-buffer-changed', 'paste-buffer-deleted', 'subscription-changed', 'message', 'pause', 'continue']);
+
 export class TmuxServer {
   readonly bin: string;
   /** Starts tmux processes: here, or over ssh on `host`. */
@@ -73,6 +81,7 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
+  #changes = 0;
   /** Remote pids of the tmux clients of connections dropped for silence, and their ending (see #reapOrphans). */
   readonly #orphans = new Set<number>();
   #reaping: Promise<void> | undefined;
@@ -143,6 +152,7 @@ export class TmuxServer {
     let next = 0;
     if (client) {
       this.#sent += commands.length;
+      for (const command of commands) this.#noteCommand(command);
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
@@ -162,6 +172,7 @@ export class TmuxServer {
    */
   async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    this.#noteCommand(command);
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     const deadline = performance.now() + timeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
@@ -223,6 +234,21 @@ export class TmuxServer {
   /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
   get commandsSent(): number {
     return this.#sent;
+  }
+
+  /**
+   * Grows whenever this server's sessions, their windows or its clients may have changed, as far as
+   * this process can tell: tmux notified the command connection of a change (tmux tells a control
+   * client of every session made, closed or renamed, window linked or unlinked, client attached,
+   * switched or detached: control-notify.c), or a command other than a read was sent. Together with
+   * `connectionEpoch` it tells a caller whether what it read before can still be what tmux holds.
+   */
+  get changes(): number {
+    return this.#changes;
+  }
+
+  #noteCommand(command: readonly string[]): void {
+    if (!READS.has(command[0] ?? '')) this.#changes++;
   }
 
   /**
@@ -288,6 +314,7 @@ export class TmuxServer {
     if (!client || client.closed) throw new TmuxConnectionLostError(`no output client is attached to session ${sessionId}`);
     const outputs: string[][] = [];
     let failed = false;
+    for (const command of commands) this.#noteCommand(command);
     await Promise.all(
       commands.map((command, i) =>
         client.runReply(command, this.commandTimeoutMs, (reply) => {
@@ -316,6 +343,9 @@ export class TmuxServer {
     this.#connecting ??= this.#attach(undefined, false)
       .then((client) => {
         this.#epoch++;
+        client.onNotification((name) => {
+          if (!QUIET_NOTIFICATIONS.has(name)) this.#changes++;
+        });
         this.#reapOrphans(client);
         client.onClose(() => {
           this.#noteSilence(client);
@@ -453,6 +483,7 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    this.#noteCommand(command);
     if (this.gate && !options.ungated) {
       const checking = this.gate(command);
       if (checking) await checking;

@@ -87,8 +87,8 @@ export const listSessionsTool = libtmuxTool({
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
-    const [sessions, foreign] = await Promise.all([ctx.engine.listSessions(), ctx.engine.foreignClientsBySession()]);
-    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreign)) } };
+    const { sessions, foreignClients } = await ctx.engine.sessionList();
+    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreignClients)) } };
   },
 });
 
