@@ -4,7 +4,7 @@
  */
 import type { ActiveRun, EndedRun } from './act/run-command.js';
 import { ForegroundReads } from './read/foreground.js';
-import type { StreamEntry } from './watch/pane-stream.js';
+import type { StreamEntry } from './watch/pane-streams.js';
 import type { Recording } from './watch/recorder.js';
 
 export class EngineState {

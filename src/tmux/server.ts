@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxNotTmuxSocketError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxNotTmuxSocketError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
