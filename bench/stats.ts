@@ -58,3 +58,14 @@ export function ms(value: number): string {
   if (value >= 10) return value.toFixed(1);
   return value.toFixed(2);
 }
+
+/** The cost of each step between measured sizes, per added unit: shows whether growth is linear. */
+export function steps(points: ReadonlyArray<readonly [number, number]>, units: string, unit: string): string {
+  const parts: string[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const [n0, y0] = points[i - 1]!;
+    const [n1, y1] = points[i]!;
+    parts.push(`${n0} -> ${n1} ${units}: +${(((y1 - y0) / (n1 - n0)) * 1000).toFixed(1)} us per ${unit}`);
+  }
+  return parts.join(', ');
+}

@@ -14,6 +14,7 @@ import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
 import { allToolArgs, startJulia } from '../fixture/julia.js';
+import { until } from '../fixture/until.js';
 
 type Shell = 'bash' | 'zsh' | 'fish';
 const SHELLS: Shell[] = ['bash', 'zsh', 'fish'];
@@ -36,7 +37,7 @@ function home(tmux: PrivateTmux, shell: Shell): string {
 /** The pane's screen through capture_pane, once its shell drew the prompt after the last command (a few ms after the answer). */
 const screen = async (mcp: McpSession, pane: string, python: boolean, prompt: string): Promise<string> => {
   let text = '';
-  await until(async () => (text = await captureText(mcp, pane, python)).endsWith(prompt.trimEnd()));
+  await until('the pane to settle', async () => (text = await captureText(mcp, pane, python)).endsWith(prompt.trimEnd()));
   return text;
 };
 
@@ -61,13 +62,13 @@ for (const shell of SHELLS) {
       const dir = home(tmux, shell);
       const pane = await tmux.start({ shell: `env HOME=${dir} ${shell} -l` });
       const mcp = python ? await startPython(t, tmux.env) : await startMcp(t, { env: tmux.env });
-      await until(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(PROMPT[shell].trim()));
+      await until('the pane to settle', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(PROMPT[shell].trim()));
 
       const first = await run(mcp, python, pane, 'echo first');
       assert.deepEqual([first.exitStatus, first.output], [0, ['first']]);
       await tmux.tmux('clear-history', '-t', pane);
       await tmux.tmux('send-keys', '-t', pane, 'C-l');
-      await until(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
+      await until('the pane to settle', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
 
       const second = await run(mcp, python, pane, "printf 'a b\\n  c\\n'; sh -c 'exit 3'");
       assert.deepEqual([second.exitStatus, second.output], [3, ['a b', '  c']]);
@@ -91,7 +92,7 @@ for (const shell of SHELLS) {
 
       // History: the commands typed by the server stay out (bash and zsh write ~/.hist; fish never saves a line with a leading space).
       await tmux.tmux('send-keys', '-t', pane, '-l', shell === 'fish' ? 'history save; echo saved\n' : shell === 'bash' ? 'history -a; echo saved\n' : 'fc -AI; echo saved\n');
-      await until(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('\nsaved'));
+      await until('the pane to settle', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('\nsaved'));
       const file = shell === 'fish' ? join(dir, '.local', 'share', 'fish', 'fish_history') : join(dir, '.hist');
       const saved = readFileSync(file, 'utf8');
       assert.doesNotMatch(saved, /hook ran|after-flood|exit 3/, saved);
@@ -146,15 +147,7 @@ test('julia: create_session with a lone shell starts it with the integration; it
     const made = await julia.ok('create_session', { name: `j-${shell}`, command: [shell] });
     const pane = made.panes[0].paneId as string;
     // The shell names itself at its first prompt: the integration runs, and nothing was typed.
-    await until(async () => new RegExp(`^\\d+ ${shell} [0-9a-f]{12}$`).test((await tmux.tmux('display-message', '-p', '-t', pane, '#{@tmux_mcp_shell}')).trim()));
-    await until(async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
+    await until('the pane to settle', async () => new RegExp(`^\\d+ ${shell} [0-9a-f]{12}$`).test((await tmux.tmux('display-message', '-p', '-t', pane, '#{@tmux_mcp_shell}')).trim()));
+    await until('the pane to settle', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
   }
 });
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    assert.ok(Date.now() < deadline, 'timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

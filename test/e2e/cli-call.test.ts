@@ -11,12 +11,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { compileValidator, ensureValidation } from '../../src/mcp/tools/validation.js';
+import { contractCheck } from '../fixture/schema-check.js';
 import { startHttp } from '../fixture/http.js';
 import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
-
-await ensureValidation();
 
 interface Run {
   readonly status: number | null;
@@ -53,7 +51,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, input: str
   });
 }
 
-const CONTRACTS = fileURLToPath(new URL('../contracts/', import.meta.url));
+const CONTRACTS = fileURLToPath(new URL('../contract/', import.meta.url));
 const contract = (profile: string) => JSON.parse(readFileSync(join(CONTRACTS, `${profile}.json`), 'utf8')) as { tools: Array<{ name: string; outputSchema?: Record<string, unknown> }> };
 
 /** stdout as the tool's structured result, checked against the contract's output schema (not the server's copy). */
@@ -63,7 +61,7 @@ function structured(profile: string, tool: string, run: Run): any {
   const value = JSON.parse(run.stdout);
   const schema = contract(profile).tools.find((t) => t.name === tool)?.outputSchema;
   assert.ok(schema, `${profile} ${tool} has an output schema`);
-  assert.equal(compileValidator(schema, `${tool} result`)(value), undefined);
+  contractCheck(profile)(tool, { structuredContent: value });
   return value;
 }
 

@@ -4,14 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { checkEra, CLI, ERAS, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
-import { until, waiters } from '../fixture/processes.js';
-import { compileValidator, ensureValidation } from '../../src/mcp/tools/validation.js';
-
-await ensureValidation(); // validators load ajv on demand, as the server's first call does
+import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
+import { contractCheck } from '../fixture/schema-check.js';
 
 for (const [negotiation, era, version] of ERAS) {
   test(`stdio, ${negotiation} client: the ${version} era lists and calls tools`, async (t) => {
@@ -21,11 +19,6 @@ for (const [negotiation, era, version] of ERAS) {
     await checkEra(mcp, { era, version, pane, session: 'eras' });
   });
 }
-
-const contract = JSON.parse(readFileSync(new URL('../contracts/libtmux.json', import.meta.url), 'utf8')) as {
-  tools: Array<{ name: string; outputSchema?: object }>;
-};
-const outputOf = (name: string) => compileValidator(contract.tools.find((tool) => tool.name === name)!.outputSchema as never, `${name} result`);
 
 test('stdin closed with calls in flight: each is answered (waits end at once with what they have, saying why), then the process exits', async (t) => {
   const tmux = privateTmux(t);
@@ -65,19 +58,19 @@ test('stdin closed with calls in flight: each is answered (waits end at once wit
 
   assert.equal(await exited, 0);
   await allRead;
-  const validate = { wait: outputOf('wait_for_text'), channel: outputOf('wait_for_channel'), list: outputOf('list_sessions') };
+  const check = contractCheck('libtmux');
   const timedOut = answers.get(2)?.result?.structuredContent;
   assert.ok(timedOut, JSON.stringify(answers.get(2)));
-  assert.equal(validate.wait(timedOut), undefined);
+  check('wait_for_text', answers.get(2).result);
   assert.equal(timedOut.matched, null, 'the text wait ended without a match');
   assert.match(JSON.stringify(answers.get(2).result.content), /shutting down/, 'and says why');
   const released = answers.get(3)?.result?.structuredContent;
   assert.ok(released, JSON.stringify(answers.get(3)));
-  assert.equal(validate.channel(released), undefined);
+  check('wait_for_channel', answers.get(3).result);
   assert.equal(released.released, false, 'the channel wait ended unreleased');
   assert.match(JSON.stringify(answers.get(3).result.content), /shutting down/);
   const listed = answers.get(4)?.result?.structuredContent;
-  assert.equal(validate.list(listed), undefined);
+  check('list_sessions', answers.get(4).result);
   assert.equal(listed.sessions.length, 1);
   assert.equal(await clientsAfterExit(tmux), '', 'no tmux control client left behind');
 });

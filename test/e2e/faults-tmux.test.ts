@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { CLI, startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 const serverPid = async (tmux: PrivateTmux) => Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
 const controlClients = async (tmux: PrivateTmux) =>
@@ -24,7 +25,7 @@ test('the tmux server killed under the MCP server: clear answers, then a new tmu
   assert.equal((await mcp.ok('list_sessions')).sessions.length, 1);
   const pid = await serverPid(tmux);
   process.kill(pid, 'SIGKILL');
-  while (alive(pid)) await new Promise((resolve) => setImmediate(resolve));
+  await until('the killed tmux server to be gone', () => !alive(pid));
   // Listings answer "nothing there"; targeted calls say there is no server.
   assert.deepEqual((await mcp.ok('list_sessions')).sessions, []);
   assert.match(await mcp.fails('capture_pane', { paneId: '%0' }), /no tmux server is running|control connection closed/);
@@ -41,8 +42,10 @@ test('the control clients killed: the next calls reconnect and answer', async (t
   const mcp = await startMcp(t, { env: tmux.env });
   // A wait keeps an output-receiving client attached beside the command client.
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], timeoutMs: 60_000 });
-  let clients = await controlClients(tmux);
-  while (clients.length < 2) clients = await controlClients(tmux);
+  const clients = await until('the wait to attach a second control client', async () => {
+    const now = await controlClients(tmux);
+    return now.length >= 2 && now;
+  });
   for (const pid of clients) process.kill(pid, 'SIGKILL');
   const ended = await waiting;
   // The wait is answered: the watch was lost, the pane lives on (test/e2e/faults-watch-lost.test.ts).
@@ -76,8 +79,7 @@ test('tmux stopped (SIGSTOP): every call fails within the command timeout; after
   }
   process.kill(pid, 'SIGCONT');
   // tmux first works off what queued while it was stopped; under load that can outlast the 2 s timeout.
-  const deadline = Date.now() + 60_000;
-  while ((await mcp.call('list_panes')).isError) assert.ok(Date.now() < deadline, 'tmux never answered again after SIGCONT');
+  await until('tmux to answer again after SIGCONT', async () => !(await mcp.call('list_panes')).isError, 60_000);
   assert.equal((await mcp.ok('list_panes')).panes[0].id, pane);
   await tmux.typeAndWait(pane, 'echo resumed-$((40+2))');
   assert.ok((await mcp.ok('capture_pane', { paneId: pane })).lines.includes('resumed-42'));
@@ -100,7 +102,7 @@ test('stdin closed while tmux is stopped: the call in flight is answered (the se
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
   send({ method: 'notifications/initialized' });
   send({ id: 2, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
-  while (!out.includes('"id":2')) await new Promise((resolve) => server.stdout.once('data', resolve));
+  await until('the answer to the first call', () => out.includes('"id":2'));
   process.kill(pid, 'SIGSTOP');
   t.after(() => void (alive(pid) && process.kill(pid, 'SIGCONT')));
   send({ id: 3, method: 'tools/call', params: { name: 'list_panes', arguments: {} } });

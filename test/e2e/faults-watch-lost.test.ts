@@ -9,6 +9,7 @@ import { startMcp, type McpSession } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
 import { allToolArgs, startJulia } from '../fixture/julia.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { until } from '../fixture/until.js';
 
 /** Our control clients: the watch receives output, the command client has no-output. */
 async function controlClients(tmux: PrivateTmux): Promise<{ watch: number[]; command: number[] }> {
@@ -23,13 +24,10 @@ async function controlClients(tmux: PrivateTmux): Promise<{ watch: number[]; com
  */
 async function killWatchUnder<T>(tmux: PrivateTmux, call: () => Promise<T>, all: boolean, ready: () => boolean | Promise<boolean> = () => true): Promise<T> {
   const pending = call();
-  const deadline = Date.now() + 30_000;
-  let clients = await controlClients(tmux);
-  while (clients.watch.length === 0 || (all && clients.command.length === 0) || !(await ready())) {
-    assert.ok(Date.now() < deadline, 'the wait never attached its watch');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    clients = await controlClients(tmux);
-  }
+  const clients = await until('the wait to attach its watch', async () => {
+    const now = await controlClients(tmux);
+    return now.watch.length > 0 && (!all || now.command.length > 0) && (await ready()) && now;
+  }, 30_000);
   for (const pid of [...clients.watch, ...(all ? clients.command : [])]) process.kill(pid, 'SIGKILL');
   return pending;
 }

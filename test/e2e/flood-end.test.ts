@@ -11,6 +11,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startMcp } from '../fixture/mcp.js';
 import { clientsAfterExit, privateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 for (const shell of ['sh', 'bash'] as const) {
 test(`a flood the server could not read meanwhile (${shell}${shell === 'bash' ? ', shell integration: the end from the pane option' : ', framed'}): run_shell_command takes the end off the screen, status and last line right`, { timeout: 600_000 }, async (t) => {
@@ -25,11 +26,10 @@ test(`a flood the server could not read meanwhile (${shell}${shell === 'bash' ? 
   const running = mcp.call('run_shell_command', { paneId: pane, command, timeoutMs: 300_000, maxLines: 5 }, { timeout: 400_000 });
 
   const screen = () => tmux.tmux('capture-pane', '-p', '-t', pane);
-  const deadline = Date.now() + 60_000;
-  while (!(await screen()).includes('x'.repeat(100))) assert.ok(Date.now() < deadline, 'the flood never started');
+  await until('the flood to start', async () => (await screen()).includes('x'.repeat(100)), 60_000);
   process.kill(pid, 'SIGSTOP');
   // tmux itself reads the flood to its end meanwhile, and keeps what the stopped server did not take.
-  while (!(await screen()).includes('flood-2-done')) assert.ok(Date.now() < deadline + 240_000, 'the flood never ended');
+  await until('the flood to end', async () => (await screen()).includes('flood-2-done'), 240_000);
   process.kill(pid, 'SIGCONT');
 
   const answer = await running;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allToolArgs, startJulia, type Julia, type Target } from '../fixture/julia.js';
 import { hostArgs, hostServers, nothingLeft, type HostServers } from '../fixture/hosts.js';
-import { settle } from '../fixture/processes.js';
+import { settle } from '../fixture/until.js';
 
 type T = Parameters<typeof hostServers>[0];
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeRef } from '../../src/core/targets/refs.js';
 import { startMcp, type McpSession } from '../fixture/mcp.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 import { hostArgs, hostServers, nothingLeft, type HostServers } from '../fixture/hosts.js';
 
 type T = Parameters<typeof hostServers>[0];

@@ -13,6 +13,7 @@ import { startMcp } from '../fixture/mcp.js';
 import { startJulia } from '../fixture/julia.js';
 import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { settle } from '../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
@@ -49,8 +50,7 @@ async function rig(t: T): Promise<Rig> {
 async function nothingLeft({ sshd, sshd8, local, hosts }: Rig): Promise<void> {
   const sessions = () => [...sshd.sessions(), ...sshd8.sessions()];
   const clients = async () => (await Promise.all([local, ...hosts].map(async (server) => (await server.tmux('list-clients', '-F', '#{client_pid}')).trim()))).join('');
-  const deadline = Date.now() + 15_000;
-  while ((sessions().length > 0 || sshClients().length > 0 || (await clients()) !== '') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await settle(async () => sessions().length === 0 && sshClients().length === 0 && (await clients()) === '', 15_000);
   assert.deepEqual(sessions(), [], 'no ssh session (and so no remote tmux client) is left on the far side');
   assert.deepEqual(sshClients(), [], 'no ssh client is left here');
   assert.equal(await clients(), '', 'no tmux client is left on this machine or any host');

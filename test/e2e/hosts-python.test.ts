@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
-import { settle } from '../fixture/processes.js';
+import { settle } from '../fixture/until.js';
 import { ALL_TOOLSETS } from '../fixture/python.js';
 import { loopbackSshd } from '../fixture/sshd.js';
 import { privateTmux } from '../fixture/tmux.js';

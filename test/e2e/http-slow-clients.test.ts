@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { startHttp } from '../fixture/http.js';
 import { connectHttp } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { until } from '../fixture/until.js';
 
 const SLOW = 500;
 
@@ -45,10 +46,6 @@ test(`HTTP: ${SLOW} connections that never finish their headers are bounded and 
   t.diagnostic(`${openNow} of ${SLOW} slow connections open after the working client's calls`);
   assert.ok(openNow <= 128, `${openNow} unauthenticated connections held open`);
   // Every one is closed by the server within its few seconds (the test's own deadline is far beyond).
-  const deadline = Date.now() + 30_000;
-  while (closed < SLOW) {
-    assert.ok(Date.now() < deadline, `${SLOW - closed} slow connections still open after 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => `the server to close the slow connections (${SLOW - closed} still open)`, () => closed === SLOW, 30_000);
   assert.equal((await mcp.ok('list_sessions')).sessions.length, 1, 'still served');
 });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkEra, CLI, ERAS, connectHttp } from '../fixture/mcp.js';
 import { post as rawPost, startHttp } from '../fixture/http.js';
-import { until, waiters } from '../fixture/processes.js';
+import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 import { clientsAfterExit, privateTmux, scrubbedEnv, stopTmuxServer } from '../fixture/tmux.js';
 
 const TOKEN = 'test-token-0123456789';

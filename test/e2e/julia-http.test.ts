@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { jsonRpcMessages, openPost, post, startHttp } from '../fixture/http.js';
 import { connectHttp, ERAS } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { contractCheck } from '../fixture/schema-check.js';
 
 const TOKEN = 'julia-http-token-0123456789';
 const MODERN = {
@@ -73,6 +74,7 @@ test('julia over HTTP: in a 2025 session, an id still running is refused -32600 
   const session = { ...auth, 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
   assert.equal((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
   const listed = jsonRpcMessages((await post(server.url, session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_panes', arguments: {} } })).body);
+  contractCheck('julia')('list_panes', listed[0].result);
   const target = listed[0].result.structuredContent.panes[0].target;
 
   // The wait runs until cancelled; once its answer stream has opened (its first progress), id 3 is taken.

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { CLI, startMcp, type McpSession } from '../fixture/mcp.js';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { contractCheck } from '../fixture/schema-check.js';
 
 const BATCH = 'call_read_tools_batch';
 const WIRE_CAP = 1_000_000;
@@ -219,7 +220,9 @@ async function wireCall(env: NodeJS.ProcessEnv, name: string, args: unknown): Pr
     const answered = reply(2);
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
     const line = await answered;
-    return { bytes: Buffer.byteLength(line, 'utf8') + 1, message: JSON.parse(line) };
+    const message = JSON.parse(line);
+    if (message.result) contractCheck('libtmux')(name, message.result);
+    return { bytes: Buffer.byteLength(line, 'utf8') + 1, message };
   } finally {
     child.stdin.end();
     child.kill();

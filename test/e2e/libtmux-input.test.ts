@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { until, waiters } from '../fixture/processes.js';
+import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -306,18 +307,16 @@ test('wait_for_channel times out cleanly, honours the ceiling, refuses bad names
   const mcp = await startMcp(t, { env: tmux.env });
 
   const channel = unique('never');
-  const started = Date.now();
   const timedOut = await mcp.ok('wait_for_channel', { channel, timeoutMs: 300 });
   assert.deepEqual({ ...timedOut, seconds: 0 }, { channel, released: false, effectiveTimeout: 0.3, seconds: 0 });
-  assert.ok(timedOut.seconds >= 0.29 && timedOut.seconds < 3, String(timedOut.seconds));
-  assert.ok(Date.now() - started < 3000);
+  assert.ok(timedOut.seconds >= 0.29, `it waited out its timeout: ${timedOut.seconds}`);
   assert.deepEqual(waiters(channel), [], 'the timed-out tmux wait-for process is gone');
 
   const capped = await startMcp(t, { env: { ...tmux.env, LIBTMUX_MCP_WAIT_MAX_SECONDS: '1' } });
   const ceiling = await capped.ok('wait_for_channel', { channel, timeoutMs: 600_000 });
   assert.equal(ceiling.released, false);
   assert.equal(ceiling.effectiveTimeout, 1);
-  assert.ok(ceiling.seconds >= 0.99 && ceiling.seconds < 5, String(ceiling.seconds));
+  assert.ok(ceiling.seconds >= 0.99, `it waited out the ceiling: ${ceiling.seconds}`);
 
   for (const bad of ['-S', 'a b', 'a;b', 'semi;', '$HOME', 'x\ny', 'é']) {
     assert.match(await mcp.fails('wait_for_channel', { channel: bad, timeoutMs: 100 }), /not a valid channel name/, bad);
@@ -341,7 +340,6 @@ test('cancelling wait_for_channel kills its tmux process and answers at once', a
     const found = waiters(channel);
     return found.length === 1 && found;
   });
-  const aborted = Date.now();
   controller.abort();
   await assert.rejects(call);
   await until('the cancelled wait-for process to exit', () => waiters(channel).length === 0, 3000);
@@ -354,7 +352,6 @@ test('cancelling wait_for_channel kills its tmux process and answers at once', a
       return true;
     }
   }, 3000);
-  assert.ok(Date.now() - aborted < 3000);
   // The server carries on.
   assert.equal((await mcp.ok('wait_for_channel', { channel, timeoutMs: 100 })).released, false);
 });

@@ -3,13 +3,11 @@ import { test } from 'node:test';
 import { symlinkSync } from 'node:fs';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
+import { until } from '../fixture/until.js';
 
 /** Polls (each poll is one tmux process, no sleeping) until the pane's foreground program is `name`; 10 s at most. */
 async function untilRunning(tmux: PrivateTmux, pane: string, name: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== name) {
-    assert.ok(Date.now() < deadline, `${pane} never ran ${name}`);
-  }
+  await until(`${pane} to run ${name}`, async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === name, 10_000);
 }
 
 async function setup(t: Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void }, shell?: string) {
@@ -87,7 +85,7 @@ test('run_shell_command: a timeout answers, the command keeps running, C-c makes
   assert.equal(r.exitStatus, null);
   assert.deepEqual(r.output, ['started']);
   assert.equal(r.effectiveTimeout, 0.3);
-  assert.ok(r.seconds >= 0.3 && r.seconds < 5, `took ${r.seconds} s`);
+  assert.ok(r.seconds >= 0.3, `it waited out its timeout: ${r.seconds}`);
   // Still running: the pane shows sleep, and run_shell_command refuses it.
   const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'true' });
   assert.match(refusal, /running "sleep"/);
@@ -197,12 +195,11 @@ test('run_shell_command: cancelling the call interrupts the command it typed (C-
   );
   const current = async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
   // Once sleep holds the terminal the command is running; then cancel the request.
-  const deadline = Date.now() + 20_000;
-  while ((await current()) !== 'sleep') assert.ok(Date.now() < deadline, 'the command never started');
+  await until('the command to start', async () => (await current()) === 'sleep', 20_000);
   controller.abort();
   await assert.rejects(call);
   // The C-c ends sleep: the shell holds the terminal again.
-  while ((await current()) === 'sleep') assert.ok(Date.now() < deadline, 'the command still runs after the cancel');
+  await until('the command to end after the cancel', async () => (await current()) !== 'sleep', 20_000);
   // The shell's prompt after the C-c counts as new output for a wait without a cursor.
   const prompt = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['^[$#] $'], regex: true, timeoutMs: 10_000 });
   assert.equal(prompt.outcome, 'matched');

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 import { TmuxServer } from '../../src/tmux/server.js';
+import { until } from '../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
@@ -65,10 +66,7 @@ test('wait_for_text: with a capture_since backlog, the lines left out are counte
   await tmux.typeAndWait(pane, "printf 'back-%s\\n' 1 2 3");
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], cursor, maxLines: 2, timeoutMs: 3000 });
   // Once a second control client (the watch) sits in the session, later output reaches the stream.
-  const deadline = Date.now() + 10_000;
-  while ((await tmux.tmux('list-clients', '-t', 'test', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length < 2) {
-    assert.ok(Date.now() < deadline, 'the wait never started watching');
-  }
+  await until('the wait to start watching', async () => (await tmux.tmux('list-clients', '-t', 'test', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length >= 2, 10_000);
   await tmux.typeAndWait(pane, "printf 'live-%s\\n' 1 2 3 4 5");
   const result = await waiting;
   const r = result.structuredContent as { outcome: string; tail: string[] };
@@ -143,7 +141,7 @@ test('wait_for_text: a quiet pane times out with sawNewOutput false; escape sequ
   const quiet = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['x'], timeoutMs: 200 });
   assert.equal(quiet.outcome, 'timedOut');
   assert.equal(quiet.sawNewOutput, false);
-  assert.ok(quiet.seconds >= 0.2 && quiet.seconds < 3, String(quiet.seconds));
+  assert.ok(quiet.seconds >= 0.2, `it waited out its timeout: ${quiet.seconds}`);
 
   const c = await mark();
   await tmux.typeAndWait(pane, "printf '\\033[1;31mRED\\033[0m \\033]0;title\\007plain 日本語 🎉\\n'");
@@ -154,10 +152,7 @@ test('wait_for_text: a quiet pane times out with sawNewOutput false; escape sequ
 
 /** Polls (each poll one tmux process) until this server's control client watches `session`: a wait on one of its panes is under way. */
 async function untilWatched(tmux: PrivateTmux, session: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await tmux.tmux('list-clients', '-t', session, '-F', '#{client_control_mode}')).includes('1')) {
-    assert.ok(Date.now() < deadline, `nothing started watching ${session}`);
-  }
+  await until(`something to watch ${session}`, async () => (await tmux.tmux('list-clients', '-t', session, '-F', '#{client_control_mode}')).includes('1'), 10_000);
 }
 
 test('wait_for_text: a pane killed mid-wait ends the wait with an answer', async (t) => {
@@ -170,7 +165,6 @@ test('wait_for_text: a pane killed mid-wait ends the wait with an answer', async
   const r = await waiting;
   assert.equal(r.outcome, 'paneClosed');
   assert.equal(r.cursor, null);
-  assert.ok(r.seconds < 5, `took ${r.seconds} s`);
   assert.match(await mcp.fails('wait_for_text', { paneId: victim, patterns: ['x'] }), new RegExp(`no pane \\${victim}`));
 });
 
@@ -182,7 +176,6 @@ test('wait_for_text: a pane whose program exits (remain-on-exit) ends the wait a
   await tmux.tmux('send-keys', '-t', pane, '-l', 'exit\n');
   const r = await waiting;
   assert.equal(r.outcome, 'paneDead');
-  assert.ok(r.seconds < 5, `took ${r.seconds} s`);
   const again = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['x'], timeoutMs: 5000 });
   assert.equal(again.outcome, 'paneDead', 'a dead pane answers at once');
 });
@@ -195,7 +188,6 @@ test('wait_for_text: kill-session mid-wait ends the wait', async (t) => {
   await tmux.tmux('kill-session', '-t', 'doomed');
   const r = await waiting;
   assert.equal(r.outcome, 'paneClosed');
-  assert.ok(r.seconds < 5, `took ${r.seconds} s`);
 });
 
 test('wait_for_text: 30 waits in a row each wake on their own text (latency lives in the bench)', async (t) => {
@@ -220,14 +212,13 @@ test('wait_for_text: a regex that backtracks without bound never hangs the serve
   const c = await mark();
   // Forty zeros give ^(0+)+1$ 2^40 ways to fail in a backtracking engine.
   await tmux.typeAndWait(pane, 'printf "%040d\\n" 0');
-  const started = Date.now();
   const linear = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['^(0+)+1$'], regex: true, cursor: c, timeoutMs: 500 });
   assert.equal(linear.outcome, 'timedOut', 'a pattern that can run in linear time just runs');
   assert.ok(linear.tail.includes('0'.repeat(40)), JSON.stringify(linear.tail));
   // Case-insensitive patterns cannot run in linear time: each match is time-limited, then the wait ends with a clear error.
   const bounded = await mcp.fails('wait_for_text', { paneId: pane, patterns: ['(?i)^(0+)+1$'], regex: true, cursor: c, timeoutMs: 30_000 });
+  // Ended by the per-match limit, not by its 30 s timeout.
   assert.match(bounded, /patterns\[0\] ran for over 250 ms on one line of output.*the wait was ended.*regex: false/s);
-  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   // The server still answers, and patterns outside the linear engine still work when they finish.
   await tmux.typeAndWait(pane, "printf '%s\\n' Done-abab");
   const back = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['(?i)done-(ab)\\1'], regex: true, cursor: c, timeoutMs: 5000 });
@@ -243,7 +234,7 @@ test('wait_for_text and run_shell_command: the server ceiling caps timeouts; ref
   const waited = await mcp.ok('wait_for_text', { paneId: ref, patterns: ['never'], timeoutMs: 600_000 });
   assert.equal(waited.effectiveTimeout, 1);
   assert.equal(waited.outcome, 'timedOut');
-  assert.ok(waited.seconds >= 1 && waited.seconds < 5, String(waited.seconds));
+  assert.ok(waited.seconds >= 1, `it waited out the ceiling: ${waited.seconds}`);
   const ran = await mcp.ok('run_shell_command', { paneId: ref, command: 'echo begun; sleep 3', timeoutMs: 600_000 });
   assert.equal(ran.effectiveTimeout, 1);
   assert.equal(ran.timedOut, true);

@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PrivateTmux, privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { running, until } from '../fixture/processes.js';
+import { running } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 test('panes a test or the MCP server starts run plain sh with a temporary HOME', async (t) => {
   const tmux = privateTmux(t);

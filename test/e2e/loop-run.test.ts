@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
@@ -132,8 +132,7 @@ function fishIn(dir: string): string {
 test('run_shell_command in fish: a frame in fish syntax, output and exit status right, and the frame stays out of fish history', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ shell: fishIn(tmux.dir) });
-  const deadline = Date.now() + 30_000;
-  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>')) assert.ok(Date.now() < deadline, 'fish never showed its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await until(async () => 'fish to show its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)), async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>'), 30_000);
   const mcp = await startMcp(t, { env: tmux.env });
   const ok = await mcp.ok('run_shell_command', { paneId: pane, command: 'set n (math 6 \\* 7)\necho fish-$n\nprintf "two\\nlines\\n"', timeoutMs: 30_000 });
   assert.deepEqual([ok.exitStatus, ok.output], [0, ['fish-42', 'two', 'lines']]);
@@ -143,7 +142,7 @@ test('run_shell_command in fish: a frame in fish syntax, output and exit status 
   await mcp.ok('wait_for_text', { paneId: pane, patterns: ['user-0-line'], timeoutMs: 30_000 });
   // fish writes its history file after each command; the user's line lands there, the frames never.
   const file = join(tmux.dir, 'data', 'fish', 'fish_history');
-  while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'))) assert.ok(Date.now() < deadline + 30_000, 'fish never saved the user line');
+  await until('fish to save the user line', () => existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'), 30_000);
   assert.doesNotMatch(readFileSync(file, 'utf8'), /printf|tm[0-9a-f]{12}|fish-/);
 });
 
@@ -158,13 +157,12 @@ for (const ignoreSpace of [false, true]) {
     const tmux = privateTmux(t);
     const file = join(tmux.dir, 'zsh_history');
     const pane = await tmux.start({ shell: `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}` });
-    const deadline = Date.now() + 30_000;
-    while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('zsh>')) assert.ok(Date.now() < deadline, 'zsh never showed its prompt');
+    await until('zsh to show its prompt', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('zsh>'), 30_000);
     const mcp = await startMcp(t, { env: tmux.env });
     const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo zsh-$((6*7))', timeoutMs: 30_000 });
     assert.deepEqual([r.exitStatus, r.output], [0, ['zsh-42']]);
     await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-line; fc -W\n');
-    while (!(existsSync(file) && readFileSync(file, 'utf8').includes('echo user-line'))) assert.ok(Date.now() < deadline + 30_000, 'zsh never wrote its history');
+    await until('zsh to write its history', () => existsSync(file) && readFileSync(file, 'utf8').includes('echo user-line'), 30_000);
     const saved = readFileSync(file, 'utf8');
     assert.doesNotMatch(saved, /printf|tm[0-9a-f]{12}|zsh-/, saved);
     if (ignoreSpace) assert.doesNotMatch(saved, /integration\.zsh/, saved);

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
+import { until } from '../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
 /** Until the pane's screen shows `text` (each check one tmux command). */
 async function untilOnScreen(tmux: PrivateTmux, pane: string, text: RegExp): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!text.test(await tmux.tmux('capture-pane', '-p', '-t', pane))) assert.ok(Date.now() < deadline, `${text} never showed in ${pane}`);
+  await until(`${text} to show in ${pane}`, async () => text.test(await tmux.tmux('capture-pane', '-p', '-t', pane)), 20_000);
 }
 
 async function pythonPane(t: T) {

@@ -12,7 +12,7 @@ import { startPython } from '../fixture/python.js';
 import { startJulia, allToolArgs } from '../fixture/julia.js';
 
 type ContractTool = { name: string; description?: string; _meta?: Record<string, any> };
-const contract = (profile: string): ContractTool[] => JSON.parse(readFileSync(new URL(`../contracts/${profile}.json`, import.meta.url), 'utf8')).tools;
+const contract = (profile: string): ContractTool[] => JSON.parse(readFileSync(new URL(`../contract/${profile}.json`, import.meta.url), 'utf8')).tools;
 /** Descriptions are ours to write, at every depth; everything else is the contract. */
 function withoutProse(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutProse);

@@ -14,7 +14,7 @@ import { startMcp } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
 import { startJulia } from '../fixture/julia.js';
 import { hostArgs, hostServers, nothingLeft } from '../fixture/hosts.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 const RULE = /outside this server's scope: this server is limited to --allow-session agent-\*/;
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { startMcp } from '../fixture/mcp.js';
 import { privateTmux } from '../fixture/tmux.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));

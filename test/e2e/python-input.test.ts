@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
 import { channel, startPython } from '../fixture/python.js';
+import { until } from '../fixture/until.js';
 
 test('python: send_keys types text and presses keys; the result names the pane', async (t) => {
   const tmux = privateTmux(t);
@@ -15,11 +16,10 @@ test('python: send_keys types text and presses keys; the result names the pane',
   await ch.done();
   assert.ok((await mcp.text('capture_pane', { pane_id: pane })).split('\n').includes('typed-42'));
   await mcp.ok('send_keys', { pane_id: pane, keys: 'sleep 600' });
-  const deadline = Date.now() + 20_000;
-  while ((await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command !== 'sleep') assert.ok(Date.now() < deadline, 'sleep never started');
+  await until('sleep to start', async () => (await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command === 'sleep', 20_000);
   await mcp.ok('send_keys', { pane_id: pane, keys: 'C-c', enter: false });
   // Typed only once the shell has the terminal back: keys that reach the tty as ^C is handled may be flushed with it.
-  while ((await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command === 'sleep') assert.ok(Date.now() < deadline + 20_000, 'sleep never ended');
+  await until('sleep to end', async () => (await mcp.ok('get_pane_info', { pane_id: pane })).pane_current_command !== 'sleep', 20_000);
   const back = channel(tmux);
   await mcp.ok('send_keys', { pane_id: pane, keys: `echo after-interrupt${back.suffix}` });
   await back.done();

@@ -17,7 +17,7 @@ import { startPython } from '../fixture/python.js';
 import { startJulia } from '../fixture/julia.js';
 import { CLI } from '../fixture/mcp.js';
 import { hostArgs, hostServers, nothingLeft } from '../fixture/hosts.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 import { startRaw } from '../fixture/raw-stdio.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { privateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
+import { until } from '../fixture/until.js';
 
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((c) => c.text ?? '').join('\n');
 
@@ -28,11 +29,10 @@ for (const shell of ['sh', 'bash'] as const) {
     if (shell === 'sh') assert.match(note, /tm[0-9a-f]{12}_E <status>" \(this server's end marker; the number is its exit status\)/, note);
     else assert.match(note, /the next run_command in this pane then reports its exit status/, note);
     // Once it ended (refused until then), the next run says how it ended.
-    let next = await mcp.call('run_command', { pane_id: pane, command: 'echo next' });
-    for (let i = 0; i < 200 && text(next).includes('has not finished'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      next = await mcp.call('run_command', { pane_id: pane, command: 'echo next' });
-    }
+    const next = await until('the timed-out command to end', async () => {
+      const answer = await mcp.call('run_command', { pane_id: pane, command: 'echo next' });
+      return !text(answer).includes('has not finished') && answer;
+    }, 10_000);
     assert.ok(!next.isError, text(next));
     assert.match(text(next), /The command an earlier run_command timed out on ended \d+ s ago with exit status 4\./, text(next));
   });
@@ -72,17 +72,9 @@ test('a refusal of a pane running a program advises C-c in the profile\'s own sy
 });
 
 async function untilScreen(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, needle: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(needle)) {
-    assert.ok(Date.now() < deadline, `${pane} never showed ${needle}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(`${pane} to show ${needle}`, async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(needle), 10_000);
 }
 
 async function untilCommand(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, name: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() !== name) {
-    assert.ok(Date.now() < deadline, `${pane} never ran ${name}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(`${pane} to run ${name}`, async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === name, 10_000);
 }

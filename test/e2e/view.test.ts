@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
 import { startHttp } from '../fixture/http.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const TOKEN = 'view-token-0123456789abcdef';

@@ -18,7 +18,8 @@ import {
 import { captureLines } from '../../src/core/read/capture.js';
 import { Failure } from '../../src/core/failure.js';
 import { pasteText } from '../../src/core/act/input.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const refusedUntouched = (kind: string) => (error: unknown) => error instanceof Failure && error.kind === kind && !error.touched;

@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { checkFormat, displayMessage, MAX_DISPLAY_BYTES } from '../../src/core/read/display-message.js';
 import { Failure } from '../../src/core/failure.js';
 import { renameWindow } from '../../src/core/arrange/naming.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const untouched = (kind: string) => (error: unknown) => error instanceof Failure && error.kind === kind && !error.touched;

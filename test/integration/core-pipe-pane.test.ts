@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Failure } from '../../src/core/failure.js';
 import { isPiping, pipeCommand, startPipe, stopPipe } from '../../src/core/watch/pipe-pane.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 function scratchDir(t: { after: (fn: () => void) => void }): string {

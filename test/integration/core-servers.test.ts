@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { Failure } from '../../src/core/failure.js';
 import { killServer, listSockets } from '../../src/core/servers/servers.js';
 import { probeSocket } from '../../src/tmux/socket-probe.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux, socketTmpdir } from '../fixture/tmux.js';
 
 const alive = (pid: number) => {

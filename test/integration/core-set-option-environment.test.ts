@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { setEnvironment, showEnvironment, unsetEnvironment } from '../../src/core/settings/environment.js';
 import { Failure } from '../../src/core/failure.js';
 import { setOption, showOption, unsetOption, type OptionScope } from '../../src/core/settings/options.js';
-import { engineOn, until } from '../fixture/engine.js';
+import { engineOn } from '../fixture/engine.js';
+import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const isFailure = (kind: string, touched = true) => (error: unknown) => error instanceof Failure && error.kind === kind && error.touched === touched;

@@ -12,7 +12,7 @@ import { Engine } from '../../src/core/engine.js';
 import { readForeground, windowName } from '../../src/core/read/foreground.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, localProcesses?: boolean) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
@@ -38,8 +38,7 @@ async function tmuxView(tmux: PrivateTmux): Promise<Map<string, [string, string]
  * shell about to exec) changes between the two tmux reads, and the comparison is made again.
  */
 async function assertSameAsTmux(tmux: PrivateTmux, engine: Engine, minPanes: number): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+  const settled = await until('tmux to show the panes settled', async () => {
     const before = await tmuxView(tmux);
     const ours = await engine.listPanes();
     const serverPid = (await engine.requireIdentity()).pid;
@@ -52,10 +51,11 @@ async function assertSameAsTmux(tmux: PrivateTmux, engine: Engine, minPanes: num
         const read = direct[i];
         if (read) assert.deepEqual([read.command, read.path], before.get(pane.id), `read from /proc: pane ${pane.id}`);
       });
-      return direct.filter(Boolean).length;
+      return { read: direct.filter(Boolean).length };
     }
-    if (Date.now() > deadline) throw new Error('tmux never showed the panes settled');
-  }
+    return undefined;
+  }, 20_000);
+  return settled.read;
 }
 
 test('foreground command and directory equal tmux\'s own, pane by pane', async (t) => {
@@ -110,13 +110,8 @@ test('a pane read again after its process changed answers for the process it has
   const serverPid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
   const panePid = async () => Number((await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_pid}')).trim());
   const settled = async (pid: number, command: string) => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const read = readForeground({ pid, serverPid });
-      if (read?.command === command) return read;
-      assert.ok(Date.now() < deadline, `pane never showed ${command} (last read ${JSON.stringify(read)})`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    let read: ReturnType<typeof readForeground>;
+    return until(() => `pane to show ${command} (last read ${JSON.stringify(read)})`, () => ((read = readForeground({ pid, serverPid }))?.command === command ? read : undefined), 20_000);
   };
   const first = await panePid();
   await settled(first, (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim());

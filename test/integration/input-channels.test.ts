@@ -5,7 +5,8 @@ import { checkChannel, effectiveChannelTimeout, signalChannel, waitForChannel } 
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { until, waiters } from '../fixture/processes.js';
+import { waiters } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, waitMaxMs = 10_000): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
@@ -45,10 +46,11 @@ test('a signal releases every waiter; each wait is its own tmux process, gone af
   // waiters it has, so signal again until all three are released.
   let released = 0;
   const all = Promise.all(waits.map((w) => w.then((r) => (released++, r))));
-  while (released < 3) {
+  await until('all three waits released', async () => {
     await signalChannel(engine, channel);
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 200))]);
-  }
+    return released === 3;
+  }, 20_000);
   for (const result of await all) assert.equal(result.released, true);
   assert.deepEqual(waiters(channel), []);
 });
@@ -87,15 +89,8 @@ test('a server replaced during the wait is reported, not taken for a signal', as
   await until('the wait-for process', () => waiters(channel).length === 1);
   await tmux.tmux('kill-server');
   // The old server may still be shutting down on the socket; start the new one once it can.
-  for (const deadline = Date.now() + 5000; ; ) {
-    try {
-      await tmux.start();
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  let refused: unknown;
+  await until(() => `a new tmux server to start (${refused})`, () => tmux.start().then(() => true, (error: unknown) => ((refused = error), false)), 5000);
   const outcome = await wait;
   assert.ok(outcome instanceof Error, `expected an error, got ${JSON.stringify(outcome)}`);
   assert.match(outcome.message, /ended because the tmux server (exited|was replaced by another one), not because the channel was signalled/);

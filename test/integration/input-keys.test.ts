@@ -6,7 +6,7 @@ import { Engine } from '../../src/core/engine.js';
 import { isKeyName, planKeys, sendKeys, withPrivateBuffer } from '../../src/core/act/input.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { until } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });

@@ -5,7 +5,8 @@ import { Engine } from '../../src/core/engine.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { alive, until } from '../fixture/processes.js';
+import { alive } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 10_000, env: scrubbedEnv() });
@@ -52,9 +53,8 @@ test('following a pane that prints continuously loses nothing', async (t) => {
   let next: number | undefined;
   let drops = 0;
   let gaps = 0;
-  const deadline = Date.now() + 60_000;
-  for (let done = false; !done; ) {
-    assert.ok(Date.now() < deadline, `stuck at n${next}`);
+  await until(() => `END, stuck at n${next}`, async () => {
+    let done = false;
     const result = await captureSince(engine, fresh, { cursor, maxLines: 2000, waitMs: 2000 });
     assert.equal(result.linesMissed, false);
     if (result.droppedLines > 0) drops++;
@@ -69,7 +69,8 @@ test('following a pane that prints continuously loses nothing', async (t) => {
       next = n + 1;
     }
     cursor = result.cursor;
-  }
+    return done;
+  }, 60_000);
   assert.equal(next, 30000);
   t.diagnostic(`${gaps} gaps, ${drops} reads over maxLines`);
   assert.ok(gaps <= drops, `${gaps} gaps, but only ${drops} reads left rows out`);
@@ -85,13 +86,14 @@ test('a prompt rewritten in place is reported again, each time it changes', asyn
   const seen: string[] = [];
   // waitMs wakes on the pane's output; typing may arrive in more than one piece.
   // The shell's prompt is "$ " (or "# " for root).
-  while (!seen.some((line) => /^[$#] abc$/.test(line))) {
+  await until(() => `the typed line, seen so far ${JSON.stringify(seen)}`, async () => {
     const result = await captureSince(engine, record, { cursor, waitMs: 5000 });
     assert.ok(result.lines.length > 0, 'the typed text arrives within the wait');
     for (const line of result.lines) assert.match(line, /^[$#] a?b?c?$/);
     seen.push(...result.lines);
     cursor = result.cursor;
-  }
+    return seen.some((line) => /^[$#] abc$/.test(line));
+  }, 20_000);
   assert.deepEqual((await captureSince(engine, record, { cursor })).lines, []);
 });
 

@@ -8,7 +8,8 @@ import { spawnTmux } from '../../src/tmux/spawn.js';
 import { localLauncher } from '../../src/tmux/launcher.js';
 import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
-import { alive, until } from '../fixture/processes.js';
+import { alive } from '../fixture/processes.js';
+import { until } from '../fixture/until.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
@@ -108,10 +109,8 @@ test('a tmux server that dies mid-command gives a clear error, then the engine r
   const pending = engine.tmux.run(['list-sessions']);
   await new Promise((resolve) => setImmediate(resolve)); // let the command be written
   process.kill(pid, 'SIGKILL');
-  const started = Date.now();
   // The client reports the server gone; the command never began, so it is tried again and finds no server.
   await assert.rejects(pending, TmuxNoServerError);
-  assert.ok(Date.now() - started < 2000);
   assert.deepEqual(await engine.listSessions(), [], 'no server now: an empty listing, not an error');
   await tmux.start();
   assert.equal((await engine.listSessions()).length, 1, 'the next call attaches to the new server');
@@ -176,9 +175,7 @@ test('the spawn fallback runs commands and ends a stuck tmux with SIGTERM then S
   const pidFile = join(tmux.dir, 'stuck.pid');
   writeFileSync(stuck, `#!/bin/sh\necho $$ > '${pidFile}'\ntrap '' TERM\nwhile :; do sleep 0.05; done\n`);
   chmodSync(stuck, 0o755);
-  const started = Date.now();
   await assert.rejects(spawnTmux(localLauncher(stuck), [], ['list-sessions'], { timeoutMs: 200, killGraceMs: 200, env: scrubbedEnv() }), TmuxTimeoutError);
-  assert.ok(Date.now() - started < 3000);
   const { readFileSync } = await import('node:fs');
   assert.ok(!alive(Number(readFileSync(pidFile, 'utf8'))), 'the stuck process was killed');
 });

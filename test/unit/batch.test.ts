@@ -144,13 +144,11 @@ test('pipelined reads each send one command in operation order and answer as a s
     return read(args as { pane: string });
   };
   const operations = ['%1', '%2', '%3', '%4'].map((pane) => ({ tool: 'read', arguments: { pane } }));
-  const started = performance.now();
   const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { accepts: (op) => op.tool === 'read', commandsSent: channel.commandsSent } });
   const report = outcome.structured as unknown as BatchReport;
   assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['capture %1', 'capture %2', 'capture %3', 'capture %4']);
   assert.deepEqual(channel.log, ['capture %1', 'capture %2', 'capture %3', 'capture %4'], 'sent in operation order');
   assert.equal(calls.length, 4, 'each read ran once');
-  assert.ok(performance.now() - started >= 5, 'sanity');
 });
 
 test('a pipelined read that sends two commands makes the run go again one read at a time', async () => {

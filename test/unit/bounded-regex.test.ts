@@ -5,18 +5,15 @@ import { boundedRegex, escapeRegExp, MatchTimeoutError } from '../../src/core/re
 test('patterns V8 can run in linear time are marked so, and finish on input that makes backtracking explode', () => {
   const re = boundedRegex('^(0+)+1$');
   assert.equal(re.linear, true);
-  const started = performance.now();
+  // Days of backtracking in V8's default engine: an answer at all is the linear engine at work.
   assert.equal(re.exec('0'.repeat(5000)), null);
-  assert.ok(performance.now() - started < 2000, 'fell back to the linear engine');
 });
 
 test('backreferences, lookaround and case-insensitive patterns are time-limited per match', () => {
   for (const [source, flags] of [['^(0+)+\\1x$', ''], ['^(?=0)(0+)+1$', ''], ['^(0+)+1$', 'i']] as const) {
     const re = boundedRegex(source, flags);
     assert.equal(re.linear, false, source);
-    const started = performance.now();
     assert.throws(() => re.exec('0'.repeat(40)), MatchTimeoutError, source);
-    assert.ok(performance.now() - started < 2000, `${source} stopped at its limit`);
   }
 });
 

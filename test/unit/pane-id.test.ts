@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { PANE_ID } from '../../src/tmux/ids.js';
 import { parseCli } from '../../src/cli/options.js';
 
-const julia = readFileSync(new URL('../contracts/julia.json', import.meta.url), 'utf8');
+const julia = readFileSync(new URL('../contract/julia.json', import.meta.url), 'utf8');
 
 test('a pane id is written as tmux writes it', () => {
   for (const good of ['%0', '%3', '%12', '%4294967295']) assert.ok(PANE_ID.test(good), good);

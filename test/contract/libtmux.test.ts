@@ -1,18 +1,18 @@
 /**
  * Holds the BUILT server's tools/list against the libtmux contract: every tool's name, title, input
  * and output schemas, annotations and `_meta` equal, descriptions aside; and every description
- * present and non-empty (ours to write). The contracts are kept in test/contracts/, byte for byte
+ * present and non-empty (ours to write). The contracts are kept in test/contract/, byte for byte
  * the published files, so a clone tests itself wherever it is checked out.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { withoutDescriptions } from '../src/mcp/tools/schema.js';
-import { startMcp } from './fixture/mcp.js';
-import { privateTmux } from './fixture/tmux.js';
+import { withoutDescriptions } from '../../src/mcp/tools/schema.js';
+import { startMcp } from '../fixture/mcp.js';
+import { privateTmux } from '../fixture/tmux.js';
 
-const CONTRACT_URL = new URL('./contracts/libtmux.json', import.meta.url);
+const CONTRACT_URL = new URL('./libtmux.json', import.meta.url);
 const contract = JSON.parse(readFileSync(CONTRACT_URL, 'utf8'));
 const ALL_TOOLSETS = { LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' };
 const COMPARED = ['name', 'title', 'inputSchema', 'outputSchema', 'annotations', '_meta'] as const;

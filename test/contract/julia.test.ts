@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { withoutDescriptions } from '../src/mcp/tools/schema.js';
-import { startMcp } from './fixture/mcp.js';
-import { privateTmux } from './fixture/tmux.js';
+import { withoutDescriptions } from '../../src/mcp/tools/schema.js';
+import { startMcp } from '../fixture/mcp.js';
+import { privateTmux } from '../fixture/tmux.js';
 
-const contract = JSON.parse(readFileSync(new URL('./contracts/julia.json', import.meta.url), 'utf8'));
+const contract = JSON.parse(readFileSync(new URL('./julia.json', import.meta.url), 'utf8'));
 const COMPARED = ['name', 'title', 'inputSchema', 'outputSchema', 'annotations', '_meta', 'execution'] as const;
 const ALL = contract.profile.enabledToolsForRunOperationsItems as string[];
 /** A --tool order unlike the contract's, to see that it is kept. */

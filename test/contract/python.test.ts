@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { withoutDescriptions } from '../src/mcp/tools/schema.js';
-import { startMcp } from './fixture/mcp.js';
-import { privateTmux } from './fixture/tmux.js';
+import { withoutDescriptions } from '../../src/mcp/tools/schema.js';
+import { startMcp } from '../fixture/mcp.js';
+import { privateTmux } from '../fixture/tmux.js';
 
-const contract = JSON.parse(readFileSync(new URL('./contracts/python.json', import.meta.url), 'utf8'));
+const contract = JSON.parse(readFileSync(new URL('./python.json', import.meta.url), 'utf8'));
 const ALL_TOOLSETS = { LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' };
 const PROFILE = ['--profile', 'python'];
 
