@@ -4,13 +4,15 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxNotTmuxSocketError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
-import { spawnTmux } from './spawn.js';
+import { byDeadline, left } from './deadline.js';
+import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
+import { runSpawned } from './spawned.js';
+import { Watchers } from './watchers.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
 export interface TmuxServerOptions {
@@ -44,13 +46,6 @@ export interface RunOptions {
  */
 export type CommandGate = (command: readonly string[]) => Promise<void> | undefined;
 
-const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
-/** What a tmux client says when its server went away before answering (client.c, CLIENT_EXIT_LOST_SERVER). */
-const SERVER_EXITING = /server exited unexpectedly|lost server/;
-/** Pause between tries at a server that is exiting, so a socket that keeps dropping clients is not hammered. */
-const EXITING_PAUSE_MS = 5;
-/** The longest a socket that drops clients is taken for a server on its way out. */
-const EXITING_MAX_MS = 500;
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
@@ -65,8 +60,7 @@ export class TmuxServer {
   readonly #env: NodeJS.ProcessEnv;
   readonly #spawnOnly: boolean;
   /** Output-receiving control clients, one per session with watched panes. */
-  readonly #watchers = new Map<string, ControlClient>();
-  readonly #openingWatchers = new Map<string, Promise<ControlClient>>();
+  readonly #watchers = new Watchers((sessionId) => this.#attach(sessionId, true));
   #commandClient: ControlClient | undefined;
   #epoch = 0;
   #connecting: Promise<ControlClient | undefined> | undefined;
@@ -236,7 +230,7 @@ export class TmuxServer {
   /** Pids of this process's own tmux clients, so they are not counted as a person watching. */
   ownClientPids(): Set<number> {
     const pids = new Set<number>();
-    for (const client of [this.#commandClient, ...this.#watchers.values()]) {
+    for (const client of [this.#commandClient, ...this.#watchers.all()]) {
       if (client && !client.closed && client.pid !== undefined) pids.add(client.pid);
     }
     return pids;
@@ -254,7 +248,7 @@ export class TmuxServer {
     let client: ControlClient;
     try {
       client = await byDeadline(
-        this.#watcherFor(sessionId),
+        this.#watchers.clientFor(sessionId),
         performance.now() + this.commandTimeoutMs,
         () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
       );
@@ -269,10 +263,7 @@ export class TmuxServer {
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
-      if (client.watchCount === 0 && this.#watchers.get(sessionId) === client) {
-        this.#watchers.delete(sessionId);
-        void client.close();
-      }
+      this.#watchers.release(sessionId, client);
     };
   }
 
@@ -283,28 +274,17 @@ export class TmuxServer {
    * the commands ran is passed on: what they read is exactly the state the following output starts
    * from. It is not called when a command fails (the promise rejects then).
    */
-  async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
-    const client = this.#watchers.get(sessionId);
-    if (!client || client.closed) throw new TmuxConnectionLostError(`no output client is attached to session ${sessionId}`);
-    const outputs: string[][] = [];
-    let failed = false;
-    await Promise.all(
-      commands.map((command, i) =>
-        client.runReply(command, this.commandTimeoutMs, (reply) => {
-          failed ||= !reply.ok;
-          outputs[i] = reply.ok ? decodeBody(reply) : [];
-          if (i === commands.length - 1 && !failed) atReplies(outputs);
-        }),
-      ),
-    );
+  runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
+    return this.#watchers.runIn(sessionId, commands, this.commandTimeoutMs, atReplies);
   }
+
 
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
     // Stranded clients found on the last connection are ended before it closes.
     await this.#reaping;
-    const clients = [this.#commandClient, ...this.#watchers.values()];
+    const clients = [this.#commandClient, ...this.#watchers.all()];
     this.#watchers.clear();
     this.#commandClient = undefined;
     await Promise.all(clients.map((client) => client?.close()));
@@ -333,25 +313,6 @@ export class TmuxServer {
     // A caller past its deadline may not wait for it: its rejection must not go unhandled.
     this.#connecting.catch(() => {});
     return this.#connecting;
-  }
-
-  /** The output-receiving client attached to `sessionId`, shared by every watch of its panes. */
-  async #watcherFor(sessionId: string): Promise<ControlClient> {
-    const existing = this.#watchers.get(sessionId);
-    if (existing && !existing.closed) return existing;
-    let opening = this.#openingWatchers.get(sessionId);
-    if (!opening) {
-      opening = this.#attach(sessionId, true).finally(() => this.#openingWatchers.delete(sessionId));
-      this.#openingWatchers.set(sessionId, opening);
-    }
-    const client = await opening;
-    if (this.#watchers.get(sessionId) !== client) {
-      this.#watchers.set(sessionId, client);
-      client.onClose(() => {
-        if (this.#watchers.get(sessionId) === client) this.#watchers.delete(sessionId);
-      });
-    }
-    return client;
   }
 
   /**
@@ -400,7 +361,7 @@ export class TmuxServer {
     if (!client.silent) return;
     this.#linkLost = client.silent;
     if (client.pid !== undefined) this.#orphans.add(client.pid);
-    for (const other of [this.#commandClient, ...this.#watchers.values()]) if (other && other !== client) other.drop(client.silent);
+    for (const other of [this.#commandClient, ...this.#watchers.all()]) if (other && other !== client) other.drop(client.silent);
   }
 
   /**
@@ -468,72 +429,11 @@ export class TmuxServer {
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
-    this.checkSocket();
-    let result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
-    // A server exiting after its last session went still takes connections, then drops them
-    // unanswered: the command never ran in a server that lives on. Sent again, it reaches the
-    // next server (a spawned tmux starts one) once the old one is gone, a few round trips later.
-    // An exiting server is gone within a few round trips; a socket that keeps dropping clients for
-    // longer is not a tmux server on its way out (another program listens there), said at once below.
-    const exitingUntil = Math.min(deadline, performance.now() + EXITING_MAX_MS);
-    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < exitingUntil) {
-      await sleep(EXITING_PAUSE_MS);
-      this.checkSocket();
-      result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
-    }
-    if (result.code !== 0) {
-      if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
-      // Still dropped once the deadline is near: not a server on its way out, but something that does not speak tmux.
-      if (SERVER_EXITING.test(result.stderr)) throw new TmuxNotTmuxSocketError(this.socketLabel, result.stderr);
-      throw new TmuxCommandError(command, result.stderr);
-    }
+    const stdout = await runSpawned(this, command, { deadline, env: this.#env, stdin, signal });
     // A spawned command may have created the first session: let the next call attach.
     this.#lastAttachFailure = 0;
-    return result.stdout;
+    return stdout;
   }
-}
 
-/** Milliseconds until `deadline` (performance.now() time), at least 1. */
-function left(deadline: number): number {
-  return Math.max(1, Math.ceil(deadline - performance.now()));
-}
 
-/** `promise`, or the error `late()` makes once `deadline` (performance.now() time) passes first. */
-function byDeadline<T>(promise: Promise<T>, deadline: number, late: () => Error): Promise<T> {
-  const ms = deadline - performance.now();
-  if (ms <= 0) return Promise.reject(late());
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), ms)));
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
-/** UTF-8 text of each line, invalid bytes replaced. */
-function decodeLines(lines: Buffer[]): string[] {
-  return lines.map((line) => line.toString('utf8'));
-}
-
-/**
- * The lines of a control-mode reply, decoded in one pass over its body (every line followed by a
- * newline). A newline is never part of a multi-byte sequence, so this gives exactly the per-line
- * decoding, without one decoder call and one buffer per line of a deep capture.
- */
-function decodeBody(reply: ControlReply): string[] {
-  if (reply.lineCount === 0) return [];
-  const lines = reply.body.toString('utf8').split('\n');
-  lines.pop(); // after the last newline
-  return lines;
-}
-
-function splitLines(data: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = data.indexOf(0x0a, start);
-    if (nl === -1) {
-      if (start < data.length) lines.push(data.subarray(start));
-      return lines;
-    }
-    lines.push(data.subarray(start, nl));
-    start = nl + 1;
-  }
 }
