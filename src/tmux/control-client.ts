@@ -177,7 +177,7 @@ export class ControlClient {
     return this.#closed !== undefined;
   }
 
-  /** Set when the connection was ended for going silent (see #checkSilence). */
+  /** Set when the connection was ended for going silent (see silence.ts). */
   get silent(): TmuxLinkSilentError | undefined {
     return this.#silent;
   }

@@ -12,6 +12,7 @@ import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './lau
 import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
 import { runSpawned } from './spawned.js';
+import { OrphanClients } from './orphans.js';
 import { Watchers } from './watchers.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
@@ -67,9 +68,8 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
-  /** Remote pids of the tmux clients of connections dropped for silence, and their ending (see #reapOrphans). */
-  readonly #orphans = new Set<number>();
-  #reaping: Promise<void> | undefined;
+  /** Remote tmux clients of connections dropped for silence or a timeout, ended on the next connection. */
+  readonly #orphans = new OrphanClients();
   /** The silence that last ended a connection to this host, until a connection is made again. */
   #linkLost: TmuxLinkSilentError | undefined;
   /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
@@ -283,7 +283,7 @@ export class TmuxServer {
   async close(): Promise<void> {
     this.#closed = true;
     // Stranded clients found on the last connection are ended before it closes.
-    await this.#reaping;
+    await this.#orphans.reaping;
     const clients = [this.#commandClient, ...this.#watchers.all()];
     this.#watchers.clear();
     this.#commandClient = undefined;
@@ -296,7 +296,7 @@ export class TmuxServer {
     this.#connecting ??= this.#attach(undefined, false)
       .then((client) => {
         this.#epoch++;
-        this.#reapOrphans(client);
+        this.#orphans.reap(client, this.commandTimeoutMs);
         client.onClose(() => {
           this.#noteSilence(client);
           if (this.#commandClient === client) this.#commandClient = undefined;
@@ -362,27 +362,6 @@ export class TmuxServer {
     this.#linkLost = client.silent;
     if (client.pid !== undefined) this.#orphans.add(client.pid);
     for (const other of [this.#commandClient, ...this.#watchers.all()]) if (other && other !== client) other.drop(client.silent);
-  }
-
-  /**
-   * The remote tmux clients of connections dropped for silence or a timeout can outlive them: when the frozen
-   * far side wakes and hands tmux the commands still in transit, tmux 3.3 keeps a control client
-   * whose replies it cannot write (detach-client does not end it, and on SIGTERM the client waits for
-   * that server's leave). On the next connection, any of them tmux still lists as its client is
-   * killed: `kill -KILL PID`, PID a number tmux itself reported.
-   */
-  #reapOrphans(client: ControlClient): void {
-    if (this.#orphans.size === 0) return;
-    const orphans = [...this.#orphans];
-    this.#orphans.clear();
-    this.#reaping = client
-      .runReply(['list-clients', '-F', '#{client_pid}'], this.commandTimeoutMs)
-      .then(async (reply) => {
-        const listed = new Set(decodeBody(reply).map(Number));
-        const stuck = orphans.filter((pid) => listed.has(pid) && Number.isSafeInteger(pid) && pid > 1);
-        if (stuck.length > 0) await client.runReply(['run-shell', '-b', `kill -KILL ${stuck.join(' ')}`], this.commandTimeoutMs);
-      })
-      .catch(() => {});
   }
 
   /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
