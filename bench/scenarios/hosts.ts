@@ -1,9 +1,10 @@
 /** A listing spanning eight hosts against the same listing over one. */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LoopbackSshd, SSHD_BIN } from '../../test/fixture/sshd.js';
 import type { Base } from '../base.js';
 import { interleave } from '../measure.js';
-import { McpDriver } from '../mcp.js';
+import { McpDriver, processCpuNs } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
 import { summarize } from '../stats.js';
@@ -11,6 +12,49 @@ import { BenchTmux } from '../tmux.js';
 
 /** A listing over eight hosts may cost at most this many times the same listing over one (p50, same run). */
 const HOSTS_OVER_ONE = 1.5;
+/** Calls of each server alone, after the paired run, for the CPU of every process a listing wakes. */
+const BREAKDOWN_CALLS = 200;
+
+/** The parent pid of a process, or 0 once it is gone. */
+function parentOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Live processes below `root` (its children, theirs, ...). */
+function descendants(root: number): number[] {
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  return pids.filter((pid) => {
+    for (let p = parentOf(pid), depth = 0; p > 1 && depth < 16; p = parentOf(p), depth++) if (p === root) return true;
+    return false;
+  });
+}
+
+const cpuOf = (pids: readonly number[]): number =>
+  pids.reduce((sum, pid) => {
+    try {
+      return sum + processCpuNs(pid);
+    } catch {
+      return sum; // ended meanwhile
+    }
+  }, 0);
+
+/**
+ * Microseconds of CPU per call of `driver` alone, in every process the listing wakes: our server,
+ * its ssh clients, the sshd sessions, and the tmux servers (this machine's and the hosts').
+ */
+async function breakdown(driver: McpDriver, tool: string, args: Record<string, unknown>, sshdPid: number, tmuxPids: readonly number[]) {
+  const ssh = descendants(driver.pid);
+  const sshd = descendants(sshdPid);
+  const before = [driver.cpuNs(), cpuOf(ssh), cpuOf(sshd), cpuOf(tmuxPids)];
+  for (let i = 0; i < BREAKDOWN_CALLS; i++) await driver.call(tool, args);
+  const after = [driver.cpuNs(), cpuOf(ssh), cpuOf(sshd), cpuOf(tmuxPids)];
+  const [server, sshCpu, sshdCpu, tmux] = after.map((value, i) => (value - before[i]!) / BREAKDOWN_CALLS / 1000);
+  return { server: server!, ssh: sshCpu!, sshd: sshdCpu!, tmux: tmux! };
+}
 
 /**
  * One loopback sshd, eight tmux servers behind it (aliases h1..h8, one session each): the listing
@@ -30,6 +74,8 @@ export async function hostsScenario(base: Base): Promise<void> {
     await Promise.all(servers.map((server, i) => server.start({ session: `s${i + 1}` })));
     const hostArgs = (count: number) => names.slice(0, count).flatMap((name, i) => ['--host', `${name}=${name}#${servers[i]!.socketPath}`]);
     const env = { ...base.tmux.env, TMUX_MCP_SSH_CONFIG: sshd.config };
+    const sshdPid = Number(readFileSync(join(sshd.dir, 'sshd.pid'), 'utf8').trim());
+    const tmuxPids = await Promise.all([base.tmux, ...servers].map((server) => server.serverPid()));
     for (const [profile, tool, rows] of [
       ['libtmux', 'list_sessions', (s: any) => s.sessions.length],
       ['julia', 'list_panes', (s: any) => s.panes.length],
@@ -52,15 +98,21 @@ export async function hostsScenario(base: Base): Promise<void> {
       );
       const [single, many] = samples.map((each) => summarize(each));
       const [cpu1, cpu8] = [one, eight].map((driver, i) => ({ server: (driver.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
-      addRow(t, { name: `${profile} ${tool}: one host`, summary: single!, cpu: cpu1, note: note(first1) });
+      const [alone1, alone8] = [await breakdown(one, tool, args, sshdPid, tmuxPids), await breakdown(eight, tool, args, sshdPid, tmuxPids)];
+      // Where a listing's CPU goes, each server called alone: per further host, ours, ssh's, sshd's and tmux's.
+      const where = (alone: typeof alone1) => `alone: server ${alone.server.toFixed(0)}, ssh ${alone.ssh.toFixed(0)}, sshd ${alone.sshd.toFixed(0)}, tmux ${alone.tmux.toFixed(0)} us/call`;
+      const perHost = (key: keyof typeof alone1) => ((alone8[key] - alone1[key]) / 7).toFixed(0);
+      addRow(t, { name: `${profile} ${tool}: one host`, summary: single!, cpu: { server: cpu1!.server, tmux: alone1.tmux }, note: `${note(first1)}; ${where(alone1)}` });
       addRow(t, {
         name: `${profile} ${tool}: eight hosts`,
         summary: many!,
-        cpu: cpu8,
+        cpu: { server: cpu8!.server, tmux: alone8.tmux },
         target: single!.p50 * HOSTS_OVER_ONE,
         goal: `${HOSTS_OVER_ONE} x one host`,
         floorValue: single!.p50,
-        note: `${note(first8)}; ${(many!.p50 / single!.p50).toFixed(2)} x one host`,
+        note:
+          `${note(first8)}; ${(many!.p50 / single!.p50).toFixed(2)} x one host; ${where(alone8)}; ` +
+          `each further host: server ${perHost('server')}, ssh ${perHost('ssh')}, sshd ${perHost('sshd')}, tmux ${perHost('tmux')} us`,
       });
     }
   } finally {

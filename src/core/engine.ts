@@ -11,6 +11,7 @@ import { TmuxSocketUnusableError } from '../tmux/socket-guard.js';
 import { EngineState } from './engine-state.js';
 import { asFailure, type Failure } from './failure.js';
 import * as listings from './read/listings.js';
+import { readSessionList, type SessionList } from './read/session-list.js';
 import type { Incarnation, InputPaneRecord, PaneField, PaneRecord, PaneRowFormats, RowCore, SessionRecord, WindowRecord } from './read/records.js';
 import * as guard from './targets/caller-guard.js';
 import { encodeRef, type RefKind } from './targets/refs.js';
@@ -155,6 +156,10 @@ export class Engine {
   listSessions(): Promise<SessionRecord[]> {
     return listings.listSessions(this);
   }
+  /** What list_sessions shows of each session, and the clients of people per session, kept while tmux reports no change (read/session-list.ts). */
+  sessionList(): Promise<SessionList> {
+    return readSessionList(this);
+  }
   foreignClientsBySession(): Promise<Map<string, number>> {
     return listings.foreignClientsBySession(this);
   }
@@ -167,8 +172,9 @@ export class Engine {
   listPaneRows<K extends string, B extends PaneField = PaneField>(
     scope: { sessionId?: string; windowId?: string },
     formats: PaneRowFormats<K, B>,
+    options?: { readonly everyLink?: boolean },
   ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
-    return listings.listPaneRows(this, scope, formats);
+    return listings.listPaneRows(this, scope, formats, options);
   }
   inScope<T extends { readonly id: string }>(rows: readonly T[]): Promise<T[]> {
     return listings.inScope(this, rows);

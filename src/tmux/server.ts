@@ -13,7 +13,7 @@ import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
 import { runSpawned } from './spawned.js';
 import { OrphanClients } from './orphans.js';
-import { Watchers } from './watchers.js';
+import { runWithOutput, Watchers } from './watchers.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
 export interface TmuxServerOptions {
@@ -50,6 +50,14 @@ export type CommandGate = (command: readonly string[]) => Promise<void> | undefi
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
 
+/** Commands that only read: sending one changes no session, window or client (see `changes`). */
+const READS = new Set([
+  'list-sessions', 'list-windows', 'list-panes', 'list-clients', 'list-buffers', 'list-keys', 'list-commands', 'has-session',
+  'display-message', 'capture-pane', 'show-options', 'show-window-options', 'show-environment', 'show-hooks', 'show-buffer', 'show-messages',
+]);
+/** Notifications that say nothing about sessions, windows or clients (pane modes, paste buffers, pausing output). */
+const QUIET_NOTIFICATIONS = new Set(['pane-mode-changed', 'paste-buffer-changed', 'paste-buffer-deleted', 'subscription-changed', 'message', 'pause', 'continue']);
+
 export class TmuxServer {
   readonly bin: string;
   /** Starts tmux processes: here, or over ssh on `host`. */
@@ -68,6 +76,7 @@ export class TmuxServer {
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
+  #changes = 0;
   /** Remote tmux clients of connections dropped for silence or a timeout, ended on the next connection. */
   readonly #orphans = new OrphanClients();
   /** The silence that last ended a connection to this host, until a connection is made again. */
@@ -137,6 +146,7 @@ export class TmuxServer {
     let next = 0;
     if (client) {
       this.#sent += commands.length;
+      for (const command of commands) this.#noteCommand(command);
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
@@ -156,6 +166,7 @@ export class TmuxServer {
    */
   async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    this.#noteCommand(command);
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     const deadline = performance.now() + timeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
@@ -220,6 +231,21 @@ export class TmuxServer {
   }
 
   /**
+   * Grows whenever this server's sessions, their windows or its clients may have changed, as far as
+   * this process can tell: tmux notified the command connection of a change (tmux tells a control
+   * client of every session made, closed or renamed, window linked or unlinked, client attached,
+   * switched or detached: control-notify.c), or a command other than a read was sent. Together with
+   * `connectionEpoch` it tells a caller whether what it read before can still be what tmux holds.
+   */
+  get changes(): number {
+    return this.#changes;
+  }
+
+  #noteCommand(command: readonly string[]): void {
+    if (!READS.has(command[0] ?? '')) this.#changes++;
+  }
+
+  /**
    * Changes whenever commands start going to a different control client (or to none). While it
    * stays the same and is not 0, the tmux server cannot have restarted in between.
    */
@@ -274,8 +300,10 @@ export class TmuxServer {
    * the commands ran is passed on: what they read is exactly the state the following output starts
    * from. It is not called when a command fails (the promise rejects then).
    */
-  runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
-    return this.#watchers.runIn(sessionId, commands, this.commandTimeoutMs, atReplies);
+  async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
+    const client = this.#watchers.attached(sessionId);
+    for (const command of commands) this.#noteCommand(command);
+    await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
   }
 
 
@@ -296,6 +324,9 @@ export class TmuxServer {
     this.#connecting ??= this.#attach(undefined, false)
       .then((client) => {
         this.#epoch++;
+        client.onNotification((name) => {
+          if (!QUIET_NOTIFICATIONS.has(name)) this.#changes++;
+        });
         this.#orphans.reap(client, this.commandTimeoutMs);
         client.onClose(() => {
           this.#noteSilence(client);
@@ -393,6 +424,7 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
+    this.#noteCommand(command);
     if (this.gate && !options.ungated) {
       const checking = this.gate(command);
       if (checking) await checking;

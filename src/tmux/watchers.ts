@@ -52,20 +52,25 @@ export class Watchers {
     this.#clients.clear();
   }
 
-  /** TmuxServer.runInWatch: `commands` on `sessionId`'s client, answered in order with its output. */
-  async runIn(sessionId: string, commands: ReadonlyArray<readonly string[]>, timeoutMs: number, atReplies: (outputs: string[][]) => void): Promise<void> {
+  /** The open client attached to `sessionId`; a TmuxConnectionLostError when there is none. */
+  attached(sessionId: string): ControlClient {
     const client = this.#clients.get(sessionId);
     if (!client || client.closed) throw new TmuxConnectionLostError(`no output client is attached to session ${sessionId}`);
-    const outputs: string[][] = [];
-    let failed = false;
-    await Promise.all(
-      commands.map((command, i) =>
-        client.runReply(command, timeoutMs, (reply) => {
-          failed ||= !reply.ok;
-          outputs[i] = reply.ok ? decodeBody(reply) : [];
-          if (i === commands.length - 1 && !failed) atReplies(outputs);
-        }),
-      ),
-    );
+    return client;
   }
+}
+
+/** TmuxServer.runInWatch: `commands` on an output client, `atReplies` called with their lines in order with its output. */
+export async function runWithOutput(client: ControlClient, commands: ReadonlyArray<readonly string[]>, timeoutMs: number, atReplies: (outputs: string[][]) => void): Promise<void> {
+  const outputs: string[][] = [];
+  let failed = false;
+  await Promise.all(
+    commands.map((command, i) =>
+      client.runReply(command, timeoutMs, (reply) => {
+        failed ||= !reply.ok;
+        outputs[i] = reply.ok ? decodeBody(reply) : [];
+        if (i === commands.length - 1 && !failed) atReplies(outputs);
+      }),
+    ),
+  );
 }

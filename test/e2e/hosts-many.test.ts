@@ -1,11 +1,14 @@
 /**
  * Eight hosts behind one loopback sshd (aliases h1..h8, a tmux server each with session sN), listed
- * by one MCP server: every session and pane of every host comes back, each with its host; a host
+ * by one MCP server: every session and pane of every host comes back, each with its host; every
+ * change made on a host, by anyone, shows in the next listing (list_sessions keeps each host's list
+ * between calls, core/read/session-list.ts); a host
  * that hangs (its sshd stopped) costs the listing its command timeout once, is named in the
  * answer, and the others are still listed. Nothing is left running on any side. (The timing of the
  * same listing over one host against eight is in `npm run bench -- --only hosts`.)
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -42,7 +45,7 @@ async function rig(t: T): Promise<Rig> {
   const args = NAMES.flatMap((name, i) => ['--host', `${name}=${name}#${hosts[i]!.socketPath}`]);
   // A short command timeout: a stopped host's part of a listing gives up after it (the first listing
   // also connects to all eight at once, which on a loaded machine can take over a second).
-  const env = { TMUX_MCP_SSH_CONFIG: config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '3', TMUX_MCP_HOST_SILENCE_SECONDS: '5' };
+  const env = { TMUX_MCP_SSH_CONFIG: config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '6', TMUX_MCP_HOST_SILENCE_SECONDS: '5' };
   return { sshd, sshd8, local, hosts, args, env };
 }
 
@@ -79,6 +82,54 @@ test('eight hosts: list_sessions (libtmux) lists every session of every host, ea
   await nothingLeft(setup);
 });
 
+/** A session as list_sessions shows it, less its ref. */
+type Listed = { id: string; name: string; windowCount: number; isAttached: boolean };
+
+test('eight hosts: every change made on a host, by anyone, shows in the very next listing (list_sessions keeps each host\'s list between calls)', async (t) => {
+  const setup = await rig(t);
+  const mcp = await startMcp(t, { env: { ...setup.local.env, ...setup.env }, args: setup.args });
+  const listing = async () => (await mcp.ok('list_sessions')).sessions as Listed[];
+  const of = (sessions: Listed[], id: string) => sessions.find((s) => s.id === id);
+  // Twice unchanged: the second is answered from what the first read.
+  assert.deepEqual(await listing(), await listing());
+  // Each change is made by a tmux client of that host's own (not through this server), then listed once.
+  await setup.hosts[2]!.tmux('rename-session', '-t', 's3', 'renamed');
+  assert.equal(of(await listing(), 'h3:$0')?.name, 'renamed', 'a session renamed on h3');
+  await setup.hosts[1]!.tmux('new-window', '-d', '-t', 's2');
+  assert.equal(of(await listing(), 'h2:$0')?.windowCount, 2, 'a window added on h2');
+  await setup.hosts[1]!.tmux('kill-window', '-t', 's2:1');
+  assert.equal(of(await listing(), 'h2:$0')?.windowCount, 1, 'that window killed');
+  await setup.hosts[5]!.tmux('new-session', '-d', '-s', 'extra');
+  assert.equal(of(await listing(), 'h6:$1')?.name, 'extra', 'a session made on h6');
+  await setup.hosts[5]!.tmux('kill-session', '-t', 'extra');
+  assert.equal(of(await listing(), 'h6:$1'), undefined, 'and killed');
+  // A person attaches to s4 on h4 in a terminal (script(1) gives the tmux client one), then leaves.
+  const person = spawn('script', ['-qfec', `tmux -S '${setup.hosts[3]!.socketPath}' attach-session -t s4`, '/dev/null'], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { ...setup.hosts[3]!.env, TERM: 'xterm' },
+  });
+  t.after(() => void person.kill('SIGKILL'));
+  // Terminal clients on h4 (this server's own are control clients).
+  const people = async () => (await setup.hosts[3]!.tmux('list-clients', '-F', '#{?client_control_mode,,#{client_pid}}')).split('\n').filter(Boolean);
+  const until = async (done: () => Promise<boolean>, what: string) => {
+    const deadline = Date.now() + 10_000;
+    while (!(await done())) {
+      assert.ok(Date.now() < deadline, what);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await until(async () => (await people()).length === 1, 'the person\'s terminal client attaches');
+  assert.equal(of(await listing(), 'h4:$0')?.isAttached, true, 'a person attached on h4');
+  process.kill(Number((await people())[0]), 'SIGTERM');
+  await until(async () => (await people()).length === 0, 'the person\'s terminal client leaves');
+  assert.equal(of(await listing(), 'h4:$0')?.isAttached, false, 'and gone again');
+  // Changes made through this server show as well.
+  await mcp.ok('create_window', { session: 'h7:s7' });
+  assert.equal(of(await listing(), 'h7:$0')?.windowCount, 2, 'a window this server made on h7');
+  await mcp.close();
+  await nothingLeft(setup);
+});
+
 test('eight hosts: list_panes (julia) lists every pane of every host, its generation naming its host', async (t) => {
   const setup = await rig(t);
   const julia = await startJulia(t, setup.local, { negotiation: 'auto', env: setup.env, args: ['--timeout', '10', ...setup.args] });
@@ -91,6 +142,22 @@ test('eight hosts: list_panes (julia) lists every pane of every host, its genera
   );
   assert.doesNotMatch(rows[0]!.target.generation, /^h\d:/, 'the local pane\'s generation names no host');
   NAMES.forEach((name, i) => assert.ok(rows[i + 1]!.target.generation.startsWith(`${name}:`), `row ${i + 1} is host ${name}'s: ${rows[i + 1]!.target.generation}`));
+  // A window of h2 linked into a second session, with a second pane: each pane once, with both its places.
+  const h2 = setup.hosts[1]!;
+  await h2.tmux('new-session', '-d', '-s', 'extra');
+  await h2.tmux('link-window', '-s', 's2:0', '-t', 'extra:5');
+  const split = (await h2.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', 's2:0')).trim();
+  const again = (await julia.ok('list_panes', { limit: 128 })).panes as Array<{ target: { paneId: string; generation: string }; contexts: Array<{ sessionName: string; windowIndex: number; windowId: string }> }>;
+  const onH2 = again.filter((row) => row.target.generation.startsWith('h2:'));
+  assert.deepEqual(
+    onH2.map((row) => [row.target.paneId, row.contexts.map((c) => `${c.sessionName}:${c.windowIndex}:${c.windowId}`)]),
+    [
+      ['%1', ['extra:0:@1']],
+      ['%0', ['extra:5:@0', 's2:0:@0']],
+      [split, ['extra:5:@0', 's2:0:@0']],
+    ],
+    'tmux lists sessions by name: extra (its own window, then s2\'s linked at 5) before s2',
+  );
   await julia.mcp.close();
   await nothingLeft(setup);
 });
@@ -107,7 +174,7 @@ test('eight hosts: a hung host (its sshd and sessions stopped) is named in the l
     assert.ok(!listed.isError, JSON.stringify(listed.content));
     const ids = (listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id);
     assert.deepEqual(ids, EXPECTED_SESSIONS.map((s) => s.id).filter((id) => !id.startsWith('h8:')));
-    assert.match(listed.content.map((c) => c.text).join('\n'), /Not listed \(host could not answer\): h8: .*(did not answer within 3000 ms|sent nothing)/);
+    assert.match(listed.content.map((c) => c.text).join('\n'), /Not listed \(host could not answer\): h8: .*(did not answer within 6000 ms|sent nothing)/);
   }
   setup.sshd8.unpause();
   // A call naming the host reconnects at once (a listing would leave it out a while longer), and the

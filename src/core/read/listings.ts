@@ -87,17 +87,20 @@ export async function listPanes(engine: Engine, scope: { sessionId?: string; win
 
 /**
  * The rows behind listPanes, with the extra fields `formats` adds (paneRowFormats), each pane
- * once; undefined when no server runs.
+ * once, or with `everyLink` once per place its window is linked (tmux's order: by session, then
+ * window index; session and window fields then differ between a pane's rows); undefined when no
+ * server runs.
  */
 export async function listPaneRows<K extends string, B extends PaneField = PaneField>(
   engine: Engine,
   scope: { sessionId?: string; windowId?: string },
   formats: PaneRowFormats<K, B>,
+  options: { readonly everyLink?: boolean } = {},
 ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
   const read = await readPanes(engine, listPanesCommand(scope), formats);
   if (!read) return undefined;
   const seen = new Set<string>();
-  const rows = read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+  const rows = options.everyLink ? read.rows : read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
   return { rows: engine.scope.active ? await inScope(engine, rows) : rows, incarnation: read.incarnation };
 }
 

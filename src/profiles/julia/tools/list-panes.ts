@@ -2,7 +2,7 @@ import { clipUtf8 } from '../../../core/read/capture.js';
 import type { Engine } from '../../../core/engine.js';
 import { generationOf } from '../../../core/servers/generation.js';
 import { unanswered } from '../../../core/servers/registry.js';
-import type { WindowRecord } from '../../../core/read/records.js';
+import { PANE_FIELDS, paneRowFormats } from '../../../core/read/records.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
 import { juliaTool, READ } from '../declare.js';
 import { outcomes, targetOut } from '../schemas.js';
@@ -120,10 +120,61 @@ export const listPanes = juliaTool({
 
 const MAX_COVERAGE_BYTES = 1024;
 
-/** One server's panes with their targets, and its window links by window id. */
+/**
+ * What a row shows of a pane (its foreground directory is read only because every pane row carries
+ * it), and the place of the row's window link: one `list-panes -a` gives both, since tmux lists a
+ * pane once for every session its window is linked into.
+ */
+const ROW_FORMATS = paneRowFormats(
+  { sessionName: 'session_name', windowIndex: 'window_index', windowName: 'window_name' },
+  {
+    id: PANE_FIELDS.id,
+    sessionId: PANE_FIELDS.sessionId,
+    windowId: PANE_FIELDS.windowId,
+    active: PANE_FIELDS.active,
+    width: PANE_FIELDS.width,
+    height: PANE_FIELDS.height,
+    command: PANE_FIELDS.command,
+    path: PANE_FIELDS.path,
+    pid: PANE_FIELDS.pid,
+    title: PANE_FIELDS.title,
+    dead: PANE_FIELDS.dead,
+  },
+);
+
+/** tmux's numbers and flags in a row, as core reads them. */
+const toInt = (value: string): number => Number.parseInt(value, 10) || 0;
+const toBool = (value: string): boolean => value === '1';
+
+interface Link {
+  readonly id: string;
+  readonly index: number;
+  readonly name: string;
+  readonly sessionId: string;
+  readonly sessionName: string;
+}
+
+/** One server's panes (each once, in tmux's order) with their targets, and its window links by window id. */
 async function serverRows(engine: Engine) {
-  const [panes, windows] = await Promise.all([engine.listPanes(), engine.listWindows()]);
-  const links = new Map<string, WindowRecord[]>();
-  for (const link of windows) links.set(link.id, [...(links.get(link.id) ?? []), link]);
-  return panes.map((pane) => ({ pane, links, target: { paneId: pane.id, generation: generationOf(pane.incarnation) } }));
+  const read = await engine.listPaneRows({}, ROW_FORMATS, { everyLink: true });
+  if (!read) return [];
+  const links = new Map<string, Link[]>();
+  // A window's links are read off the rows of one of its panes (the first listed): every pane repeats them.
+  const linkPane = new Map<string, string>();
+  const seen = new Set<string>();
+  const panes = [];
+  for (const row of read.rows) {
+    if (!linkPane.has(row.windowId)) linkPane.set(row.windowId, row.id);
+    if (linkPane.get(row.windowId) === row.id) {
+      const link = { id: row.windowId, index: toInt(row.windowIndex), name: row.windowName, sessionId: row.sessionId, sessionName: row.sessionName };
+      const known = links.get(row.windowId);
+      if (known) known.push(link);
+      else links.set(row.windowId, [link]);
+    }
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    const pane = { id: row.id, windowId: row.windowId, width: toInt(row.width), height: toInt(row.height), isActive: toBool(row.active), isDead: toBool(row.dead), currentCommand: row.command, title: row.title };
+    panes.push({ pane, links, target: { paneId: pane.id, generation: generationOf(read.incarnation) } });
+  }
+  return panes;
 }

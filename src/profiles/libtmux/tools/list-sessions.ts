@@ -15,7 +15,7 @@ export const listSessions = libtmuxTool({
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args: Record<string, never>, { ctx }) {
-    const [sessions, foreign] = await Promise.all([ctx.engine.listSessions(), ctx.engine.foreignClientsBySession()]);
-    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreign)) } };
+    const { sessions, foreignClients } = await ctx.engine.sessionList();
+    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreignClients)) } };
   },
 });

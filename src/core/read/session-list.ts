@@ -1,0 +1,98 @@
+/**
+ * The session list of one tmux server as list_sessions shows it (id, name, window count, creation
+ * time, and the clients attached to each session), kept between calls while tmux reports no change.
+ *
+ * Each of those fields changes only with a notification tmux sends every control client
+ * (control-notify.c: %sessions-changed, %session-renamed, %window-add/%window-close and their
+ * %unlinked- forms, %client-session-changed, %client-detached), which TmuxServer counts in `changes`.
+ * Fields that can change silently are left out on purpose: a session's active window and pane
+ * (swap-window moves them without a word) and the client counts tmux keeps (ours are counted here).
+ *
+ * A kept list is never answered blind: it costs one empty round trip, whose reply proves that the
+ * server answers (a hung host still costs its command timeout) and, since tmux writes a control
+ * client's notifications and replies in the order things happen, that every notification of a change
+ * made before the call has been read by then. A list answered from the kept rows is therefore what
+ * tmux holds at that reply, as one read anew would be at its own.
+ */
+import { rowFormat, toInt } from '../../tmux/formats.js';
+import type { Engine } from '../engine.js';
+import { readWithIncarnation } from './listings.js';
+import type { Incarnation } from './records.js';
+
+export interface SessionSummary {
+  readonly incarnation: Incarnation;
+  readonly id: string;
+  readonly name: string;
+  readonly windowCount: number;
+  /** Seconds since the epoch. */
+  readonly created: number;
+}
+
+export interface SessionList {
+  readonly sessions: SessionSummary[];
+  /** Clients per session id that are people (or other programs), not this server's own control clients. */
+  readonly foreignClients: Map<string, number>;
+}
+
+/** The rows read last, with the connection and change count they were read under (EngineState.keptSessions). */
+export interface KeptSessions {
+  readonly epoch: number;
+  readonly changes: number;
+  readonly sessions: SessionSummary[];
+  readonly clients: ReadonlyArray<{ readonly pid: number; readonly sessionId: string }>;
+}
+
+const SUMMARY_FORMAT = rowFormat({ id: 'session_id', name: 'session_name', windows: 'session_windows', created: 'session_created' });
+const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id' });
+/** The cheapest command every tmux answers at once: its reply is the round trip that checks a kept list. */
+const ROUND_TRIP = ['display-message', '-p', ''];
+
+/** The sessions (in scope) and the clients of people per session, from the kept rows when tmux reported no change. */
+export async function readSessionList(engine: Engine): Promise<SessionList> {
+  const list = answer(engine, await rows(engine));
+  if (!engine.scope.limitsSessions) return list;
+  return { ...list, sessions: list.sessions.filter((s) => engine.scope.allowsSession(engine.tmux.host, s.name)) };
+}
+
+async function rows(engine: Engine): Promise<KeptSessions> {
+  const { tmux } = engine;
+  const current = (kept: KeptSessions) => kept.epoch === tmux.connectionEpoch && kept.changes === tmux.changes;
+  const kept = engine.state.keptSessions;
+  if (kept && current(kept)) {
+    // Ungated: it reads nothing of any session.
+    const answered = await engine.runIfServer(ROUND_TRIP, { ungated: true });
+    if (answered && current(kept)) return kept;
+  }
+  // Counted before the reads go out: a change while they are on their way makes the next call read again.
+  const epoch = tmux.connectionEpoch;
+  const changes = tmux.changes;
+  const [sessions, clients] = await Promise.all([
+    readWithIncarnation(engine, ['list-sessions', '-F', SUMMARY_FORMAT.format]),
+    engine.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]),
+  ]);
+  const fresh: KeptSessions = {
+    epoch,
+    changes,
+    sessions: sessions
+      ? SUMMARY_FORMAT.parse(sessions.lines).map((row) => ({
+          incarnation: sessions.incarnation,
+          id: row.id,
+          name: row.name,
+          windowCount: toInt(row.windows),
+          created: toInt(row.created),
+        }))
+      : [],
+    clients: clients ? CLIENT_FORMAT.parse(clients).map((row) => ({ pid: toInt(row.pid), sessionId: row.sessionId })) : [],
+  };
+  // Kept only from one connection that lasted through both reads (the same server, every notification heard).
+  engine.state.keptSessions = sessions && epoch !== 0 && epoch === tmux.connectionEpoch ? fresh : undefined;
+  return fresh;
+}
+
+/** A copy the caller may keep; this server's own clients are told apart now, as they come and go. */
+function answer(engine: Engine, kept: KeptSessions): SessionList {
+  const own = engine.tmux.ownClientPids();
+  const foreignClients = new Map<string, number>();
+  for (const client of kept.clients) if (!own.has(client.pid)) foreignClients.set(client.sessionId, (foreignClients.get(client.sessionId) ?? 0) + 1);
+  return { sessions: [...kept.sessions], foreignClients };
+}
