@@ -186,7 +186,7 @@ async function connect(transport: Transport, era: HttpEra): Promise<{ client: Cl
  * resolve): it must not pay for a TypeScript loader that our built server does not have.
  */
 const compiledFiles = new Map<string, string>();
-function compiled(source: string): string {
+export function compiled(source: string): string {
   const done = compiledFiles.get(source);
   if (done) return done;
   const name = source.split('/').pop()!.replace(/\.ts$/, '.mjs');

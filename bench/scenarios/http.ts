@@ -1,13 +1,31 @@
-/** The fast tools over Streamable HTTP in both protocol eras, each against the no-op server behind the same stack. */
+/**
+ * The fast tools over Streamable HTTP in both protocol eras, each against the no-op server behind
+ * the same stack; what HTTP adds over stdio for one client, ours against a bare Node responder; and
+ * fifty clients at once on one server.
+ */
 import { fastCalls, stdioP50, type Base } from '../base.js';
 import { measure, toolRow } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
-import { ms } from '../stats.js';
+import { ms, summarize } from '../stats.js';
+import { performance } from 'node:perf_hooks';
+import { permutations } from '../measure.js';
+import { BARE_RESPONDER, CLI, compiled, processCpuNs } from '../mcp.js';
+import { PLAIN_TOKEN, plainHttp, plainStdio, startListening, stop } from '../plain.js';
+import { httpLoad } from '../../test/fixture/http-load.js';
+
+/** Our server: the build under test (`--cli` points at another). */
+const ours = () => opts.cli || CLI;
 
 
 export async function httpScenario(base: Base): Promise<void> {
+  const { stdioCpuUs } = await overheadScenario(base);
+  await loadScenario(base, stdioCpuUs);
+  await sdkClientScenario(base);
+}
+
+async function sdkClientScenario(base: Base): Promise<void> {
   const t = table(
     'The same tools over Streamable HTTP',
     'Our server with `--http 127.0.0.1:0` and a bearer token, driven by the SDK client in each protocol era: 2025-11-25 ' +
@@ -45,5 +63,139 @@ export async function httpScenario(base: Base): Promise<void> {
   for (const call of fastCalls(base)) {
     t.after.push(`${call.name}, p50: stdio ${cell(stdioP50.get(call.name))}, ${eras.map(([, label]) => `${label} ${cell(p50.get(label)?.get(call.name))}`).join(', ')}.`);
     console.log('  ' + t.after.at(-1));
+  }
+}
+
+// ---- one client: what HTTP adds over stdio, ours against the bare responder ------------------------------
+
+/** Our HTTP overhead over stdio may be at most this many times the bare responder's (p50, same run). */
+const OVERHEAD_TIMES_BARE = 1.5;
+
+/** The calls of target 3: the bare responder's overhead is set beside each. */
+function overheadCalls(base: Base) {
+  return [
+    { name: 'list_sessions', tool: 'list_sessions', args: {} },
+    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { paneId: base.others[0] } },
+    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { paneId: base.sink, keys: ['x'], literal: true, enter: true } },
+  ];
+}
+
+/**
+ * One plain client per server and transport, all called in turn (every order in rotation, warmed):
+ * the bare responder over stdio and over HTTP, and ours over stdio and over HTTP in each era, so
+ * each overhead is measured over the same seconds as the bare responder's.
+ */
+async function overheadScenario(base: Base): Promise<{ stdioCpuUs: number }> {
+  const t = table(
+    'HTTP over stdio, one client: ours against a bare Node responder',
+    'Plain clients (one JSON-RPC line over stdio; POSTs on one keep-alive connection over HTTP), the same client code for ' +
+      'every server, called in turn (every order of the five in rotation, warmed): the bare responder (bench/bare-responder.ts: ' +
+      'node:http and canned JSON, no SDK) over stdio and over HTTP, and our server over stdio, over HTTP 2026-07-28 (each call ' +
+      `its own request) and over HTTP 2025-11-25 (a session). Target: our p50 HTTP - stdio <= ${OVERHEAD_TIMES_BARE} x the bare ` +
+      'responder\'s HTTP - stdio, measured in the same rounds. CPU: the server process, us per call.',
+  );
+  const bare = compiled(BARE_RESPONDER);
+  const env = base.tmux.env;
+  const clients = [
+    await plainStdio('bare stdio', process.execPath, [bare], env),
+    await plainHttp('bare HTTP', process.execPath, [bare, '--http'], env, 'legacy'),
+    await plainStdio('ours stdio', process.execPath, [ours()], env),
+    await plainHttp('ours HTTP 2026-07-28', process.execPath, [ours(), '--http', '127.0.0.1:0'], env, 'modern'),
+    await plainHttp('ours HTTP 2025-11-25', process.execPath, [ours(), '--http', '127.0.0.1:0'], env, 'legacy'),
+  ];
+  const stdioCpu = new Map<string, number>();
+  try {
+    const orders = permutations([0, 1, 2, 3, 4]);
+    const warmup = Math.min(opts.warmup, 500);
+    for (const call of overheadCalls(base)) {
+      const turns = clients.map((client, i) => (i < 2 ? { client, tool: 'noop', args: {} } : { client, tool: call.tool, args: call.args }));
+      for (let i = 0; i < warmup; i++) for (const turn of turns) await turn.client.call(turn.tool, turn.args);
+      const samples = turns.map((): number[] => []);
+      const cpuBefore = clients.map((client) => client.cpuNs());
+      const end = performance.now() + opts.budgetMs * turns.length;
+      for (let round = 0; samples[0]!.length < opts.iterations && (samples[0]!.length < 20 || performance.now() < end); round++) {
+        for (const i of orders[round % orders.length]!) samples[i]!.push(await turns[i]!.client.call(turns[i]!.tool, turns[i]!.args));
+      }
+      const cpu = clients.map((client, i) => ({ server: (client.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
+      const [bareStdio, bareHttp, oursStdio, ...oursHttp] = samples.map((each) => summarize(each));
+      const bareOverhead = bareHttp!.p50 - bareStdio!.p50;
+      stdioCpu.set(call.tool, cpu[2]!.server);
+      addRow(t, { name: `${call.name}: bare responder, stdio`, summary: bareStdio!, cpu: cpu[0] });
+      addRow(t, { name: `${call.name}: bare responder, HTTP`, summary: bareHttp!, cpu: cpu[1], note: `+${ms(bareOverhead)} ms over its stdio` });
+      addRow(t, { name: `${call.name}: ours, stdio`, summary: oursStdio!, cpu: cpu[2] });
+      oursHttp.forEach((summary, i) => {
+        const overhead = summary!.p50 - oursStdio!.p50;
+        addRow(t, { name: `${call.name}: ours, ${clients[3 + i]!.label.slice(5)}`, summary: summary!, cpu: cpu[3 + i], note: `+${ms(overhead)} ms over our stdio` });
+        addRow(t, {
+          name: `${call.name}: ours, ${clients[3 + i]!.label.slice(5)}, HTTP - stdio`,
+          value: overhead,
+          unit: 'ms',
+          target: OVERHEAD_TIMES_BARE * bareOverhead,
+          goal: `${OVERHEAD_TIMES_BARE} x bare's`,
+          floorValue: bareOverhead,
+          note: `${(overhead / bareOverhead).toFixed(2)}x the bare responder's +${ms(bareOverhead)} ms`,
+        });
+      });
+    }
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+  // The load's first mix, list_sessions and capture_pane alternating, over stdio.
+  return { stdioCpuUs: (stdioCpu.get('list_sessions')! + stdioCpu.get('capture_pane')!) / 2 };
+}
+
+// ---- fifty clients on one server --------------------------------------------------------------------------
+
+const LOAD_CLIENTS = 50;
+/** Every call answered within this at p99 (ms), list_sessions and capture_pane. */
+const LOAD_P99_MS = 50;
+/** At least this many calls a second, list_sessions and capture_pane. */
+const LOAD_CALLS_PER_S = 2000;
+/** With list_panes in the mix: p99 (ms). */
+const PANES_P99_MS = 200;
+
+/**
+ * Fifty plain HTTP clients at once on one `--http` server, each on its own connection and making
+ * its calls one after another, in each era; the first round of the same size warms. Server CPU per
+ * call is set against ours over stdio (the rows above).
+ */
+async function loadScenario(base: Base, stdioCpuUs: number): Promise<void> {
+  const t = table(
+    `HTTP, ${LOAD_CLIENTS} clients at once on one server`,
+    `${LOAD_CLIENTS} plain HTTP clients (test/fixture/http-load.ts: one keep-alive connection each, the next call when the last ` +
+      'is answered; the load generator runs on the same 2 cores) on one `--http 127.0.0.1:0` server, in each era, after a ' +
+      `warm-up round of the same size. Targets: every call answered; list_sessions and capture_pane alternating (${LOAD_CLIENTS} x 40): ` +
+      `p99 <= ${LOAD_P99_MS} ms and >= ${LOAD_CALLS_PER_S} calls/s (shown as wall ms per call <= ${ms(1000 / LOAD_CALLS_PER_S)}); with list_panes ` +
+      `(${LOAD_CLIENTS} x 50): p99 <= ${PANES_P99_MS} ms; server CPU per call of the first mix <= ours over stdio for the same two calls (${stdioCpuUs.toFixed(0)} us, the table above).`,
+  );
+  const screen = { tool: 'capture_pane', args: { paneId: base.others[0] } };
+  const mixes = [
+    { name: 'list_sessions + capture_pane', calls: 40, p99: LOAD_P99_MS, rate: true, mix: [{ tool: 'list_sessions', args: {} }, screen] },
+    { name: '+ list_panes', calls: 50, p99: PANES_P99_MS, rate: false, mix: [{ tool: 'list_sessions', args: {} }, screen, { tool: 'list_panes', args: {} }] },
+  ];
+  const tmuxPid = await base.tmux.serverPid();
+  for (const era of ['modern', 'legacy'] as const) {
+    const label = era === 'modern' ? 'HTTP 2026-07-28' : 'HTTP 2025-11-25';
+    const { child, url } = await startListening(process.execPath, [ours(), '--http', '127.0.0.1:0'], base.tmux.env, label);
+    try {
+      for (const { name, calls, p99, rate, mix } of mixes) {
+        const load = (keep = false) => httpLoad({ url, token: PLAIN_TOKEN, era, clients: LOAD_CLIENTS, calls, mix, keep });
+        await load();
+        const cpu = processCpuNs(child.pid!);
+        const tmuxCpu = processCpuNs(tmuxPid);
+        const result = await load();
+        const cpuUs = (processCpuNs(child.pid!) - cpu) / result.ms.length / 1000;
+        const tmuxUs = (processCpuNs(tmuxPid) - tmuxCpu) / result.ms.length / 1000;
+        const summary = summarize(result.ms);
+        const answered = result.ms.length - result.failed;
+        const perS = (result.ms.length / result.wallMs) * 1000;
+        addRow(t, { name: `${label}, ${name}: every call`, summary, cpu: { server: cpuUs, tmux: tmuxUs }, note: `${answered} of ${LOAD_CLIENTS * calls} answered${result.firstFailure ? `; first failure: ${result.firstFailure.slice(0, 80)}` : ''}` });
+        addRow(t, { name: `${label}, ${name}: p99`, value: summary.p99, unit: 'ms', target: result.failed === 0 ? p99 : -1, note: `p50 ${ms(summary.p50)} ms` });
+        if (rate) addRow(t, { name: `${label}, ${name}: wall ms per call`, value: 1000 / perS, unit: 'ms', target: 1000 / LOAD_CALLS_PER_S, note: `${perS.toFixed(0)} calls/s` });
+        if (rate) addRow(t, { name: `${label}, ${name}: server CPU per call`, value: cpuUs / 1000, unit: 'ms', target: stdioCpuUs / 1000, goal: 'ours over stdio', floorValue: stdioCpuUs / 1000 });
+      }
+    } finally {
+      await stop(child);
+    }
   }
 }

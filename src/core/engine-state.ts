@@ -5,7 +5,7 @@
 import type { ActiveRun, EndedRun } from './act/run-command.js';
 import { ForegroundReads } from './read/foreground.js';
 import type { KeptSessions } from './read/session-list.js';
-import type { StreamEntry } from './watch/pane-stream.js';
+import type { StreamEntry } from './watch/pane-streams.js';
 import type { Recording } from './watch/recorder.js';
 
 export class EngineState {
@@ -19,7 +19,7 @@ export class EngineState {
   readonly endedRuns = new Map<string, EndedRun>();
   /** Shell processes where installing the integration failed, pane id to pid (act/shell-integration/readiness.ts). */
   readonly installFailed = new Map<string, number>();
-  /** The shared output stream of each watched pane (watch/pane-stream.ts). */
+  /** The shared output stream of each watched pane (watch/pane-streams.ts). */
   readonly paneStreams = new Map<string, StreamEntry>();
   /** The recording of each recorded pane (watch/recorder.ts). */
   readonly recordings = new Map<string, Recording>();

@@ -12,6 +12,7 @@ import { ControlParser, type ControlEvent, type ControlReply } from './control-p
 import { commandLine } from './command-line.js';
 import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
+import { SilenceWatch } from './silence.js';
 
 export interface ControlClientOptions {
   /** Starts the `tmux -C` process, here or over ssh. */
@@ -79,13 +80,8 @@ export class ControlClient {
   readonly #host: string | undefined;
   #attached = false;
   #onAttached: ((error?: Error) => void) | undefined;
-  /** Over ssh: the silence limit (Launcher.silenceMs), the heartbeat that enforces it, and its clock. */
-  readonly #silenceMs: number | undefined;
-  #beat: NodeJS.Timeout | undefined;
-  /** Since when the connection has been quiet: its last byte, or the moment something began waiting on it. */
-  #quietSince = performance.now();
-  /** When the last heartbeat command went out. */
-  #probedAt: number | undefined;
+  /** Over ssh: the heartbeat that ends the connection past the silence limit (Launcher.silenceMs). */
+  readonly #silence: SilenceWatch | undefined;
   #silent: TmuxLinkSilentError | undefined;
   #timedOut = false;
 
@@ -98,14 +94,23 @@ export class ControlClient {
     const argv = [...options.globalArgs, '-N', '-C', 'attach-session', '-f', flags];
     if (options.target !== undefined) argv.push('-t', options.target);
     this.#host = options.launcher.host;
-    this.#silenceMs = options.launcher.silenceMs;
+    const silenceMs = options.launcher.silenceMs;
+    this.#silence =
+      silenceMs === undefined
+        ? undefined
+        : new SilenceWatch(silenceMs, {
+            waitedOn: () => this.#closed === undefined && this.#waitedOn,
+            open: () => this.#closed === undefined,
+            probe: (timeoutMs) => void this.runReply(['display-message', '-p', ''], timeoutMs).catch(() => {}),
+            drop: (limitMs) => this.drop(new TmuxLinkSilentError(this.#host ?? 'local', limitMs)),
+          });
     const launch = options.launcher.launch(argv);
     this.#child = spawn(launch.file, launch.args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#parser = new ControlParser((event) => this.#dispatch(event), {
       wantsOutput: (paneId) => this.#watches.has(paneId),
     });
     this.#child.stdout.on('data', (chunk: Buffer) => {
-      this.#quietSince = performance.now();
+      this.#silence?.heard();
       this.#parser.push(chunk);
     });
     // tmux says little here ("no sessions"); ssh says why it could not connect. Only the tail is kept.
@@ -172,7 +177,7 @@ export class ControlClient {
     return this.#closed !== undefined;
   }
 
-  /** Set when the connection was ended for going silent (see #checkSilence). */
+  /** Set when the connection was ended for going silent (see silence.ts). */
   get silent(): TmuxLinkSilentError | undefined {
     return this.#silent;
   }
@@ -294,32 +299,7 @@ export class ControlClient {
 
   /** Something begins to wait on an idle connection: silence is counted from now, not from its last byte. */
   #startWaiting(): void {
-    if (!this.#waitedOn) this.#quietSince = performance.now();
-  }
-
-  /**
-   * The heartbeat of a connection to a host, every third of the silence limit. While a command or
-   * a watch waits on it, a connection quiet for a third of the limit is asked for a word (an empty
-   * display-message, answered at once by any live tmux); quiet for the whole limit, it is ended:
-   * the link or the host is down, and ssh alone would notice only after its keepalives. A busy
-   * tmux or a large reply keeps bytes coming, so only true silence counts.
-   */
-  #checkSilence(): void {
-    const limit = this.#silenceMs!;
-    if (this.#closed !== undefined || !this.#waitedOn) return;
-    const quiet = performance.now() - this.#quietSince;
-    if (quiet < limit / 3) return;
-    if (this.#probedAt === undefined || this.#probedAt < this.#quietSince) {
-      this.#probedAt = performance.now();
-      this.runReply(['display-message', '-p', ''], limit * 10).catch(() => {});
-      return;
-    }
-    // Read what already arrived before judging: a pause of this process is not the link's silence.
-    if (quiet >= limit) setImmediate(() => this.#closed === undefined && performance.now() - this.#quietSince >= limit && this.#dropSilent(limit));
-  }
-
-  #dropSilent(limit: number): void {
-    this.drop(new TmuxLinkSilentError(this.#host ?? 'local', limit));
+    if (!this.#waitedOn) this.#silence?.heard();
   }
 
   /**
@@ -374,10 +354,7 @@ export class ControlClient {
       }
       if (!this.#attached) {
         this.#attached = true;
-        if (this.#silenceMs !== undefined) {
-          this.#beat = setInterval(() => this.#checkSilence(), Math.max(1, Math.floor(this.#silenceMs / 3)));
-          this.#beat.unref();
-        }
+        this.#silence?.start();
         this.#onAttached?.();
       }
       return;
@@ -410,7 +387,7 @@ export class ControlClient {
   #shutdown(reason: string, error?: Error, detached = false): void {
     if (this.#closed !== undefined) return;
     this.#closed = reason;
-    clearInterval(this.#beat);
+    this.#silence?.stop();
     const failure = error ?? new TmuxConnectionLostError(reason);
     if (!this.#attached) this.#onAttached?.(failure);
     this.#queue.splice(0).forEach((pending, i) => {

@@ -4,13 +4,18 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxNotTmuxSocketError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
-import { spawnTmux } from './spawn.js';
+import { byDeadline, left } from './deadline.js';
+import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
+import { isSharedRead, SharedReads } from './shared-reads.js';
+import { ChangeCount } from './change-count.js';
+import { runSpawned } from './spawned.js';
+import { OrphanClients } from './orphans.js';
+import { runWithOutput, Watchers } from './watchers.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
 export interface TmuxServerOptions {
@@ -44,23 +49,12 @@ export interface RunOptions {
  */
 export type CommandGate = (command: readonly string[]) => Promise<void> | undefined;
 
-const NO_SERVER = /no server running|error connecting to|No such file or directory|Connection refused/i;
-/** What a tmux client says when its server went away before answering (client.c, CLIENT_EXIT_LOST_SERVER). */
-const SERVER_EXITING = /server exited unexpectedly|lost server/;
-/** Pause between tries at a server that is exiting, so a socket that keeps dropping clients is not hammered. */
-const EXITING_PAUSE_MS = 5;
-/** The longest a socket that drops clients is taken for a server on its way out. */
-const EXITING_MAX_MS = 500;
+function decode(reply: ControlReply | Buffer[]): string[] {
+  return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
+}
+
 // How long to wait before trying to attach again after tmux said there is nothing to attach to.
 const ATTACH_RETRY_MS = 250;
-
-/** Commands that only read: sending one changes no session, window or client (see `changes`). */
-const READS = new Set([
-  'list-sessions', 'list-windows', 'list-panes', 'list-clients', 'list-buffers', 'list-keys', 'list-commands', 'has-session',
-  'display-message', 'capture-pane', 'show-options', 'show-window-options', 'show-environment', 'show-hooks', 'show-buffer', 'show-messages',
-]);
-/** Notifications that say nothing about sessions, windows or clients (pane modes, paste buffers, pausing output). */
-const QUIET_NOTIFICATIONS = new Set(['pane-mode-changed', 'paste-buffer-changed', 'paste-buffer-deleted', 'subscription-changed', 'message', 'pause', 'continue']);
 
 export class TmuxServer {
   readonly bin: string;
@@ -73,18 +67,16 @@ export class TmuxServer {
   readonly #env: NodeJS.ProcessEnv;
   readonly #spawnOnly: boolean;
   /** Output-receiving control clients, one per session with watched panes. */
-  readonly #watchers = new Map<string, ControlClient>();
-  readonly #openingWatchers = new Map<string, Promise<ControlClient>>();
+  readonly #watchers = new Watchers((sessionId) => this.#attach(sessionId, true));
   #commandClient: ControlClient | undefined;
   #epoch = 0;
   #connecting: Promise<ControlClient | undefined> | undefined;
   #lastAttachFailure = 0;
   #closed = false;
   #sent = 0;
-  #changes = 0;
-  /** Remote pids of the tmux clients of connections dropped for silence, and their ending (see #reapOrphans). */
-  readonly #orphans = new Set<number>();
-  #reaping: Promise<void> | undefined;
+  readonly #changes = new ChangeCount();
+  /** Remote tmux clients of connections dropped for silence or a timeout, ended on the next connection. */
+  readonly #orphans = new OrphanClients();
   /** The silence that last ended a connection to this host, until a connection is made again. */
   #linkLost: TmuxLinkSilentError | undefined;
   /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
@@ -93,6 +85,7 @@ export class TmuxServer {
   #versionChecked: Promise<void> | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
+  readonly #sharedReads = new SharedReads();
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -131,8 +124,8 @@ export class TmuxServer {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    const reply = await this.#execute(command, options);
-    return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
+    if (isSharedRead(command, options)) return this.#sharedReads.read(command, options, () => this.#execute(command, options).then(decode));
+    return decode(await this.#execute(command, options));
   }
 
   /**
@@ -152,7 +145,7 @@ export class TmuxServer {
     let next = 0;
     if (client) {
       this.#sent += commands.length;
-      for (const command of commands) this.#noteCommand(command);
+      for (const command of commands) this.#changes.sent(command);
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
@@ -172,7 +165,7 @@ export class TmuxServer {
    */
   async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    this.#noteCommand(command);
+    this.#changes.sent(command);
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     const deadline = performance.now() + timeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
@@ -237,18 +230,11 @@ export class TmuxServer {
   }
 
   /**
-   * Grows whenever this server's sessions, their windows or its clients may have changed, as far as
-   * this process can tell: tmux notified the command connection of a change (tmux tells a control
-   * client of every session made, closed or renamed, window linked or unlinked, client attached,
-   * switched or detached: control-notify.c), or a command other than a read was sent. Together with
-   * `connectionEpoch` it tells a caller whether what it read before can still be what tmux holds.
+   * Grows whenever this server's sessions, their windows or its clients may have changed (change-count.ts).
+   * Together with `connectionEpoch` it tells a caller whether what it read before can still be what tmux holds.
    */
   get changes(): number {
-    return this.#changes;
-  }
-
-  #noteCommand(command: readonly string[]): void {
-    if (!READS.has(command[0] ?? '')) this.#changes++;
+    return this.#changes.value;
   }
 
   /**
@@ -262,7 +248,7 @@ export class TmuxServer {
   /** Pids of this process's own tmux clients, so they are not counted as a person watching. */
   ownClientPids(): Set<number> {
     const pids = new Set<number>();
-    for (const client of [this.#commandClient, ...this.#watchers.values()]) {
+    for (const client of [this.#commandClient, ...this.#watchers.all()]) {
       if (client && !client.closed && client.pid !== undefined) pids.add(client.pid);
     }
     return pids;
@@ -280,7 +266,7 @@ export class TmuxServer {
     let client: ControlClient;
     try {
       client = await byDeadline(
-        this.#watcherFor(sessionId),
+        this.#watchers.clientFor(sessionId),
         performance.now() + this.commandTimeoutMs,
         () => new TmuxTimeoutError(['attach-session', '-t', sessionId], this.commandTimeoutMs, this.host),
       );
@@ -295,10 +281,7 @@ export class TmuxServer {
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
-      if (client.watchCount === 0 && this.#watchers.get(sessionId) === client) {
-        this.#watchers.delete(sessionId);
-        void client.close();
-      }
+      this.#watchers.release(sessionId, client);
     };
   }
 
@@ -310,28 +293,18 @@ export class TmuxServer {
    * from. It is not called when a command fails (the promise rejects then).
    */
   async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
-    const client = this.#watchers.get(sessionId);
-    if (!client || client.closed) throw new TmuxConnectionLostError(`no output client is attached to session ${sessionId}`);
-    const outputs: string[][] = [];
-    let failed = false;
-    for (const command of commands) this.#noteCommand(command);
-    await Promise.all(
-      commands.map((command, i) =>
-        client.runReply(command, this.commandTimeoutMs, (reply) => {
-          failed ||= !reply.ok;
-          outputs[i] = reply.ok ? decodeBody(reply) : [];
-          if (i === commands.length - 1 && !failed) atReplies(outputs);
-        }),
-      ),
-    );
+    const client = this.#watchers.attached(sessionId);
+    for (const command of commands) this.#changes.sent(command);
+    await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
   }
+
 
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
     // Stranded clients found on the last connection are ended before it closes.
-    await this.#reaping;
-    const clients = [this.#commandClient, ...this.#watchers.values()];
+    await this.#orphans.reaping;
+    const clients = [this.#commandClient, ...this.#watchers.all()];
     this.#watchers.clear();
     this.#commandClient = undefined;
     await Promise.all(clients.map((client) => client?.close()));
@@ -344,9 +317,9 @@ export class TmuxServer {
       .then((client) => {
         this.#epoch++;
         client.onNotification((name) => {
-          if (!QUIET_NOTIFICATIONS.has(name)) this.#changes++;
+          this.#changes.notified(name);
         });
-        this.#reapOrphans(client);
+        this.#orphans.reap(client, this.commandTimeoutMs);
         client.onClose(() => {
           this.#noteSilence(client);
           if (this.#commandClient === client) this.#commandClient = undefined;
@@ -363,25 +336,6 @@ export class TmuxServer {
     // A caller past its deadline may not wait for it: its rejection must not go unhandled.
     this.#connecting.catch(() => {});
     return this.#connecting;
-  }
-
-  /** The output-receiving client attached to `sessionId`, shared by every watch of its panes. */
-  async #watcherFor(sessionId: string): Promise<ControlClient> {
-    const existing = this.#watchers.get(sessionId);
-    if (existing && !existing.closed) return existing;
-    let opening = this.#openingWatchers.get(sessionId);
-    if (!opening) {
-      opening = this.#attach(sessionId, true).finally(() => this.#openingWatchers.delete(sessionId));
-      this.#openingWatchers.set(sessionId, opening);
-    }
-    const client = await opening;
-    if (this.#watchers.get(sessionId) !== client) {
-      this.#watchers.set(sessionId, client);
-      client.onClose(() => {
-        if (this.#watchers.get(sessionId) === client) this.#watchers.delete(sessionId);
-      });
-    }
-    return client;
   }
 
   /**
@@ -430,28 +384,7 @@ export class TmuxServer {
     if (!client.silent) return;
     this.#linkLost = client.silent;
     if (client.pid !== undefined) this.#orphans.add(client.pid);
-    for (const other of [this.#commandClient, ...this.#watchers.values()]) if (other && other !== client) other.drop(client.silent);
-  }
-
-  /**
-   * The remote tmux clients of connections dropped for silence or a timeout can outlive them: when the frozen
-   * far side wakes and hands tmux the commands still in transit, tmux 3.3 keeps a control client
-   * whose replies it cannot write (detach-client does not end it, and on SIGTERM the client waits for
-   * that server's leave). On the next connection, any of them tmux still lists as its client is
-   * killed: `kill -KILL PID`, PID a number tmux itself reported.
-   */
-  #reapOrphans(client: ControlClient): void {
-    if (this.#orphans.size === 0) return;
-    const orphans = [...this.#orphans];
-    this.#orphans.clear();
-    this.#reaping = client
-      .runReply(['list-clients', '-F', '#{client_pid}'], this.commandTimeoutMs)
-      .then(async (reply) => {
-        const listed = new Set(decodeBody(reply).map(Number));
-        const stuck = orphans.filter((pid) => listed.has(pid) && Number.isSafeInteger(pid) && pid > 1);
-        if (stuck.length > 0) await client.runReply(['run-shell', '-b', `kill -KILL ${stuck.join(' ')}`], this.commandTimeoutMs);
-      })
-      .catch(() => {});
+    for (const other of [this.#commandClient, ...this.#watchers.all()]) if (other && other !== client) other.drop(client.silent);
   }
 
   /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
@@ -483,7 +416,7 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    this.#noteCommand(command);
+    this.#changes.sent(command);
     if (this.gate && !options.ungated) {
       const checking = this.gate(command);
       if (checking) await checking;
@@ -499,72 +432,11 @@ export class TmuxServer {
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
-    this.checkSocket();
-    let result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
-    // A server exiting after its last session went still takes connections, then drops them
-    // unanswered: the command never ran in a server that lives on. Sent again, it reaches the
-    // next server (a spawned tmux starts one) once the old one is gone, a few round trips later.
-    // An exiting server is gone within a few round trips; a socket that keeps dropping clients for
-    // longer is not a tmux server on its way out (another program listens there), said at once below.
-    const exitingUntil = Math.min(deadline, performance.now() + EXITING_MAX_MS);
-    while (result.code !== 0 && SERVER_EXITING.test(result.stderr) && performance.now() + EXITING_PAUSE_MS < exitingUntil) {
-      await sleep(EXITING_PAUSE_MS);
-      this.checkSocket();
-      result = await spawnTmux(this.launcher, this.globalArgs, command, { timeoutMs: left(deadline), env: this.#env, stdin, signal });
-    }
-    if (result.code !== 0) {
-      if (NO_SERVER.test(result.stderr)) throw new TmuxNoServerError(this.socketLabel);
-      // Still dropped once the deadline is near: not a server on its way out, but something that does not speak tmux.
-      if (SERVER_EXITING.test(result.stderr)) throw new TmuxNotTmuxSocketError(this.socketLabel, result.stderr);
-      throw new TmuxCommandError(command, result.stderr);
-    }
+    const stdout = await runSpawned(this, command, { deadline, env: this.#env, stdin, signal });
     // A spawned command may have created the first session: let the next call attach.
     this.#lastAttachFailure = 0;
-    return result.stdout;
+    return stdout;
   }
-}
 
-/** Milliseconds until `deadline` (performance.now() time), at least 1. */
-function left(deadline: number): number {
-  return Math.max(1, Math.ceil(deadline - performance.now()));
-}
 
-/** `promise`, or the error `late()` makes once `deadline` (performance.now() time) passes first. */
-function byDeadline<T>(promise: Promise<T>, deadline: number, late: () => Error): Promise<T> {
-  const ms = deadline - performance.now();
-  if (ms <= 0) return Promise.reject(late());
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), ms)));
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
-/** UTF-8 text of each line, invalid bytes replaced. */
-function decodeLines(lines: Buffer[]): string[] {
-  return lines.map((line) => line.toString('utf8'));
-}
-
-/**
- * The lines of a control-mode reply, decoded in one pass over its body (every line followed by a
- * newline). A newline is never part of a multi-byte sequence, so this gives exactly the per-line
- * decoding, without one decoder call and one buffer per line of a deep capture.
- */
-function decodeBody(reply: ControlReply): string[] {
-  if (reply.lineCount === 0) return [];
-  const lines = reply.body.toString('utf8').split('\n');
-  lines.pop(); // after the last newline
-  return lines;
-}
-
-function splitLines(data: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = data.indexOf(0x0a, start);
-    if (nl === -1) {
-      if (start < data.length) lines.push(data.subarray(start));
-      return lines;
-    }
-    lines.push(data.subarray(start, nl));
-    start = nl + 1;
-  }
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Ajv } from 'ajv';
 import { startMcp } from '../fixture/mcp.js';
-import { privateTmux, scrubbedEnv, type PrivateTmux } from '../fixture/tmux.js';
+import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
 import { startPython } from '../fixture/python.js';
 import { startJulia } from '../fixture/julia.js';
 import { CLI } from '../fixture/mcp.js';
@@ -151,7 +151,7 @@ test('python: a pane in a session with an odd name is recorded under a safe name
   const dir = recordDir(t);
   const mcp = await startPython(t, tmux.env, { TMUX_MCP_RECORD: join(dir, '.') });
   await mcp.ok('send_keys', { pane_id: pane, keys: 'printf "one\\ntwo\\n"' });
-  assert.ok((await mcp.text('capture_pane', { pane_id: pane })).includes('\ntwo'));
+  await until('the printed lines', async () => (await mcp.text('capture_pane', { pane_id: pane })).includes('\ntwo'));
   // A resize the agent did not make, in tmux itself: the recording follows it.
   await tmux.tmux('resize-window', '-t', pane, '-x', '70', '-y', '15');
   await mcp.ok('send_keys', { pane_id: pane, keys: 'seq 100 130' });

@@ -104,7 +104,7 @@ test('our checks agree with tmux select-layout, and are stricter only where docu
 });
 
 test('the example layouts in our messages and descriptions are valid', async () => {
-  const { selectLayout } = await import('../../src/profiles/libtmux/tools/select-layout.js');
+  const { selectLayoutTool: selectLayout } = await import('../../src/profiles/libtmux/tools/manage.js');
   const examples = selectLayout.description.match(/[0-9a-f]{4},[0-9x,{}[\]]+/g) ?? [];
   assert.ok(examples.length > 0);
   for (const example of examples) assert.doesNotThrow(() => checkLayout(example, paneCount(parseLayout(example))), example);

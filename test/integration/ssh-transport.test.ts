@@ -14,7 +14,7 @@ import { remoteCommandLine, shellQuote } from '../../src/tmux/launcher.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { loopbackSshd, sshClients, type LoopbackSshd } from '../fixture/sshd.js';
-import { settle, until } from '../fixture/until.js';
+import { settle } from '../fixture/until.js';
 import { privateTmux, scrubbedEnv } from '../fixture/tmux.js';
 
 const run = promisify(execFile);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../../src/core/engine.js';
-import { openPaneStream, PaneStream } from '../../src/core/watch/pane-stream.js';
+import { PaneStream } from '../../src/core/watch/pane-stream.js';
+import { openPaneStream } from '../../src/core/watch/pane-streams.js';
 import { fingerprint } from '../../src/core/targets/refs.js';
 import { checkCommand, runCommand } from '../../src/core/act/run-command.js';
 import { EscapeFilter, renderLine } from '../../src/core/read/terminal-text.js';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { invalidArgument, refused } from '../failure.js';
 import type { Engine } from '../engine.js';
 import type { InputPaneRecord } from '../read/records.js';
-import { markInput } from '../watch/pane-stream.js';
+import { markInput } from '../watch/pane-streams.js';
 import { PANE_ID } from '../../tmux/ids.js';
 
 /** One tmux command's worth of input. */

@@ -11,7 +11,7 @@ import type { Scope } from '../targets/scope.js';
 import { Failure, invalidArgument, isHostUnreachable, notFound, refused } from '../failure.js';
 import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './hosts.js';
 import { quoted } from '../quote.js';
-import { closePaneStreams } from '../watch/pane-stream.js';
+import { closePaneStreams } from '../watch/pane-streams.js';
 
 /** One server's part of a call made on every server: its answer, or why it has none. */
 export type ServerAnswer<T> = { readonly host: string | undefined } & ({ readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown });

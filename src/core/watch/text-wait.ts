@@ -8,7 +8,8 @@
 import { captureLines } from '../read/capture.js';
 import type { Engine } from '../engine.js';
 import { Failure } from '../failure.js';
-import { openPaneStream, unreadStart, type StreamPosition } from './pane-stream.js';
+import { unreadStart, type StreamPosition } from './pane-stream.js';
+import { openPaneStream } from './pane-streams.js';
 import { watchStream } from './watch-stream.js';
 import { isShuttingDown } from '../servers/shutdown.js';
 

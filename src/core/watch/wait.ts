@@ -9,7 +9,8 @@
 import type { Engine } from '../engine.js';
 import { captureLines } from '../read/capture.js';
 import type { PaneRecord } from '../read/records.js';
-import { before, openPaneStream, type StreamPosition } from './pane-stream.js';
+import { before, type StreamPosition } from './pane-stream.js';
+import { openPaneStream } from './pane-streams.js';
 import type { WaitCursor } from './wait-cursor.js';
 import { waitResult, withBacklog } from './wait-result.js';
 import { matchBacklog, scanner, seenAtEntry, type Matcher } from './wait-scanner.js';

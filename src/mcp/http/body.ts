@@ -1,14 +1,12 @@
 /**
- * A POST's body, read once for every look taken at it before the SDK (a contract's rules, capacity,
- * era routing, opening a 2025 session) and then handed to the SDK already parsed (`parsedBody`), so
- * that no step clones, reads or parses it again. It is read from a copy, bounded as the SDK bounds
- * it: a body that is too large, unreadable or not JSON reads as no JSON, and the SDK reads the
- * untouched original and answers it as it always does.
+ * A POST's body, read once (node-fetch.ts) for every look taken at it before the SDK (a contract's
+ * rules, capacity, era routing, opening a 2025 session) and then handed to the SDK already parsed
+ * (`parsedBody`), so that no step reads or parses it again. A body that is not JSON reads as no
+ * JSON, and the SDK reads it from the request and answers it as it always does.
  */
-import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 
 export interface PostBody {
-  /** The raw bytes; undefined when over the size bound or unreadable. */
+  /** The raw bytes, as they arrived (invalid UTF-8 included); undefined when not a POST or empty. */
   readonly bytes: Buffer | undefined;
   /** The parsed JSON; undefined when there are no bytes or they are not JSON. */
   readonly json: unknown;
@@ -31,44 +29,12 @@ export function parsedFor(body: PostBody): { parsedBody?: unknown } {
 
 const NONE: PostBody = { bytes: undefined, json: undefined };
 
-/** The body of a POST (anything else has none to read). */
-export async function readPostBody(request: Request, maxBytes = DEFAULT_MAX_REQUEST_BODY_SIZE): Promise<PostBody> {
-  if (request.method !== 'POST' || request.body === null) return NONE;
-  if (Number(request.headers.get('content-length')) > maxBytes) return NONE;
-  let bytes: Buffer | undefined;
+/** The body of a request as read (node-fetch.ts): a POST's bytes and their JSON; anything else has none to look at. */
+export function postBody(method: string, bytes: Buffer | undefined): PostBody {
+  if (method !== 'POST' || bytes === undefined || bytes.length === 0) return NONE;
   try {
-    bytes = await boundedBytes(request.clone().body!, maxBytes);
-  } catch {
-    return NONE;
-  }
-  if (!bytes) return NONE;
-  try {
-    return { bytes, json: bytes.length === 0 ? undefined : JSON.parse(bytes.toString('utf8')) };
+    return { bytes, json: JSON.parse(bytes.toString('utf8')) };
   } catch {
     return { bytes, json: undefined };
-  }
-}
-
-/**
- * The stream's bytes, or undefined once more than `maxBytes` have arrived (the rest is not read).
- * Bytes, not the SDK's readRequestBody text: a contract's limits must see invalid UTF-8 that decoding would replace.
- */
-async function boundedBytes(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | undefined> {
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return Buffer.concat(chunks, received);
-      received += value.byteLength;
-      if (received > maxBytes) {
-        await reader.cancel();
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
   }
 }

@@ -16,6 +16,8 @@ export const MAX_UNPROVEN = 128;
 export interface ConnectionGuard {
   /** A request with the right token arrived on `socket`: it is trusted from now on. */
   proven(socket: Socket): void;
+  /** Whether `socket` has yet to carry the token (a proven one need not be checked again). */
+  unproven(socket: Socket): boolean;
 }
 
 export function guardConnections(server: Server, options: { unprovenMs?: number; maxUnproven?: number } = {}): ConnectionGuard {
@@ -38,5 +40,5 @@ export function guardConnections(server: Server, options: { unprovenMs?: number;
       oldest!.destroy();
     }
   });
-  return { proven: forget };
+  return { proven: forget, unproven: (socket) => unproven.has(socket) };
 }

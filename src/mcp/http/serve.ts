@@ -7,14 +7,14 @@
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate, bearerMatches, hostGates } from './auth.js';
 import { guardConnections } from './connections.js';
 import { legacySessions } from './sessions.js';
 import { httpAdmission, type Admission } from './capacity.js';
 import { httpRules } from './rules.js';
-import { parsedFor, readPostBody } from './body.js';
+import { parsedFor } from './body.js';
+import { nodeFetch } from './node-fetch.js';
 import type { CapacityOptions } from '../wire/capacity.js';
 import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
 
@@ -62,20 +62,17 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
   // The rules first, then capacity: a refused request never takes a place.
   const admit: Admission = (request, body, serve) => ruled(request, body, () => counted(request, body, serve));
-  const serve = toNodeHandler(
-    {
-      async fetch(request) {
-        const auth = await gate(request);
-        if (auth instanceof Response) return auth;
-        const body = await readPostBody(request);
-        return admit(request, body, async () => {
-          // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
-          const legacy = await isLegacyRequest(request, body.json);
-          return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsedFor(body) });
-        });
-      },
+  const serve = nodeFetch(
+    async (request, body) => {
+      const auth = await gate(request);
+      if (auth instanceof Response) return auth;
+      return admit(request, body, async () => {
+        // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
+        const legacy = await isLegacyRequest(request, body.json);
+        return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsedFor(body) });
+      });
     },
-    { ...(options.onerror ? { onerror: options.onerror } : {}) },
+    onerror,
   );
 
   // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
@@ -84,7 +81,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const hasToken = bearerMatches(options.token);
   // Headers must arrive within seconds (Node checks each second), not Node's default minute.
   const server = createServer({ headersTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
-    if (hasToken(req.headers.authorization)) connections.proven(req.socket);
+    if (connections.unproven(req.socket) && hasToken(req.headers.authorization)) connections.proven(req.socket);
     if (req.method === 'POST') {
       posts++;
       res.once('close', () => {

@@ -3,7 +3,7 @@
  * contract's schemas, annotations and `_meta`, the selection group, and the handler.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema, Static } from './schema.js';
 
 export interface ToolAnnotations {
   readonly title?: string;
@@ -51,6 +51,30 @@ export interface NestedCaller {
   /** `index`: the operation's place in the batch, for the audit (a pipelined read run again keeps its place). */
   call(name: string, args: unknown, index?: number): Promise<CallToolResult>;
 }
+
+/** What every profile states of a tool, in the same words, whatever its shape of acting. */
+export interface ToolFacts {
+  readonly name: string;
+  /** Omitted from tools/list when the contract gives the tool none. */
+  readonly title?: string;
+  readonly description: string;
+  /** Absent when the contract advertises no output schema. */
+  readonly output?: JsonSchema;
+}
+
+/**
+ * A tool as the libtmux and python profiles declare it: its facts, its input schema, and a handler.
+ * `input` is built with the schema builders, so the handler's arguments are typed from it
+ * (`Static`), never written a second time. Each profile's declare.ts adds its own facts and turns a
+ * spec into a `ToolDeclaration`; julia's keeps the facts and splits acting into plan and run.
+ */
+export interface ToolSpec<In extends JsonSchema, Call> extends ToolFacts {
+  readonly input: In;
+  readonly handler: Handler<In, Call>;
+}
+
+/** How a tool acts: the arguments its input schema accepts, checked against it, in; an outcome out. */
+export type Handler<In extends JsonSchema, Call> = (args: Static<In>, call: Call) => Promise<ToolOutcome>;
 
 export interface ToolDeclaration<Ctx, Args = any> {
   readonly name: string;

@@ -4,7 +4,7 @@
  */
 import { invalidArgument } from '../../core/failure.js';
 import { hasLoneSurrogate } from '../../core/arrange/naming.js';
-import type { PaneTarget } from './app.js';
+import type { JuliaApp, PaneTarget } from './app.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -28,4 +28,11 @@ export const MAX_KEYS_BYTES = 8192;
 export function checkKeys(keys: readonly string[]): void {
   keys.forEach((key, i) => checkText(key, MAX_KEY_BYTES, `keys[${i}]`));
   if (keys.reduce((sum, key) => sum + bytes(key), 0) > MAX_KEYS_BYTES) throw invalidArgument(`keys exceed ${MAX_KEYS_BYTES} bytes`);
+}
+
+/** Plans a pane tool's target, then `rest`. */
+export function planOn<A extends { target?: PaneTarget }, P>(args: A, app: JuliaApp, rest: () => P): P & { target: PaneTarget } {
+  checkTarget(args.target);
+  const extra = rest();
+  return { ...extra, target: app.planTarget(args.target) };
 }

@@ -7,22 +7,15 @@ import { ConfigError, type JuliaOptions } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/servers/registry.js';
 import { generationOf } from '../../core/servers/generation.js';
-import type { JsonSchema } from '../../mcp/tools/schema.js';
 import type { Profile } from '../../mcp/server.js';
-import type { ToolDeclaration } from '../../mcp/tools/tool.js';
 import { VERSION } from '../../version.js';
-import { Deadline, JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
-import { argumentSchema, type JuliaTool, type SchemaSettings } from './declare.js';
+import { JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
+import { juliaDeclaration, type SchemaSettings } from './declare.js';
 import { envelope, resultLimitPayload, toResult, type Payload } from './envelope.js';
-import { capturePane } from './tools/capture-pane.js';
-import { listPanes } from './tools/list-panes.js';
-import { killPane, pasteText, resizePane, sendKeys } from './tools/mutations.js';
-import { RUN_OPERATIONS, runOperations } from './tools/run-operations.js';
-import { closeOwned, createSession, teardownSession } from './tools/sessions.js';
-import { sendKeysAndWait, waitForText } from './tools/waits.js';
+import { RUN_OPERATIONS, runOperations } from './tools/batch.js';
+import { CATALOG } from './tools/index.js';
+import { closeOwned } from './tools/lifecycle.js';
 
-/** Every tool but run_operations, which is built over the others in force. */
-const CATALOG: readonly JuliaTool[] = [listPanes, capturePane, sendKeys, pasteText, resizePane, killPane, createSession, teardownSession, waitForText, sendKeysAndWait];
 export const TOOL_NAMES = [...CATALOG.map((tool) => tool.name), RUN_OPERATIONS];
 const DEFAULT_TOOLS = ['list_panes', 'capture_pane', 'send_keys'];
 /** The tools that only read: all --read-only leaves, whatever --tool says. */
@@ -71,7 +64,7 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
   return {
     name: 'julia',
     serverInfo: { name: 'libtmux', version: VERSION },
-    tools: enabled.map((tool) => declare(tool, app, schemaSettings)),
+    tools: enabled.map((tool) => juliaDeclaration(tool, app, schemaSettings)),
     context: app,
     maxResponseBytes: MAX_OUTBOUND_BYTES,
     capacity: { methods: new Set(['tools/call']), workers: options.workers, capacity: options.capacity },
@@ -86,34 +79,6 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
     closing: () => app.close(),
     singleContentBlock: true,
     close: () => closeOwned(app),
-  };
-}
-
-/** One tool as the MCP layer serves it: plan, then run under the call's deadline, counted while it runs. */
-function declare(tool: JuliaTool & { argumentSchema?: JsonSchema }, app: JuliaApp, settings: SchemaSettings): ToolDeclaration<JuliaApp> {
-  const input = tool.input(settings);
-  // run_operations races each operation itself, so a deadline lands on the operation it interrupted.
-  const ownsDeadline = tool.name === RUN_OPERATIONS;
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: input,
-    argumentSchema: tool.argumentSchema ?? argumentSchema(input),
-    outputSchema: tool.output,
-    annotations: tool.annotations,
-    group: 'julia',
-    handler: (args, call) =>
-      app.counted(async () => {
-        const plan = tool.plan(args, app);
-        const deadline = new Deadline(app.settings.timeoutMs, call.signal, app.closing);
-        try {
-          const work = tool.run(plan, { app, deadline, progress: call.progress, ...(call.auditItem ? { auditItem: call.auditItem } : {}) });
-          const payload: Payload = await (ownsDeadline ? work : deadline.race(work));
-          return { structured: payload, text: JSON.stringify(payload) };
-        } finally {
-          deadline.dispose();
-        }
-      }),
   };
 }
 

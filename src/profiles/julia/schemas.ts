@@ -4,6 +4,8 @@
  */
 import { array, boolean, object, string, type JsonSchema } from '../../mcp/tools/schema.js';
 import { PANE_ID_PATTERN } from '../../core/ids.js';
+import type { PaneTarget } from './app.js';
+import { requiredWithTarget, type SchemaSettings } from './declare.js';
 
 const targetFields = {
   generation: string({
@@ -43,11 +45,17 @@ export function outcomes(...successes: JsonSchema[]): JsonSchema {
   return { type: 'object', anyOf: [...successes, errorBranch] };
 }
 
-/** The success result of send_keys, paste_text, resize_pane and kill_pane. */
-export const mutationResult = object(
-  { completed: boolean(), generationGuarantee: string(), target: targetOut },
-  ['completed', 'generationGuarantee', 'target'],
+/** The output of send_keys, paste_text, resize_pane and kill_pane: done, on this target. */
+export const mutationOutput = outcomes(
+  object({ completed: boolean(), generationGuarantee: string(), target: targetOut }, ['completed', 'generationGuarantee', 'target']),
 );
+
+/** Their success value. */
+export const mutationDone = (target: PaneTarget) => ({ completed: true, generationGuarantee: 'best_effort', target });
+
+/** The input of a tool that acts on one pane: its own fields, then `target`. */
+export const paneInput = <F extends Record<string, JsonSchema>, K extends keyof F & string>(settings: SchemaSettings, fields: F, required: readonly K[]) =>
+  object({ ...fields, target: targetIn }, requiredWithTarget(settings, required));
 
 /** Keys as send_keys and send_keys_and_wait take them. */
 export const keysFields = {
@@ -61,7 +69,7 @@ export const keysFields = {
 };
 
 /** The literal text the waits look for. */
-export function waitText(maxBytes: number): JsonSchema {
+export function waitText(maxBytes: number) {
   return string({
     minLength: 1,
     maxLength: maxBytes,

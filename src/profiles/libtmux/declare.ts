@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import type { ToolCall, ToolDeclaration, ToolOutcome } from '../../mcp/tools/tool.js';
+import type { ToolCall, ToolDeclaration, ToolSpec } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 
 type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';
@@ -18,10 +18,24 @@ export const CAPABILITY_KEY = 'com.git-pull.libtmux-mcp/capability';
 /** Every tool of this contract carries these hints, the published server's conservative default. */
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 
-export interface LibtmuxToolSpec<Args> {
-  readonly name: string;
+// The capability facts several tools share, named for what such a tool does; a tool spreads one into its spec.
+/** Reads what tmux holds about its objects (names, ids, sizes), not what panes show. */
+export const READS_METADATA = { toolset: 'inspect', tmuxEffects: ['observe'], outputClasses: ['tmux-metadata'] } as const;
+/** Reads what panes show, and the tmux facts around it. */
+export const READS_CONTENT = { toolset: 'inspect', tmuxEffects: ['observe'], outputClasses: ['terminal-content', 'tmux-metadata'] } as const;
+/** Changes an object it looks up first (rename, move, resize, select). */
+export const CHANGES = { toolset: 'manage', tmuxEffects: ['change', 'observe'], outputClasses: ['tmux-metadata'] } as const;
+/** Closes an object it looks up first, ending the programs in it. */
+export const DELETES = { toolset: 'teardown', tmuxEffects: ['delete', 'observe'], outputClasses: ['tmux-metadata'] } as const;
+/** Types into a pane: the program there reads it as input. */
+export const TYPES_INTO = { toolset: 'execute', processReach: 'pane-input', tmuxEffects: ['change', 'observe'], outputClasses: ['tmux-metadata'] } as const;
+/** Creates a pane and starts the configured shell or command in it. */
+export const STARTS_PROCESS = { toolset: 'execute', processReach: 'configured-process', tmuxEffects: ['change', 'observe'], outputClasses: ['tmux-metadata'] } as const;
+
+/** A libtmux tool: the common spec with a title and output schema always, and the facts of its capability row. */
+export interface LibtmuxToolSpec<In extends JsonSchema> extends ToolSpec<In, ToolCall<LibtmuxContext>> {
   readonly title: string;
-  readonly description: string;
+  readonly output: JsonSchema;
   readonly toolset: Toolset;
   readonly processReach?: ProcessReach;
   readonly tmuxEffects: readonly TmuxEffect[];
@@ -31,14 +45,11 @@ export interface LibtmuxToolSpec<Args> {
   readonly inputLiteralization?: Readonly<Record<string, Literalization>>;
   readonly nestedAuthority?: readonly string[];
   readonly amplifiesFutureInput?: boolean;
-  readonly input: JsonSchema;
-  readonly output: JsonSchema;
-  readonly handler: (args: Args, call: ToolCall<LibtmuxContext>) => Promise<ToolOutcome>;
 }
 
 export type LibtmuxTool = ToolDeclaration<LibtmuxContext> & { readonly spec: LibtmuxToolSpec<any> };
 
-export function libtmuxTool<Args>(spec: LibtmuxToolSpec<Args>): LibtmuxTool {
+export function libtmuxTool<In extends JsonSchema>(spec: LibtmuxToolSpec<In>): LibtmuxTool {
   return {
     spec,
     name: spec.name,

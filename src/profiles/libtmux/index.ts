@@ -9,7 +9,7 @@ import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';
 import { READ_GROUP, whyUnavailable } from '../../mcp/tools/selection.js';
 import { selectTools, type Selection } from './selection.js';
-import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/call-read-tools-batch.js';
+import { CALL_READ_TOOLS_BATCH, readToolsBatch } from './tools/batch.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export interface LibtmuxProfileOptions {

@@ -8,29 +8,24 @@
 import type { Engine } from '../../core/engine.js';
 import { EngineRegistry } from '../../core/servers/registry.js';
 import { invalidArgument } from '../../core/failure.js';
-import type { JsonSchema } from '../../mcp/tools/schema.js';
+import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import type { NestedCaller, ToolDeclaration, ToolOutcome } from '../../mcp/tools/tool.js';
+import type { NestedCaller, ToolDeclaration, ToolOutcome, ToolSpec } from '../../mcp/tools/tool.js';
 import type { PythonCall, PythonContext } from './context.js';
 
 
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 
-export interface PythonToolSpec<Args> {
-  readonly name: string;
+/** A python tool: the common spec with a title always, its toolset, and how the contract tags it. */
+export interface PythonToolSpec<In extends JsonSchema> extends ToolSpec<In, PythonCall & { readonly nested?: NestedCaller }> {
   readonly title: string;
-  readonly description: string;
   readonly toolset: Toolset;
   /** Waits under its own ceiling (tagged `self-bounded`; never nested in a batch). */
   readonly selfBounded?: boolean;
   /** Marked for clients to load up front (`anthropic/alwaysLoad`). */
   readonly alwaysLoad?: boolean;
-  readonly input: JsonSchema;
-  /** Absent: the contract advertises no output schema (the result is text, or an unchecked object). */
-  readonly output?: JsonSchema;
   /** Answers text only, with no structured content (capture_pane). */
   readonly textOnly?: boolean;
-  readonly handler: (args: Args, call: PythonCall & { readonly nested?: NestedCaller }) => Promise<ToolOutcome>;
 }
 
 export type PythonTool = ToolDeclaration<PythonContext> & {
@@ -42,7 +37,7 @@ export type PythonTool = ToolDeclaration<PythonContext> & {
 /** The argument every python tool takes: which tmux server (a socket name, or `HOST:`). */
 export type Socket = { socket_name?: string | null };
 
-export function pythonTool<Args extends Socket>(spec: PythonToolSpec<Args>): PythonTool {
+export function pythonTool<In extends JsonSchema>(spec: PythonToolSpec<In>): PythonTool {
   const known = new Set(Object.keys((spec.input.properties ?? {}) as object));
   const tags = [spec.toolset, ...(spec.selfBounded ? ['self-bounded'] : [])].sort();
   return {
@@ -60,7 +55,7 @@ export function pythonTool<Args extends Socket>(spec: PythonToolSpec<Args>): Pyt
     selfBounded: spec.selfBounded ?? false,
     textOnly: spec.textOnly ?? false,
     // Hot path (every python call): checks arguments without allocating and hands back the tool's own promise.
-    handler(args: Args, call) {
+    handler(args: Static<In> & Socket, call) {
       try {
         for (const key in args) if (!known.has(key)) throw unexpectedArguments(spec.name, args, known);
         const run = (engine: Engine) => spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, nested: call.nested });

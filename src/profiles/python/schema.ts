@@ -5,34 +5,47 @@
  * list) comes wrapped as `{result}` with `x-fastmcp-wrap-result`. Descriptions are ours.
  */
 import { invalidArgument } from '../../core/failure.js';
-import type { JsonSchema } from '../../mcp/tools/schema.js';
+import { typed, type JsonSchema, type ObjectOf, type Schema, type Static } from '../../mcp/tools/schema.js';
 
-type Scalar = 'string' | 'integer' | 'number' | 'boolean';
+type Scalars = { string: string; integer: number; number: number; boolean: boolean };
+type Scalar = keyof Scalars;
+/** What `optional` and `choice` accept: a scalar's name, or a schema. */
+type TypeOf<T> = T extends Scalar ? Scalars[T] : Static<T>;
 
 /** A plain typed field, with a default when the contract gives one. */
-export const field = (type: Scalar, description: string, extra: Record<string, unknown> = {}): JsonSchema => ({ type, description, ...extra });
+export const field = <K extends Scalar>(type: K, description: string, extra: Record<string, unknown> = {}) =>
+  typed<Scalars[K]>({ type, description, ...extra });
+
+/** A field with a default other than null, keys in pydantic's order. */
+export const defaulted = <K extends Scalar>(type: K, fallback: Scalars[K], description: string) =>
+  typed<Scalars[K]>({ default: fallback, description, type });
 
 /** `T | null`, default null (or `fallback`). */
-export const optional = (type: Scalar | JsonSchema, description: string, fallback: unknown = null): JsonSchema => ({
-  anyOf: [typeof type === 'string' ? { type } : type, { type: 'null' }],
-  default: fallback,
-  description,
-});
+export const optional = <T extends Scalar | JsonSchema>(type: T, description: string, fallback: unknown = null) =>
+  typed<TypeOf<T> | null>({
+    anyOf: [typeof type === 'string' ? { type } : type, { type: 'null' }],
+    default: fallback,
+    description,
+  });
 
 /** A string enum, or `null` with `nullable`. */
-export const choice = (values: readonly string[], description: string, options: { nullable?: boolean; fallback?: string } = {}): JsonSchema =>
-  options.nullable
+export function choice<const V extends readonly string[]>(values: V, description: string, options: { nullable: true }): Schema<V[number] | null>;
+export function choice<const V extends readonly string[]>(values: V, description: string, options?: { nullable?: false; fallback?: string }): Schema<V[number]>;
+export function choice(values: readonly string[], description: string, options: { nullable?: boolean; fallback?: string } = {}): JsonSchema {
+  return options.nullable
     ? { anyOf: [{ enum: [...values], type: 'string' }, { type: 'null' }], default: null, description }
     : { enum: [...values], type: 'string', description, ...(options.fallback !== undefined ? { default: options.fallback } : {}) };
+}
 
-export const stringList = (description: string): JsonSchema => optional({ items: { type: 'string' }, type: 'array' }, description);
+export const stringList = (description: string) => optional(typed<string[]>({ items: { type: 'string' }, type: 'array' }), description);
 
 /** `dict[str, str] | str | None`: a JSON object, or the same object as a JSON string (some clients send that). */
-export const stringMap = (description: string): JsonSchema => ({
-  anyOf: [{ additionalProperties: { type: 'string' }, type: 'object' }, { type: 'string' }, { type: 'null' }],
-  default: null,
-  description,
-});
+export const stringMap = (description: string) =>
+  typed<Record<string, string> | string | null>({
+    anyOf: [{ additionalProperties: { type: 'string' }, type: 'object' }, { type: 'string' }, { type: 'null' }],
+    default: null,
+    description,
+  });
 
 /** A stringMap argument as an object (undefined for null): a JSON string is parsed; anything but an object is refused. */
 export function stringMapValue(value: Record<string, string> | string | null | undefined, field: string, hint: string): Record<string, unknown> | undefined {
@@ -56,8 +69,16 @@ export function positiveTimeout(seconds: number): number {
 }
 
 /** The arguments object of a tool: closed; `required` only when something is. */
-export function params(properties: Readonly<Record<string, JsonSchema>>, required: readonly string[] = []): JsonSchema {
-  return { additionalProperties: false, properties, ...(required.length ? { required: [...required] } : {}), type: 'object' };
+export function params<P extends Readonly<Record<string, JsonSchema>>, R extends keyof P & string = never>(properties: P, required: readonly R[] = []): Schema<ObjectOf<P, R>> {
+  return typed({ additionalProperties: false, properties, ...(required.length ? { required: [...required] } : {}), type: 'object' });
+}
+
+/** A list, keys in pydantic's order. */
+export const listOf = <S extends JsonSchema>(items: S, description: string) => typed<Static<S>[]>({ description, items, type: 'array' });
+
+/** A closed object inside a list (a batch's operation), keys in pydantic's order. */
+export function item<P extends Readonly<Record<string, JsonSchema>>, R extends keyof P & string = never>(properties: P, required: readonly R[], description: string): Schema<ObjectOf<P, R>> {
+  return typed({ additionalProperties: false, description, properties, required: [...required], type: 'object' });
 }
 
 /** A result model: open, as pydantic publishes it. */

@@ -1,26 +1,22 @@
 /** The spawn arguments several tools share: environment (object or JSON string), directory, persistent-history suppression. */
 import { checkStartDirectory } from '../../core/arrange/lifecycle.js';
 import { withoutPersistentHistory } from '../../core/arrange/spawn-options.js';
-import { optional, stringMap, stringMapValue } from './schema.js';
-import type { JsonSchema } from '../../mcp/tools/schema.js';
+import type { ObjectOf } from '../../mcp/tools/schema.js';
+import { defaulted, optional, stringMap, stringMapValue } from './schema.js';
 
-export interface SpawnArgs {
-  readonly environment?: Record<string, string> | string | null;
-  readonly start_directory?: string | null;
-  readonly suppress_persistent_history?: boolean;
-}
 
-export const SPAWN_FIELDS: Record<string, JsonSchema> = {
+export const SPAWN_FIELDS = {
   start_directory: optional('string', 'Directory the new process starts in: an absolute path, or ~ / ~/... for the home directory. It must exist. Default: tmux\'s default.'),
   environment: stringMap('Extra environment variables for the new process only, as {"NAME": "value"} (or that object as a JSON string). Values can show in process listings: do not pass secrets.'),
-  suppress_persistent_history: {
-    default: false,
-    description:
-      'Keep the new shell from writing its history file: sets HISTFILE="" (bash, zsh), fish_private_mode (fish) and adds ' +
+  suppress_persistent_history: defaulted(
+    'boolean',
+    false,
+    'Keep the new shell from writing its history file: sets HISTFILE="" (bash, zsh), fish_private_mode (fish) and adds ' +
       'ignorespace to HISTCONTROL. Default false. Best effort: it only affects shells that honour these variables.',
-    type: 'boolean',
-  },
+  ),
 };
+
+export type SpawnArgs = ObjectOf<typeof SPAWN_FIELDS, never>;
 
 /** The checked environment (history suppression merged in) and directory, before anything touches tmux. */
 export async function spawnSettings(args: SpawnArgs): Promise<{ environment?: Record<string, string>; startDirectory?: string }> {

@@ -5,11 +5,12 @@
  * self-bounded (a wait would hold the batch), not excluded. A tool outside it fails its own row;
  * the rest still run (or stop, with on_error "stop").
  */
-import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow, type OnError } from '../../../mcp/tools/batch.js';
+import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow } from '../../../mcp/tools/batch.js';
 import type { ToolOutcome } from '../../../mcp/tools/tool.js';
 import { shown } from '../../../core/quote.js';
 import { pythonTool, type PythonTool } from '../declare.js';
-import { choice, field, model, optional, params } from '../schema.js';
+import { choice, defaulted, field, item, listOf, model, optional, params } from '../schema.js';
+import { typed } from '../../../mcp/tools/schema.js';
 
 export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
 const MAX_OPERATIONS = 1000;
@@ -28,10 +29,6 @@ function pipelines(operation: BatchOperation): boolean {
 
 const DROPPED = [{ type: 'text', text: '[... batch truncated nested content ...]' }];
 
-interface Operation {
-  tool: string;
-  arguments?: Record<string, unknown>;
-}
 
 interface Row {
   index: number;
@@ -72,20 +69,17 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
     toolset: 'inspect',
     input: params(
       {
-        operations: {
-          description: 'The calls to run, in order: {tool, arguments}.',
-          items: {
-            additionalProperties: false,
-            description: 'One nested tool call.',
-            properties: {
-              arguments: { additionalProperties: true, description: 'Arguments for the tool, as a direct call takes them. Default {}.', type: 'object' },
+        operations: listOf(
+          item(
+            {
+              arguments: typed<Record<string, unknown>>({ additionalProperties: true, description: 'Arguments for the tool, as a direct call takes them. Default {}.', type: 'object' }),
               tool: field('string', 'Name of a read-only tool, like "capture_pane".'),
             },
-            required: ['tool'],
-            type: 'object',
-          },
-          type: 'array',
-        },
+            ['tool'],
+            'One nested tool call.',
+          ),
+          'The calls to run, in order: {tool, arguments}.',
+        ),
         on_error: choice(['stop', 'continue'], '"stop" (default): end at the first failed operation. "continue": run every operation.', { fallback: 'stop' }),
       },
       ['operations'],
@@ -93,8 +87,8 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
     output: model(
       {
         failed: field('integer', 'Operations that failed.'),
-        response_truncated: { default: false, description: 'True when some rows\' content was replaced to keep the answer under 1,000,000 bytes.', type: 'boolean' },
-        response_truncated_bytes: { default: 0, description: 'Bytes of nested content left out for size.', type: 'integer' },
+        response_truncated: defaulted('boolean', false, 'True when some rows\' content was replaced to keep the answer under 1,000,000 bytes.'),
+        response_truncated_bytes: defaulted('integer', 0, 'Bytes of nested content left out for size.'),
         results: {
           description: 'One row per operation that ran, in order.',
           items: model(
@@ -117,7 +111,7 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
       },
       ['succeeded', 'failed'],
     ),
-    async handler(args: { operations: Operation[]; on_error?: OnError; socket_name?: null }, call) {
+    async handler(args, call) {
       // Each operation gets its own arguments object, which names it in `took`: pipelined reads
       // overlap, and an unverified pipelined run calls them again (the last, serial, time counts).
       const operations = args.operations.map((operation) => ({ tool: operation.tool, arguments: operation.arguments ?? {} }));

@@ -1,45 +1,21 @@
-/** Every tool of the python contract, in one list (call_read_tools_batch is bound to its reach in ../index.ts). */
+/**
+ * Every tool of the python contract, in the contract's order (call_read_tools_batch is bound to its
+ * reach in ../index.ts). Each is declared through `pythonTool` (../declare.ts) in the theme file of
+ * what it does: inspect, settings, manage, input, lifecycle, wait, batch.
+ */
 import type { PythonTool } from '../declare.js';
 import { readToolsBatch } from './batch.js';
-import { deleteBufferTool, loadBufferTool, pasteBufferTool, showBufferTool } from './buffers.js';
-import { displayMessageTool, pipePaneTool } from './observe.js';
-import { capturePane, snapshotPane } from './capture.js';
-import { findPaneByPosition, getPaneInfo, getServerInfo, getSessionInfo, getWindowInfo } from './info.js';
-import { pasteTextTool, sendKeysBatchTool, sendKeysTool } from './input.js';
-import {
-  clearPaneTool,
-  createSessionTool,
-  createWindowTool,
-  killPaneTool,
-  killSessionTool,
-  killWindowTool,
-  respawnPaneTool,
-  splitWindowTool,
-} from './lifecycle.js';
-import { listPanes, listSessions, listWindows } from './listings.js';
-import {
-  moveWindowTool,
-  renameSessionTool,
-  renameWindowTool,
-  resizePaneTool,
-  resizeWindowTool,
-  selectLayoutTool,
-  selectPaneTool,
-  selectWindowTool,
-  setPaneTitleTool,
-  swapPaneTool,
-  enterCopyModeTool,
-  exitCopyModeTool,
-} from './manage.js';
-import { runCommandTool } from './run.js';
-import { killServerTool, listServersTool } from './servers.js';
-import { searchPanesTool } from './search.js';
+import { deleteBufferTool, loadBufferTool, pasteBufferTool, pasteTextTool, pipePaneTool, sendKeysBatchTool, sendKeysTool, showBufferTool, signalChannelTool, waitForChannelTool } from './input.js';
+import { capturePaneTool, displayMessageTool, findPaneByPositionTool, getPaneInfoTool, getServerInfoTool, getSessionInfoTool, getWindowInfoTool, listPanesTool, listServersTool, listSessionsTool, listWindowsTool, searchPanesTool, snapshotPaneTool } from './inspect.js';
+import { clearPaneTool, createSessionTool, createWindowTool, killPaneTool, killServerTool, killSessionTool, killWindowTool, respawnPaneTool, splitWindowTool } from './lifecycle.js';
+import { enterCopyModeTool, exitCopyModeTool, moveWindowTool, renameSessionTool, renameWindowTool, resizePaneTool, resizeWindowTool, selectLayoutTool, selectPaneTool, selectWindowTool, setPaneTitleTool, swapPaneTool } from './manage.js';
 import { setEnvironmentTool, setOptionTool, showEnvironmentTool, showHookTool, showHooksTool, showOptionTool } from './settings.js';
-import { captureSinceTool, signalChannelTool, waitForChannelTool, waitForTextTool } from './waits.js';
+import { captureSinceTool, runCommandTool, waitForTextTool } from './wait.js';
 
 const TOOLS: readonly PythonTool[] = [
-  listSessions, listWindows, listPanes, getServerInfo, getSessionInfo, getWindowInfo, getPaneInfo, findPaneByPosition,
-  capturePane, snapshotPane, captureSinceTool, searchPanesTool, waitForTextTool, showOptionTool, showHooksTool,
+  listSessionsTool, listWindowsTool, listPanesTool, getServerInfoTool, getSessionInfoTool, getWindowInfoTool,
+  getPaneInfoTool, findPaneByPositionTool,
+  capturePaneTool, snapshotPaneTool, captureSinceTool, searchPanesTool, waitForTextTool, showOptionTool, showHooksTool,
   showHookTool, showEnvironmentTool, showBufferTool, displayMessageTool, loadBufferTool, pasteBufferTool, pipePaneTool,
   deleteBufferTool, enterCopyModeTool, exitCopyModeTool, setOptionTool, setEnvironmentTool, listServersTool, killServerTool,
   renameSessionTool, renameWindowTool, selectWindowTool, selectPaneTool, selectLayoutTool, resizePaneTool,

@@ -1,16 +1,16 @@
-/** Making and ending tmux objects: sessions, windows, split panes, respawned panes, kills, clearing. */
+/** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
 import { randomBytes } from 'node:crypto';
 import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
 import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
-import { modelResult, pythonTool, textResult, type Socket } from '../declare.js';
-import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
-import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
-import { SPAWN_FIELDS, spawnSettings, type SpawnArgs } from '../spawn.js';
-import { checkId, checkTarget, resolvePaneId, resolveSession, type PaneTarget, type SessionTarget } from '../targets.js';
+import { invalidArgument } from '../../../core/failure.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-
+import { paneDetail } from '../../../core/read/pane-details.js';
+import { killServer } from '../../../core/servers/servers.js';
+import { modelResult, pythonTool, textResult } from '../declare.js';
+import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
+import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
+import { SPAWN_FIELDS, spawnSettings } from '../spawn.js';
+import { checkId, checkTarget, resolvePaneId, resolveSession } from '../targets.js';
 
 export const createSessionTool = pythonTool({
   name: 'create_session',
@@ -32,7 +32,7 @@ export const createSessionTool = pythonTool({
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
   output: sessionSchema,
-  async handler(args: SpawnArgs & Socket & { session_name?: string | null; window_name?: string | null; x?: number | null; y?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     const spawn = await spawnSettings(args);
     const input = await checkNewSession({
       name: args.session_name ?? `mcp-${randomBytes(3).toString('hex')}`,
@@ -59,14 +59,14 @@ export const createWindowTool = pythonTool({
     ...SESSION_TARGET,
     window_name: optional('string', 'Name of the window. Default: tmux names it after the running program.'),
     start_directory: SPAWN_FIELDS.start_directory!,
-    attach: { default: false, description: 'Make the new window the session\'s current window. Default false.', type: 'boolean' },
+    attach: defaulted('boolean', false, 'Make the new window the session\'s current window. Default false.'),
     direction: choice(['before', 'after'], 'Insert right before or after the session\'s current window. Default: the next free index.', { nullable: true }),
     socket_name: SOCKET_NAME,
     environment: SPAWN_FIELDS.environment!,
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
   output: windowSchema,
-  async handler(args: SpawnArgs & SessionTarget & Socket & { window_name?: string | null; attach?: boolean; direction?: 'before' | 'after' | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
     const session = await resolveSession(engine, args);
@@ -101,7 +101,7 @@ export const splitWindowTool = pythonTool({
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
   output: paneSchema,
-  async handler(args: SpawnArgs & PaneTarget & Socket & { direction?: 'above' | 'below' | 'left' | 'right' | null; size?: string | number | null; shell?: string | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
     const paneId = await resolvePaneId(engine, args);
@@ -128,7 +128,7 @@ export const respawnPaneTool = pythonTool({
   input: params(
     {
       pane_id: field('string', 'Pane id like "%3". Required: respawning kills whatever runs there.'),
-      kill: { default: true, description: 'End the program still running in the pane first. Default true; false refuses a live pane.', type: 'boolean' },
+      kill: defaulted('boolean', true, 'End the program still running in the pane first. Default true; false refuses a live pane.'),
       shell: optional('string', 'Command to run instead of the pane\'s original one, as a shell command line.'),
       start_directory: SPAWN_FIELDS.start_directory!,
       environment: SPAWN_FIELDS.environment!,
@@ -138,7 +138,7 @@ export const respawnPaneTool = pythonTool({
     ['pane_id'],
   ),
   output: paneSchema,
-  async handler(args: SpawnArgs & Socket & { pane_id: string; kill?: boolean; shell?: string | null }, { engine }) {
+  async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
     const spawn = await spawnSettings(args);
     await engine.onPane(paneId, () =>
@@ -162,7 +162,7 @@ export const killPaneTool = pythonTool({
   toolset: 'teardown',
   input: params({ pane_id: field('string', 'Pane id like "%3" (from list_panes).'), socket_name: SOCKET_NAME }, ['pane_id']),
   output: WRAPPED_TEXT,
-  async handler(args: Socket & { pane_id: string }, { engine }) {
+  async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
     await engine.onPane(paneId, () => removePane(engine, paneId, false));
     return textResult(`Pane killed: ${paneId}`);
@@ -178,7 +178,7 @@ export const killWindowTool = pythonTool({
   toolset: 'teardown',
   input: params({ window_id: field('string', 'Window id like "@1" (from list_windows).'), socket_name: SOCKET_NAME }, ['window_id']),
   output: WRAPPED_TEXT,
-  async handler(args: Socket & { window_id: string }, { engine }) {
+  async handler(args, { engine }) {
     const windowId = checkId(args.window_id, WINDOW_ID, 'window_id', '@1');
     await engine.getWindow(windowId);
     await removeWindow(engine, windowId, false);
@@ -196,7 +196,7 @@ export const killSessionTool = pythonTool({
   toolset: 'teardown',
   input: params({ ...SESSION_TARGET, socket_name: SOCKET_NAME }),
   output: WRAPPED_TEXT,
-  async handler(args: SessionTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     if (args.session_id == null && args.session_name == null) {
       throw invalidArgument('Refusing to kill without an explicit target', 'Provide session_name or session_id.');
     }
@@ -216,10 +216,25 @@ export const clearPaneTool = pythonTool({
   toolset: 'teardown',
   input: params({ ...PANE_TARGET, socket_name: SOCKET_NAME }),
   output: WRAPPED_TEXT,
-  async handler(args: PaneTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     await engine.onPane(paneId, () => resetPane(engine, paneId));
     return textResult(`Pane cleared: ${paneId}`);
+  },
+});
+
+export const killServerTool = pythonTool({
+  name: 'kill_server',
+  title: 'Kill tmux Server',
+  description:
+    'End a tmux server and every session, window and pane in it, with their programs. Refused for the server this MCP ' +
+    'server runs inside. Pass socket_name to end another server; list_servers shows them. To end one session use kill_session.',
+  toolset: 'teardown',
+  input: params({ socket_name: SOCKET_NAME }),
+  output: WRAPPED_TEXT,
+  async handler(_args, { engine }) {
+    await killServer(engine);
+    return textResult('Server killed successfully');
   },
 });

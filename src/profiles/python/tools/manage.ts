@@ -8,10 +8,10 @@ import { paneDetail } from '../../../core/read/pane-details.js';
 import { movePlacement, selectPlacement } from '../../../core/targets/placement.js';
 import { checkCells, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
 import { PANE_ID } from '../../../core/ids.js';
-import { modelResult, pythonTool, type Socket } from '../declare.js';
+import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
-import { choice, field, optional, params, PANE_TARGET, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
-import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow, type PaneTarget, type SessionTarget, type WindowTarget } from '../targets.js';
+import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
+import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow } from '../targets.js';
 
 const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
 
@@ -22,7 +22,7 @@ export const renameSessionTool = pythonTool({
   toolset: 'manage',
   input: params({ new_name: field('string', 'The new name; must not be taken by another session, and may not contain ":" or ".".'), ...SESSION_TARGET, socket_name: SOCKET_NAME }, ['new_name']),
   output: sessionSchema,
-  async handler(args: SessionTarget & Socket & { new_name: string }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     checkSessionName(args.new_name, 'new_name');
     return modelResult(await sessionOut(engine, await renameSession(engine, await resolveSession(engine, args), args.new_name)));
@@ -36,7 +36,7 @@ export const renameWindowTool = pythonTool({
   toolset: 'manage',
   input: params({ new_name: field('string', 'The new window name.'), ...WINDOW_TARGET, socket_name: SOCKET_NAME }, ['new_name']),
   output: windowSchema,
-  async handler(args: WindowTarget & Socket & { new_name: string }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     checkWindowName(args.new_name, 'new_name');
     return modelResult(windowWire(await renameWindow(engine, await resolveWindow(engine, args), args.new_name)));
@@ -57,7 +57,7 @@ export const selectWindowTool = pythonTool({
     socket_name: SOCKET_NAME,
   }),
   output: windowSchema,
-  async handler(args: WindowTarget & Socket & { direction?: 'next' | 'previous' | 'last' | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     if (args.window_id == null && args.window_index == null && args.direction == null) {
       throw invalidArgument('Provide window_id, window_index, or direction.');
@@ -86,7 +86,7 @@ export const selectPaneTool = pythonTool({
     socket_name: SOCKET_NAME,
   }),
   output: paneSchema,
-  async handler(args: PaneTarget & Socket & { direction?: 'up' | 'down' | 'left' | 'right' | 'last' | 'next' | 'previous' | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     if (args.pane_id == null && args.direction == null) throw invalidArgument('Provide either pane_id or direction.');
     if (args.pane_id != null) {
@@ -109,7 +109,7 @@ export const selectLayoutTool = pythonTool({
   toolset: 'manage',
   input: params({ layout: field('string', 'A layout name (even-horizontal, even-vertical, main-horizontal, main-vertical, tiled) or a tmux layout string.'), ...WINDOW_TARGET, socket_name: SOCKET_NAME }, ['layout']),
   output: windowSchema,
-  async handler(args: WindowTarget & Socket & { layout: string }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     return modelResult(windowWire(await selectLayout(engine, await resolveWindow(engine, args), args.layout)));
   },
@@ -130,7 +130,7 @@ export const resizePaneTool = pythonTool({
     socket_name: SOCKET_NAME,
   }),
   output: paneSchema,
-  async handler(args: PaneTarget & Socket & { height?: number | null; width?: number | null; zoom?: boolean | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const sized = args.height != null || args.width != null;
     if (args.zoom != null && sized) throw invalidArgument('zoom cannot be combined with height or width', 'Zoom in one call, resize in another.');
@@ -159,7 +159,7 @@ export const resizeWindowTool = pythonTool({
     socket_name: SOCKET_NAME,
   }),
   output: windowSchema,
-  async handler(args: WindowTarget & Socket & { height?: number | null; width?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     if (args.height == null && args.width == null) throw invalidArgument('Provide height, width, or both.');
     checkCells(args.width ?? undefined, 'width');
@@ -179,12 +179,12 @@ export const moveWindowTool = pythonTool({
   toolset: 'manage',
   input: params({
     ...WINDOW_TARGET,
-    destination_index: { default: '', description: 'Index to move to, like "3"; "" for the first free index.', type: 'string' },
+    destination_index: defaulted('string', '', 'Index to move to, like "3"; "" for the first free index.'),
     destination_session: optional('string', 'Session to move into (a name, or an id like "$1"). Default: the window\'s own session.'),
     socket_name: SOCKET_NAME,
   }),
   output: windowSchema,
-  async handler(args: WindowTarget & Socket & { destination_index?: string; destination_session?: string | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const index = args.destination_index ?? '';
     if (index !== '' && !/^\d{1,6}$/.test(index)) throw invalidArgument(`destination_index must be a window index like "3" or "", got ${JSON.stringify(index.slice(0, 32))}`);
@@ -212,7 +212,7 @@ export const swapPaneTool = pythonTool({
     ['source_pane_id', 'target_pane_id'],
   ),
   output: paneSchema,
-  async handler(args: Socket & { source_pane_id: string; target_pane_id: string }, { engine }) {
+  async handler(args, { engine }) {
     const source = await paneDetail(engine, checkId(args.source_pane_id, PANE_ID, 'source_pane_id', '%3'));
     const target = await paneDetail(engine, checkId(args.target_pane_id, PANE_ID, 'target_pane_id', '%3'));
     await swapPanes(engine, source, target);
@@ -227,7 +227,7 @@ export const setPaneTitleTool = pythonTool({
   toolset: 'manage',
   input: params({ title: field('string', 'The new title.'), ...PANE_TARGET, socket_name: SOCKET_NAME }, ['title']),
   output: paneSchema,
-  async handler(args: PaneTarget & Socket & { title: string }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     checkDisplayText(args.title, 'title', 'pane title');
     const pane = await resolvePane(engine, args);
@@ -246,7 +246,7 @@ export const enterCopyModeTool = pythonTool({
   toolset: 'manage',
   input: params({ ...PANE_TARGET, scroll_up: optional('integer', 'Lines to scroll back after entering. Default: none.'), socket_name: SOCKET_NAME }),
   output: paneSchema,
-  async handler(args: PaneTarget & Socket & { scroll_up?: number | null }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     await enterCopyMode(engine, paneId, { scrollUp: args.scroll_up ?? null });
@@ -261,7 +261,7 @@ export const exitCopyModeTool = pythonTool({
   toolset: 'manage',
   input: params({ ...PANE_TARGET, socket_name: SOCKET_NAME }),
   output: paneSchema,
-  async handler(args: PaneTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await resolvePaneId(engine, args);
     await engine.onPane(paneId, () => exitCopyMode(engine, paneId));

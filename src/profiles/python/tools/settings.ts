@@ -5,23 +5,21 @@ import { showHooksAt, type HookScope } from '../../../core/settings/hooks.js';
 import { setOption, showOption, type OptionScope } from '../../../core/settings/options.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
 import type { Engine } from '../../../core/engine.js';
+import type { ObjectOf } from '../../../mcp/tools/schema.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
-import { choice, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
-import { checkId, checkTarget, resolveSession, type SessionTarget } from '../targets.js';
+import { choice, defaulted, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
+import { checkId, checkTarget, resolveSession } from '../targets.js';
 
-export type Scope = 'server' | 'session' | 'window' | 'pane';
-
-export interface ScopedArgs extends Socket {
-  scope?: Scope | null;
-  target?: string | null;
-  global_?: boolean;
-}
+const SCOPES = ['server', 'session', 'window', 'pane'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_FIELDS = {
-  scope: choice(['server', 'session', 'window', 'pane'], 'Which table: server, session, window or pane options. Required with target. Default: the global session table (tmux finds window options there too by name).', { nullable: true }),
+  scope: choice(SCOPES, 'Which table: server, session, window or pane options. Required with target. Default: the global session table (tmux finds window options there too by name).', { nullable: true }),
   target: optional('string', 'The object for a session/window/pane scope: a session name (or id like "$0"), a window id ("@1") or a pane id ("%3"). Default: the global table of that scope.'),
-  global_: { default: false, description: 'Read the global value of the scope (tmux -g) even when a target is given. Default false.', type: 'boolean' },
+  global_: defaulted('boolean', false, 'Read the global value of the scope (tmux -g) even when a target is given. Default false.'),
 } as const;
+
+export type ScopedArgs = ObjectOf<typeof SCOPE_FIELDS, never> & Socket;
 
 /** The session a target names: an id like $0, else a name. */
 async function targetSession(engine: Engine, target: string): Promise<string> {
@@ -60,7 +58,7 @@ export const showOptionTool = pythonTool({
   toolset: 'inspect',
   input: params({ option: field('string', 'Option name, like "history-limit" or "@my_option".'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option']),
   output: model({ option: field('string', 'The option read.'), value: { description: 'Its value: a string, a list of strings for an array option, or null when unset.' } }, ['option', 'value']),
-  async handler(args: ScopedArgs & { option: string }, { engine }) {
+  async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const read = () => showOption(engine, optionScope(object), args.option);
     const rows = object.id === undefined ? await read() : await engine.onPane(object.id, read);
@@ -108,7 +106,7 @@ export const showHooksTool = pythonTool({
   toolset: 'inspect',
   input: params({ ...SCOPE_FIELDS, socket_name: SOCKET_NAME }),
   output: HOOK_ENTRIES,
-  async handler(args: ScopedArgs, { engine }) {
+  async handler(args, { engine }) {
     return hookEntries(engine, args);
   },
 });
@@ -122,7 +120,7 @@ export const showHookTool = pythonTool({
   toolset: 'inspect',
   input: params({ hook_name: field('string', 'Hook name, like "pane-died".'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['hook_name']),
   output: HOOK_ENTRIES,
-  async handler(args: ScopedArgs & { hook_name: string }, { engine }) {
+  async handler(args, { engine }) {
     if (!/^[a-z][a-z0-9-]{0,63}$/.test(args.hook_name)) throw invalidArgument(`hook_name must be a tmux hook name like "pane-died", got ${JSON.stringify(args.hook_name.slice(0, 64))}`);
     return hookEntries(engine, args, args.hook_name);
   },
@@ -137,7 +135,7 @@ export const showEnvironmentTool = pythonTool({
   toolset: 'inspect',
   input: params({ ...SESSION_TARGET, socket_name: SOCKET_NAME }),
   output: model({ variables: { additionalProperties: { anyOf: [{ type: 'string' }, { type: 'boolean' }] }, description: 'NAME to value; true for a variable removed from new panes.', type: 'object' } }, ['variables']),
-  async handler(args: SessionTarget & Socket, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
     const environment = await showEnvironment(engine, sessionId);
@@ -156,7 +154,7 @@ export const setOptionTool = pythonTool({
   toolset: 'execute',
   input: params({ option: field('string', 'Option name, like "mouse" or "@my_option".'), value: field('string', 'The value, as tmux takes it on its command line ("on", "5000", "red").'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option', 'value']),
   output: model({ option: field('string', 'The option set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['option', 'value', 'status']),
-  async handler(args: ScopedArgs & { option: string; value: string }, { engine }) {
+  async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const write = () => setOption(engine, optionScope(object), args.option, args.value);
     const rows = object.id === undefined ? await write() : await engine.onPane(object.id, write);
@@ -174,7 +172,7 @@ export const setEnvironmentTool = pythonTool({
   toolset: 'execute',
   input: params({ name: field('string', 'Variable name (letters, digits, "_").'), value: field('string', 'Its value.'), ...SESSION_TARGET, socket_name: SOCKET_NAME }, ['name', 'value']),
   output: model({ name: field('string', 'The variable set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['name', 'value', 'status']),
-  async handler(args: SessionTarget & Socket & { name: string; value: string }, { engine }) {
+  async handler(args, { engine }) {
     checkTarget(args);
     const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
     const value = await setEnvironment(engine, args.name, args.value, sessionId);

@@ -1,0 +1,47 @@
+/**
+ * Identical reads asked at once share one reply. A read that finds an identical one in flight waits
+ * for it to end and then shares the next, which every read arriving meanwhile shares too: each is
+ * answered by a reply tmux made after it was asked, and many agents reading the same thing cost tmux
+ * two round trips, not one each.
+ */
+import type { RunOptions } from './server.js';
+
+/** A read in flight, and the one that follows it when another identical read is asked for meanwhile. */
+interface Flight {
+  readonly done: Promise<void>;
+  next?: Promise<string[]>;
+}
+
+const noop = () => {};
+
+/** Reads that change nothing in tmux, so identical ones asked at once may share one reply. */
+export function isSharedRead(command: readonly string[], options: RunOptions): boolean {
+  if (options.stdin !== undefined || options.signal !== undefined) return false;
+  const [name] = command;
+  if (name === 'list-sessions' || name === 'list-windows' || name === 'list-panes' || name === 'list-clients') return true;
+  // Without -p, capture-pane fills a paste buffer and display-message shows on a client.
+  return (name === 'capture-pane' || name === 'display-message') && command.includes('-p');
+}
+
+export class SharedReads {
+  /** Reads in flight, by command and timeout. */
+  readonly #flights = new Map<string, Flight>();
+
+  /** The lines of `command`, read by `execute` or shared with an identical read; each caller gets its own copy. */
+  async read(command: readonly string[], options: RunOptions, execute: () => Promise<string[]>): Promise<string[]> {
+    const key = `${options.timeoutMs ?? ''}\0${command.join('\0')}`;
+    const flying = this.#flights.get(key);
+    const reply = flying ? (flying.next ??= flying.done.then(() => this.#fly(key, execute))) : this.#fly(key, execute);
+    return (await reply).slice();
+  }
+
+  #fly(key: string, execute: () => Promise<string[]>): Promise<string[]> {
+    const reply = execute();
+    const flight: Flight = { done: reply.then(noop, noop) };
+    this.#flights.set(key, flight);
+    void flight.done.then(() => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    });
+    return reply;
+  }
+}
