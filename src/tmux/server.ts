@@ -124,7 +124,7 @@ export class TmuxServer {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    if (isSharedRead(command, options)) return this.#sharedReads.read(command, options, () => this.#execute(command, options).then(decode));
+    if (isSharedRead(command, options)) return this.#sharedReads.read(command, options, (askedAt) => this.#execute(command, options, askedAt).then(decode));
     return decode(await this.#execute(command, options));
   }
 
@@ -163,11 +163,11 @@ export class TmuxServer {
    * included, is bounded by its timeout: while tmux does not answer (stopped, or overloaded) an
    * attach waits in the background, shared by every call, and each call gives up at its deadline.
    */
-  async #execute(command: readonly string[], options: RunOptions): Promise<ControlReply | Buffer[]> {
+  async #execute(command: readonly string[], options: RunOptions, askedAt = performance.now()): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     this.#changes.sent(command);
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
-    const deadline = performance.now() + timeoutMs;
+    const deadline = askedAt + timeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
       // A client detached before tmux began the command (its session was killed, or its server is
       // exiting after its last session went) leaves it safe to send again, on a new connection or,

@@ -27,16 +27,21 @@ export class SharedReads {
   /** Reads in flight, by command and timeout. */
   readonly #flights = new Map<string, Flight>();
 
-  /** The lines of `command`, read by `execute` or shared with an identical read; each caller gets its own copy. */
-  async read(command: readonly string[], options: RunOptions, execute: () => Promise<string[]>): Promise<string[]> {
+  /**
+   * The lines of `command`, read by `execute` or shared with an identical read; each caller gets its own
+   * copy. A shared read keeps the deadline of the first of its callers to ask, so none waits past its own
+   * timeout for the read before it to end.
+   */
+  async read(command: readonly string[], options: RunOptions, execute: (askedAt: number) => Promise<string[]>): Promise<string[]> {
     const key = `${options.timeoutMs ?? ''}\0${command.join('\0')}`;
     const flying = this.#flights.get(key);
-    const reply = flying ? (flying.next ??= flying.done.then(() => this.#fly(key, execute))) : this.#fly(key, execute);
+    const askedAt = performance.now();
+    const reply = flying ? (flying.next ??= flying.done.then(() => this.#fly(key, execute, askedAt))) : this.#fly(key, execute, askedAt);
     return (await reply).slice();
   }
 
-  #fly(key: string, execute: () => Promise<string[]>): Promise<string[]> {
-    const reply = execute();
+  #fly(key: string, execute: (askedAt: number) => Promise<string[]>, askedAt: number): Promise<string[]> {
+    const reply = execute(askedAt);
     const flight: Flight = { done: reply.then(noop, noop) };
     this.#flights.set(key, flight);
     void flight.done.then(() => {
