@@ -14,13 +14,15 @@ interface Flight {
 
 const noop = () => {};
 
-/** Reads that change nothing in tmux, so identical ones asked at once may share one reply. */
+/**
+ * Listings, which change nothing in tmux and which every agent asks for, so identical ones asked at once
+ * may share one reply. Pane reads are left out: a read batch pipelines them, and one that waited for an
+ * identical read to end would break its pipeline.
+ */
+const SHARED = new Set(['list-sessions', 'list-windows', 'list-panes', 'list-clients']);
+
 export function isSharedRead(command: readonly string[], options: RunOptions): boolean {
-  if (options.stdin !== undefined || options.signal !== undefined) return false;
-  const [name] = command;
-  if (name === 'list-sessions' || name === 'list-windows' || name === 'list-panes' || name === 'list-clients') return true;
-  // Without -p, capture-pane fills a paste buffer and display-message shows on a client.
-  return (name === 'capture-pane' || name === 'display-message') && command.includes('-p');
+  return options.stdin === undefined && options.signal === undefined && SHARED.has(command[0] ?? '');
 }
 
 export class SharedReads {
