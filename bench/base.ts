@@ -5,7 +5,6 @@ import { measure, sleep } from './measure.js';
 import { opts } from './options.js';
 import type { Summary } from './stats.js';
 
-
 /** Lines of `width`-safe text, so history rows are one line each. */
 export const fillCommand = (count: number) => `seq -f "%07g the quick brown fox jumps over the lazy dog 0123456789" 1 ${count}; exec cat`;
 
@@ -80,21 +79,12 @@ export function fastCalls(base: Base) {
   ];
 }
 
-
 /** p50 of each fast row over stdio, for the HTTP table's comparison line. */
 export const stdioP50 = new Map<string, number | undefined>();
 
-
-export function batchOperations(base: Base) {
+/** The 16 reads of the batch rows, alternating over the shell and the filled panes; `key`: the profile's pane argument. */
+export function batchOperations(base: Base, key = 'paneId') {
   const panes = [base.shell, ...base.others];
-  const candidates: Array<{ tool: string; arguments: Record<string, unknown> }> = [];
-  for (let i = 0; candidates.length < 16; i++) {
-    const pane = panes[i % panes.length]!;
-    candidates.push(i % 2 === 0 ? { tool: 'capture_pane', arguments: { paneId: pane } } : { tool: 'get_pane_info', arguments: { paneId: pane } });
-  }
-  const counts = new Map<string, number>();
-  for (const op of candidates) counts.set(op.tool, (counts.get(op.tool) ?? 0) + 1);
-  return { operations: candidates, summary: [...counts].map(([tool, n]) => `${n} ${tool}`).join(' + ') };
+  const operations = Array.from({ length: 16 }, (_, i) => ({ tool: i % 2 ? 'get_pane_info' : 'capture_pane', arguments: { [key]: panes[i % panes.length] } }));
+  return { operations, summary: '8 capture_pane + 8 get_pane_info' };
 }
-
-

@@ -18,11 +18,11 @@ export async function measure(
   driver: McpDriver,
   tool: string,
   args: () => Record<string, unknown>,
-  config: { iterations?: number; warmup?: number; budgetMs?: number; tmuxPid?: number } = {},
+  config: { iterations?: number; warmup?: number; tmuxPid?: number } = {},
 ): Promise<Summary & { cpu: { server: number; tmux?: number }; last: any }> {
   const iterations = config.iterations ?? opts.iterations;
   const warmup = config.warmup ?? opts.warmup;
-  const budget = config.budgetMs ?? opts.budgetMs;
+  const budget = opts.budgetMs;
   let last: any;
   const once = async () => {
     const outcome = await driver.call(tool, args());
@@ -50,42 +50,30 @@ export async function measure(
   return { ...summarize(samples), cpu, last };
 }
 
+/** A row of `tool` measured alone (measure); ratio = p50 / `floor`. */
 export async function toolRow(
   t: Table,
   driver: McpDriver,
   name: string,
   tool: string,
   args: () => Record<string, unknown>,
-  extra: {
-    target?: number;
-    goal?: string;
-    floorValue?: number;
+  extra: Pick<Row, 'target' | 'goal' | 'floorValue' | 'note'> & {
     floor?: number;
-    note?: string;
     /** A note made from the last result (e.g. how many panes a search covered). */
     noteOf?: (last: any) => string;
     iterations?: number;
     warmup?: number;
-    budgetMs?: number;
-    tmuxPid?: number;
   } = {},
 ): Promise<Row> {
-  if (!driver.has(tool)) return addRow(t, { name, unavailable: true, target: extra.target, goal: extra.goal, floorValue: extra.floorValue });
+  const held = { name, target: extra.target, goal: extra.goal, floorValue: extra.floorValue };
+  if (!driver.has(tool)) return addRow(t, { ...held, unavailable: true });
   try {
-    const summary = await measure(driver, tool, args, { ...extra, tmuxPid: extra.tmuxPid ?? currentTmuxPid });
-    return addRow(t, {
-      name,
-      summary,
-      target: extra.target,
-      goal: extra.goal,
-      floorValue: extra.floorValue,
-      ratio: extra.floor ? summary.p50 / extra.floor : undefined,
-      note: [extra.note, extra.noteOf?.(summary.last)].filter(Boolean).join('; '),
-      cpu: summary.cpu,
-    });
+    const summary = await measure(driver, tool, args, { ...extra, tmuxPid: currentTmuxPid });
+    const note = [extra.note, extra.noteOf?.(summary.last)].filter(Boolean).join('; ');
+    return addRow(t, { ...held, summary, ratio: extra.floor ? summary.p50 / extra.floor : undefined, note, cpu: summary.cpu });
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    return addRow(t, { name, error: error.message, target: extra.target, goal: extra.goal, floorValue: extra.floorValue, note: extra.note });
+    return addRow(t, { ...held, error: error.message, note: extra.note });
   }
 }
 
@@ -97,27 +85,28 @@ export function permutations(items: readonly number[]): number[][] {
   return items.flatMap((first, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]));
 }
 
-
-/** One call of an interleaved round. */
+/** One call of an interleaved round, to an SDK driver or a plain client. */
 export interface Turn {
-  readonly driver: McpDriver;
+  readonly driver: { call(tool: string, args: Record<string, unknown>): Promise<{ ms: number; isError: boolean; text: string }>; cpuNs(): number };
   readonly tool: string;
   readonly args: Record<string, unknown>;
 }
 
 /**
- * Calls each turn once a round, round after round (warmed), within the row budget; the latencies of
- * each turn. Rounds take the given orders in turn (by default the turns' own): a call finds the
- * process of the call before it warm, so a fair comparison gives each side the same predecessors.
+ * Calls each turn once a round, round after round (warmed), within the row budget: the latencies of
+ * each turn, and its server's CPU per measured call (us). Rounds take the given orders in turn (by
+ * default the turns' own): a call finds the process of the call before it warm, so a fair comparison
+ * gives each side the same predecessors.
  */
 export async function interleave(
   turns: readonly Turn[],
   iterations = opts.iterations,
   warmup = Math.min(opts.warmup, 500),
   orders: ReadonlyArray<readonly number[]> = [turns.map((_, i) => i)],
-): Promise<number[][]> {
+): Promise<{ samples: number[][]; cpu: Array<{ server: number }> }> {
   const samples = turns.map((): number[] => []);
   for (let i = 0; i < warmup; i++) for (const turn of turns) await turn.driver.call(turn.tool, turn.args);
+  const cpuBefore = turns.map((turn) => turn.driver.cpuNs());
   const end = performance.now() + opts.budgetMs * turns.length;
   for (let round = 0; samples[0]!.length < iterations && (samples[0]!.length < 20 || performance.now() < end); round++) {
     for (const i of orders[round % orders.length]!) {
@@ -127,5 +116,5 @@ export async function interleave(
       samples[i]!.push(outcome.ms);
     }
   }
-  return samples;
+  return { samples, cpu: turns.map((turn, i) => ({ server: (turn.driver.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 })) };
 }
