@@ -86,18 +86,10 @@ export async function hostsScenario(base: Base): Promise<void> {
       const args = profile === 'julia' ? { limit: 128 } : {};
       const [first1, first8] = [await one.call(tool, args), await eight.call(tool, args)];
       const note = (first: typeof first1) => (first.isError ? first.text : `${rows(first.structured)} rows`);
-      const cpuBefore = [one.cpuNs(), eight.cpuNs()];
-      const samples = await interleave(
-        [
-          { driver: one, tool, args },
-          { driver: eight, tool, args },
-        ],
-        Math.min(opts.iterations, 500),
-        Math.min(opts.warmup, 200),
-        [[0, 1], [1, 0]],
-      );
+      const turns = [one, eight].map((driver) => ({ driver, tool, args }));
+      const { samples, cpu } = await interleave(turns, Math.min(opts.iterations, 500), Math.min(opts.warmup, 200), [[0, 1], [1, 0]]);
       const [single, many] = samples.map((each) => summarize(each));
-      const [cpu1, cpu8] = [one, eight].map((driver, i) => ({ server: (driver.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
+      const [cpu1, cpu8] = cpu;
       const [alone1, alone8] = [await breakdown(one, tool, args, sshdPid, tmuxPids), await breakdown(eight, tool, args, sshdPid, tmuxPids)];
       // Where a listing's CPU goes, each server called alone: per further host, ours, ssh's, sshd's and tmux's.
       const where = (alone: typeof alone1) => `alone: server ${alone.server.toFixed(0)}, ssh ${alone.ssh.toFixed(0)}, sshd ${alone.sshd.toFixed(0)}, tmux ${alone.tmux.toFixed(0)} us/call`;

@@ -4,20 +4,13 @@
  * fifty clients at once on one server.
  */
 import { fastCalls, stdioP50, type Base } from '../base.js';
-import { measure, toolRow } from '../measure.js';
-import { McpDriver } from '../mcp.js';
+import { interleave, measure, permutations, toolRow } from '../measure.js';
+import { cli, McpDriver, processCpuNs, startListening, stop } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
 import { ms, summarize } from '../stats.js';
-import { performance } from 'node:perf_hooks';
-import { permutations } from '../measure.js';
-import { BARE_RESPONDER, CLI, compiled, processCpuNs } from '../mcp.js';
-import { PLAIN_TOKEN, plainHttp, plainStdio, startListening, stop } from '../plain.js';
+import { PLAIN_TOKEN, plainHttp, plainStdio } from '../plain.js';
 import { httpLoad } from '../../test/fixture/http-load.js';
-
-/** Our server: the build under test (`--cli` points at another). */
-const ours = () => opts.cli || CLI;
-
 
 export async function httpScenario(base: Base): Promise<void> {
   const { stdioCpuUs } = await overheadScenario(base);
@@ -28,10 +21,7 @@ export async function httpScenario(base: Base): Promise<void> {
 async function sdkClientScenario(base: Base): Promise<void> {
   const t = table(
     'The same tools over Streamable HTTP',
-    'Our server with `--http 127.0.0.1:0` and a bearer token, driven by the SDK client in each protocol era: 2025-11-25 ' +
-      '(`initialize`, then calls in its session) and 2026-07-28 (`server/discover`, then each call its own request and ' +
-      'server instance). The floor of each era is the no-op server behind the same HTTP stack (dist/mcp/http/serve.js: gates, ' +
-      'token, sessions); ratio = p50 / that floor. The stdio rows are in the first table.',
+    'Our server with `--http 127.0.0.1:0` and a token, driven by the SDK client in each protocol era; ratio = p50 / the no-op server behind the same HTTP stack.',
   );
   const eras = [
     ['legacy', 'HTTP 2025-11-25'],
@@ -71,52 +61,29 @@ async function sdkClientScenario(base: Base): Promise<void> {
 /** Our HTTP overhead over stdio may be at most this many times the bare responder's (p50, same run). */
 const OVERHEAD_TIMES_BARE = 1.5;
 
-/** The calls of target 3: the bare responder's overhead is set beside each. */
-function overheadCalls(base: Base) {
-  return [
-    { name: 'list_sessions', tool: 'list_sessions', args: {} },
-    { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { paneId: base.others[0] } },
-    { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { paneId: base.sink, keys: ['x'], literal: true, enter: true } },
-  ];
-}
+/** The calls of target 3 (list_sessions, capture_pane, send_keys): the bare responder's overhead is set beside each. */
+const overheadCalls = (base: Base) => [0, 3, 4].map((i) => fastCalls(base)[i]!);
 
-/**
- * One plain client per server and transport, all called in turn (every order in rotation, warmed):
- * the bare responder over stdio and over HTTP, and ours over stdio and over HTTP in each era, so
- * each overhead is measured over the same seconds as the bare responder's.
- */
+/** Plain clients of the bare responder and of ours over stdio and HTTP, called in turn (method: bench/notes.md). */
 async function overheadScenario(base: Base): Promise<{ stdioCpuUs: number }> {
   const t = table(
     'HTTP over stdio, one client: ours against a bare Node responder',
-    'Plain clients (one JSON-RPC line over stdio; POSTs on one keep-alive connection over HTTP), the same client code for ' +
-      'every server, called in turn (every order of the five in rotation, warmed): the bare responder (bench/bare-responder.ts: ' +
-      'node:http and canned JSON, no SDK) over stdio and over HTTP, and our server over stdio, over HTTP 2026-07-28 (each call ' +
-      `its own request) and over HTTP 2025-11-25 (a session). Target: our p50 HTTP - stdio <= ${OVERHEAD_TIMES_BARE} x the bare ` +
-      'responder\'s HTTP - stdio, measured in the same rounds. CPU: the server process, us per call.',
+    `Plain clients called in turn (every order of the five, warmed); target: our p50 HTTP - stdio <= ${OVERHEAD_TIMES_BARE} x the bare ` +
+      "responder's, same rounds. Method: bench/notes.md. CPU: the server process, us per call.",
   );
-  const bare = compiled(BARE_RESPONDER);
-  const env = base.tmux.env;
+  const [bare, env, http] = [McpDriver.script('bare'), base.tmux.env, ['--http', '127.0.0.1:0']];
   const clients = [
-    await plainStdio('bare stdio', process.execPath, [bare], env),
-    await plainHttp('bare HTTP', process.execPath, [bare, '--http'], env, 'legacy'),
-    await plainStdio('ours stdio', process.execPath, [ours()], env),
-    await plainHttp('ours HTTP 2026-07-28', process.execPath, [ours(), '--http', '127.0.0.1:0'], env, 'modern'),
-    await plainHttp('ours HTTP 2025-11-25', process.execPath, [ours(), '--http', '127.0.0.1:0'], env, 'legacy'),
+    await plainStdio('bare stdio', [bare], env),
+    await plainHttp('bare HTTP', [bare, '--http'], env, 'legacy'),
+    await plainStdio('ours stdio', [cli()], env),
+    await plainHttp('ours HTTP 2026-07-28', [cli(), ...http], env, 'modern'),
+    await plainHttp('ours HTTP 2025-11-25', [cli(), ...http], env, 'legacy'),
   ];
   const stdioCpu = new Map<string, number>();
   try {
-    const orders = permutations([0, 1, 2, 3, 4]);
-    const warmup = Math.min(opts.warmup, 500);
     for (const call of overheadCalls(base)) {
-      const turns = clients.map((client, i) => (i < 2 ? { client, tool: 'noop', args: {} } : { client, tool: call.tool, args: call.args }));
-      for (let i = 0; i < warmup; i++) for (const turn of turns) await turn.client.call(turn.tool, turn.args);
-      const samples = turns.map((): number[] => []);
-      const cpuBefore = clients.map((client) => client.cpuNs());
-      const end = performance.now() + opts.budgetMs * turns.length;
-      for (let round = 0; samples[0]!.length < opts.iterations && (samples[0]!.length < 20 || performance.now() < end); round++) {
-        for (const i of orders[round % orders.length]!) samples[i]!.push(await turns[i]!.client.call(turns[i]!.tool, turns[i]!.args));
-      }
-      const cpu = clients.map((client, i) => ({ server: (client.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
+      const turns = clients.map((driver, i) => (i < 2 ? { driver, tool: 'noop', args: {} } : { driver, tool: call.tool, args: call.args() }));
+      const { samples, cpu } = await interleave(turns, opts.iterations, Math.min(opts.warmup, 500), permutations([0, 1, 2, 3, 4]));
       const [bareStdio, bareHttp, oursStdio, ...oursHttp] = samples.map((each) => summarize(each));
       const bareOverhead = bareHttp!.p50 - bareStdio!.p50;
       stdioCpu.set(call.tool, cpu[2]!.server);
@@ -154,19 +121,12 @@ const LOAD_CALLS_PER_S = 2000;
 /** With list_panes in the mix: p99 (ms). */
 const PANES_P99_MS = 200;
 
-/**
- * Fifty plain HTTP clients at once on one `--http` server, each on its own connection and making
- * its calls one after another, in each era; the first round of the same size warms. Server CPU per
- * call is set against ours over stdio (the rows above).
- */
+/** Fifty plain HTTP clients at once on one `--http` server, in each era, after a warm-up round of the same size (method: bench/notes.md). */
 async function loadScenario(base: Base, stdioCpuUs: number): Promise<void> {
   const t = table(
     `HTTP, ${LOAD_CLIENTS} clients at once on one server`,
-    `${LOAD_CLIENTS} plain HTTP clients (test/fixture/http-load.ts: one keep-alive connection each, the next call when the last ` +
-      'is answered; the load generator runs on the same 2 cores) on one `--http 127.0.0.1:0` server, in each era, after a ' +
-      `warm-up round of the same size. Targets: every call answered; list_sessions and capture_pane alternating (${LOAD_CLIENTS} x 40): ` +
-      `p99 <= ${LOAD_P99_MS} ms and >= ${LOAD_CALLS_PER_S} calls/s (shown as wall ms per call <= ${ms(1000 / LOAD_CALLS_PER_S)}); with list_panes ` +
-      `(${LOAD_CLIENTS} x 50): p99 <= ${PANES_P99_MS} ms; server CPU per call of the first mix <= ours over stdio for the same two calls (${stdioCpuUs.toFixed(0)} us, the table above).`,
+    `Targets: every call answered; list_sessions + capture_pane: p99 <= ${LOAD_P99_MS} ms, >= ${LOAD_CALLS_PER_S} calls/s, server CPU per call <= ours over stdio ` +
+      `(${stdioCpuUs.toFixed(0)} us); with list_panes: p99 <= ${PANES_P99_MS} ms. Method: bench/notes.md.`,
   );
   const screen = { tool: 'capture_pane', args: { paneId: base.others[0] } };
   const mixes = [
@@ -176,7 +136,7 @@ async function loadScenario(base: Base, stdioCpuUs: number): Promise<void> {
   const tmuxPid = await base.tmux.serverPid();
   for (const era of ['modern', 'legacy'] as const) {
     const label = era === 'modern' ? 'HTTP 2026-07-28' : 'HTTP 2025-11-25';
-    const { child, url } = await startListening(process.execPath, [ours(), '--http', '127.0.0.1:0'], base.tmux.env, label);
+    const { child, url } = await startListening([cli(), '--http', '127.0.0.1:0'], base.tmux.env, PLAIN_TOKEN);
     try {
       for (const { name, calls, p99, rate, mix } of mixes) {
         const load = (keep = false) => httpLoad({ url, token: PLAIN_TOKEN, era, clients: LOAD_CLIENTS, calls, mix, keep });

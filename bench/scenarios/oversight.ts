@@ -8,30 +8,20 @@ import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
 import { ms, summarize, type Summary } from '../stats.js';
 
-
 /** With the oversight flags on, a send_keys or capture_pane may cost at most this much more (p50, ms). */
 const OVERSIGHT_OVER_MS = 0.1;
 /** A live view with no browser connected may add at most this (p50, ms): nothing of it runs per call. */
 const VIEW_IDLE_OVER_MS = 0.05;
 
-/**
- * The oversight flags the "on" server runs with: the audit log, with a redaction pattern so that
- * redaction is paid for too, and recordings of the panes it acts on.
- */
-function oversightFlags(dir: string): string[] {
-  mkdirSync(join(dir, 'casts'));
-  return ['--audit', join(dir, 'audit.jsonl'), '--audit-redact', 'sk-[A-Za-z0-9]{8,}', '--record', join(dir, 'casts')];
-}
-
 export async function oversightScenario(base: Base): Promise<void> {
   const dir = mkdtempSync(join(base.tmux.dir, 'oversight-'));
-  const flags = oversightFlags(dir);
+  mkdirSync(join(dir, 'casts'));
+  // The audit log, with a redaction pattern so that redaction is paid for too, and recordings of the panes acted on.
+  const flags = ['--audit', join(dir, 'audit.jsonl'), '--audit-redact', 'sk-[A-Za-z0-9]{8,}', '--record', join(dir, 'casts')];
   const t = table(
     'Oversight: audit log and live view',
-    `Four servers on the same tmux, called in turn (every order of the four in rotation, so each has every ` +
-      `predecessor equally often; warmed): oversight off; a second, identical "off" server (the control: how far two ` +
-      `equal servers differ in this run); on (${flags.join(' ').replace(dir, 'DIR')}); and off with \`--view 127.0.0.1:0\` ` +
-      `and no browser connected. Targets: on <= off + ${OVERSIGHT_OVER_MS} ms, view <= off + ${VIEW_IDLE_OVER_MS} ms (p50, same run).`,
+    `Four servers on the same tmux, called in turn (every order in rotation, warmed): off; off again (the control); ` +
+      `on (${flags.join(' ').replace(dir, 'DIR')}); off with \`--view 127.0.0.1:0\` and no browser. Targets: on <= off + ${OVERSIGHT_OVER_MS} ms, view <= off + ${VIEW_IDLE_OVER_MS} ms.`,
   );
   const env = { ...base.tmux.env, TMUX_MCP_TOKEN: 'bench-view-token-0123456789' };
   const drivers = [
@@ -46,36 +36,15 @@ export async function oversightScenario(base: Base): Promise<void> {
       { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { paneId: base.others[0] } },
     ];
     for (const call of calls) {
-      const cpuBefore = drivers.map((driver) => driver.cpuNs());
-      const samples = await interleave(
-        drivers.map((driver) => ({ driver, tool: call.tool, args: call.args })),
-        opts.iterations,
-        Math.min(opts.warmup, 500),
-        permutations([0, 1, 2, 3]),
-      );
-      const cpu = drivers.map((driver, i) => ({ server: (driver.cpuNs() - cpuBefore[i]!) / samples[i]!.length / 1000 }));
+      const turns = drivers.map((driver) => ({ driver, tool: call.tool, args: call.args }));
+      const { samples, cpu } = await interleave(turns, opts.iterations, Math.min(opts.warmup, 500), permutations([0, 1, 2, 3]));
       const [off, control, on, viewed] = samples.map((each) => summarize(each));
       const beyond = (summary: Summary) => `${summary.p50 >= off!.p50 ? '+' : ''}${ms(summary.p50 - off!.p50)} ms against off`;
+      const held = (over: number) => ({ target: off!.p50 + over, goal: `off + ${over} ms`, floorValue: off!.p50 });
       addRow(t, { name: `${call.name}: oversight off`, summary: off!, cpu: cpu[0] });
       addRow(t, { name: `${call.name}: off again (control)`, summary: control!, cpu: cpu[1], note: beyond(control!) });
-      addRow(t, {
-        name: `${call.name}: --audit --record on`,
-        summary: on!,
-        cpu: cpu[2],
-        target: off!.p50 + OVERSIGHT_OVER_MS,
-        goal: `off + ${OVERSIGHT_OVER_MS} ms`,
-        floorValue: off!.p50,
-        note: beyond(on!),
-      });
-      addRow(t, {
-        name: `${call.name}: --view, no browser`,
-        summary: viewed!,
-        cpu: cpu[3],
-        target: off!.p50 + VIEW_IDLE_OVER_MS,
-        goal: `off + ${VIEW_IDLE_OVER_MS} ms`,
-        floorValue: off!.p50,
-        note: beyond(viewed!),
-      });
+      addRow(t, { name: `${call.name}: --audit --record on`, summary: on!, cpu: cpu[2], ...held(OVERSIGHT_OVER_MS), note: beyond(on!) });
+      addRow(t, { name: `${call.name}: --view, no browser`, summary: viewed!, cpu: cpu[3], ...held(VIEW_IDLE_OVER_MS), note: beyond(viewed!) });
     }
     const written = readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n').length - 1;
     const casts = readdirSync(join(dir, 'casts')).filter((name) => name.endsWith('.cast')).length;
@@ -85,4 +54,3 @@ export async function oversightScenario(base: Base): Promise<void> {
     await Promise.all(drivers.map((driver) => driver.close()));
   }
 }
-

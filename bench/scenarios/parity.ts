@@ -30,11 +30,8 @@ export async function pythonParity(base: Base, operations: ReadonlyArray<{ name:
   const pin = pinToOneCpu([process.pid, await base.tmux.serverPid()]);
   const parity = table(
     'python against libtmux, interleaved',
-    `Each operation through both profiles' servers and each profile's answer canned by the no-op server, one call to each ` +
-      `of the four a round (warmed; mirror order every other round), in ${PARITY_PASSES} passes of four fresh servers, on one CPU ` +
-      `(${pin.description}). Per pass: the median of (python - libtmux) - (python canned - libtmux canned). Target: the mean ` +
-      `over passes has a 95% interval (Student's t) that reaches 0 or below; the control (libtmux against libtmux) must hold 0. ` +
-      `Method: bench/notes.md.`,
+    `Each operation through both profiles and each profile's answer canned by the no-op server, interleaved, in ${PARITY_PASSES} passes ` +
+      `of four fresh servers (${pin.description}); target: the 95% interval of the mean beyond the answers reaches 0; the control must hold 0. Method: bench/notes.md.`,
   );
   let python: Awaited<ReturnType<typeof parityPasses>>;
   let control: Awaited<ReturnType<typeof parityPasses>>;
@@ -130,14 +127,9 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
       await Promise.all([0, 1, 2, 3].map(warm));
       for (const [i, operation] of operations.entries()) {
         // Warm already: a few rounds settle the four into calling one another in turn.
-        const settle = Math.min(opts.warmup, 20);
-        const four = turns[i]!.map((turn) => turn.driver);
-        const cpuBefore = four.map((driver) => driver.cpuNs());
-        const samples = await interleave(turns[i]!, rounds, settle, MIRRORED);
-        // Each server's CPU a call (us, all its threads), over the same calls as the latencies plus the settling ones.
-        const cpu = four.map((driver, k) => (driver.cpuNs() - cpuBefore[k]!) / (samples[0]!.length + settle) / 1000);
+        const { samples, cpu } = await interleave(turns[i]!, rounds, Math.min(opts.warmup, 20), MIRRORED);
         const [a, b, aCanned, bCanned] = bySide.map((k) => samples[k]!);
-        const [aCpu, bCpu, aCannedCpu, bCannedCpu] = bySide.map((k) => cpu[k]!);
+        const [aCpu, bCpu, aCannedCpu, bCannedCpu] = bySide.map((k) => cpu[k]!.server);
         const result = results[i]!;
         result.a.push(...a!);
         result.b.push(...b!);
@@ -166,8 +158,6 @@ async function bothSides(order: readonly ['a', 'b'] | readonly ['b', 'a'], start
  * swapped): over two rounds each python call has the predecessors its libtmux twin has.
  */
 const MIRRORED = [[0, 1, 2, 3], [1, 0, 3, 2]] as const;
-
-
 
 /**
  * Each profile's answer to each operation, as its server gave it, written for the no-op server's
