@@ -1,12 +1,11 @@
 /** list_panes and search_panes against pane count, and concurrent clients. */
 import { performance } from 'node:perf_hooks';
-import { toolRow, ToolError, useTmuxPid } from '../measure.js';
+import { interleave, toolRow, ToolError, useTmuxPid } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table, type Table } from '../report.js';
 import { fitLine, ms, steps, summarize, type Summary } from '../stats.js';
 import { BenchTmux, growPaneFarm } from '../tmux.js';
-
 
 function farmPaneCommand(history: number) {
   // history + the tallest pane (200 rows / 10 panes + borders) so each pane keeps >= history rows of scrollback.
@@ -49,11 +48,8 @@ async function concurrently(drivers: McpDriver[], op: (typeof CONCURRENT_OPS)[nu
 export async function growthScenario(floor: Summary): Promise<void> {
   const t = table(
     'Growth with pane count',
-    `One tmux server grown to N panes (10 per 400x200 window, each pane \`cat\` after printing ~${opts.history + 25} rows of ~24 characters, so >= ${opts.history} rows of ` +
-      `scrollback). list_panes lists the whole server; search_panes looks for a literal found in every 10th pane with ` +
-      `scrollbackLines=${opts.history}. At 200 panes list_panes is measured against a server asking tmux for 3 fields per pane ` +
-      '(bench/three-field-server.ts: one spawned `tmux list-panes -a -F "#{pane_id}:#{pane_title}:#{pane_active}"` per call, as nickgnd/tmux-mcp ' +
-      'does), calls interleaved; target: ours faster.',
+    `One tmux server grown to N panes (each with >= ${opts.history} rows of scrollback; method: bench/notes.md); search_panes looks for a literal in every 10th pane. ` +
+      'At 200 panes list_panes against the 3-field peer (bench/three-field-server.ts), interleaved; target: ours faster.',
   );
   const listPoints: Array<[number, number]> = [];
   const searchPoints: Array<[number, number]> = [];
@@ -138,8 +134,7 @@ export async function growthScenario(floor: Summary): Promise<void> {
   const lines = [
     '### Growth table: p50 ms per call at N panes and C concurrent clients',
     '',
-    'C clients = C SDK clients, each with its own server process over stdio (C agents on one machine), sharing the one tmux server ' +
-      'and calling at once, each on its own pane, for ~2 s per cell (at least one call each); p50 over every call of every client.',
+    'C SDK clients, each with its own server process over stdio, calling at once on their own panes (bench/notes.md); p50 over every call.',
     '',
     `| operation | clients | ${columns.map((n) => `${n} panes`).join(' | ')} |`,
     `|---|---|${columns.map(() => '---').join('|')}|`,
@@ -157,28 +152,15 @@ export async function growthScenario(floor: Summary): Promise<void> {
 async function peerListing(t: Table, ours: McpDriver, tmux: BenchTmux): Promise<void> {
   const peer = await McpDriver.threeField(tmux.env);
   try {
-    const mine: number[] = [];
-    const theirs: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      await ours.call('list_panes', {});
-      await peer.call('list_panes', {});
-    }
-    const end = performance.now() + opts.budgetMs * 2;
-    while (mine.length < Math.min(opts.iterations, 300) && (mine.length < 20 || performance.now() < end)) {
-      const a = await ours.call('list_panes', {});
-      const b = await peer.call('list_panes', {});
-      if (a.isError || b.isError) throw new Error(`list_panes failed: ${a.isError ? a.text : b.text}`);
-      mine.push(a.ms);
-      theirs.push(b.ms);
-    }
-    const peerSummary = summarize(theirs);
-    addRow(t, { name: 'peer: 3 fields per pane, tmux spawned per call, 200 panes', summary: peerSummary, note: 'bench/three-field-server.ts, interleaved with the next row' });
+    const { samples } = await interleave([ours, peer].map((driver) => ({ driver, tool: 'list_panes', args: {} })), Math.min(opts.iterations, 300), 5);
+    const [mine, theirs] = samples.map((each) => summarize(each));
+    addRow(t, { name: 'peer: 3 fields per pane, tmux spawned per call, 200 panes', summary: theirs!, note: 'bench/three-field-server.ts, interleaved with the next row' });
     addRow(t, {
       name: 'list_panes, 200 panes, every contract field (interleaved with the peer)',
-      summary: summarize(mine),
-      target: peerSummary.p50,
+      summary: mine!,
+      target: theirs!.p50,
       goal: 'faster than the 3-field peer',
-      floorValue: peerSummary.p50,
+      floorValue: theirs!.p50,
     });
   } finally {
     await peer.close();

@@ -6,19 +6,8 @@ import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
 import { summarize, type Summary } from '../stats.js';
 
-
-const WAIT_METHOD = `The pane runs \`bash -c 'while read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'\`.
-For each sample the bench calls wait_for_text for \`MARK-<i>-END\` (a text the pane has never shown; the
-typed input echoes only \`<i>\`), waits ${'`armMs`'} for the wait to be armed, then makes the pane print the marker
-with one separate \`tmux send-keys\`. bash reads the wall clock ($EPOCHREALTIME, a builtin: no fork) immediately
-before it writes the line, and the line carries that time; the client takes the wall clock (performance.timeOrigin +
-performance.now(), the same CLOCK_REALTIME) when the tools/call result is parsed. Latency = receive time - print
-time: tmux reading the pty, %output to our control client, matching, the response and the client's parse. The
-trigger's own cost (spawning tmux) is outside the interval. A sample whose wait was not armed in time (outcome not
-"matched", or matchedAtEntry) is discarded and counted.`;
-
 export async function waitScenario(base: Base, floor: Summary): Promise<void> {
-  const t = table('wait_for_text: time from print to result', WAIT_METHOD);
+  const t = table('wait_for_text: time from print to result', 'From the pane printing the text (its own wall clock) to the result parsed; method: bench/notes.md.');
   const driver = await McpDriver.ours(base.tmux.env);
   try {
     if (!driver.has('wait_for_text')) {
