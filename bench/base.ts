@@ -46,7 +46,7 @@ export async function floorSummary(env: NodeJS.ProcessEnv): Promise<Floor> {
     // RSS at the same point as the server's idle RSS: after a few calls, before the timed loop.
     for (let i = 0; i < 9; i++) await noop.call('noop', {});
     await sleep(200);
-    const rss = noop.memory('VmRSS');
+    const rss = noop.memory();
     const summary = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
     return { summary, rss };
   } finally {

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
-
 // One definition of "scrubbed" and of reaping at exit for tests and bench alike.
 import { reapAtExit, releaseAtExit, scrubbedEnv, TMUX_BIN } from '../test/fixture/tmux.js';
+
+const run = promisify(execFile);
 
 export class BenchTmux {
   readonly dir: string;
@@ -26,19 +26,10 @@ export class BenchTmux {
   }
 
   async tmux(...args: string[]): Promise<string> {
-    const { stdout } = await run(TMUX_BIN, ['-S', this.socketPath, ...args], {
-      env: scrubbedEnv(),
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return stdout;
+    return (await run(TMUX_BIN, ['-S', this.socketPath, ...args], { env: scrubbedEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })).stdout;
   }
 
-  /**
-   * Starts the server with one detached session and returns its first pane. history-limit and
-   * default-size are set in the same tmux invocation, before any pane exists, so every pane
-   * (the first one included) gets them.
-   */
+  /** Starts the server with one detached session and returns its first pane; the options are set before any pane exists. */
   async start(options: { session?: string; width?: number; height?: number; historyLimit?: number; command?: string } = {}): Promise<string> {
     this.#started = true;
     const width = options.width ?? 160;
@@ -78,10 +69,6 @@ export class BenchTmux {
     }
   }
 
-  async paneValue(paneId: string, format: string): Promise<string> {
-    return (await this.tmux('display-message', '-p', '-t', paneId, format)).trim();
-  }
-
   async serverPid(): Promise<number> {
     return Number((await this.tmux('display-message', '-p', '#{pid}')).trim());
   }
@@ -103,24 +90,14 @@ export class BenchTmux {
   }
 }
 
-/**
- * Adds panes to a farm of `from` panes (windows `bench:0`... of `perWindow` panes each) until it
- * has `panes`. Returns every pane id in creation order.
- */
-export async function growPaneFarm(
-  tmux: BenchTmux,
-  options: { from: number; panes: number; perWindow?: number; paneCommand: (index: number) => string },
-): Promise<string[]> {
-  const perWindow = options.perWindow ?? 10;
+/** Adds panes to a farm of `from` panes (windows `bench:N` of 10 panes each) until it has `panes`; every pane id. */
+export async function growPaneFarm(tmux: BenchTmux, options: { from: number; panes: number; paneCommand: (index: number) => string }): Promise<string[]> {
   const commands: string[] = [];
   for (let index = options.from; index < options.panes; index++) {
-    const w = Math.floor(index / perWindow);
-    const target = `bench:${w}`;
-    if (index % perWindow === 0) commands.push(`new-window -d -t ${target} ${tmuxQuote(options.paneCommand(index))}`);
-    else {
-      commands.push(`split-window -d -v -t ${target} ${tmuxQuote(options.paneCommand(index))}`);
-      commands.push(`select-layout -t ${target} even-vertical`);
-    }
+    const target = `bench:${Math.floor(index / 10)}`;
+    const command = tmuxQuote(options.paneCommand(index));
+    if (index % 10 === 0) commands.push(`new-window -d -t ${target} ${command}`);
+    else commands.push(`split-window -d -v -t ${target} ${command}`, `select-layout -t ${target} even-vertical`);
   }
   // Chunks keep each source-file short enough to finish well inside tmux's client timeouts.
   for (let i = 0; i < commands.length; i += 400) await tmux.source(commands.slice(i, i + 400));
@@ -129,8 +106,8 @@ export async function growPaneFarm(
   return ids;
 }
 
-/** Quotes one argument for tmux's command language (single quotes: nothing is special inside). */
-export function tmuxQuote(text: string): string {
+/** Quotes one argument for tmux's command language. */
+function tmuxQuote(text: string): string {
   if (text.includes("'")) return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('$', '\\$')}"`;
   return `'${text}'`;
 }

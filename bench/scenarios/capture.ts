@@ -16,7 +16,7 @@ export async function captureScenario(base: Base, floor: Summary): Promise<void>
   const panes: Array<[number, string]> = [];
   for (const lines of opts.lines) panes.push([lines, await base.tmux.newWindow('bench', fillCommand(lines + height))]);
   for (const [lines, pane] of panes) {
-    await base.tmux.until(`history of ${pane} to reach ${lines}`, async () => Number(await base.tmux.paneValue(pane, '#{history_size}')) >= lines);
+    await base.tmux.until(`history of ${pane} to reach ${lines}`, async () => Number(await base.tmux.tmux('display-message', '-p', '-t', pane, '#{history_size}')) >= lines);
   }
   const driver = await McpDriver.ours(base.tmux.env);
   const points: Array<[number, number]> = [];

@@ -6,19 +6,15 @@ import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
 
-
 /** Node flags of the capped run: a 48 MiB old generation, 2 MiB semi-spaces. */
 const CAPPED_HEAP = ['--max-old-space-size=48', '--max-semi-space-size=2'];
 
 export async function memoryScenario(base: Base): Promise<void> {
   const t = table(
     `Memory while a pane prints ${opts.floodMb} MB`,
-    'A pane of the attached session runs `head -c N /dev/urandom | base64` while a wait_for_text on that pane waits ' +
-      'for the line printed after it; VmRSS of the server is sampled every 20 ms. Run 1: the server as shipped, ' +
-      `${opts.floodMb} MB. Run 2: ${Math.ceil(opts.floodMb / 3)} MB with the heap capped (node ${CAPPED_HEAP.join(' ')}): ` +
-      'if what the server keeps grew with the output, this run would run out of heap; it passing with flat RSS shows ' +
-      'the live data is bounded and run 1\'s peak is V8 deferring collection. Bounded (the target) = run 2 matched and its ' +
-      'peak RSS stays within 16 MiB of its RSS before the flood.',
+    `\`head -c N /dev/urandom | base64\` in a pane while a wait_for_text on it waits for the line after; VmRSS sampled every 20 ms. ` +
+      `Run 1: as shipped. Run 2: ${Math.ceil(opts.floodMb / 3)} MB with the heap capped (node ${CAPPED_HEAP.join(' ')}): were the live data unbounded ` +
+      'it would run out of heap. Target (bounded): run 2 matched, its peak within 16 MiB of its RSS before.',
   );
   const shipped = await flood(base, opts.floodMb);
   if (!shipped) {
@@ -47,11 +43,11 @@ async function flood(base: Base, megabytes: number, args: string[] = []) {
     if (!driver.has('wait_for_text')) return undefined;
     await driver.call('list_panes', {});
     await sleep(100);
-    const before = driver.memory('VmRSS');
+    const before = driver.memory();
     let peak = before;
     const sampler = setInterval(() => {
       try {
-        peak = Math.max(peak, driver.memory('VmRSS'));
+        peak = Math.max(peak, driver.memory());
       } catch {
         // the process may be gone; the call result will say why
       }
