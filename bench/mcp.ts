@@ -115,26 +115,12 @@ export class McpDriver {
 
   /** VmRSS of the server process, in MiB. */
   memory(): number {
-    return rssKiB(this.pid) / 1024;
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'))?.[1]) / 1024;
   }
 
   /** VmRSS of the server and every process below it (its tmux control clients), in MiB (a process gone meanwhile counts 0). */
   treeMemory(): number {
-    let kib = 0;
-    const pending = [this.pid];
-    while (pending.length > 0) {
-      const next = pending.pop()!;
-      try {
-        kib += rssKiB(next);
-        for (const tid of readdirSync(`/proc/${next}/task`)) {
-          const children = readFileSync(`/proc/${next}/task/${tid}/children`, 'utf8').trim();
-          if (children) pending.push(...children.split(' ').map(Number));
-        }
-      } catch {
-        // ended meanwhile
-      }
-    }
-    return kib / 1024;
+    return [this.pid, ...descendants(this.pid)].reduce((kib, pid) => kib + rssKiB(pid), 0) / 1024;
   }
 
   /** CPU time the server process has used so far, in nanoseconds (all threads). */
@@ -148,7 +134,31 @@ export class McpDriver {
   }
 }
 
-const rssKiB = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+const rssKiB = (pid: number) => {
+  try {
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0; // ended meanwhile
+  }
+};
+
+/** Live processes below `pid` (its children, theirs, ...). */
+export function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    try {
+      for (const tid of readdirSync(`/proc/${next}/task`)) {
+        const children = readFileSync(`/proc/${next}/task/${tid}/children`, 'utf8').trim();
+        if (children) for (const child of children.split(' ').map(Number)) found.push(child), pending.push(child);
+      }
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
 
 async function connect(transport: Transport, era: HttpEra): Promise<{ client: Client; tools: Set<string> }> {
   const client = new Client({ name: 'tmux-mcp-bench', version: '0' }, { versionNegotiation: { mode: era } });

@@ -1,8 +1,7 @@
 /**
- * `npm run bench`: latency and memory of the built server (dist/cli.js) against private tmux
- * servers, driven through the official SDK Client, each beside its comparison measured in the same
- * run (a no-op SDK server, a bare Node responder, a peer). Prints each table as it goes and writes
- * bench/RESULTS.md. Options: `--help`. One file per scenario in bench/scenarios/.
+ * `npm run bench`: latency and memory of the built server against private tmux servers through the
+ * official SDK Client, each beside its reference measured in the same run. Prints each table as it
+ * goes and writes bench/RESULTS.md. Options: `--help`. One file per scenario in bench/scenarios/.
  */
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -14,7 +13,7 @@ import { opts } from './options.js';
 import { machine, report, targetLines } from './report.js';
 import { ms } from './stats.js';
 import { captureScenario } from './scenarios/capture.js';
-import { fastScenario, parityOperations } from './scenarios/fast.js';
+import { fastScenario } from './scenarios/fast.js';
 import { growthScenario } from './scenarios/growth.js';
 import { hostsScenario } from './scenarios/hosts.js';
 import { httpScenario } from './scenarios/http.js';
@@ -29,15 +28,15 @@ import { waitScenario } from './scenarios/wait.js';
 /** The scenarios in the order they run, on the shared tmux server; growth builds servers of its own. */
 const SCENARIOS: ReadonlyArray<readonly [string, (base: Base, floor: Floor) => Promise<void>]> = [
   ['fast', fastScenario],
-  ['parity', (base) => pythonParity(base, parityOperations(base))],
+  ['parity', pythonParity],
   ['http', httpScenario],
   ['oversight', oversightScenario],
   ['idle', idleMemoryScenario],
   ['start', coldStartScenario],
-  ['wait', (base, floor) => waitScenario(base, floor.summary)],
-  ['capture', (base, floor) => captureScenario(base, floor.summary)],
+  ['wait', waitScenario],
+  ['capture', captureScenario],
   ['memory', memoryScenario],
-  ['ssh', (base, floor) => sshScenario(base, floor.summary)],
+  ['ssh', sshScenario],
   ['hosts', hostsScenario],
 ];
 

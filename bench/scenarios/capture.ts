@@ -1,13 +1,13 @@
 /** capture_pane against history size. */
-import { fillCommand, type Base } from '../base.js';
+import { fillCommand, type Base, type Floor } from '../base.js';
 import { toolRow } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { table } from '../report.js';
-import { fitLine, ms, steps, type Summary } from '../stats.js';
+import { fitLine, ms, steps } from '../stats.js';
 
 
-export async function captureScenario(base: Base, floor: Summary): Promise<void> {
+export async function captureScenario(base: Base, { summary: floor }: Floor): Promise<void> {
   const t = table(
     'capture_pane growth with history size',
     'capture_pane with start=-N (tmux captures the whole range; the answer keeps the newest 200 rows). Rows are 70 characters.',

@@ -1,10 +1,10 @@
 /** A listing spanning eight hosts against the same listing over one. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoopbackSshd, SSHD_BIN } from '../../test/fixture/sshd.js';
 import type { Base } from '../base.js';
 import { interleave } from '../measure.js';
-import { McpDriver, processCpuNs } from '../mcp.js';
+import { descendants, McpDriver, processCpuNs } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
 import { summarize } from '../stats.js';
@@ -14,24 +14,6 @@ import { BenchTmux } from '../tmux.js';
 const HOSTS_OVER_ONE = 1.5;
 /** Calls of each server alone, after the paired run, for the CPU of every process a listing wakes. */
 const BREAKDOWN_CALLS = 200;
-
-/** The parent pid of a process, or 0 once it is gone. */
-function parentOf(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Live processes below `root` (its children, theirs, ...). */
-function descendants(root: number): number[] {
-  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
-  return pids.filter((pid) => {
-    for (let p = parentOf(pid), depth = 0; p > 1 && depth < 16; p = parentOf(p), depth++) if (p === root) return true;
-    return false;
-  });
-}
 
 const cpuOf = (pids: readonly number[]): number =>
   pids.reduce((sum, pid) => {

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Base } from '../base.js';
+import { parityOperations } from './fast.js';
 import { interleave, ToolError } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
@@ -11,8 +12,6 @@ import { meanWithInterval, median, ms, summarize } from '../stats.js';
 
 /** Passes of four fresh servers: a process's speed is set where it lands, so passes, not rounds, limit the resolution. */
 const PARITY_PASSES = Math.max(2, opts.parityPasses);
-/** Calls of each operation every server makes before a pass measures, all four at once: until V8 is done optimising. */
-const PARITY_WARMUP = opts.parityWarmup;
 
 export type Operation = { tool: string; args: Record<string, unknown> };
 
@@ -25,7 +24,8 @@ type Paired = { readonly a: Operation; readonly b: Operation };
  * (parityPasses); and the same measurement of libtmux against itself, the control that shows what
  * the harness reads when there is no difference to find.
  */
-export async function pythonParity(base: Base, operations: ReadonlyArray<{ name: string; python: Operation; libtmux: Operation }>): Promise<void> {
+export async function pythonParity(base: Base): Promise<void> {
+  const operations = parityOperations(base);
   // This process (the client) and tmux on one CPU; every server a pass starts inherits it.
   const pin = pinToOneCpu([process.pid, await base.tmux.serverPid()]);
   const parity = table(
@@ -88,7 +88,7 @@ function controlRow(name: string, beyond: Beyond): Row {
 
 /**
  * Side a against side b on each operation, in PARITY_PASSES passes: each starts a server of each
- * side and a no-op server for each side's canned answers, warms the four (PARITY_WARMUP), then calls
+ * side and a no-op server for each side's canned answers, warms the four (--parity-warmup calls each, all at once: until V8 is done optimising), then calls
  * them once a round, in mirrored order, operation after operation. Per operation: every latency, each side's answer size,
  * and per pass the median of (a - b) - (a canned - b canned) over its rounds.
  */
@@ -103,12 +103,11 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
     // among the others, where it lands) must not side with a or b over the whole table.
     const order = pass % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
     const servers = await bothSides(order, (side) => McpDriver.ours(sides[side]));
-    let floors: { a: McpDriver; b: McpDriver } | undefined;
+    let floors: Record<'a' | 'b', McpDriver> | undefined;
     try {
       const canned = await cannedAnswers<'a' | 'b'>(base, servers, operations);
       // One no-op server for each side's answers: each is then called once a round, as each side's server is.
-      const noops = await bothSides(order, () => McpDriver.noop(base.tmux.env, canned.file));
-      floors = noops;
+      const noops = (floors = await bothSides(order, () => McpDriver.noop(base.tmux.env, canned.file)));
       // Per operation, its four turns: each side's server, then each side's canned answer. Two passes
       // in four give b the first place of each pair (first in even rounds and in the warm-up), crossed
       // with the start order, so that no place in the turn order sides with a or b either.
@@ -120,7 +119,7 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
       // The turns of a's server, b's, a's canned answer and b's, in this pass's order.
       const bySide = [places.indexOf('a'), places.indexOf('b'), 2 + places.indexOf('a'), 2 + places.indexOf('b')];
       const warm = async (server: number) => {
-        for (let call = 0; call < PARITY_WARMUP; call++) {
+        for (let call = 0; call < opts.parityWarmup; call++) {
           for (const turn of turns.map((four) => four[server]!)) await turn.driver.call(turn.tool, turn.args);
         }
       };

@@ -3,18 +3,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { LoopbackSshd, SSHD_BIN } from '../../test/fixture/sshd.js';
-import type { Base } from '../base.js';
+import type { Base, Floor } from '../base.js';
 import { toolRow } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
-import type { Summary } from '../stats.js';
 
 /**
  * The same calls on the same tmux server, addressed locally and as a host over a loopback sshd
  * (test/fixture/sshd.ts): the difference is the ssh hop. Skipped when sshd is not installed.
  */
-export async function sshScenario(base: Base, floor: Summary): Promise<void> {
+export async function sshScenario(base: Base, { summary: floor }: Floor): Promise<void> {
   const t = table('Local vs a host over loopback ssh (same tmux server)', 'Each pair: the call on the local tmux, then the same call through `--host ssh=...`; ratio = p50 / floor p50.');
   if (!existsSync(SSHD_BIN)) return void addRow(t, { name: 'loopback sshd', unavailable: true, note: `${SSHD_BIN} not installed` });
   const sshd = await LoopbackSshd.start(['benchhost']);

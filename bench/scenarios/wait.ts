@@ -1,12 +1,12 @@
 /** wait_for_text: from the pane printing the text to the result. */
-import type { Base } from '../base.js';
+import type { Base, Floor } from '../base.js';
 import { sleep } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
-import { summarize, type Summary } from '../stats.js';
+import { summarize } from '../stats.js';
 
-export async function waitScenario(base: Base, floor: Summary): Promise<void> {
+export async function waitScenario(base: Base, { summary: floor }: Floor): Promise<void> {
   const t = table('wait_for_text: time from print to result', 'From the pane printing the text (its own wall clock) to the result parsed; method: bench/notes.md.');
   const driver = await McpDriver.ours(base.tmux.env);
   try {
