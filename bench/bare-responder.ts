@@ -1,11 +1,7 @@
 /**
- * The floor of any Node MCP server: plain node, no SDK. Over stdio (one JSON message a line) it
- * answers `initialize` and `tools/list` with the bytes of FILE (`node bare-responder.mjs FILE`: a
- * tools/list result, as our server gives it; without FILE, one tool `noop`) and `tools/call` with a
- * canned "ok": what is left between this and our first answer is ours (cold start). With `--http`,
- * the same answers on node:http at a free loopback port it names on stderr ("bare: HTTP at <url>"),
- * each POST answered with its JSON (an `initialize` gets a session id, a notification 202): its HTTP
- * p50 minus its stdio p50 is what HTTP costs a server that does nothing else.
+ * The floor of any Node MCP server, no SDK: answers `initialize`, `tools/list` (the bytes of FILE,
+ * as our server gives them; without FILE, one tool `noop`) and `tools/call` ("ok") over stdio, one
+ * message a line; with `--http`, over node:http at a loopback port it names on stderr.
  */
 import { readFileSync } from 'node:fs';
 

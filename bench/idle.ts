@@ -1,8 +1,6 @@
 /**
- * CPU idle states for the run. On a VM whose idle vCPUs halt (haltpoll with polling off here), each
- * hop of a call (client, server, tmux client, tmux server) pays a halt exit and a wake-up IPI, which
- * is hypervisor cost, not ours. Like cyclictest, the bench can hold the PM QoS request
- * /dev/cpu_dma_latency at 0 for the run, so idle vCPUs poll; floor and server are measured alike.
+ * CPU idle states for the run: like cyclictest, the bench can hold the PM QoS request
+ * /dev/cpu_dma_latency at 0, so idle vCPUs poll instead of halting (why: bench/notes.md).
  */
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 

@@ -1,14 +1,8 @@
 /**
- * The floor: a low-level SDK `Server` on the same transport with one tool that does nothing and
- * returns `{}`. Its latency is what the protocol, the SDK and process hops cost by themselves, so
- * (our p50) / (this p50) isolates the work that is ours. Over stdio by default; with `--http MODULE`,
- * behind the very HTTP stack our server uses (MODULE is the built dist/mcp/http/serve.js: the Host/Origin
- * gates, the bearer token from TMUX_MCP_TOKEN, 2025 sessions), on a free loopback port it names on stderr.
- *
- * With `--answers FILE` it also serves canned answers: FILE holds `[{name, outputSchema?, result}]`,
- * and each tool answers its `result` (advertising its output schema, so a client checks it as it
- * checks the real tool's). What the protocol, the SDK and the pipe cost to carry one particular
- * answer, with no work behind it.
+ * The floor: an SDK `Server` whose one tool does nothing and returns `{}`, over stdio, or with
+ * `--http MODULE` behind our own HTTP stack (MODULE: the built dist/mcp/http/serve.js). With
+ * `--answers FILE` (`[{name, outputSchema?, result}]`) each named tool answers its canned result:
+ * what carrying one particular answer costs, with no work behind it.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

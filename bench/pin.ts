@@ -1,9 +1,6 @@
 /**
- * Holding the processes of a comparison to one CPU (taskset, util-linux). When a client, its
- * servers and tmux hand each call to one another in turn, two cores add a cross-core wake-up to
- * every hand-off, and where the scheduler puts each process moves its latency for its whole life;
- * on one core the hand-offs are plain context switches and a call costs what its processes' CPU
- * on the way costs. Processes started by a pinned process inherit its CPU.
+ * Holding the processes of a comparison to one CPU (taskset): a hand-off between them is then a
+ * context switch, not a cross-core wake-up (bench/notes.md). Processes a pinned one starts inherit its CPU.
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';

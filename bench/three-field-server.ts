@@ -1,9 +1,6 @@
 /**
- * A peer for the 200-pane listing: an SDK server whose list_panes asks tmux for three fields per
- * pane, the way the most-used TypeScript tmux MCP server (nickgnd/tmux-mcp 0.2.2) does it: one
- * `tmux list-panes -F "#{pane_id}:#{pane_title}:#{pane_active}"` through child_process.exec per
- * call, parsed into {id, title, active}. It lists the whole server (-a), like our list_panes
- * without arguments. The socket comes from LIBTMUX_SOCKET_PATH, as for our server.
+ * The peer of the 200-pane listing: list_panes as nickgnd/tmux-mcp 0.2.2 makes it, one spawned
+ * `tmux list-panes -a -F "#{pane_id}:#{pane_title}:#{pane_active}"` per call, parsed into {id, title, active}.
  */
 import { exec } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,7 +1,6 @@
 /**
- * Private tmux servers for the benchmark: the same idea as test/fixture/tmux.ts (socket in a fresh
- * temp dir, `-f /dev/null`, TMUX/TMUX_PANE scrubbed), plus bulk pane building. Every server started
- * here is killed when the process exits, on success, on a thrown error and on SIGINT/SIGTERM.
+ * Private tmux servers for the benchmark, as test/fixture/tmux.ts makes them, plus bulk pane
+ * building; every one is killed when the process exits, however it exits.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
