@@ -1,7 +1,7 @@
 /** The tmux server most scenarios share (one session, 8 panes), the floor, and the calls several scenarios make. */
 import { BenchTmux } from './tmux.js';
 import { McpDriver } from './mcp.js';
-import { measure, sleep } from './measure.js';
+import { measure } from './measure.js';
 import { opts } from './options.js';
 import type { Summary } from './stats.js';
 
@@ -22,33 +22,23 @@ export async function baseServer(): Promise<Base> {
   // tmux drops the oldest 10% once history reaches the limit: leave room for the biggest capture.
   const shell = await tmux.start({ width: 160, height: 50, historyLimit: Math.max(...opts.lines, 1000) * 2 });
   const sink = await tmux.newWindow('bench', 'stty -echo; exec cat >/dev/null');
-  // Prints "MARK-<line> <wall clock>" for each line it reads; the clock is read in the same
-  // process right before the write (bash's $EPOCHREALTIME, no fork in between).
-  const marker = await tmux.newWindow(
-    'bench',
-    `exec bash --norc --noprofile -c 'while IFS= read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'`,
-  );
+  // Prints "MARK-<line>-END <wall clock>" for each line it reads, the clock read right before the write (no fork).
+  const marker = await tmux.newWindow('bench', `exec bash --norc --noprofile -c 'while IFS= read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'`);
   const flood = await tmux.newWindow('bench', 'sh');
   const others = [];
   for (let i = 0; i < 4; i++) others.push(await tmux.newWindow('bench', fillCommand(30)));
   return { tmux, shell, sink, marker, flood, others };
 }
 
+/** The no-op SDK server measured alone: the floor of the rows not measured beside their own. */
 export interface Floor {
   readonly summary: Summary & { cpu: { server: number; tmux?: number } };
-  /** VmRSS of the no-op server after a few calls, MiB: what node plus the SDK take before any code of ours. */
-  readonly rss: number;
 }
 
 export async function floorSummary(env: NodeJS.ProcessEnv): Promise<Floor> {
   const noop = await McpDriver.noop(env);
   try {
-    // RSS at the same point as the server's idle RSS: after a few calls, before the timed loop.
-    for (let i = 0; i < 9; i++) await noop.call('noop', {});
-    await sleep(200);
-    const rss = noop.memory();
-    const summary = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
-    return { summary, rss };
+    return { summary: await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) }) };
   } finally {
     await noop.close();
   }

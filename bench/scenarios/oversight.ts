@@ -1,7 +1,7 @@
 /** Oversight: the audit log, recordings and the live view, against the same server without them. */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Base } from '../base.js';
+import { fastCalls, type Base } from '../base.js';
 import { interleave, permutations } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
@@ -31,12 +31,9 @@ export async function oversightScenario(base: Base): Promise<void> {
     await McpDriver.ours(env, [], ['--view', '127.0.0.1:0']),
   ];
   try {
-    const calls = [
-      { name: 'send_keys (one key + Enter)', tool: 'send_keys', args: { paneId: base.sink, keys: ['x'], literal: true, enter: true } },
-      { name: 'capture_pane (visible screen)', tool: 'capture_pane', args: { paneId: base.others[0] } },
-    ];
-    for (const call of calls) {
-      const turns = drivers.map((driver) => ({ driver, tool: call.tool, args: call.args }));
+    const [, , , screen, keys] = fastCalls(base);
+    for (const call of [keys!, screen!]) {
+      const turns = drivers.map((driver) => ({ driver, tool: call.tool, args: call.args() }));
       const { samples, cpu } = await interleave(turns, opts.iterations, Math.min(opts.warmup, 500), permutations([0, 1, 2, 3]));
       const [off, control, on, viewed] = samples.map((each) => summarize(each));
       const beyond = (summary: Summary) => `${summary.p50 >= off!.p50 ? '+' : ''}${ms(summary.p50 - off!.p50)} ms against off`;
