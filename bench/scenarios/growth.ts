@@ -72,43 +72,28 @@ export async function growthScenario(floor: Summary): Promise<void> {
       console.log(`  (grew to ${panes} panes in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
       if (drivers.length === 0) drivers.push(await McpDriver.ours(tmux.env));
       const driver = drivers[0]!;
-      const list = await toolRow(t, driver, `list_panes, ${panes} panes`, 'list_panes', () => ({}), {
-        floor: floor.p50,
-        iterations: panes >= 1000 ? 60 : opts.iterations,
-        warmup: 3,
-      });
+      const list = await toolRow(t, driver, `list_panes, ${panes} panes`, 'list_panes', () => ({}), { floor: floor.p50, iterations: panes >= 1000 ? 60 : opts.iterations, warmup: 3 });
       if (list.summary) listPoints.push([panes, list.summary.p50]);
       if (panes === 200) await peerListing(t, driver, tmux);
-      const search = await toolRow(
-        t,
-        driver,
-        `search_panes, ${panes} panes x ${opts.history} lines`,
-        'search_panes',
-        () => ({ pattern: 'needle in pane', scrollbackLines: opts.history }),
-        {
-          noteOf: (last) =>
-            last ? `searched ${last.panesSearched} of ${last.panesAvailable} panes, ${last.matches?.length} matches` +
-              (last.truncated ? `, truncated by ${last.truncatedBy.join('+')}` : '') : '',
-          floor: floor.p50,
-          target: panes === 200 ? 100 : undefined,
-          iterations: panes >= 1000 ? 10 : panes >= 200 ? 30 : 60,
-          warmup: 2,
-        },
-      );
+      const search = await toolRow(t, driver, `search_panes, ${panes} panes x ${opts.history} lines`, 'search_panes', () => ({ pattern: 'needle in pane', scrollbackLines: opts.history }), {
+        noteOf: (last) =>
+          last ? `searched ${last.panesSearched} of ${last.panesAvailable} panes, ${last.matches?.length} matches` + (last.truncated ? `, truncated by ${last.truncatedBy.join('+')}` : '') : '',
+        floor: floor.p50,
+        target: panes === 200 ? 100 : undefined,
+        iterations: panes >= 1000 ? 10 : panes >= 200 ? 30 : 60,
+        warmup: 2,
+      });
       // Past search_panes' own pane limit the work stops growing: fit only sizes searched whole.
       if (search.summary && search.note?.includes(`searched ${panes} of ${panes}`)) searchPoints.push([panes, search.summary.p50]);
       if (!opts.clientPanes.includes(panes)) continue;
       for (const clients of opts.clients) {
         while (drivers.length < clients) drivers.push(await McpDriver.ours(tmux.env));
-        for (const op of CONCURRENT_OPS) {
-          if (!driver.has(op.tool)) continue;
-          try {
-            const summary = await concurrently(drivers.slice(0, clients), op, paneIds, Math.min(opts.budgetMs, 2000));
-            grid.set(`${op.name}\0${clients}\0${panes}`, `${ms(summary.p50)} (n ${summary.n})`);
-          } catch (error) {
-            if (!(error instanceof ToolError)) throw error;
-            grid.set(`${op.name}\0${clients}\0${panes}`, 'error');
-          }
+        for (const op of CONCURRENT_OPS.filter((each) => driver.has(each.tool))) {
+          const summary = await concurrently(drivers.slice(0, clients), op, paneIds, Math.min(opts.budgetMs, 2000)).catch((error: unknown) => {
+            if (error instanceof ToolError) return undefined;
+            throw error;
+          });
+          grid.set(`${op.name}\0${clients}\0${panes}`, summary ? `${ms(summary.p50)} (n ${summary.n})` : 'error');
         }
         console.log(`  (${clients} concurrent clients at ${panes} panes: ${CONCURRENT_OPS.map((op) => `${op.tool} ${grid.get(`${op.name}\0${clients}\0${panes}`) ?? '-'}`).join(', ')})`);
       }
@@ -140,9 +125,7 @@ export async function growthScenario(floor: Summary): Promise<void> {
     `|---|---|${columns.map(() => '---').join('|')}|`,
   ];
   for (const op of CONCURRENT_OPS) {
-    for (const clients of opts.clients) {
-      lines.push(`| ${op.name} | ${clients} | ${columns.map((n) => grid.get(`${op.name}\0${clients}\0${n}`) ?? '-').join(' | ')} |`);
-    }
+    for (const clients of opts.clients) lines.push(`| ${op.name} | ${clients} | ${columns.map((n) => grid.get(`${op.name}\0${clients}\0${n}`) ?? '-').join(' | ')} |`);
   }
   t.after.push(lines.join('\n'));
   console.log(lines.join('\n'));

@@ -43,11 +43,12 @@ export async function pythonParity(base: Base): Promise<void> {
     pin.release();
   }
   for (const [i, operation] of operations.entries()) {
-    const { a, b, aCanned, bCanned, bytes } = python.operations[i]!;
-    addRow(parity, { name: `libtmux: ${operation.name}`, summary: summarize(b), note: 'interleaved with the next three rows' });
-    addRow(parity, { name: `python: ${operation.name}`, summary: summarize(a) });
-    addRow(parity, { name: `libtmux's answer, canned (${bytes.b} bytes)`, summary: summarize(bCanned) });
-    addRow(parity, { name: `python's answer, canned (${bytes.a} bytes)`, summary: summarize(aCanned) });
+    const { latencies, bytes } = python.operations[i]!;
+    const [a, b, aCanned, bCanned] = latencies.map((each) => summarize(each));
+    addRow(parity, { name: `libtmux: ${operation.name}`, summary: b, note: 'interleaved with the next three rows' });
+    addRow(parity, { name: `python: ${operation.name}`, summary: a });
+    addRow(parity, { name: `libtmux's answer, canned (${bytes.b} bytes)`, summary: bCanned });
+    addRow(parity, { name: `python's answer, canned (${bytes.a} bytes)`, summary: aCanned });
     addRow(parity, beyondRow(`python over libtmux, beyond the answers: ${operation.name}`, python.operations[i]!));
   }
   addRow(parity, controlRow(`control: libtmux over libtmux, beyond the answers: ${probe.name}`, control.operations[0]!));
@@ -88,15 +89,14 @@ function controlRow(name: string, beyond: Beyond): Row {
 
 /**
  * Side a against side b on each operation, in PARITY_PASSES passes: each starts a server of each
- * side and a no-op server for each side's canned answers, warms the four (--parity-warmup calls each, all at once: until V8 is done optimising), then calls
- * them once a round, in mirrored order, operation after operation. Per operation: every latency, each side's answer size,
- * and per pass the median of (a - b) - (a canned - b canned) over its rounds.
+ * side and a no-op server for each side's canned answers, warms the four (--parity-warmup calls
+ * each, all at once: until V8 is done optimising), then calls them once a round, in mirrored order.
+ * Per operation: every latency, each side's answer size, and per pass the median of
+ * (a - b) - (a canned - b canned) over its rounds.
  */
 async function parityPasses(base: Base, sides: Sides, operations: readonly Paired[]) {
-  const results = operations.map(() => ({
-    a: [] as number[], b: [] as number[], aCanned: [] as number[], bCanned: [] as number[],
-    passMedians: [] as number[], cpuBeyond: [] as number[], bytes: { a: 0, b: 0 },
-  }));
+  // Per operation: the latencies of a's server, b's, a's canned answer and b's, over every pass.
+  const results = operations.map(() => ({ latencies: [[], [], [], []] as number[][], passMedians: [] as number[], cpuBeyond: [] as number[], bytes: { a: 0, b: 0 } }));
   const rounds = Math.ceil((opts.iterations * 3) / PARITY_PASSES);
   for (let pass = 0; pass < PARITY_PASSES; pass++) {
     // Every other pass starts b's processes first: a process's start order (its tmux client's place
@@ -130,10 +130,7 @@ async function parityPasses(base: Base, sides: Sides, operations: readonly Paire
         const [a, b, aCanned, bCanned] = bySide.map((k) => samples[k]!);
         const [aCpu, bCpu, aCannedCpu, bCannedCpu] = bySide.map((k) => cpu[k]!.server);
         const result = results[i]!;
-        result.a.push(...a!);
-        result.b.push(...b!);
-        result.aCanned.push(...aCanned!);
-        result.bCanned.push(...bCanned!);
+        bySide.forEach((k, side) => result.latencies[side]!.push(...samples[k]!));
         result.passMedians.push(median(a!.map((value, round) => value - b![round]! - (aCanned![round]! - bCanned![round]!))));
         result.cpuBeyond.push(aCpu! - bCpu! - (aCannedCpu! - bCannedCpu!));
         result.bytes = { a: canned.bytes('a', operation.a.tool), b: canned.bytes('b', operation.b.tool) };
