@@ -35,8 +35,9 @@ export interface Floor {
   readonly summary: Summary & { cpu: { server: number; tmux?: number } };
 }
 
-export async function floorSummary(env: NodeJS.ProcessEnv): Promise<Floor> {
-  const noop = await McpDriver.noop(env);
+/** The no-op server (over stdio, or as `start` starts it) measured alone. */
+export async function floorSummary(env: NodeJS.ProcessEnv, start = () => McpDriver.noop(env)): Promise<Floor> {
+  const noop = await start();
   try {
     return { summary: await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) }) };
   } finally {

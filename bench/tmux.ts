@@ -59,15 +59,6 @@ export class BenchTmux {
     rmSync(file, { force: true });
   }
 
-  /** Polls a condition with a bounded deadline: the bench's setup has no event to wait on for history filling. */
-  async until(what: string, check: () => Promise<boolean>, deadlineMs = 60_000): Promise<void> {
-    const end = Date.now() + deadlineMs;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
   async serverPid(): Promise<number> {
     return Number((await this.tmux('display-message', '-p', '#{pid}')).trim());
   }

@@ -3,6 +3,7 @@ import { fillCommand, type Base, type Floor } from '../base.js';
 import { toolRow } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
+import { until } from '../../test/fixture/until.js';
 import { table } from '../report.js';
 import { fitLine, ms, steps } from '../stats.js';
 
@@ -16,7 +17,7 @@ export async function captureScenario(base: Base, { summary: floor }: Floor): Pr
   const panes: Array<[number, string]> = [];
   for (const lines of opts.lines) panes.push([lines, await base.tmux.newWindow('bench', fillCommand(lines + height))]);
   for (const [lines, pane] of panes) {
-    await base.tmux.until(`history of ${pane} to reach ${lines}`, async () => Number(await base.tmux.tmux('display-message', '-p', '-t', pane, '#{history_size}')) >= lines);
+    await until(`history of ${pane} to reach ${lines}`, async () => Number(await base.tmux.tmux('display-message', '-p', '-t', pane, '#{history_size}')) >= lines, 60_000);
   }
   const driver = await McpDriver.ours(base.tmux.env);
   const points: Array<[number, number]> = [];

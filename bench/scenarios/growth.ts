@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { interleave, toolRow, ToolError, useTmuxPid } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
+import { until } from '../../test/fixture/until.js';
 import { addRow, table, type Table } from '../report.js';
 import { fitLine, ms, steps, summarize, type Summary } from '../stats.js';
 import { BenchTmux, growPaneFarm } from '../tmux.js';
@@ -66,9 +67,7 @@ export async function growthScenario(floor: Summary): Promise<void> {
       const started = performance.now();
       const paneIds = await growPaneFarm(tmux, { from: built, panes, paneCommand });
       built = panes;
-      await tmux.until(`history of ${panes} panes`, async () =>
-        (await tmux.tmux('list-panes', '-a', '-F', '#{history_size}')).trim().split('\n').every((h) => Number(h) >= opts.history),
-      );
+      await until(`history of ${panes} panes`, async () => (await tmux.tmux('list-panes', '-a', '-F', '#{history_size}')).trim().split('\n').every((h) => Number(h) >= opts.history), 60_000);
       console.log(`  (grew to ${panes} panes in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
       if (drivers.length === 0) drivers.push(await McpDriver.ours(tmux.env));
       const driver = drivers[0]!;

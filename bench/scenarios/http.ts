@@ -3,8 +3,8 @@
  * the same stack; what HTTP adds over stdio for one client, ours against a bare Node responder; and
  * fifty clients at once on one server.
  */
-import { fastCalls, stdioP50, type Base } from '../base.js';
-import { interleave, measure, permutations, toolRow } from '../measure.js';
+import { fastCalls, floorSummary, stdioP50, type Base } from '../base.js';
+import { interleave, permutations, toolRow } from '../measure.js';
 import { cli, McpDriver, processCpuNs, startListening, stop } from '../mcp.js';
 import { opts } from '../options.js';
 import { addRow, table } from '../report.js';
@@ -29,13 +29,7 @@ async function sdkClientScenario(base: Base): Promise<void> {
   ] as const;
   const p50 = new Map<string, Map<string, number | undefined>>();
   for (const [era, label] of eras) {
-    const noop = await McpDriver.noopOverHttp(base.tmux.env, era);
-    let floor: Awaited<ReturnType<typeof measure>>;
-    try {
-      floor = await measure(noop, 'noop', () => ({}), { iterations: Math.max(opts.iterations, 200) });
-    } finally {
-      await noop.close();
-    }
+    const { summary: floor } = await floorSummary(base.tmux.env, () => McpDriver.noopOverHttp(base.tmux.env, era));
     addRow(t, { name: `${label}: floor, no-op SDK server`, summary: floor, ratio: 1, cpu: floor.cpu, note: 'same HTTP stack' });
     const driver = await McpDriver.oursOverHttp(base.tmux.env, era);
     const measured = new Map<string, number | undefined>();

@@ -7,6 +7,7 @@ import type { Base, Floor } from '../base.js';
 import { toolRow } from '../measure.js';
 import { McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
+import { settle } from '../../test/fixture/until.js';
 import { addRow, table } from '../report.js';
 
 /**
@@ -38,8 +39,7 @@ export async function sshScenario(base: Base, { summary: floor }: Floor): Promis
       const before = await clients();
       const waiting = driver.call('wait_for_text', { paneId: `ssh:${base.shell}`, patterns: ['never printed'], timeoutMs: 60_000 });
       // The wait streams over a connection of its own: stop the sessions once its tmux client is attached.
-      const deadline = performance.now() + 20_000;
-      while ((await clients()) <= before && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      await settle(async () => (await clients()) > before, 20_000);
       const frozen = sshd.freezeSessions();
       const stopped = performance.now();
       const answer = await waiting;
