@@ -46,12 +46,8 @@ export async function plainStdio(label: string, args: string[], env: NodeJS.Proc
   child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
   return {
     label,
-    async call(tool, toolArgs) {
-      const start = performance.now();
-      const message = await request('tools/call', { name: tool, arguments: toolArgs });
-      const ms = performance.now() - start;
-      return { ms, isError: Boolean(message.error || message.result?.isError), text: JSON.stringify(message).slice(0, 300) };
-    },
+    call: (tool, toolArgs) =>
+      timed(() => request('tools/call', { name: tool, arguments: toolArgs }), (message) => ({ isError: Boolean(message.error || message.result?.isError), text: JSON.stringify(message) })),
     cpuNs: () => processCpuNs(child.pid!),
     close: () => stop(child),
   };
@@ -64,15 +60,20 @@ export async function plainHttp(label: string, args: string[], env: NodeJS.Proce
   await client.open();
   return {
     label,
-    async call(tool, toolArgs) {
-      const start = performance.now();
-      const answer = await client.call(tool, toolArgs);
-      return { ms: performance.now() - start, isError: !answer.ok, text: answer.text.slice(0, 300) };
-    },
+    call: (tool, toolArgs) => timed(() => client.call(tool, toolArgs), (answer) => ({ isError: !answer.ok, text: answer.text })),
     cpuNs: () => processCpuNs(child.pid!),
     async close() {
       await client.close();
       await stop(child);
     },
   };
+}
+
+/** One call timed from the write to the parsed answer, and what the answer says. */
+async function timed<T>(send: () => Promise<T>, read: (answer: T) => { isError: boolean; text: string }) {
+  const start = performance.now();
+  const answer = await send();
+  const ms = performance.now() - start;
+  const { isError, text } = read(answer);
+  return { ms, isError, text: text.slice(0, 300) };
 }

@@ -32,9 +32,7 @@ function mixedCalls(base: Base, driver: McpDriver): Array<[string, Record<string
     ['run_shell_command', { paneId: base.shell, command: 'true' }],
     ['wait_for_text', { paneId: base.others[0], patterns: ['quick brown'], timeoutMs: 100 }],
   ];
-  const out: Array<[string, Record<string, unknown>]> = [];
-  for (let i = 0; i < 50; i++) out.push(i % 25 === 24 ? rare[(i / 25) | 0]! : cycle[i % cycle.length]!);
-  return out.filter(([tool]) => driver.has(tool));
+  return Array.from({ length: 50 }, (_, i) => (i % 25 === 24 ? rare[(i / 25) | 0]! : cycle[i % cycle.length]!)).filter(([tool]) => driver.has(tool));
 }
 
 /** V8's own young-generation growth, which the server turns off at start-up unless a semi-space flag is given. */
