@@ -47,7 +47,10 @@ export async function plainStdio(label: string, args: string[], env: NodeJS.Proc
   return {
     label,
     call: (tool, toolArgs) =>
-      timed(() => request('tools/call', { name: tool, arguments: toolArgs }), (message) => ({ isError: Boolean(message.error || message.result?.isError), text: JSON.stringify(message) })),
+      timed(() => request('tools/call', { name: tool, arguments: toolArgs }), (message) => {
+        const isError = Boolean(message.error || message.result?.isError);
+        return { isError, text: isError ? JSON.stringify(message) : '' };
+      }),
     cpuNs: () => processCpuNs(child.pid!),
     close: () => stop(child),
   };
