@@ -21,7 +21,7 @@ import { serveCompletions } from './surface/completions.js';
 import { servePrompts, type PromptDeclaration } from './surface/prompts.js';
 import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './surface/resources.js';
 import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
-import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult } from './tools/results.js';
+import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult, type RenderedResult } from './tools/results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
 import { Failure, refused } from '../core/failure.js';
 import { isShuttingDown, SHUTDOWN_NOTE } from '../core/servers/shutdown.js';
@@ -56,7 +56,7 @@ export interface Profile<Ctx> {
   /** Turns a thrown failure into the tool result this contract prescribes. */
   renderError?(error: unknown, tool: string): CallToolResult;
   /** Renders a success; the default is `structuredContent` plus its JSON as text. */
-  renderSuccess?(outcome: ToolOutcome, tool: string): CallToolResult;
+  renderSuccess?(outcome: ToolOutcome, tool: string): RenderedResult;
   /** The most bytes one response may take on the wire, when the contract says other than MAX_RESPONSE_BYTES. */
   readonly maxResponseBytes?: number;
   /** When the contract bounds concurrent tool calls: the transport is wrapped with withCapacity (capacity.ts). */
@@ -276,7 +276,7 @@ function errorMessage(result: CallToolResult): string {
   return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 }
 
-function renderSuccess<Ctx>(profile: Profile<Ctx>, outcome: ToolOutcome, tool: string): CallToolResult {
+function renderSuccess<Ctx>(profile: Profile<Ctx>, outcome: ToolOutcome, tool: string): RenderedResult {
   return profile.renderSuccess ? profile.renderSuccess(outcome, tool) : successResult(outcome);
 }
 
@@ -293,15 +293,15 @@ function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string)
 function fitResponse<Ctx>(profile: Profile<Ctx>, declaration: ToolDeclaration<Ctx>, outcome: ToolOutcome, requestId: RequestId): CallToolResult {
   const limit = profile.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   let current: ToolOutcome | undefined = outcome;
-  let result = renderSuccess(profile, current, declaration.name);
-  let bytes = responseBytes(result, requestId);
+  let rendered = renderSuccess(profile, current, declaration.name);
+  let bytes = responseBytes(rendered, requestId);
   while (bytes >= limit && declaration.shrinkOutcome && current) {
     current = declaration.shrinkOutcome(current);
     if (!current) break;
-    result = renderSuccess(profile, current, declaration.name);
-    bytes = responseBytes(result, requestId);
+    rendered = renderSuccess(profile, current, declaration.name);
+    bytes = responseBytes(rendered, requestId);
   }
-  if (bytes < limit) return result;
+  if (bytes < limit) return rendered.result;
   return renderFailure(
     profile,
     new Failure(

@@ -4,17 +4,16 @@
  * Pane output for waits comes from a control client attached to the pane's session, since tmux only
  * sends `%output` for panes of the client's own session.
  */
-import { checkTmuxVersion } from './binary.js';
-import { ControlClient, type NotificationListener, type OutputListener } from './control-client.js';
+import type { ControlClient, NotificationListener, OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
 import { isSharedRead, SharedReads } from './shared-reads.js';
 import { ChangeCount } from './change-count.js';
+import { CommandConnection } from './command-connection.js';
 import { runSpawned } from './spawned.js';
-import { OrphanClients } from './orphans.js';
 import { runWithOutput, Watchers } from './watchers.js';
 import { checkSocketPath, socketDirectory } from './socket-guard.js';
 
@@ -53,9 +52,6 @@ function decode(reply: ControlReply | Buffer[]): string[] {
   return Array.isArray(reply) ? decodeLines(reply) : decodeBody(reply);
 }
 
-// How long to wait before trying to attach again after tmux said there is nothing to attach to.
-const ATTACH_RETRY_MS = 250;
-
 export class TmuxServer {
   readonly bin: string;
   /** Starts tmux processes: here, or over ssh on `host`. */
@@ -67,22 +63,14 @@ export class TmuxServer {
   readonly #env: NodeJS.ProcessEnv;
   readonly #spawnOnly: boolean;
   /** Output-receiving control clients, one per session with watched panes. */
-  readonly #watchers = new Watchers((sessionId) => this.#attach(sessionId, true));
-  #commandClient: ControlClient | undefined;
-  #epoch = 0;
-  #connecting: Promise<ControlClient | undefined> | undefined;
-  #lastAttachFailure = 0;
+  readonly #watchers = new Watchers((sessionId) => this.#connection.attach(sessionId, true));
+  /** The command client, and every attach's checks. */
+  readonly #connection: CommandConnection;
   #closed = false;
   #sent = 0;
   readonly #changes = new ChangeCount();
-  /** Remote tmux clients of connections dropped for silence or a timeout, ended on the next connection. */
-  readonly #orphans = new OrphanClients();
-  /** The silence that last ended a connection to this host, until a connection is made again. */
-  #linkLost: TmuxLinkSilentError | undefined;
   /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
   readonly #localSocket: { readonly path: string; readonly named: boolean } | undefined;
-  /** On a host: its tmux's version check, made once with the first connection (a failed one is made again). */
-  #versionChecked: Promise<void> | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
   readonly #sharedReads = new SharedReads();
@@ -111,6 +99,16 @@ export class TmuxServer {
         ? { path: options.socketPath, named: false }
         : { path: `${socketDirectory(env)}/${options.socketName ?? 'default'}`, named: true };
     this.#spawnOnly = options.spawnOnly ?? false;
+    this.#connection = new CommandConnection({
+      launcher: this.launcher,
+      globalArgs: this.globalArgs,
+      env,
+      commandTimeoutMs: this.commandTimeoutMs,
+      changes: this.#changes,
+      checkSocket: () => this.checkSocket(),
+      closed: () => this.#closed,
+      watchers: () => this.#watchers.all(),
+    });
   }
 
   /** The configured name of the host this server runs on; undefined for this machine. */
@@ -189,7 +187,7 @@ export class TmuxServer {
 
   /** The command client, or undefined when there is none to attach; a TmuxTimeoutError at `deadline`. */
   #clientBy(deadline: number, command: readonly string[], timeoutMs: number): Promise<ControlClient | undefined> {
-    return byDeadline(this.#client(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
+    return byDeadline(this.#connection.client(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
   }
 
   /**
@@ -221,7 +219,7 @@ export class TmuxServer {
    * again since: that error. A wait whose output stream ended then ends with it, at once.
    */
   get linkLost(): TmuxLinkSilentError | undefined {
-    return this.#linkLost;
+    return this.#connection.linkLost;
   }
 
   /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
@@ -242,13 +240,13 @@ export class TmuxServer {
    * stays the same and is not 0, the tmux server cannot have restarted in between.
    */
   get connectionEpoch(): number {
-    return this.#commandClient && !this.#commandClient.closed ? this.#epoch : 0;
+    return this.#connection.epoch;
   }
 
   /** Pids of this process's own tmux clients, so they are not counted as a person watching. */
   ownClientPids(): Set<number> {
     const pids = new Set<number>();
-    for (const client of [this.#commandClient, ...this.#watchers.all()]) {
+    for (const client of [this.#connection.current, ...this.#watchers.all()]) {
       if (client && !client.closed && client.pid !== undefined) pids.add(client.pid);
     }
     return pids;
@@ -277,7 +275,7 @@ export class TmuxServer {
       handlers.close(error.message);
       return () => {};
     }
-    const stops = [client.watchPane(paneId, handlers.output), client.onClose((reason) => (this.#noteSilence(client), handlers.close(reason)))];
+    const stops = [client.watchPane(paneId, handlers.output), client.onClose((reason) => (this.#connection.noteSilence(client), handlers.close(reason)))];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
@@ -298,116 +296,19 @@ export class TmuxServer {
     await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
   }
 
-
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
     // Stranded clients found on the last connection are ended before it closes.
-    await this.#orphans.reaping;
-    const clients = [this.#commandClient, ...this.#watchers.all()];
+    await this.#connection.reaping;
+    const clients = [this.#connection.detach(), ...this.#watchers.all()];
     this.#watchers.clear();
-    this.#commandClient = undefined;
     await Promise.all(clients.map((client) => client?.close()));
-  }
-
-  async #client(): Promise<ControlClient | undefined> {
-    if (this.#commandClient && !this.#commandClient.closed) return this.#commandClient;
-    if (Date.now() - this.#lastAttachFailure < ATTACH_RETRY_MS) return undefined;
-    this.#connecting ??= this.#attach(undefined, false)
-      .then((client) => {
-        this.#epoch++;
-        client.onNotification((name) => {
-          this.#changes.notified(name);
-        });
-        this.#orphans.reap(client, this.commandTimeoutMs);
-        client.onClose(() => {
-          this.#noteSilence(client);
-          if (this.#commandClient === client) this.#commandClient = undefined;
-        });
-        return (this.#commandClient = client);
-      })
-      .catch((error: unknown) => {
-        this.#lastAttachFailure = Date.now();
-        // An unreachable host fails the spawn path the same way: say so now instead of twice as late.
-        if (error instanceof TmuxHostError || (this.host !== undefined && error instanceof TmuxTimeoutError)) throw error;
-        return undefined;
-      })
-      .finally(() => (this.#connecting = undefined));
-    // A caller past its deadline may not wait for it: its rejection must not go unhandled.
-    this.#connecting.catch(() => {});
-    return this.#connecting;
-  }
-
-  /**
-   * On a host, checks once that its tmux is one this server can drive (`tmux -V`, >= 3.2), so an
-   * old or missing one is a clear error naming the host rather than a failed attach. Here: nothing
-   * (the local binary is checked at start-up).
-   */
-  #checkVersion(): Promise<void> {
-    if (this.host === undefined) return Promise.resolve();
-    this.#versionChecked ??= checkTmuxVersion(this.launcher, this.#env, this.commandTimeoutMs).then(
-      () => {},
-      (error: unknown) => {
-        this.#versionChecked = undefined;
-        throw error;
-      },
-    );
-    return this.#versionChecked;
-  }
-
-  async #attach(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
-    // The check runs beside the first attach, so it costs no extra wait; its failure wins.
-    const checked = this.#checkVersion();
-    checked.catch(() => {});
-    const client = await this.#connect(sessionId, receiveOutput).catch(async (error: unknown) => {
-      await checked;
-      throw error;
-    });
-    try {
-      await checked;
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
-    this.#linkLost = undefined;
-    return client;
-  }
-
-  /**
-   * One connection to this host went silent: the link is presumed down for all of them (they share
-   * it), so every other one is dropped with the same error now: the calls on them fail at once
-   * instead of each waiting out its own silence, and the next call connects afresh.
-   */
-  #noteSilence(client: ControlClient): void {
-    // A host's client ended by a timeout (its tmux or sshd hung) is left the same way as a silent one.
-    if (client.timedOut && this.host !== undefined && client.pid !== undefined) this.#orphans.add(client.pid);
-    if (!client.silent) return;
-    this.#linkLost = client.silent;
-    if (client.pid !== undefined) this.#orphans.add(client.pid);
-    for (const other of [this.#commandClient, ...this.#watchers.all()]) if (other && other !== client) other.drop(client.silent);
   }
 
   /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
   checkSocket(): void {
     if (this.#localSocket) checkSocketPath(this.#localSocket.path, { socketDirectory: this.#localSocket.named });
-  }
-
-  async #connect(sessionId: string | undefined, receiveOutput: boolean): Promise<ControlClient> {
-    this.checkSocket();
-    const client = await ControlClient.connect({
-      launcher: this.launcher,
-      globalArgs: this.globalArgs,
-      env: this.#env,
-      target: sessionId,
-      // No limit here: callers stop waiting at their own deadline (byDeadline), and the attach
-      // stays pending for the next call instead of a new client per call.
-      receiveOutput,
-    });
-    if (this.#closed) {
-      await client.close();
-      throw new TmuxConnectionLostError('the server is shutting down');
-    }
-    return client;
   }
 
   /**
@@ -431,12 +332,10 @@ export class TmuxServer {
 
   async #spawnRaw(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
-    await byDeadline(this.#checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
+    await byDeadline(this.#connection.checkVersion(), deadline, () => new TmuxTimeoutError(command, timeoutMs, this.host));
     const stdout = await runSpawned(this, command, { deadline, env: this.#env, stdin, signal });
     // A spawned command may have created the first session: let the next call attach.
-    this.#lastAttachFailure = 0;
+    this.#connection.mayAttach();
     return stdout;
   }
-
-
 }

@@ -22,7 +22,7 @@ function text(length: number, seed: number): string {
 test('a text-only result is never counted smaller than its encoded line', () => {
   for (const [length, seed] of [[0, 0], [1, 3], [50, 1], [4_000, 5], [90_000, 2], [400_000, 7]] as const) {
     const result: CallToolResult = { content: [{ type: 'text', text: text(length, seed) }] };
-    const counted = responseBytes(result, 12345);
+    const counted = responseBytes({ result }, 12345);
     assert.ok(counted >= encoded(result, 12345), `length ${length}: counted ${counted}, encoded ${encoded(result, 12345)}`);
   }
 });
@@ -30,16 +30,16 @@ test('a text-only result is never counted smaller than its encoded line', () => 
 test('past half the cap the count is exact enough to decide the cap', () => {
   // 200,000 escaped control characters: the 6-bytes-a-unit bound (1.2 MB) would be over the cap; the real line is too.
   const escaped: CallToolResult = { content: [{ type: 'text', text: '\u001f'.repeat(200_000) }] };
-  assert.ok(responseBytes(escaped, 1) >= MAX_RESPONSE_BYTES);
+  assert.ok(responseBytes({ result: escaped }, 1) >= MAX_RESPONSE_BYTES);
   // 300,000 plain letters: bound 1.8 MB, real line ~300 KB, under the cap.
   const plain: CallToolResult = { content: [{ type: 'text', text: 'a'.repeat(300_000) }] };
-  assert.ok(responseBytes(plain, 1) < MAX_RESPONSE_BYTES);
-  assert.ok(responseBytes(plain, 1) >= encoded(plain, 1));
+  assert.ok(responseBytes({ result: plain }, 1) < MAX_RESPONSE_BYTES);
+  assert.ok(responseBytes({ result: plain }, 1) >= encoded(plain, 1));
 });
 
 test('a structured result with its JSON as text is never counted smaller than its encoded line', () => {
   for (const [length, seed] of [[0, 0], [30, 4], [5_000, 6]] as const) {
-    const result = successResult({ structured: { value: text(length, seed), list: [text(length >> 1, seed + 1)] } });
-    assert.ok(responseBytes(result, 7) >= encoded(result, 7));
+    const rendered = successResult({ structured: { value: text(length, seed), list: [text(length >> 1, seed + 1)] } });
+    assert.ok(responseBytes(rendered, 7) >= encoded(rendered.result, 7));
   }
 });

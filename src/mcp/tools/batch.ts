@@ -46,6 +46,14 @@ export interface BatchReport {
   truncatedBytes: number;
 }
 
+/**
+ * A batch's answer, with each row's encoded size as its report counted it (`rowBytes[i]` for
+ * `results[i]`): a profile that reshapes the rows need not encode them again to measure them.
+ */
+export interface BatchOutcome extends ToolOutcome {
+  readonly rowBytes: readonly number[];
+}
+
 export interface BatchOptions {
   readonly onError: OnError;
   readonly maxOperations: number;
@@ -75,7 +83,7 @@ export async function runSerialBatch(
   operations: readonly BatchOperation[],
   call: ToolCall<unknown>,
   options: BatchOptions,
-): Promise<ToolOutcome> {
+): Promise<BatchOutcome> {
   const nested = call.nested;
   if (!nested) throw new Failure('internal', 'this batch was started without nested authority');
   if (operations.length < 1 || operations.length > options.maxOperations) {
@@ -118,38 +126,21 @@ export async function runSerialBatch(
         ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}, index))
         : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
-    rowBytes.push(countRow(row));
+    rowBytes.push(jsonBytes(row));
     if (row.success) report.succeeded++;
     else report.failed++;
     // Enforced after every row, so a huge result gives way and later small ones still fit.
     while (reportBytes(report, rowBytes) > budget) {
       const dropped = dropLastResult(report);
       if (dropped < 0) break;
-      rowBytes[dropped] = countRow(report.results[dropped]!);
+      rowBytes[dropped] = jsonBytes(report.results[dropped]!);
     }
     if (!row.success && options.onError === 'stop') {
       report.stoppedAt = index;
       break;
     }
   }
-  return batchOutcome(report, options.label, reportBytes(report, rowBytes));
-}
-
-/** Each row's encoded size as its report counts it (kept current as results are dropped). */
-const countedRows = new WeakMap<BatchRow, number>();
-
-function countRow(row: BatchRow): number {
-  const bytes = jsonBytes(row);
-  countedRows.set(row, bytes);
-  return bytes;
-}
-
-/**
- * The encoded size of `row`, of a report runSerialBatch made, as it counted it: for a profile that
- * reshapes the rows, so their size need not be encoded again to be measured.
- */
-export function countedRowBytes(row: BatchRow): number | undefined {
-  return countedRows.get(row);
+  return { ...batchOutcome(report, options.label, reportBytes(report, rowBytes)), rowBytes };
 }
 
 /**

@@ -10,23 +10,27 @@ import type { ToolOutcome } from './tool.js';
 /** The most bytes one JSON-RPC response may take on the wire. */
 export const MAX_RESPONSE_BYTES = 1_000_000;
 
-/** A success: structuredContent, and as text the tool's own or else the JSON of the structured value. */
-export function successResult(outcome: ToolOutcome): CallToolResult {
-  if (outcome.text !== undefined) {
-    const result: CallToolResult = { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
-    if (outcome.structuredBytes !== undefined) structuredBytes.set(result, outcome.structuredBytes);
-    return result;
-  }
-  const json = JSON.stringify(outcome.structured);
-  const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: outcome.structured };
-  structuredJson.set(result, json);
-  return result;
+/**
+ * A result ready for the wire, with what its maker already knows of its size, carried beside it
+ * so measuring it against the cap need not encode the structured value again.
+ */
+export interface RenderedResult {
+  readonly result: CallToolResult;
+  /** The JSON of `result.structuredContent`, when it was made as the text. */
+  readonly structuredJson?: string;
+  /** UTF-8 bytes of that JSON, when the tool counted them instead. */
+  readonly structuredBytes?: number;
 }
 
-/** The JSON of a result's structuredContent when successResult already made it (it is the text). */
-const structuredJson = new WeakMap<CallToolResult, string>();
-/** Its size in bytes when the tool counted it instead. */
-const structuredBytes = new WeakMap<CallToolResult, number>();
+/** A success: structuredContent, and as text the tool's own or else the JSON of the structured value. */
+export function successResult(outcome: ToolOutcome): RenderedResult {
+  if (outcome.text !== undefined) {
+    const result: CallToolResult = { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+    return outcome.structuredBytes !== undefined ? { result, structuredBytes: outcome.structuredBytes } : { result };
+  }
+  const json = JSON.stringify(outcome.structured);
+  return { result: { content: [{ type: 'text', text: json }], structuredContent: outcome.structured }, structuredJson: json };
+}
 
 /** The message and, when there is one, the next step, for any failure a handler can throw. */
 export function describeError(error: unknown): string {
@@ -47,9 +51,9 @@ function envelopeBytes(requestId: RequestId): number {
 }
 const ENVELOPE_SLACK = 1024;
 
-/** The whole response's size when `result` answers request `requestId` (a bound when far below the cap). */
-export function responseBytes(result: CallToolResult, requestId: RequestId): number {
-  return resultBytes(result) + envelopeBytes(requestId);
+/** The whole response's size when `rendered` answers request `requestId` (a bound when far below the cap). */
+export function responseBytes(rendered: RenderedResult, requestId: RequestId): number {
+  return resultBytes(rendered) + envelopeBytes(requestId);
 }
 
 /**
@@ -58,15 +62,15 @@ export function responseBytes(result: CallToolResult, requestId: RequestId): num
  * from the parts, so a structured value whose JSON is already at hand (the default text) is not
  * encoded a second time only to be measured; anything else is encoded whole.
  */
-function resultBytes(result: CallToolResult): number {
+function resultBytes({ result, structuredJson, structuredBytes }: RenderedResult): number {
   const block = result.content[0];
   const oneText = result.content.length === 1 && block?.type === 'text' && sameKeys(block, ['type', 'text']);
   const alone = oneText && sameKeys(result, ['content']);
   const usual = alone || (oneText && sameKeys(result, ['content', 'structuredContent']) && result.structuredContent !== undefined);
   if (!usual) return Buffer.byteLength(JSON.stringify(result), 'utf8');
   // Text alone has no structured part; beside one, its size was counted or its JSON is at hand.
-  const counted = alone ? 0 : structuredBytes.get(result);
-  const json = counted === undefined ? (structuredJson.get(result) ?? JSON.stringify(result.structuredContent)) : '';
+  const counted = alone ? 0 : structuredBytes;
+  const json = counted === undefined ? (structuredJson ?? JSON.stringify(result.structuredContent)) : '';
   const frame = alone ? TEXT_FRAME_BYTES : USUAL_FRAME_BYTES;
   // Far below the cap, a bound will do: encoded JSON takes at most 6 bytes per UTF-16 unit of a
   // string (`\u001f`) and UTF-8 at most 3 per unit of text already encoded.

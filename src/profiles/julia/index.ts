@@ -75,7 +75,7 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
       limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
     },
     renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
-    renderSuccess: (outcome, tool) => limited(outcome.structured as Payload, tool, outcome.text),
+    renderSuccess: (outcome, tool) => ({ result: limited(outcome.structured as Payload, tool, outcome.text) }),
     closing: () => app.close(),
     singleContentBlock: true,
     close: () => closeOwned(app),

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { asFailure, type TmuxFailureKind } from '../../core/failure.js';
-import { successResult } from '../../mcp/tools/results.js';
+import { successResult, type RenderedResult } from '../../mcp/tools/results.js';
 import type { ToolOutcome } from '../../mcp/tools/tool.js';
 
 /** The Python server's names for kinds of failure, as `_meta.error_type`. */
@@ -78,7 +78,7 @@ export function textOnlyResult(text: string): ToolOutcome {
  * content and its JSON. Known by the tool's name rather than by marking each outcome in a weak
  * set, which every call would add to and every collection would have to sweep.
  */
-export function renderSuccess(outcome: ToolOutcome, textOnly: boolean): CallToolResult {
-  if (textOnly) return { content: [{ type: 'text', text: outcome.text ?? '' }] };
+export function renderSuccess(outcome: ToolOutcome, textOnly: boolean): RenderedResult {
+  if (textOnly) return { result: { content: [{ type: 'text', text: outcome.text ?? '' }] } };
   return successResult(outcome);
 }

@@ -5,7 +5,7 @@
  * self-bounded (a wait would hold the batch), not excluded. A tool outside it fails its own row;
  * the rest still run (or stop, with on_error "stop").
  */
-import { countedRowBytes, jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow } from '../../../mcp/tools/batch.js';
+import { jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow } from '../../../mcp/tools/batch.js';
 import type { ToolOutcome } from '../../../mcp/tools/tool.js';
 import { shown } from '../../../core/quote.js';
 import { pythonTool, type PythonTool } from '../declare.js';
@@ -154,7 +154,7 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
         response_truncated: report.truncated,
         response_truncated_bytes: report.truncatedBytes,
       };
-      return { structured, text: outcome.text, structuredBytes: structuredBytes(structured, report.results) };
+      return { structured, text: outcome.text, structuredBytes: structuredBytes(structured, report.results, outcome.rowBytes) };
     },
   });
   return { ...tool, nestedAuthority: [...reach], shrinkOutcome: shrink };
@@ -165,11 +165,11 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
  * report's row it came from only in its small fields, so the nested content, the bulk of it, is
  * not encoded again just to be measured (one encoding of a row minus the other, content left out).
  */
-function structuredBytes(structured: { results: Row[] }, rows: readonly BatchRow[]): number {
+function structuredBytes(structured: { results: Row[] }, rows: readonly BatchRow[], rowBytes: readonly number[]): number {
   let bytes = jsonBytes({ ...structured, results: [] }) + Math.max(0, rows.length - 1);
   structured.results.forEach((row, i) => {
     const source = rows[i]!;
-    const counted = countedRowBytes(source);
+    const counted = rowBytes[i];
     if (counted === undefined || source.result === null) bytes += jsonBytes(row);
     else {
       const theirs = jsonBytes({ ...source, result: { ...source.result, content: 0, structuredContent: 0 } });
