@@ -5,22 +5,30 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
-import { localhostAllowedHostnames, OAuthError, OAuthErrorCode, requireBearerAuth, type AuthInfo } from '@modelcontextprotocol/server';
+import { bearerAuthChallengeResponse, localhostAllowedHostnames, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from '@modelcontextprotocol/server';
 
-/** The gate in front of every HTTP request: the verified AuthInfo, or the 401 answer to send. */
-export type BearerGate = (request: Request) => Promise<AuthInfo | Response>;
+/** The gate in front of every HTTP request, given its Authorization header: the verified AuthInfo, or the 401 answer to send. */
+export type BearerGate = (authorization: string | undefined) => Promise<AuthInfo | Response>;
 
 export function bearerGate(expected: string): BearerGate {
   const matches = tokenCheck(expected);
-  return requireBearerAuth({
+  const options = {
     verifier: {
-      async verifyAccessToken(token) {
+      async verifyAccessToken(token: string): Promise<AuthInfo> {
         if (!matches(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
         // The SDK refuses tokens without an expiry; this one lives as long as the process.
         return { token, clientId: 'tmux-mcp', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
       },
     },
-  });
+  };
+  // The SDK's requireBearerAuth, on the header itself: the first of several values, checked by the SDK.
+  return async (authorization) => {
+    try {
+      return await verifyBearerToken((authorization ?? '').split(',')[0] || undefined, options);
+    } catch (error) {
+      return bearerAuthChallengeResponse(error);
+    }
+  };
 }
 
 /** Whether an Authorization header carries the token, for the connection guard (the gate still answers the request). */

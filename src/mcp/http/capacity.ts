@@ -3,13 +3,14 @@
  * withCapacity (capacity.ts) applies to one stdio connection, applied across every HTTP request of the
  * process, since they all share one engine. At most `workers` counted requests run at once, the rest
  * wait up to `capacity` in all, and one more is answered at once with JSON-RPC -32000. A slot is held
- * until the response has been sent in full, or the client has gone.
+ * until the answer has been written in full, or the client has gone.
  */
 import { CAPACITY_EXHAUSTED, type CapacityOptions } from '../wire/capacity.js';
 import { messageOf, type PostBody } from './body.js';
+import type { Exchange } from './exchange.js';
 
-/** Serves a request (with its body, read once) or answers it in place. */
-export type Admission = (request: Request, body: PostBody, serve: () => Promise<Response>) => Promise<Response>;
+/** Serves an exchange or answers it in place. */
+export type Admission = (exchange: Exchange, serve: () => Promise<void>) => Promise<void>;
 
 export function httpAdmission(options: CapacityOptions): Admission {
   let running = 0;
@@ -21,51 +22,31 @@ export function httpAdmission(options: CapacityOptions): Admission {
     else running--;
   };
 
-  return async (request, body, serve) => {
-    const id = countedRequestId(body, options.methods);
+  return async (exchange, serve) => {
+    const id = countedRequestId(exchange.body, options.methods);
     if (id === undefined) return serve();
-    if (running + waiting.length >= options.capacity) return Response.json({ jsonrpc: '2.0', id, error: { ...CAPACITY_EXHAUSTED } });
+    if (running + waiting.length >= options.capacity) return exchange.json(200, { jsonrpc: '2.0', id, error: { ...CAPACITY_EXHAUSTED } });
     if (running < options.workers) running++;
     else {
       const admitted = await new Promise<boolean>((resolve) => {
         const take = () => resolve(true);
         waiting.push(take);
-        request.signal.addEventListener('abort', () => {
+        exchange.signal.addEventListener('abort', () => {
           const at = waiting.indexOf(take);
           if (at !== -1) waiting.splice(at, 1);
           resolve(at === -1); // already handed a slot: it must be given back below
         }, { once: true });
       });
-      if (!admitted) return new Response(null, { status: 499 });
+      if (!admitted) return exchange.empty(499);
     }
-    return holdUntilSent(request, serve, release);
+    holdUntilSent(exchange, release);
+    return serve();
   };
 }
 
-/**
- * Serves `request` and calls `release` once, when its response has been sent in full, the client
- * has gone, or serving failed: for whatever is held while a request is in flight.
- */
-export async function holdUntilSent(request: Request, serve: () => Promise<Response>, release: () => void): Promise<Response> {
-  let held = true;
-  const done = () => {
-    if (!held) return;
-    held = false;
-    release();
-  };
-  request.signal.addEventListener('abort', done, { once: true });
-  let response: Response;
-  try {
-    response = await serve();
-  } catch (error) {
-    done();
-    throw error;
-  }
-  if (!response.body) {
-    done();
-    return response;
-  }
-  return new Response(response.body.pipeThrough(new TransformStream({ flush: done })), response);
+/** Calls `release` once, when the exchange's answer has been written in full or the client has gone. */
+export function holdUntilSent(exchange: Exchange, release: () => void): void {
+  exchange.onClose(release);
 }
 
 /** The id of a request whose method counts against capacity. */

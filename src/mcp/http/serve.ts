@@ -1,20 +1,21 @@
 /**
  * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
  * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
- * request aborts its call), and 2025-11-25 traffic goes to sessions (http-sessions.ts). All behind
+ * request aborts its call), and 2025-11-25 traffic goes to sessions (sessions.ts). All behind
  * three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
- * the bearer token (401). Every server shares one profile context and so one engine.
+ * the bearer token (401). Every server shares one profile context and so one engine. Requests are
+ * exchanges on node:http (exchange.ts); only the SDK's fetch handler sees a Request.
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate, bearerMatches, hostGates } from './auth.js';
 import { guardConnections } from './connections.js';
 import { legacySessions } from './sessions.js';
 import { httpAdmission, type Admission } from './capacity.js';
 import { httpRules } from './rules.js';
 import { parsedFor } from './body.js';
-import { nodeFetch } from './node-fetch.js';
+import { serveExchanges, type Exchange } from './exchange.js';
 import type { CapacityOptions } from '../wire/capacity.js';
 import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
 
@@ -57,23 +58,19 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
-  const passThrough: Admission = (_request, _body, serve) => serve();
+  const passThrough: Admission = (_exchange, serve) => serve();
   const ruled = options.rules ? httpRules(options.rules) : passThrough;
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
   // The rules first, then capacity: a refused request never takes a place.
-  const admit: Admission = (request, body, serve) => ruled(request, body, () => counted(request, body, serve));
-  const serve = nodeFetch(
-    async (request, body) => {
-      const auth = await gate(request);
-      if (auth instanceof Response) return auth;
-      return admit(request, body, async () => {
-        // The SDK's own era classification, so this routing never disagrees with createMcpHandler's.
-        const legacy = await isLegacyRequest(request, body.json);
-        return legacy ? sessions.fetch(request, auth, body) : handler.fetch(request, { authInfo: auth, ...parsedFor(body) });
-      });
-    },
-    onerror,
-  );
+  const admit: Admission = (exchange, serve) => ruled(exchange, () => counted(exchange, serve));
+  const serve = serveExchanges(async (exchange) => {
+    const auth = await gate(exchange.header('authorization'));
+    if (auth instanceof Response) return exchange.send(auth);
+    return admit(exchange, async () => {
+      if (isLegacy(exchange)) return sessions.serve(exchange, auth);
+      return exchange.send(await handler.fetch(exchange.webRequest(), { authInfo: auth, ...parsedFor(exchange.body) }));
+    });
+  }, onerror);
 
   // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
   let posts = 0;
@@ -125,6 +122,23 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Whether the SDK's entry would serve this request as 2025-era (its isLegacyRequest, on the body
+ * already parsed): a POST without JSON, or what its classifier calls legacy.
+ */
+function isLegacy(exchange: Exchange): boolean {
+  if (exchange.method === 'POST' && exchange.body.json === undefined) return true;
+  const header = (name: string) => exchange.header(name);
+  const outcome = classifyInboundRequest({
+    httpMethod: exchange.method,
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    ...(exchange.body.json !== undefined ? { body: exchange.body.json } : {}),
+  } as Parameters<typeof classifyInboundRequest>[0]);
+  return outcome.kind === 'legacy';
 }
 
 function listen(server: NodeServer, host: string, port: number): Promise<void> {

@@ -1,21 +1,16 @@
 /**
  * 2025-11-25 over HTTP with sessions: an `initialize` opens a session (Mcp-Session-Id) with its own
- * server from the factory on the SDK's WebStandardStreamableHTTPServerTransport, so a 2025 client's
+ * server from the factory on its own transport (session-transport.ts), so a 2025 client's
  * `notifications/cancelled` reaches the call it names, and GET streams and DELETE work as that
  * revision describes. Requests without a session (and that are not an `initialize`) are served
  * statelessly, as the SDK's createMcpHandler does. Sessions are bounded in number and idle time.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  legacyStatelessFallback,
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
-  type HandleRequestOptions,
-  type McpServerFactory,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { legacyStatelessFallback, type AuthInfo, type HandleRequestOptions, type McpServerFactory, type Transport } from '@modelcontextprotocol/server';
 import { withEraResourceNotFound } from '../surface/resource-not-found.js';
-import { messageOf, parsedFor, type PostBody } from './body.js';
+import { messageOf, parsedFor } from './body.js';
+import type { Exchange } from './exchange.js';
+import { SessionTransport } from './session-transport.js';
 
 export interface LegacySessionOptions {
   /** A session unused this long is closed (longer than any single call may run). */
@@ -26,15 +21,15 @@ export interface LegacySessionOptions {
 }
 
 export interface LegacySessions {
-  /** With the POST's body, read once (http-body.ts): the SDK is handed its JSON, and answers a body without any itself. */
-  fetch(request: Request, authInfo: AuthInfo | undefined, body: PostBody): Promise<Response>;
+  /** Serves a 2025-era exchange: in its session, opening one, or (no session named) statelessly by the SDK. */
+  serve(exchange: Exchange, authInfo: AuthInfo | undefined): Promise<void>;
   /** Sessions open now. */
   readonly size: number;
   close(): Promise<void>;
 }
 
 interface Session {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: SessionTransport;
   close(): Promise<void>;
   lastUsed: number;
 }
@@ -55,16 +50,14 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     await session.close().catch((error: unknown) => options.onerror?.(error as Error));
   }
 
-  async function open(request: Request, handling: HandleRequestOptions): Promise<Response> {
-    const { authInfo } = handling;
+  async function open(exchange: Exchange, authInfo: AuthInfo | undefined): Promise<void> {
     if (sessions.size >= options.maxSessions) {
       const [oldest] = [...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]!;
       await drop(oldest);
     }
-    const server = await factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}), requestInfo: request });
+    const server = await factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}), requestInfo: exchange.webRequest() });
     let session: Session;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+    const transport = new SessionTransport({
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void drop(id),
     });
@@ -78,22 +71,22 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     };
     // The server answers through the wrapper (2025's resource-not-found code); requests still arrive at the transport.
     await server.connect(withEraResourceNotFound(transport));
-    return transport.handleRequest(request, handling);
+    return transport.handle(exchange, authInfo);
   }
 
   return {
-    async fetch(request, authInfo, body) {
-      const handling: HandleRequestOptions = { ...(authInfo ? { authInfo } : {}), ...parsedFor(body) };
-      const id = request.headers.get('mcp-session-id');
-      if (id !== null) {
+    async serve(exchange, authInfo) {
+      const id = exchange.header('mcp-session-id');
+      if (id !== undefined) {
         const session = sessions.get(id);
         // 404 tells a 2025 client its session is gone and to initialize again.
-        if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null }, { status: 404 });
+        if (!session) return exchange.json(404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null });
         session.lastUsed = Date.now();
-        return session.transport.handleRequest(request, handling);
+        return session.transport.handle(exchange, authInfo);
       }
-      if (messageOf(body)?.method === 'initialize') return open(request, handling);
-      return stateless(request, handling);
+      if (messageOf(exchange.body)?.method === 'initialize') return open(exchange, authInfo);
+      const handling: HandleRequestOptions = { ...(authInfo ? { authInfo } : {}), ...parsedFor(exchange.body) };
+      return exchange.send(await stateless(exchange.webRequest(), handling));
     },
     get size() {
       return sessions.size;

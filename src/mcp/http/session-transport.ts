@@ -1,0 +1,259 @@
+/**
+ * One 2025-11-25 session's Streamable HTTP transport on Node's http server: the SDK's
+ * WebStandardStreamableHTTPServerTransport in stateful mode (no event store, no DNS-rebinding
+ * checks of its own: serve.ts has them), answering the same statuses and JSON-RPC errors, but
+ * writing each POST's SSE answer straight to its ServerResponse. A POST's headers wait for its
+ * first event (or a second at most), so a call answered at once leaves in one write; a GET opens
+ * the session's stream for messages that belong to no request; DELETE ends the session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import {
+  isInitializeRequest,
+  isJsonContentType,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  parseJSONRPCMessage,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { Exchange } from './exchange.js';
+
+/** The SDK's bound on the messages of one batch. */
+const MAX_BATCH_SIZE = 100;
+/** The SDK's SSE keep-alive comment interval. */
+const KEEP_ALIVE_MS = 15_000;
+/** How long a POST's answer may hold back its headers waiting for its first event. */
+const HEADERS_WITHIN_MS = 1_000;
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+export interface SessionTransportOptions {
+  readonly onsessioninitialized: (id: string) => void;
+  readonly onsessionclosed: (id: string) => void;
+}
+
+export class SessionTransport implements Transport {
+  sessionId?: string;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  #started = false;
+  #closed = false;
+  #initialized = false;
+  #supported: string[] = [...SUPPORTED_PROTOCOL_VERSIONS];
+  /** Each request still unanswered, by id: the POST stream its answer goes to. */
+  readonly #streams = new Map<RequestId, EventStream>();
+  /** The GET stream, for messages related to no request. */
+  #standalone: EventStream | undefined;
+
+  constructor(private readonly options: SessionTransportOptions) {}
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('Transport already started');
+    this.#started = true;
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.#supported = versions;
+  }
+
+  /** Serves one request of this session (or the `initialize` that opens it). */
+  async handle(exchange: Exchange, authInfo: AuthInfo | undefined): Promise<void> {
+    if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
+    switch (exchange.method) {
+      case 'POST':
+        return this.#post(exchange, authInfo);
+      case 'GET':
+        return this.#get(exchange);
+      case 'DELETE':
+        return this.#delete(exchange);
+      default:
+        this.onerror?.(new Error('Method not allowed.'));
+        return exchange.json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { allow: 'GET, POST, DELETE' });
+    }
+  }
+
+  async #post(exchange: Exchange, authInfo: AuthInfo | undefined): Promise<void> {
+    try {
+      const accept = exchange.header('accept');
+      if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+        return this.#error(exchange, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+      }
+      if (!isJsonContentType(exchange.header('content-type') ?? null)) return this.#error(exchange, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      const raw = exchange.body.json;
+      if (raw === undefined) return this.#error(exchange, 400, -32700, 'Parse error: Invalid JSON');
+      if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) return this.#error(exchange, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+      let messages: JSONRPCMessage[];
+      try {
+        messages = Array.isArray(raw) ? raw.map((message) => parseJSONRPCMessage(message)) : [parseJSONRPCMessage(raw)];
+      } catch (error) {
+        this.onerror?.(error as Error);
+        return exchange.json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null });
+      }
+      if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
+      const initializing = messages.some((message) => isInitializeRequest(message));
+      if (initializing) {
+        if (this.#initialized && this.sessionId !== undefined) return this.#error(exchange, 400, -32600, 'Invalid Request: Server already initialized');
+        if (messages.length > 1) return this.#error(exchange, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+        this.sessionId = randomUUID();
+        this.#initialized = true;
+        this.options.onsessioninitialized(this.sessionId);
+      } else if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
+      if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
+      const extra = authInfo ? { authInfo } : {};
+      if (!messages.some((message) => isJSONRPCRequest(message))) {
+        for (const message of messages) this.onmessage?.(message, extra);
+        return exchange.empty(202);
+      }
+      const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, HEADERS_WITHIN_MS);
+      for (const message of messages) if (isJSONRPCRequest(message)) stream.pending.add(message.id), this.#streams.set(message.id, stream);
+      for (const message of messages) this.onmessage?.(message, extra);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      if (!exchange.res.headersSent) exchange.json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error', data: String(error) }, id: null });
+    }
+  }
+
+  #get(exchange: Exchange): void {
+    if (!exchange.header('accept')?.includes('text/event-stream')) return this.#error(exchange, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
+    if (this.#standalone !== undefined) return this.#error(exchange, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, 0);
+    this.#standalone = stream;
+    stream.onGone = () => {
+      if (this.#standalone === stream) this.#standalone = undefined;
+    };
+  }
+
+  async #delete(exchange: Exchange): Promise<void> {
+    if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
+    try {
+      this.options.onsessionclosed(this.sessionId!);
+      exchange.empty(200);
+    } finally {
+      await this.close();
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      if (isResponse) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
+      this.#standalone?.event(message);
+      return;
+    }
+    const stream = this.#streams.get(requestId);
+    if (!stream) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    if (!isResponse) return stream.event(message);
+    this.#streams.delete(requestId);
+    stream.pending.delete(requestId);
+    const last = stream.pending.size === 0;
+    if (stream.gone) {
+      if (last) this.onerror?.(new Error(`Response for request ID ${String(requestId)} is undeliverable: per-request stream is disconnected and no eventStore is configured`));
+      return;
+    }
+    stream.event(message, last);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of new Set(this.#streams.values())) stream.end();
+    this.#streams.clear();
+    this.#standalone?.end();
+    this.#standalone = undefined;
+    this.onclose?.();
+  }
+
+  #validSession(exchange: Exchange): boolean {
+    if (!this.#initialized) return this.#error(exchange, 400, -32000, 'Bad Request: Server not initialized'), false;
+    const id = exchange.header('mcp-session-id');
+    if (!id) return this.#error(exchange, 400, -32000, 'Bad Request: Mcp-Session-Id header is required'), false;
+    if (id !== this.sessionId) return this.#error(exchange, 404, -32001, 'Session not found'), false;
+    return true;
+  }
+
+  #validVersion(exchange: Exchange): boolean {
+    const version = exchange.header('mcp-protocol-version');
+    if (version === undefined || this.#supported.includes(version)) return true;
+    this.#error(exchange, 400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${this.#supported.join(', ')})`);
+    return false;
+  }
+
+  /** The SDK transport's error answer (id null), reported to onerror as it does. */
+  #error(exchange: Exchange, status: number, code: number, message: string): void {
+    this.onerror?.(new Error(message));
+    exchange.json(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+  }
+}
+
+/**
+ * An SSE answer on one ServerResponse: headers held back until the first event (at most
+ * `headersWithinMs`, 0 for at once), a keep-alive comment while it is open, and a whole answer of
+ * one event sent in one write with its length.
+ */
+class EventStream {
+  /** The requests of the POST still unanswered. */
+  readonly pending = new Set<RequestId>();
+  gone = false;
+  onGone?: () => void;
+  #open = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly headers: Record<string, string>,
+    headersWithinMs: number,
+  ) {
+    res.once('close', () => {
+      if (res.writableEnded) return;
+      this.gone = true;
+      clearTimeout(this.#timer);
+      this.onGone?.();
+    });
+    if (headersWithinMs === 0) this.#openNow();
+    else this.#timer = setTimeout(() => this.#openNow(), headersWithinMs);
+  }
+
+  /** Writes `message` as an event; `last` ends the answer with it. */
+  event(message: JSONRPCMessage, last = false): void {
+    if (this.gone || this.res.writableEnded) return;
+    const frame = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    if (!last) {
+      this.#openNow();
+      this.res.write(frame);
+      return;
+    }
+    clearTimeout(this.#timer);
+    if (this.#open) this.res.end(frame);
+    else {
+      const bytes = Buffer.from(frame);
+      this.res.writeHead(200, { ...this.headers, 'content-length': String(bytes.byteLength) }).end(bytes);
+    }
+  }
+
+  /** Ends the answer as it stands (the session closed). */
+  end(): void {
+    clearTimeout(this.#timer);
+    if (this.gone || this.res.writableEnded) return;
+    this.#openNow();
+    this.res.end();
+  }
+
+  #openNow(): void {
+    if (this.#open || this.gone) return;
+    this.#open = true;
+    clearTimeout(this.#timer);
+    this.res.writeHead(200, this.headers);
+    this.res.flushHeaders();
+    this.#timer = setInterval(() => this.res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
+    this.#timer.unref();
+  }
+}
