@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { classifyInboundRequest, createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, PROTOCOL_VERSION_META_KEY, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate, bearerMatches, hostGates } from './auth.js';
 import { guardConnections } from './connections.js';
 import { legacySessions } from './sessions.js';
@@ -129,7 +129,11 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
  * already parsed): a POST without JSON, or what its classifier calls legacy.
  */
 function isLegacy(exchange: Exchange): boolean {
-  if (exchange.method === 'POST' && exchange.body.json === undefined) return true;
+  const json = exchange.body.json;
+  if (exchange.method === 'POST' && json === undefined) return true;
+  // What the SDK documents of it: a message carrying the envelope claim is never legacy, unless it is
+  // an `initialize` (whose claim the classifier weighs): the common 2026 request skips the classifier.
+  if (exchange.method === 'POST' && carriesClaim(json)) return false;
   const header = (name: string) => exchange.header(name);
   const outcome = classifyInboundRequest({
     httpMethod: exchange.method,
@@ -139,6 +143,17 @@ function isLegacy(exchange: Exchange): boolean {
     ...(exchange.body.json !== undefined ? { body: exchange.body.json } : {}),
   } as Parameters<typeof classifyInboundRequest>[0]);
   return outcome.kind === 'legacy';
+}
+
+/** A single request or notification (not an `initialize`, not a response) whose params' `_meta` names a protocol version key. */
+function carriesClaim(json: unknown): boolean {
+  if (!isObject(json) || typeof json['method'] !== 'string' || json['method'] === 'initialize' || 'result' in json || 'error' in json) return false;
+  const params = json['params'];
+  return isObject(params) && isObject(params['_meta']) && PROTOCOL_VERSION_META_KEY in params['_meta'];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function listen(server: NodeServer, host: string, port: number): Promise<void> {
