@@ -2,9 +2,10 @@
  * One 2025-11-25 session's Streamable HTTP transport on Node's http server: the SDK's
  * WebStandardStreamableHTTPServerTransport in stateful mode (no event store, no DNS-rebinding
  * checks of its own: serve.ts has them), answering the same statuses and JSON-RPC errors, but
- * writing each POST's SSE answer straight to its ServerResponse. A POST's headers wait for its
- * first event (or a second at most), so a call answered at once leaves in one write; a GET opens
- * the session's stream for messages that belong to no request; DELETE ends the session.
+ * writing each POST's SSE answer straight to its ServerResponse. A POST's headers go with its
+ * first event (or keep-alive), as they did through the SDK's stream, so an answer of one event
+ * leaves in one write with its length; a GET opens the session's stream for messages that belong
+ * to no request; DELETE ends the session.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -28,8 +29,6 @@ import type { Exchange } from './exchange.js';
 const MAX_BATCH_SIZE = 100;
 /** The SDK's SSE keep-alive comment interval. */
 const KEEP_ALIVE_MS = 15_000;
-/** How long a POST's answer may hold back its headers waiting for its first event. */
-const HEADERS_WITHIN_MS = 1_000;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
@@ -111,7 +110,7 @@ export class SessionTransport implements Transport {
         for (const message of messages) this.onmessage?.(message, extra);
         return exchange.empty(202);
       }
-      const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, HEADERS_WITHIN_MS);
+      const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, false);
       for (const message of messages) if (isJSONRPCRequest(message)) stream.pending.add(message.id), this.#streams.set(message.id, stream);
       for (const message of messages) this.onmessage?.(message, extra);
     } catch (error) {
@@ -124,7 +123,7 @@ export class SessionTransport implements Transport {
     if (!exchange.header('accept')?.includes('text/event-stream')) return this.#error(exchange, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
     if (this.#standalone !== undefined) return this.#error(exchange, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
-    const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, 0);
+    const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, true);
     this.#standalone = stream;
     stream.onGone = () => {
       if (this.#standalone === stream) this.#standalone = undefined;
@@ -195,9 +194,8 @@ export class SessionTransport implements Transport {
 }
 
 /**
- * An SSE answer on one ServerResponse: headers held back until the first event (at most
- * `headersWithinMs`, 0 for at once), a keep-alive comment while it is open, and a whole answer of
- * one event sent in one write with its length.
+ * An SSE answer on one ServerResponse: headers sent with the first event or keep-alive comment
+ * (at once for a GET stream), and a whole answer of one event sent in one write with its length.
  */
 class EventStream {
   /** The requests of the POST still unanswered. */
@@ -210,7 +208,7 @@ class EventStream {
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: Record<string, string>,
-    headersWithinMs: number,
+    openNow: boolean,
   ) {
     res.once('close', () => {
       if (res.writableEnded) return;
@@ -218,8 +216,15 @@ class EventStream {
       clearTimeout(this.#timer);
       this.onGone?.();
     });
-    if (headersWithinMs === 0) this.#openNow();
-    else this.#timer = setTimeout(() => this.#openNow(), headersWithinMs);
+    this.#timer = setInterval(() => {
+      this.#openNow();
+      this.res.write(': keepalive\n\n');
+    }, KEEP_ALIVE_MS);
+    this.#timer.unref();
+    if (openNow) {
+      this.#openNow();
+      res.flushHeaders();
+    }
   }
 
   /** Writes `message` as an event; `last` ends the answer with it. */
@@ -250,10 +255,6 @@ class EventStream {
   #openNow(): void {
     if (this.#open || this.gone) return;
     this.#open = true;
-    clearTimeout(this.#timer);
     this.res.writeHead(200, this.headers);
-    this.res.flushHeaders();
-    this.#timer = setInterval(() => this.res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
-    this.#timer.unref();
   }
 }
