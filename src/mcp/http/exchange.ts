@@ -58,6 +58,22 @@ export class Exchange {
     this.res.writeHead(status, headers).end();
   }
 
+  /**
+   * The request as the SDK's 2026-07-28 entry reads it when its body is passed parsed: its method,
+   * headers (get) and signal. Anything else gets a whole Request (webRequest).
+   */
+  sdkRequest(): Request {
+    if (this.body.json === undefined) return this.webRequest();
+    const headers = this.req.headers;
+    const view = {
+      method: this.method,
+      url: `http://${headers.host ?? 'localhost'}${this.req.url ?? '/'}`,
+      headers: { get: (name: string) => this.header(name.toLowerCase()) ?? null, has: (name: string) => this.header(name.toLowerCase()) !== undefined },
+      signal: this.signal,
+    };
+    return view as unknown as Request;
+  }
+
   /** The request as the SDK's fetch handler takes it; the body is left out when its JSON is passed parsed. */
   webRequest(): Request {
     if (this.#request) return this.#request;
@@ -89,7 +105,7 @@ export class Exchange {
       return;
     }
     if (!isEventStream(headers['content-type'])) {
-      const bytes = Buffer.from(await response.arrayBuffer());
+      const bytes = await whole(response.body);
       res.writeHead(response.status, { ...headers, 'content-length': String(bytes.byteLength) }).end(bytes);
       return;
     }
@@ -146,6 +162,19 @@ async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer>
     chunks.push(bytes);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+}
+
+/** A whole body's bytes (read from its stream: fewer steps than arrayBuffer). */
+async function whole(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  const [only] = chunks;
+  return chunks.length === 1 ? Buffer.from(only!.buffer, only!.byteOffset, only!.byteLength) : Buffer.concat(chunks);
 }
 
 /** An SSE body is written as it comes; anything else is whole once its Response exists. */

@@ -68,7 +68,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
     if (auth instanceof Response) return exchange.send(auth);
     return admit(exchange, async () => {
       if (isLegacy(exchange)) return sessions.serve(exchange, auth);
-      return exchange.send(await handler.fetch(exchange.webRequest(), { authInfo: auth, ...parsedFor(exchange.body) }));
+      return exchange.send(await handler.fetch(exchange.sdkRequest(), { authInfo: auth, ...parsedFor(exchange.body) }));
     });
   }, onerror);
 
