@@ -59,17 +59,20 @@ export class Exchange {
   }
 
   /**
-   * The request as the SDK's 2026-07-28 entry reads it when its body is passed parsed: its method,
-   * headers (get) and signal. Anything else gets a whole Request (webRequest).
+   * The request as the SDK reads it when its body is passed parsed (the 2026-07-28 entry, and a
+   * handler's ctx.http.req): its method, URL, headers (get, has) and signal. Anything else gets a
+   * whole Request (webRequest).
    */
   sdkRequest(): Request {
     if (this.body.json === undefined) return this.webRequest();
-    const headers = this.req.headers;
+    const exchange = this;
     const view = {
       method: this.method,
-      url: `http://${headers.host ?? 'localhost'}${this.req.url ?? '/'}`,
+      url: `http://${this.req.headers.host ?? 'localhost'}${this.req.url ?? '/'}`,
       headers: { get: (name: string) => this.header(name.toLowerCase()) ?? null, has: (name: string) => this.header(name.toLowerCase()) !== undefined },
-      signal: this.signal,
+      get signal() {
+        return exchange.signal;
+      },
     };
     return view as unknown as Request;
   }

@@ -105,7 +105,7 @@ export class SessionTransport implements Transport {
         this.options.onsessioninitialized(this.sessionId);
       } else if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
       if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
-      const extra = authInfo ? { authInfo } : {};
+      const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
       if (!messages.some((message) => isJSONRPCRequest(message))) {
         for (const message of messages) this.onmessage?.(message, extra);
         return exchange.empty(202);
