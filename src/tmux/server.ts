@@ -15,7 +15,7 @@ import { ChangeCount } from './change-count.js';
 import { CommandConnection } from './command-connection.js';
 import { runSpawned } from './spawned.js';
 import { runWithOutput, Watchers } from './watchers.js';
-import { checkSocketPath, socketDirectory } from './socket-guard.js';
+import { checkLocalSocket, localSocket, socketLabel, type LocalSocket } from './local-socket.js';
 
 export interface TmuxServerOptions {
   /** tmux here; with `ssh`, the ssh client runs tmux on that host instead and this is not used. */
@@ -70,7 +70,7 @@ export class TmuxServer {
   #sent = 0;
   readonly #changes = new ChangeCount();
   /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
-  readonly #localSocket: { readonly path: string; readonly named: boolean } | undefined;
+  readonly #localSocket: LocalSocket | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
   readonly #sharedReads = new SharedReads();
@@ -84,20 +84,14 @@ export class TmuxServer {
     // tmux would turn every control character and non-ASCII byte of command output into "_".
     const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
     this.globalArgs = ['-u', ...socket];
-    const socketLabel =
-      options.socketPath !== undefined ? options.socketPath : options.socketName !== undefined ? `-L ${options.socketName}` : 'the default socket';
-    this.socketLabel = options.ssh ? `${socketLabel} on host ${options.ssh.host}` : socketLabel;
+    this.socketLabel = options.ssh ? `${socketLabel(options)} on host ${options.ssh.host}` : socketLabel(options);
     this.commandTimeoutMs = options.commandTimeoutMs;
     this.launcher = options.ssh ? sshLauncher({ ...options.ssh, connectTimeoutMs: options.commandTimeoutMs }) : localLauncher(options.bin);
     const env = { ...(options.env ?? process.env) };
     delete env.TMUX;
     delete env.TMUX_PANE;
     this.#env = env;
-    this.#localSocket = options.ssh
-      ? undefined
-      : options.socketPath !== undefined
-        ? { path: options.socketPath, named: false }
-        : { path: `${socketDirectory(env)}/${options.socketName ?? 'default'}`, named: true };
+    this.#localSocket = options.ssh ? undefined : localSocket(options, env);
     this.#spawnOnly = options.spawnOnly ?? false;
     this.#connection = new CommandConnection({
       launcher: this.launcher,
@@ -308,7 +302,7 @@ export class TmuxServer {
 
   /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
   checkSocket(): void {
-    if (this.#localSocket) checkSocketPath(this.#localSocket.path, { socketDirectory: this.#localSocket.named });
+    if (this.#localSocket) checkLocalSocket(this.#localSocket);
   }
 
   /**
