@@ -26,7 +26,8 @@ export class ChangeCount {
    * predate the change, and a list read then must not be kept past it.
    */
   during<T>(commands: ReadonlyArray<readonly string[]>, work: () => Promise<T>): Promise<T> {
-    const writes = commands.filter((command) => !READS.has(command[0] ?? '')).length;
+    let writes = 0;
+    for (const command of commands) if (!READS.has(command[0] ?? '')) writes++;
     if (writes === 0) return work();
     this.#count += writes;
     return work().finally(() => void (this.#count += writes));
