@@ -44,6 +44,8 @@ export interface KeptSessions {
   readonly changes: number;
   /** When the last proof that they still hold began (performance.now()). */
   provedAt: number;
+  /** The proof in flight, if any: when it began, and whether tmux answered it. */
+  proving?: { readonly at: number; readonly answered: Promise<boolean> };
   readonly sessions: SessionSummary[];
   readonly clients: ReadonlyArray<{ readonly pid: number; readonly sessionId: string }>;
 }
@@ -70,14 +72,11 @@ async function rows(engine: Engine): Promise<KeptSessions> {
   const current = (kept: KeptSessions) => kept.epoch === tmux.connectionEpoch && kept.changes === tmux.changes;
   const kept = engine.state.keptSessions;
   if (kept && current(kept)) {
-    if (performance.now() - kept.provedAt <= FRESH_MS) return kept;
-    const asked = performance.now();
-    // Ungated: it reads nothing of any session.
-    const answered = await engine.runIfServer(ROUND_TRIP, { ungated: true });
-    if (answered && current(kept)) {
-      kept.provedAt = Math.max(kept.provedAt, asked);
-      return kept;
-    }
+    const now = performance.now();
+    if (now - kept.provedAt <= FRESH_MS) return kept;
+    // A proof begun within FRESH_MS is as good as one begun now: listings asked meanwhile share it.
+    const proof = kept.proving && now - kept.proving.at <= FRESH_MS ? kept.proving : prove(engine, kept, now);
+    if ((await proof.answered) && current(kept)) return kept;
   }
   // Counted before the reads go out: a change while they are on their way makes the next call read again.
   const epoch = tmux.connectionEpoch;
@@ -105,6 +104,21 @@ async function rows(engine: Engine): Promise<KeptSessions> {
   // Kept only from one connection that lasted through both reads (the same server, every notification heard).
   engine.state.keptSessions = sessions && epoch !== 0 && epoch === tmux.connectionEpoch ? fresh : undefined;
   return fresh;
+}
+
+/** One empty round trip; its reply, on the connection the rows were read on, makes them proved as of `at`. */
+function prove(engine: Engine, kept: KeptSessions, at: number): NonNullable<KeptSessions['proving']> {
+  // Ungated: it reads nothing of any session.
+  const answered = engine.runIfServer(ROUND_TRIP, { ungated: true }).then((lines) => {
+    if (lines && kept.epoch === engine.tmux.connectionEpoch) kept.provedAt = Math.max(kept.provedAt, at);
+    return lines !== undefined;
+  });
+  const proof = { at, answered };
+  kept.proving = proof;
+  void answered.finally(() => {
+    if (kept.proving === proof) kept.proving = undefined;
+  }).catch(() => {});
+  return proof;
 }
 
 /** A copy the caller may keep; this server's own clients are told apart now, as they come and go. */
