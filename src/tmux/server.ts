@@ -137,8 +137,7 @@ export class TmuxServer {
     let next = 0;
     if (client) {
       this.#sent += commands.length;
-      for (const command of commands) this.#changes.sent(command);
-      const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
+      const replies = await Promise.allSettled(commands.map((command) => this.#changes.during([command], () => client.runReply(command, this.commandTimeoutMs))));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
         if (reply.status === 'fulfilled') continue;
@@ -155,9 +154,12 @@ export class TmuxServer {
    * included, is bounded by its timeout: while tmux does not answer (stopped, or overloaded) an
    * attach waits in the background, shared by every call, and each call gives up at its deadline.
    */
-  async #execute(command: readonly string[], options: RunOptions, askedAt = performance.now()): Promise<ControlReply | Buffer[]> {
+  #execute(command: readonly string[], options: RunOptions, askedAt = performance.now()): Promise<ControlReply | Buffer[]> {
+    return this.#changes.during([command], () => this.#send(command, options, askedAt));
+  }
+
+  async #send(command: readonly string[], options: RunOptions, askedAt: number): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    this.#changes.sent(command);
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     const deadline = askedAt + timeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
@@ -286,8 +288,7 @@ export class TmuxServer {
    */
   async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
     const client = this.#watchers.attached(sessionId);
-    for (const command of commands) this.#changes.sent(command);
-    await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
+    await this.#changes.during(commands, () => runWithOutput(client, commands, this.commandTimeoutMs, atReplies));
   }
 
   /** Closes every control client and waits for their processes to end. */
@@ -311,12 +312,11 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    this.#changes.sent(command);
     if (this.gate && !options.ungated) {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    return this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal);
+    return this.#changes.during([command], () => this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal));
   }
 
   async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer[]> {
