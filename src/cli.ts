@@ -8,7 +8,7 @@ import { checkTmuxBin } from './cli/tmux-check.js';
 import { beginShutdown } from './core/servers/shutdown.js';
 import type { PaneRecorder } from './core/watch/recorder.js';
 import { VERSION } from './version.js';
-import { AuditFileError, AuditTrail } from './mcp/tools/audit.js';
+import type { AuditTrail } from './mcp/tools/audit.js';
 import { FirstAnswers } from './mcp/wire/first-answers.js';
 import { SelectionError } from './mcp/tools/selection.js';
 import { firstSurface } from './mcp/surface/listing.js';
@@ -67,7 +67,7 @@ async function serve(config: Config): Promise<void> {
   // Over HTTP the SDK loads at once; over stdio the policy's modules wait for the first answers.
   let memory = config.http ? await memoryPolicy() : undefined;
   // First: a trail that cannot be written stops start-up before anything else happens.
-  const trail = config.audit ? openTrail(config.audit) : undefined;
+  const trail = config.audit ? await openTrail(config.audit) : undefined;
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
   const loading = config.http ? loadMcp() : undefined;
   const checking = checkTmuxBin(config, process.env);
@@ -204,7 +204,8 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 }
 
 /** The audit trail of --audit (its file checked now) and of --view; an unwritable file ends start-up with exit status 1. */
-function openTrail(audit: NonNullable<Config['audit']>): AuditTrail {
+async function openTrail(audit: NonNullable<Config['audit']>): Promise<AuditTrail> {
+  const { AuditFileError, AuditTrail } = await import('./mcp/tools/audit.js');
   try {
     return new AuditTrail({ ...(audit.file !== undefined ? { file: audit.file } : {}), redact: audit.redact.map((source) => new RegExp(source, 'g')) });
   } catch (error) {
