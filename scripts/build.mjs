@@ -1,6 +1,7 @@
 // Builds dist/: one ESM bundle of the server with its dependencies inside, so that start-up reads a
 // handful of files instead of resolving and loading several hundred modules of the SDK, zod and ajv
 // (bench/notes.md). The licences of what is bundled go beside it.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -25,8 +26,9 @@ const result = await build({
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
-  // Bundled CommonJS (ajv) calls require() for Node's own modules; ESM has none, so one is made.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Bundled CommonJS (ajv) calls require() for Node's own modules; ESM has none, so one is made
+  // (on first use: every chunk carries this line, and most never call it).
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; let __require_; const require = (id) => (__require_ ??= __createRequire(import.meta.url))(id);" },
 });
 
 // The live view's page script, for the browser, with xterm.js inside, and xterm's stylesheet from
@@ -44,6 +46,9 @@ const page = await build({
   logLevel: 'warning',
 });
 copyFileSync(join(root, 'node_modules/@xterm/xterm/css/xterm.css'), join(outdir, 'view', 'xterm.css'));
+
+// initialize and tools/list for the usual configurations, answered at start-up before the profile loads.
+execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/store-surfaces.ts'), outdir], { cwd: root, stdio: 'inherit' });
 
 chmodSync(join(outdir, 'cli.js'), 0o755);
 writeFileSync(join(outdir, 'THIRD-PARTY-NOTICES.txt'), notices([...Object.keys(result.metafile.inputs), ...Object.keys(page.metafile.inputs)]));

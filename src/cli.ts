@@ -8,12 +8,12 @@ import { checkTmuxBin } from './cli/tmux-check.js';
 import { beginShutdown } from './core/servers/shutdown.js';
 import type { PaneRecorder } from './core/watch/recorder.js';
 import { VERSION } from './version.js';
-import { capYoungGeneration, collectWhenIdle } from './idle-memory.js';
-import { AuditFileError, AuditTrail } from './mcp/tools/audit.js';
+import type { AuditTrail } from './mcp/tools/audit.js';
 import { FirstAnswers } from './mcp/wire/first-answers.js';
-import { registryFor } from './cli/engine.js';
-import { buildProfile } from './profiles/index.js';
 import { SelectionError } from './mcp/tools/selection.js';
+import { firstSurface } from './mcp/surface/listing.js';
+import { socketAtStart } from './core/servers/socket-at-start.js';
+import { storedSurface } from './profiles/stored-surface.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
 class StartupError extends Error {}
@@ -46,30 +46,50 @@ const DRAIN_LIMIT_MS = 700;
 /** After the drain and the profile's own close (julia's owned sessions), the most that closing tmux clients may take. */
 const EXIT_GRACE_MS = 250;
 
+/** The engine and the profile in use. */
+function loadEngine() {
+  return Promise.all([import('./cli/engine.js'), import('./profiles/index.js')]).then(([engine, profiles]) => ({ ...engine, ...profiles }));
+}
+
 /** The SDK's side of the server: the SDK and zod, most of start-up. */
 function loadMcp() {
   return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
 }
 
+/** The memory policy (idle-memory.ts), its young generation capped before the SDK's load could grow it. */
+async function memoryPolicy() {
+  const policy = await import('./idle-memory.js');
+  policy.capYoungGeneration();
+  return policy;
+}
+
 async function serve(config: Config): Promise<void> {
-  capYoungGeneration(); // before start-up's own allocations could grow it
+  // Over HTTP the SDK loads at once; over stdio the policy's modules wait for the first answers.
+  let memory = config.http ? await memoryPolicy() : undefined;
   // First: a trail that cannot be written stops start-up before anything else happens.
-  const trail = config.audit ? openTrail(config.audit) : undefined;
+  const trail = config.audit ? await openTrail(config.audit) : undefined;
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
   const loading = config.http ? loadMcp() : undefined;
-  loading?.catch(() => {}); // a failed probe below ends the process first; the rejection is awaited later otherwise
-  await checkTmuxBin(config, process.env);
+  const checking = checkTmuxBin(config, process.env);
+  // Over stdio the usual configurations have their first answers stored by the build: the engine and
+  // the profile load after those are written. Any other loads now, while `tmux -V` runs.
+  const stored = config.http ? undefined : storedSurface(config);
+  const engineLoading = stored ? undefined : loadEngine();
+  // A failed check below ends the process first; the rejections are awaited later otherwise.
+  for (const promise of [loading, engineLoading]) promise?.catch(() => {});
+  await checking;
   const recorder = await startRecorder(config);
-  const registry = registryFor(config, recorder);
-  const engine = registry.defaultEngine;
-  const tmux = engine.tmux;
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
-  const socketProblem = engine.socketProblem();
-  if (socketProblem !== undefined) throw new ConfigError(`${config.socketSource}: ${socketProblem}`);
-  // Whether a tmux server ran before this one could start one: the attach (a process round trip)
-  // runs while the profile is built.
-  const runningAtStart = engine.identity().then((identity) => identity !== undefined, () => false);
-  const { profile, selectionSummary, close: closeProfile } = await buildProfile(config, registry, runningAtStart.then((running) => !running));
+  const socket = socketAtStart(config, process.env);
+  if (socket.problem !== undefined) throw new ConfigError(`${config.socketSource}: ${socket.problem}`);
+  // Whether a tmux server ran before this one could start one.
+  const runningAtStart = socket.listening();
+  const build = async () => {
+    const { registryFor, buildProfile } = await (engineLoading ?? loadEngine());
+    const registry = registryFor(config, recorder);
+    return { registry, ...(await buildProfile(config, registry, runningAtStart.then((running) => !running))) };
+  };
+  let serving = stored ? undefined : await build();
   let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
   let drainTransport: () => Promise<void> = async () => {};
@@ -79,15 +99,15 @@ async function serve(config: Config): Promise<void> {
     closing = true;
     beginShutdown();
     // Waits end at once; a profile that can end its calls does (cancelled, or closed if not begun); all are answered first.
-    profile.closing?.();
+    serving?.profile.closing?.();
     await drainTransport().catch(() => {});
     await closeView().catch(() => {});
     await closeTransport().catch(() => {});
-    await closeProfile?.().catch(() => {});
+    await serving?.close?.().catch(() => {});
     trail?.close();
     // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
     setTimeout(() => process.exit(code), EXIT_GRACE_MS);
-    await registry.close();
+    await serving?.registry.close();
     await recorder?.close();
     process.exit(code);
   };
@@ -96,13 +116,20 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
   const running = await runningAtStart;
-  const banner = (where: string) => process.stderr.write(bannerLine(config, tmux.socketLabel, running, selectionSummary, where));
+  const selectionSummary = stored?.selectionSummary ?? serving!.selectionSummary;
+  const banner = (where: string) => process.stderr.write(bannerLine(config, socket.label, running, selectionSummary, where));
   // Over stdio with nothing else to start, the banner is written before the first answer.
   if (!config.http && !config.view) banner('');
   // The signals are handled before anything is answered: a client may interrupt from its first answer on.
-  const first = config.http ? undefined : new FirstAnswers(profile);
+  const first = config.http ? undefined : new FirstAnswers(stored?.surface ?? firstSurface(serving!.profile));
   await first?.needed;
-  const { createServerFactory, profileWire, serveBothErasOverStdio } = await (loading ?? loadMcp());
+  memory ??= await memoryPolicy();
+  const mcpLoading = loading ?? loadMcp();
+  serving ??= await build();
+  const { profile, registry } = serving;
+  // The control connection opens while the SDK loads, so the first call finds it ready.
+  if (running) void registry.defaultEngine.identity().catch(() => {});
+  const { createServerFactory, profileWire, serveBothErasOverStdio } = await mcpLoading;
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile, trail ? { trail } : {});
 
@@ -150,7 +177,7 @@ async function serve(config: Config): Promise<void> {
     where += `, view at ${view.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
-  if (config.idleGc !== false) collectWhenIdle();
+  if (config.idleGc !== false) memory.collectWhenIdle();
 
   if (config.http || config.view) banner(where);
 }
@@ -177,7 +204,8 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 }
 
 /** The audit trail of --audit (its file checked now) and of --view; an unwritable file ends start-up with exit status 1. */
-function openTrail(audit: NonNullable<Config['audit']>): AuditTrail {
+async function openTrail(audit: NonNullable<Config['audit']>): Promise<AuditTrail> {
+  const { AuditFileError, AuditTrail } = await import('./mcp/tools/audit.js');
   try {
     return new AuditTrail({ ...(audit.file !== undefined ? { file: audit.file } : {}), redact: audit.redact.map((source) => new RegExp(source, 'g')) });
   } catch (error) {

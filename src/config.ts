@@ -2,7 +2,7 @@
  * The configuration every layer reads: its types and defaults, plain data. It imports nothing above core;
  * src/cli/options.ts builds one from argv and the environment, and bad values stop start-up there.
  */
-import type { RemoteHost } from './core/servers/hosts.js';
+import type { RemoteHost } from './core/servers/host-config.js';
 import type { SessionPattern } from './core/targets/scope.js';
 
 export const PROFILES = ['libtmux', 'python', 'julia'] as const;

@@ -1,6 +1,6 @@
 /** Reads argv and the environment into one typed, validated Config (src/config.ts). Bad values stop start-up with a message. */
 import { resolve } from 'node:path';
-import { HOST_NAME, LOCAL_HOST, type RemoteHost } from '../core/servers/hosts.js';
+import { HOST_NAME, LOCAL_HOST, type RemoteHost } from '../core/servers/host-config.js';
 import { PANE_ID } from '../core/ids.js';
 import { parseSessionPatterns, ScopeError, type SessionPattern } from '../core/targets/scope.js';
 import {

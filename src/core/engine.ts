@@ -7,7 +7,6 @@
 import { TmuxNoServerError } from '../tmux/errors.js';
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { RunOptions, TmuxServer } from '../tmux/server.js';
-import { TmuxSocketUnusableError } from '../tmux/socket-guard.js';
 import { EngineState } from './engine-state.js';
 import { asFailure, type Failure } from './failure.js';
 import * as listings from './read/listings.js';
@@ -66,17 +65,6 @@ export class Engine {
     this.scope = options.scope ?? new Scope(options.caller ? { caller: options.caller } : {});
     const gateHost = { tmux, serverPid: async () => (await this.identity())?.pid };
     tmux.gate = (command) => checkCommand(this.scope, gateHost, command);
-  }
-
-  /** Why this server's local socket path may not be used (one tmux would destroy), or undefined when it may. */
-  socketProblem(): string | undefined {
-    try {
-      this.tmux.checkSocket();
-      return undefined;
-    } catch (error) {
-      if (error instanceof TmuxSocketUnusableError) return `${error.message}. ${error.hint}`;
-      throw error;
-    }
   }
 
   // ---- running tmux --------------------------------------------------------------------------

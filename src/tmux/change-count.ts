@@ -2,7 +2,7 @@
  * A count that grows whenever a server's sessions, their windows or its clients may have changed, as
  * far as this process can tell: tmux notified the command connection of a change (tmux tells a control
  * client of every session made, closed or renamed, window linked or unlinked, client attached, switched
- * or detached: control-notify.c), or a command other than a read was sent.
+ * or detached: control-notify.c), or a command other than a read was sent or came back.
  */
 
 /** Commands that only read: sending one changes no session, window or client. */
@@ -20,8 +20,17 @@ export class ChangeCount {
     return this.#count;
   }
 
-  sent(command: readonly string[]): void {
-    if (!READS.has(command[0] ?? '')) this.#count++;
+  /**
+   * Counts `commands` as sent now and again once `work` (which sends them) settles: a spawned tmux or a
+   * watch client is not ordered with the command connection, so a read that went out meanwhile may
+   * predate the change, and a list read then must not be kept past it.
+   */
+  during<T>(commands: ReadonlyArray<readonly string[]>, work: () => Promise<T>): Promise<T> {
+    let writes = 0;
+    for (const command of commands) if (!READS.has(command[0] ?? '')) writes++;
+    if (writes === 0) return work();
+    this.#count += writes;
+    return work().finally(() => void (this.#count += writes));
   }
 
   notified(name: string): void {

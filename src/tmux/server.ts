@@ -15,7 +15,7 @@ import { ChangeCount } from './change-count.js';
 import { CommandConnection } from './command-connection.js';
 import { runSpawned } from './spawned.js';
 import { runWithOutput, Watchers } from './watchers.js';
-import { checkSocketPath, socketDirectory } from './socket-guard.js';
+import { checkLocalSocket, localSocket, socketLabel, type LocalSocket } from './local-socket.js';
 
 export interface TmuxServerOptions {
   /** tmux here; with `ssh`, the ssh client runs tmux on that host instead and this is not used. */
@@ -70,7 +70,7 @@ export class TmuxServer {
   #sent = 0;
   readonly #changes = new ChangeCount();
   /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
-  readonly #localSocket: { readonly path: string; readonly named: boolean } | undefined;
+  readonly #localSocket: LocalSocket | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
   readonly #sharedReads = new SharedReads();
@@ -84,20 +84,14 @@ export class TmuxServer {
     // tmux would turn every control character and non-ASCII byte of command output into "_".
     const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
     this.globalArgs = ['-u', ...socket];
-    const socketLabel =
-      options.socketPath !== undefined ? options.socketPath : options.socketName !== undefined ? `-L ${options.socketName}` : 'the default socket';
-    this.socketLabel = options.ssh ? `${socketLabel} on host ${options.ssh.host}` : socketLabel;
+    this.socketLabel = options.ssh ? `${socketLabel(options)} on host ${options.ssh.host}` : socketLabel(options);
     this.commandTimeoutMs = options.commandTimeoutMs;
     this.launcher = options.ssh ? sshLauncher({ ...options.ssh, connectTimeoutMs: options.commandTimeoutMs }) : localLauncher(options.bin);
     const env = { ...(options.env ?? process.env) };
     delete env.TMUX;
     delete env.TMUX_PANE;
     this.#env = env;
-    this.#localSocket = options.ssh
-      ? undefined
-      : options.socketPath !== undefined
-        ? { path: options.socketPath, named: false }
-        : { path: `${socketDirectory(env)}/${options.socketName ?? 'default'}`, named: true };
+    this.#localSocket = options.ssh ? undefined : localSocket(options, env);
     this.#spawnOnly = options.spawnOnly ?? false;
     this.#connection = new CommandConnection({
       launcher: this.launcher,
@@ -143,8 +137,7 @@ export class TmuxServer {
     let next = 0;
     if (client) {
       this.#sent += commands.length;
-      for (const command of commands) this.#changes.sent(command);
-      const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
+      const replies = await Promise.allSettled(commands.map((command) => this.#changes.during([command], () => client.runReply(command, this.commandTimeoutMs))));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
         if (reply.status === 'fulfilled') continue;
@@ -161,9 +154,12 @@ export class TmuxServer {
    * included, is bounded by its timeout: while tmux does not answer (stopped, or overloaded) an
    * attach waits in the background, shared by every call, and each call gives up at its deadline.
    */
-  async #execute(command: readonly string[], options: RunOptions, askedAt = performance.now()): Promise<ControlReply | Buffer[]> {
+  #execute(command: readonly string[], options: RunOptions, askedAt = performance.now()): Promise<ControlReply | Buffer[]> {
+    return this.#changes.during([command], () => this.#send(command, options, askedAt));
+  }
+
+  async #send(command: readonly string[], options: RunOptions, askedAt: number): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    this.#changes.sent(command);
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
     const deadline = askedAt + timeoutMs;
     if (options.stdin === undefined && options.signal === undefined && !this.#spawnOnly) {
@@ -292,8 +288,7 @@ export class TmuxServer {
    */
   async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
     const client = this.#watchers.attached(sessionId);
-    for (const command of commands) this.#changes.sent(command);
-    await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
+    await this.#changes.during(commands, () => runWithOutput(client, commands, this.commandTimeoutMs, atReplies));
   }
 
   /** Closes every control client and waits for their processes to end. */
@@ -308,7 +303,7 @@ export class TmuxServer {
 
   /** Throws TmuxSocketUnusableError when the local socket path is one tmux would destroy (see socket-guard.ts). */
   checkSocket(): void {
-    if (this.#localSocket) checkSocketPath(this.#localSocket.path, { socketDirectory: this.#localSocket.named });
+    if (this.#localSocket) checkLocalSocket(this.#localSocket);
   }
 
   /**
@@ -317,12 +312,11 @@ export class TmuxServer {
    */
   async output(command: readonly string[], options: RunOptions = {}): Promise<Buffer> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
-    this.#changes.sent(command);
     if (this.gate && !options.ungated) {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    return this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal);
+    return this.#changes.during([command], () => this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal));
   }
 
   async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer[]> {

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Engine } from '../core/engine.js';
-import { LOCAL_HOST } from '../core/servers/hosts.js';
+import { LOCAL_HOST } from '../core/servers/host-config.js';
 import type { PaneRecord } from '../core/read/records.js';
 import type { EngineRegistry } from '../core/servers/registry.js';
 import type { ViewPane } from './wire.js';

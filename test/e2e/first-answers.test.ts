@@ -37,14 +37,26 @@ test('the versions answered before the SDK loads are the SDK\'s own', () => {
   assert.deepEqual(LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS);
 });
 
-for (const profile of ['libtmux', 'python', 'julia']) {
-  test(`${profile}: initialize and tools/list answered before the SDK are the SDK's bytes, and the session goes on`, async (t) => {
+// Each profile as the build stored its surface (src/profiles/stored-surface.ts), and with a selection it did not store.
+const OPENINGS: Array<[profile: string, how: string, extra: string[], extraEnv: NodeJS.ProcessEnv]> = [
+  ['libtmux', 'stored', [], {}],
+  ['libtmux', 'not stored', [], { LIBTMUX_EXCLUDE_TOOLS: 'kill_session' }],
+  ['python', 'stored', [], {}],
+  ['python', 'not stored', [], { LIBTMUX_EXCLUDE_TOOLS: 'kill_server' }],
+  ['julia', 'stored', [], {}],
+  ['julia', 'not stored', ['--tool', 'list_panes', '--tool', 'capture_pane'], {}],
+];
+
+for (const [profile, how, extra, extraEnv] of OPENINGS) {
+  test(`${profile}, surface ${how}: initialize and tools/list answered before the SDK are the SDK's bytes, and the session goes on`, async (t) => {
     const tmux = privateTmux(t);
     await tmux.start();
-    const args = ['--profile', profile, '--socket', tmux.socketPath];
+    const args = ['--profile', profile, '--socket', tmux.socketPath, ...extra];
     const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_panes', arguments: {} } };
-    const early = await exchange(tmux.env, args, [initialize({ name: 'x', version: '0' }), initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, call, { jsonrpc: '2.0', id: 4, method: 'ping' }], 4);
-    const sdk = await exchange(tmux.env, args, [initialize({ name: 'x', title: 'X', version: '0' }), initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }], 2);
+    const env = { ...tmux.env, ...extraEnv };
+    const early = await exchange(env, args, [initialize({ name: 'x', version: '0' }), initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, call, { jsonrpc: '2.0', id: 4, method: 'ping' }], 4);
+    const sdk = await exchange(env, args, [initialize({ name: 'x', title: 'X', version: '0' }), initialized, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }], 2);
+    assert.equal((JSON.parse(early[1]!) as { result: { tools: unknown[] } }).result.tools.length > 0, true, 'tools/list answered');
     assert.equal(early[0], sdk[0], 'initialize');
     assert.equal(early[1], sdk[1], 'tools/list');
     const rest = early.slice(2).map((line) => JSON.parse(line) as { id: number; result?: unknown; error?: unknown });

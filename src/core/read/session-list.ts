@@ -8,11 +8,15 @@
  * Fields that can change silently are left out on purpose: a session's active window and pane
  * (swap-window moves them without a word) and the client counts tmux keeps (ours are counted here).
  *
- * A kept list is never answered blind: it costs one empty round trip, whose reply proves that the
- * server answers (a hung host still costs its command timeout) and, since tmux writes a control
- * client's notifications and replies in the order things happen, that every notification of a change
- * made before the call has been read by then. A list answered from the kept rows is therefore what
- * tmux holds at that reply, as one read anew would be at its own.
+ * A kept list is answered without asking tmux only while it is fresh: tmux reported no change since it
+ * was read, this server sent that tmux nothing but reads since (ChangeCount counts every other command,
+ * when sent and when it came back), and the last proof began at most FRESH_MS ago on the same
+ * connection. A proof is a round trip whose reply came back: it shows that the server answers and, since
+ * tmux writes a control client's notifications and replies in the order things happen, that every
+ * notification of a change made before it began has been read. Otherwise the kept list costs one empty
+ * round trip, the proof. So a listing shows every change this server made, and every change tmux
+ * reported up to FRESH_MS before the call; a hung host is found out at most FRESH_MS later, and then
+ * costs its command timeout once.
  */
 import { rowFormat, toInt } from '../../tmux/formats.js';
 import type { Engine } from '../engine.js';
@@ -38,6 +42,10 @@ export interface SessionList {
 export interface KeptSessions {
   readonly epoch: number;
   readonly changes: number;
+  /** When the last proof that they still hold began (performance.now()). */
+  provedAt: number;
+  /** The proof in flight, if any: when it began, and whether tmux answered it. */
+  proving?: { readonly at: number; readonly answered: Promise<boolean> };
   readonly sessions: SessionSummary[];
   readonly clients: ReadonlyArray<{ readonly pid: number; readonly sessionId: string }>;
 }
@@ -46,6 +54,11 @@ const SUMMARY_FORMAT = rowFormat({ id: 'session_id', name: 'session_name', windo
 const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id' });
 /** The cheapest command every tmux answers at once: its reply is the round trip that checks a kept list. */
 const ROUND_TRIP = ['display-message', '-p', ''];
+/**
+ * How long a proof stands: far below what a person or an agent's next turn can notice, long enough
+ * that a burst of listings (a batch, several clients, a poll) shares one round trip per server.
+ */
+export const FRESH_MS = 50;
 
 /** The sessions (in scope) and the clients of people per session, from the kept rows when tmux reported no change. */
 export async function readSessionList(engine: Engine): Promise<SessionList> {
@@ -59,13 +72,16 @@ async function rows(engine: Engine): Promise<KeptSessions> {
   const current = (kept: KeptSessions) => kept.epoch === tmux.connectionEpoch && kept.changes === tmux.changes;
   const kept = engine.state.keptSessions;
   if (kept && current(kept)) {
-    // Ungated: it reads nothing of any session.
-    const answered = await engine.runIfServer(ROUND_TRIP, { ungated: true });
-    if (answered && current(kept)) return kept;
+    const now = performance.now();
+    if (now - kept.provedAt <= FRESH_MS) return kept;
+    // A proof begun within FRESH_MS is as good as one begun now: listings asked meanwhile share it.
+    const proof = kept.proving && now - kept.proving.at <= FRESH_MS ? kept.proving : prove(engine, kept, now);
+    if ((await proof.answered) && current(kept)) return kept;
   }
   // Counted before the reads go out: a change while they are on their way makes the next call read again.
   const epoch = tmux.connectionEpoch;
   const changes = tmux.changes;
+  const provedAt = performance.now();
   const [sessions, clients] = await Promise.all([
     readWithIncarnation(engine, ['list-sessions', '-F', SUMMARY_FORMAT.format]),
     engine.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]),
@@ -73,6 +89,7 @@ async function rows(engine: Engine): Promise<KeptSessions> {
   const fresh: KeptSessions = {
     epoch,
     changes,
+    provedAt,
     sessions: sessions
       ? SUMMARY_FORMAT.parse(sessions.lines).map((row) => ({
           incarnation: sessions.incarnation,
@@ -87,6 +104,21 @@ async function rows(engine: Engine): Promise<KeptSessions> {
   // Kept only from one connection that lasted through both reads (the same server, every notification heard).
   engine.state.keptSessions = sessions && epoch !== 0 && epoch === tmux.connectionEpoch ? fresh : undefined;
   return fresh;
+}
+
+/** One empty round trip; its reply, on the connection the rows were read on, makes them proved as of `at`. */
+function prove(engine: Engine, kept: KeptSessions, at: number): NonNullable<KeptSessions['proving']> {
+  // Ungated: it reads nothing of any session.
+  const answered = engine.runIfServer(ROUND_TRIP, { ungated: true }).then((lines) => {
+    if (lines && kept.epoch === engine.tmux.connectionEpoch) kept.provedAt = Math.max(kept.provedAt, at);
+    return lines !== undefined;
+  });
+  const proof = { at, answered };
+  kept.proving = proof;
+  void answered.finally(() => {
+    if (kept.proving === proof) kept.proving = undefined;
+  }).catch(() => {});
+  return proof;
 }
 
 /** A copy the caller may keep; this server's own clients are told apart now, as they come and go. */

@@ -9,7 +9,7 @@ import { TmuxServer } from '../../tmux/server.js';
 import { Engine, type EngineOptions } from '../engine.js';
 import type { Scope } from '../targets/scope.js';
 import { Failure, invalidArgument, isHostUnreachable, notFound, refused } from '../failure.js';
-import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './hosts.js';
+import { HOST_NAME, LOCAL_HOST, type RemoteHost } from './host-config.js';
 import { quoted } from '../quote.js';
 import { closePaneStreams } from '../watch/pane-streams.js';
 

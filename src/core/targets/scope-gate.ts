@@ -9,7 +9,7 @@
 import { parseCommand, targetFlags, targetKind, type ParsedCommand, type TargetKind } from '../../tmux/command-syntax.js';
 import type { TmuxServer } from '../../tmux/server.js';
 import { failedAs, Failure, refused } from '../failure.js';
-import { LOCAL_HOST } from '../servers/hosts.js';
+import { LOCAL_HOST } from '../servers/host-config.js';
 import { quoted } from '../quote.js';
 import type { Scope } from './scope.js';
 

@@ -5,7 +5,7 @@
  * This module only decides; core/scope-gate.ts applies it to each tmux command before it is sent,
  * and the engine's listings filter by it.
  */
-import { HOST_NAME, LOCAL_HOST } from '../servers/hosts.js';
+import { HOST_NAME, LOCAL_HOST } from '../servers/host-config.js';
 
 /** One `--allow-session` entry: an exact name, or a prefix (written with a trailing `*`), on one host or any. */
 export interface SessionPattern {

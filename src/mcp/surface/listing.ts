@@ -7,6 +7,7 @@ import type { Completable } from './completions.js';
 import type { PromptDeclaration } from './prompts.js';
 import type { ResourceDeclaration, ResourceTemplateDeclaration } from './resources.js';
 import type { Profile } from '../server.js';
+import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
 
 /** The protocol versions `initialize` negotiates, as the SDK's own list (the first-answers test holds them equal). */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
@@ -58,12 +59,35 @@ export function serverCapabilities<Ctx>(profile: Profile<Ctx>, surface: Surface)
   };
 }
 
-/** The `initialize` result the SDK server gives for `requested`, one of LEGACY_PROTOCOL_VERSIONS. */
-export function initializeResult<Ctx>(profile: Profile<Ctx>, requested: string): object {
+/**
+ * What the first answers need of a profile, as plain data: made from the profile, or read from the
+ * copy the build stored (profiles/stored-surface.ts), so they can be written before it is loaded.
+ */
+export interface FirstSurface {
+  /** The tools/list listing, as JSON text: the largest answer, written as it was made or stored. */
+  readonly toolsJson: string;
+  readonly capabilities: object;
+  readonly serverInfo: Profile<unknown>['serverInfo'];
+  readonly instructions?: string;
+  readonly rules?: JsonRpcRules;
+}
+
+export function firstSurface<Ctx>(profile: Profile<Ctx>): FirstSurface {
   return {
-    protocolVersion: requested,
+    toolsJson: JSON.stringify(toolListing(profile)),
     capabilities: serverCapabilities(profile, extraSurface(profile)),
     serverInfo: profile.serverInfo,
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
+    ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
+  };
+}
+
+/** The `initialize` result the SDK server gives for `requested`, one of LEGACY_PROTOCOL_VERSIONS. */
+export function initializeResult(surface: FirstSurface, requested: string): object {
+  return {
+    protocolVersion: requested,
+    capabilities: surface.capabilities,
+    serverInfo: surface.serverInfo,
+    ...(surface.instructions ? { instructions: surface.instructions } : {}),
   };
 }

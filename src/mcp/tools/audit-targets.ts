@@ -6,7 +6,7 @@
  * (an AsyncLocalStorage doubles the cost of every await in the process, which the audit must not).
  */
 import { decodeRef } from '../../core/targets/refs.js';
-import { LOCAL_HOST } from '../../core/servers/hosts.js';
+import { LOCAL_HOST } from '../../core/servers/host-config.js';
 
 /** Most targets one entry lists; the rest are counted. */
 export const MAX_TARGETS = 64;

@@ -1,7 +1,7 @@
 /**
  * The first answers over stdio, written before the SDK is loaded. A client opens with `initialize`,
- * then `tools/list`; both answers are fixed by the profile (listing.ts), and loading the SDK is most
- * of start-up, so they are written from the profile directly and the SDK loads after. Anything else,
+ * then `tools/list`; both answers are fixed by the profile's surface (listing.ts), and loading the SDK
+ * is most of start-up, so they are written from the surface directly and the SDK loads after. Anything else,
  * or anything not exactly the plain shape answered here, ends this phase unanswered: it and every
  * byte after it go to the SDK's wire, behind the `initialize`, which is replayed so the SDK server
  * holds the session as if it had answered it (its second answer is dropped: `answered`).
@@ -10,8 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { RequestId } from '@modelcontextprotocol/server';
 import { jsonBytesProblem } from './json-limits.js';
 import { ruleRefusal } from './jsonrpc-rules.js';
-import { initializeResult, LEGACY_PROTOCOL_VERSIONS, toolListing } from '../surface/listing.js';
-import type { Profile } from '../server.js';
+import { initializeResult, LEGACY_PROTOCOL_VERSIONS, type FirstSurface } from '../surface/listing.js';
 
 /** What the SDK's wire takes over. */
 export interface Handover {
@@ -39,7 +38,7 @@ export class FirstAnswers {
   #timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly profile: Profile<unknown>,
+    private readonly surface: FirstSurface,
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
   ) {
@@ -83,7 +82,7 @@ export class FirstAnswers {
     const { id, method, params } = message;
     if (this.#state === 'initialize') {
       if (method !== 'initialize' || !validId(id) || !plainInitialize(params)) return false;
-      this.#write(id, initializeResult(this.profile, params.protocolVersion));
+      this.#write(id, initializeResult(this.surface, params.protocolVersion));
       this.#replay.push(line);
       this.#answered.add(id);
       this.#state = 'initialized';
@@ -95,14 +94,14 @@ export class FirstAnswers {
       return true;
     }
     if (method !== 'tools/list' || !validId(id) || params !== undefined || this.#answered.has(id)) return false;
-    this.#write(id, { tools: toolListing(this.profile) });
+    this.output.write(`{"result":{"tools":${this.surface.toolsJson}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
     this.#done();
     return true;
   }
 
   /** The message on `line` when it is one this phase may answer: small, well-formed, and admitted by the profile's rules. */
   #parse(line: Buffer): Message | undefined {
-    const rules = this.profile.jsonRpcRules;
+    const rules = this.surface.rules;
     if (line.length > MAX_LINE_BYTES || (rules?.limits && jsonBytesProblem(line.subarray(0, line.length - 1), rules.limits) !== undefined)) return undefined;
     let message: Message;
     try {
