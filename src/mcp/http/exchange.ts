@@ -49,8 +49,8 @@ export class Exchange {
 
   /** A whole JSON answer, headers and body in one write. */
   json(status: number, value: unknown, headers: Record<string, string> = {}): void {
-    const bytes = Buffer.from(JSON.stringify(value));
-    this.res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': String(bytes.byteLength) }).end(bytes);
+    const text = JSON.stringify(value);
+    this.res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': String(Buffer.byteLength(text)) }).end(text);
   }
 
   /** An answer without a body. */

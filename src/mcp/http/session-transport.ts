@@ -106,12 +106,13 @@ export class SessionTransport implements Transport {
       } else if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
       if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
       const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
-      if (!messages.some((message) => isJSONRPCRequest(message))) {
+      const requests = messages.filter((message) => isJSONRPCRequest(message));
+      if (requests.length === 0) {
         for (const message of messages) this.onmessage?.(message, extra);
         return exchange.empty(202);
       }
       const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, false);
-      for (const message of messages) if (isJSONRPCRequest(message)) stream.pending.add(message.id), this.#streams.set(message.id, stream);
+      for (const { id } of requests) stream.pending.add(id), this.#streams.set(id, stream);
       for (const message of messages) this.onmessage?.(message, extra);
     } catch (error) {
       this.onerror?.(error as Error);
@@ -239,8 +240,7 @@ class EventStream {
     clearTimeout(this.#timer);
     if (this.#open) this.res.end(frame);
     else {
-      const bytes = Buffer.from(frame);
-      this.res.writeHead(200, { ...this.headers, 'content-length': String(bytes.byteLength) }).end(bytes);
+      this.res.writeHead(200, { ...this.headers, 'content-length': String(Buffer.byteLength(frame)) }).end(frame);
     }
   }
 
