@@ -140,7 +140,7 @@ function isLegacy(exchange: Exchange): boolean {
     protocolVersionHeader: header('mcp-protocol-version'),
     mcpMethodHeader: header('mcp-method'),
     mcpNameHeader: header('mcp-name'),
-    ...(exchange.body.json !== undefined ? { body: exchange.body.json } : {}),
+    ...(json !== undefined ? { body: json } : {}),
   } as Parameters<typeof classifyInboundRequest>[0]);
   return outcome.kind === 'legacy';
 }

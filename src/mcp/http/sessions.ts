@@ -5,7 +5,6 @@
  * revision describes. Requests without a session (and that are not an `initialize`) are served
  * statelessly, as the SDK's createMcpHandler does. Sessions are bounded in number and idle time.
  */
-import { randomUUID } from 'node:crypto';
 import { legacyStatelessFallback, type AuthInfo, type HandleRequestOptions, type McpServerFactory, type Transport } from '@modelcontextprotocol/server';
 import { withEraResourceNotFound } from '../surface/resource-not-found.js';
 import { messageOf, parsedFor } from './body.js';
