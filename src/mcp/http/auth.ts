@@ -12,19 +12,24 @@ export type BearerGate = (authorization: string | undefined) => Promise<AuthInfo
 
 export function bearerGate(expected: string): BearerGate {
   const matches = tokenCheck(expected);
+  // The SDK refuses tokens without an expiry; this one lives as long as the process.
+  const authInfo = (token: string): AuthInfo => ({ token, clientId: 'tmux-mcp', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 });
   const options = {
     verifier: {
       async verifyAccessToken(token: string): Promise<AuthInfo> {
         if (!matches(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
-        // The SDK refuses tokens without an expiry; this one lives as long as the process.
-        return { token, clientId: 'tmux-mcp', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+        return authInfo(token);
       },
     },
   };
-  // The SDK's requireBearerAuth, on the header itself: the first of several values, checked by the SDK.
+  // The SDK's requireBearerAuth, on the header itself (its first value). The right token, as the SDK
+  // parses it, is let through at once; anything else is the SDK's to refuse.
   return async (authorization) => {
+    const header = (authorization ?? '').split(',')[0] || undefined;
+    const [type, token] = header?.split(' ') ?? [];
+    if (type?.toLowerCase() === 'bearer' && token && matches(token)) return authInfo(token);
     try {
-      return await verifyBearerToken((authorization ?? '').split(',')[0] || undefined, options);
+      return await verifyBearerToken(header, options);
     } catch (error) {
       return bearerAuthChallengeResponse(error);
     }

@@ -152,19 +152,26 @@ export function serveExchanges(handle: ExchangeHandler, options: { onerror?: (er
   };
 }
 
-/** The body's bytes, or BodyTooLarge past `maxBytes` (declared or received). */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = req.headers['content-length'];
-  if (Number(declared) > maxBytes) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    received += bytes.byteLength;
-    if (received > maxBytes) throw new BodyTooLarge();
-    chunks.push(bytes);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+/** The body's bytes, or BodyTooLarge past `maxBytes` (declared or received); read from its events, the quickest way. */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += bytes.byteLength;
+      if (received <= maxBytes) return void chunks.push(bytes);
+      // The rest is read and dropped: the 413 goes out at once, and its connection closes after it.
+      req.off('data', onData);
+      req.resume();
+      reject(new BodyTooLarge());
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)));
+    req.once('error', reject);
+    req.once('close', () => reject(new Error('the request closed before its body ended')));
+  });
 }
 
 /** A whole body's bytes (read from its stream: fewer steps than arrayBuffer). */
