@@ -12,9 +12,6 @@ import type { ServerResponse } from 'node:http';
 import {
   isInitializeRequest,
   isJsonContentType,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   parseJSONRPCMessage,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
@@ -24,6 +21,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { Exchange } from './exchange.js';
+import { isRequest } from '../wire/message-kind.js';
 
 /** The SDK's bound on the messages of one batch. */
 const MAX_BATCH_SIZE = 100;
@@ -96,7 +94,8 @@ export class SessionTransport implements Transport {
         return exchange.json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null });
       }
       if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
-      const initializing = messages.some((message) => isInitializeRequest(message));
+      // Parsed, a message's keys tell its kind (message-kind.ts); only an `initialize` needs the SDK's own test.
+      const initializing = messages.some((message) => 'method' in message && message.method === 'initialize' && isInitializeRequest(message));
       if (initializing) {
         if (this.#initialized && this.sessionId !== undefined) return this.#error(exchange, 400, -32600, 'Invalid Request: Server already initialized');
         if (messages.length > 1) return this.#error(exchange, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
@@ -106,7 +105,7 @@ export class SessionTransport implements Transport {
       } else if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
       if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
       const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
-      const requests = messages.filter((message) => isJSONRPCRequest(message));
+      const requests = messages.filter(isRequest);
       if (requests.length === 0) {
         for (const message of messages) this.onmessage?.(message, extra);
         return exchange.empty(202);
@@ -142,8 +141,9 @@ export class SessionTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
-    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    // The server's own messages: a key tells a response, without parsing its whole result again.
+    const isResponse = 'result' in message || 'error' in message;
+    const requestId = isResponse ? (message.id as RequestId | undefined) : options?.relatedRequestId;
     if (requestId === undefined) {
       if (isResponse) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
       this.#standalone?.event(message);
