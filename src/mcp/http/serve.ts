@@ -8,7 +8,14 @@
  */
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { classifyInboundRequest, createMcpHandler, PROTOCOL_VERSION_META_KEY, type McpServerFactory } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  parseJSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
 import { bearerGate, bearerMatches, hostGates } from './auth.js';
 import { guardConnections } from './connections.js';
 import { legacySessions } from './sessions.js';
@@ -134,6 +141,7 @@ function isLegacy(exchange: Exchange): boolean {
   // What the SDK documents of it: a message carrying the envelope claim is never legacy, unless it is
   // an `initialize` (whose claim the classifier weighs): the common 2026 request skips the classifier.
   if (exchange.method === 'POST' && carriesClaim(json)) return false;
+  if (exchange.method === 'POST' && plainLegacyMessage(json, exchange.header('mcp-protocol-version'))) return true;
   const header = (name: string) => exchange.header(name);
   const outcome = classifyInboundRequest({
     httpMethod: exchange.method,
@@ -150,6 +158,22 @@ function carriesClaim(json: unknown): boolean {
   if (!isObject(json) || typeof json['method'] !== 'string' || json['method'] === 'initialize' || 'result' in json || 'error' in json) return false;
   const params = json['params'];
   return isObject(params) && isObject(params['_meta']) && PROTOCOL_VERSION_META_KEY in params['_meta'];
+}
+
+/**
+ * A single JSON-RPC message without the envelope claim, under no header naming a modern revision: the
+ * classifier calls each of these legacy (a request, a notification or a response alike), and one
+ * parse of the message's own schema tells it from a malformed body, which the classifier refuses.
+ */
+function plainLegacyMessage(json: unknown, versionHeader: string | undefined): boolean {
+  if (!isObject(json) || (isObject(json['params']) && isObject(json['params']['_meta']) && PROTOCOL_VERSION_META_KEY in json['params']['_meta'])) return false;
+  if (versionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(versionHeader)) return false;
+  try {
+    parseJSONRPCMessage(json);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
