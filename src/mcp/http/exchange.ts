@@ -167,10 +167,14 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
       req.resume();
       reject(new BodyTooLarge());
     };
+    const onClose = () => reject(new Error('the request closed before its body ended'));
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)));
+    req.once('end', () => {
+      req.off('close', onClose);
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+    });
     req.once('error', reject);
-    req.once('close', () => reject(new Error('the request closed before its body ended')));
+    req.once('close', onClose);
   });
 }
 
