@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { privateTmux, type PrivateTmux } from '../fixture/tmux.js';
+import { privateTmux, watchClients, type PrivateTmux } from '../fixture/tmux.js';
 import { startMcp } from '../fixture/mcp.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { until } from '../fixture/until.js';
@@ -65,8 +65,8 @@ test('wait_for_text: with a capture_since backlog, the lines left out are counte
   const { cursor } = await mcp.ok('capture_since', { paneId: pane });
   await tmux.typeAndWait(pane, "printf 'back-%s\\n' 1 2 3");
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], cursor, maxLines: 2, timeoutMs: 3000 });
-  // Once a second control client (the watch) sits in the session, later output reaches the stream.
-  await until('the wait to start watching', async () => (await tmux.tmux('list-clients', '-t', 'test', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length >= 2, 10_000);
+  // Once the watch sits in the session, later output reaches the stream.
+  await until('the wait to start watching', async () => (await watchClients(tmux, 'test')) >= 1, 10_000);
   await tmux.typeAndWait(pane, "printf 'live-%s\\n' 1 2 3 4 5");
   const result = await waiting;
   const r = result.structuredContent as { outcome: string; tail: string[] };
@@ -152,7 +152,7 @@ test('wait_for_text: a quiet pane times out with sawNewOutput false; escape sequ
 
 /** Polls (each poll one tmux process) until this server's control client watches `session`: a wait on one of its panes is under way. */
 async function untilWatched(tmux: PrivateTmux, session: string): Promise<void> {
-  await until(`something to watch ${session}`, async () => (await tmux.tmux('list-clients', '-t', session, '-F', '#{client_control_mode}')).includes('1'), 10_000);
+  await until(`something to watch ${session}`, async () => (await watchClients(tmux, session)) >= 1, 10_000);
 }
 
 test('wait_for_text: a pane killed mid-wait ends the wait with an answer', async (t) => {
