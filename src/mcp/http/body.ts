@@ -1,5 +1,5 @@
 /**
- * A POST's body, read once (node-fetch.ts) for every look taken at it before the SDK (a contract's
+ * A POST's body, read once (exchange.ts) for every look taken at it before the SDK (a contract's
  * rules, capacity, era routing, opening a 2025 session) and then handed to the SDK already parsed
  * (`parsedBody`), so that no step reads or parses it again. A body that is not JSON reads as no
  * JSON, and the SDK reads it from the request and answers it as it always does.
@@ -29,7 +29,7 @@ export function parsedFor(body: PostBody): { parsedBody?: unknown } {
 
 const NONE: PostBody = { bytes: undefined, json: undefined };
 
-/** The body of a request as read (node-fetch.ts): a POST's bytes and their JSON; anything else has none to look at. */
+/** The body of a request as read (exchange.ts): a POST's bytes and their JSON; anything else has none to look at. */
 export function postBody(method: string, bytes: Buffer | undefined): PostBody {
   if (method !== 'POST' || bytes === undefined || bytes.length === 0) return NONE;
   try {
