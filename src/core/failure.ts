@@ -91,6 +91,11 @@ export class Failure extends Error {
     // Bad input and a full house are refused before tmux runs; everything else happens after at least one read.
     this.touched = options.touched ?? (kind !== 'invalid_argument' && kind !== 'busy');
   }
+
+  /** The message and, when there is one, what to do next, as one sentence for a person. */
+  get sentence(): string {
+    return this.hint ? `${this.message}. ${this.hint}` : this.message;
+  }
 }
 
 export const invalidArgument = (message: string, hint?: string) => new Failure('invalid_argument', message, hint);

@@ -4,6 +4,7 @@
  */
 import { checkLocalSocket, localSocket, serverListening, socketLabel, type SocketLocation } from '../../tmux/local-socket.js';
 import { TmuxSocketUnusableError } from '../../tmux/socket-guard.js';
+import { asFailure } from '../failure.js';
 
 export interface SocketAtStart {
   readonly label: string;
@@ -19,7 +20,7 @@ export function socketAtStart(location: SocketLocation, env: NodeJS.ProcessEnv):
     checkLocalSocket(socket);
   } catch (error) {
     if (!(error instanceof TmuxSocketUnusableError)) throw error;
-    problem = `${error.message}. ${error.hint}`;
+    problem = asFailure(error)!.sentence;
   }
   return { label: socketLabel(location), problem, listening: () => serverListening(socket) };
 }

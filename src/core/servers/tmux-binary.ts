@@ -1,6 +1,6 @@
 /** The local tmux binary check (src/tmux/binary.ts) for start-up, whose layer speaks to tmux only through core. */
 import { checkTmuxBinary } from '../../tmux/binary.js';
-import { TmuxError } from '../../tmux/errors.js';
+import { asFailure } from '../failure.js';
 
 /**
  * Runs `bin -V`: the version of a tmux this server can drive (3.2 or newer), or what is wrong
@@ -10,7 +10,8 @@ export async function localTmuxCheck(bin: string, env: NodeJS.ProcessEnv): Promi
   try {
     return { version: await checkTmuxBinary(bin, env) };
   } catch (error) {
-    if (!(error instanceof TmuxError)) throw error;
-    return { problem: `${error.message}. ${error.hint}` };
+    const failure = asFailure(error);
+    if (!failure) throw error;
+    return { problem: failure.sentence };
   }
 }

@@ -35,7 +35,7 @@ export function successResult(outcome: ToolOutcome): RenderedResult {
 /** The message and, when there is one, the next step, for any failure a handler can throw. */
 export function describeError(error: unknown): string {
   const failure = asFailure(error);
-  if (failure) return failure.hint ? `${failure.message}. ${failure.hint}` : failure.message;
+  if (failure) return failure.sentence;
   if (error instanceof Error) return `internal error: ${error.message}`;
   return `internal error: ${String(error)}`;
 }

@@ -41,7 +41,7 @@ const CODE_OF_KIND: Partial<Record<FailureKind, string>> = {
 function wording(failure: Failure): string {
   if (failure.kind === 'tmux_timeout') return `${failure.message}${REMOTE_EFFECTS}`;
   if (reportedByTmux(failure) && failure.kind !== 'socket_unusable') return failure.message;
-  return failure.hint ? `${failure.message}. ${failure.hint}` : failure.message;
+  return failure.sentence;
 }
 
 export const RESULT_LIMIT_MESSAGE = 'result exceeds the configured byte limit; request fewer rows, lines or operations';
