@@ -110,7 +110,7 @@ export class SessionTransport implements Transport {
         for (const message of messages) this.onmessage?.(message, extra);
         return exchange.empty(202);
       }
-      const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, false);
+      const stream = new EventStream(exchange.res, this.#sseHeaders(), false);
       for (const { id } of requests) stream.pending.add(id), this.#streams.set(id, stream);
       for (const message of messages) this.onmessage?.(message, extra);
     } catch (error) {
@@ -123,7 +123,7 @@ export class SessionTransport implements Transport {
     if (!exchange.header('accept')?.includes('text/event-stream')) return this.#error(exchange, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
     if (this.#standalone !== undefined) return this.#error(exchange, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
-    const stream = new EventStream(exchange.res, { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) }, true);
+    const stream = new EventStream(exchange.res, this.#sseHeaders(), true);
     this.#standalone = stream;
     stream.onGone = () => {
       if (this.#standalone === stream) this.#standalone = undefined;
@@ -187,6 +187,11 @@ export class SessionTransport implements Transport {
     return false;
   }
 
+  /** An event stream's headers: the session's id with them once there is one. */
+  #sseHeaders(): Record<string, string> {
+    return { ...SSE_HEADERS, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) };
+  }
+
   /** The SDK transport's error answer (id null), reported to onerror as it does. */
   #error(exchange: Exchange, status: number, code: number, message: string): void {
     this.onerror?.(new Error(message));
@@ -214,7 +219,7 @@ class EventStream {
     res.once('close', () => {
       if (res.writableEnded) return;
       this.gone = true;
-      clearTimeout(this.#timer);
+      clearInterval(this.#timer);
       this.onGone?.();
     });
     this.#timer = setInterval(() => {
@@ -237,7 +242,7 @@ class EventStream {
       this.res.write(frame);
       return;
     }
-    clearTimeout(this.#timer);
+    clearInterval(this.#timer);
     if (this.#open) this.res.end(frame);
     else {
       this.res.writeHead(200, { ...this.headers, 'content-length': String(Buffer.byteLength(frame)) }).end(frame);
@@ -246,7 +251,7 @@ class EventStream {
 
   /** Ends the answer as it stands (the session closed). */
   end(): void {
-    clearTimeout(this.#timer);
+    clearInterval(this.#timer);
     if (this.gone || this.res.writableEnded) return;
     this.#openNow();
     this.res.end();
