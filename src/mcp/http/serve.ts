@@ -1,7 +1,8 @@
 /**
  * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
  * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
- * request aborts its call), and 2025-11-25 traffic goes to sessions (sessions.ts). All behind
+ * request aborts its call), except the plainest tools/call and tools/list, which modern-calls.ts
+ * answers with the same bytes from the factory's calls, and 2025-11-25 traffic goes to sessions (sessions.ts). All behind
  * three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
  * the bearer token (401). Every server shares one profile context and so one engine. Requests are
  * exchanges on node:http (exchange.ts); only the SDK's fetch handler sees a Request.
@@ -23,6 +24,8 @@ import { httpAdmission, type Admission } from './capacity.js';
 import { httpRules } from './rules.js';
 import { parsedFor } from './body.js';
 import { serveExchanges, type Exchange } from './exchange.js';
+import { modernCalls } from './modern-calls.js';
+import type { ServerFactory } from '../server.js';
 import type { CapacityOptions } from '../wire/capacity.js';
 import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
 
@@ -48,6 +51,8 @@ export interface HttpOptions {
   readonly onerror?: (error: Error) => void;
   /** The error to reject with when the address cannot be listened on (in use, not ours). */
   readonly onListenError?: (error: NodeJS.ErrnoException) => Error;
+  /** False sends every 2026-07-28 request to the SDK's entry, even when the factory carries its calls (for tests that compare the two). */
+  readonly directCalls?: boolean;
 }
 
 export interface HttpServing {
@@ -59,12 +64,14 @@ export interface HttpServing {
   drain(limitMs: number): Promise<void>;
 }
 
-export async function serveHttp(factory: McpServerFactory, options: HttpOptions): Promise<HttpServing> {
+export async function serveHttp(factory: McpServerFactory | ServerFactory, options: HttpOptions): Promise<HttpServing> {
   const checkHostAndOrigin = hostGates(options.allowedHostnames);
   const gate = bearerGate(options.token);
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
+  // Only a factory that carries its profile's calls (server.ts) can answer without a server.
+  const direct = 'calls' in factory && options.directCalls !== false ? modernCalls(factory, options.onerror) : undefined;
   const passThrough: Admission = (_exchange, serve) => serve();
   const ruled = options.rules ? httpRules(options.rules) : passThrough;
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
@@ -75,6 +82,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
     if (auth instanceof Response) return exchange.send(auth);
     return admit(exchange, async () => {
       if (isLegacy(exchange)) return sessions.serve(exchange, auth);
+      if (direct && (await direct.serve(exchange, auth))) return;
       return exchange.send(await handler.fetch(exchange.sdkRequest(), { authInfo: auth, ...parsedFor(exchange.body) }));
     });
   }, onerror);
@@ -123,6 +131,7 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
       });
     },
     async close() {
+      direct?.close();
       await handler.close();
       await sessions.close();
       server.closeAllConnections();

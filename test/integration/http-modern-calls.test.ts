@@ -1,0 +1,158 @@
+/**
+ * The plain 2026-07-28 tools/call and tools/list answered without a server (modern-calls.ts) are the
+ * SDK entry's answers, byte for byte: the same requests, plain and not, go to one server with the
+ * direct path and one without (same profile, same tmux), and status, content type, length and body
+ * must match. A factory that counts the servers it builds shows which requests took the direct path.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseCli } from '../../src/cli/options.js';
+import { registryFor } from '../../src/cli/engine.js';
+import { buildProfile } from '../../src/profiles/index.js';
+import { createServerFactory, type ServerFactory } from '../../src/mcp/server.js';
+import { serveHttp } from '../../src/mcp/http/serve.js';
+import { post } from '../fixture/http.js';
+import { privateTmux } from '../fixture/tmux.js';
+
+const TOKEN = 'test-token-0123456789';
+const VERSION = '2026-07-28';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'compare', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+interface Case {
+  readonly label: string;
+  readonly body: unknown;
+  readonly headers?: Record<string, string>;
+  /** Whether the direct path answers it (no server built); else the SDK's entry does. */
+  readonly direct: boolean;
+}
+
+/** A tools/call as the SDK client sends it, its headers derived from the body unless given. */
+function call(label: string, name: string, args: unknown, direct: boolean, change: { meta?: unknown; headers?: Record<string, string>; id?: unknown; params?: Record<string, unknown> } = {}): Case {
+  const params = { name, ...(args === undefined ? {} : { arguments: args }), _meta: change.meta ?? ENVELOPE, ...change.params };
+  return {
+    label,
+    direct,
+    body: { method: 'tools/call', params, jsonrpc: '2.0', id: change.id ?? 7 },
+    headers: { 'mcp-method': 'tools/call', 'mcp-name': name, 'mcp-protocol-version': VERSION, ...change.headers },
+  };
+}
+
+function list(label: string, direct: boolean, params: Record<string, unknown> = { _meta: ENVELOPE }, headers: Record<string, string> = {}): Case {
+  return { label, direct, body: { method: 'tools/list', jsonrpc: '2.0', id: 'list-1', params }, headers: { 'mcp-method': 'tools/list', 'mcp-protocol-version': VERSION, ...headers } };
+}
+
+/** The requests every profile is asked, given a tool that succeeds with `ok` and one pane. */
+function commonCases(ok: { name: string; args: unknown }, bad: { name: string; args: unknown }, invalid: { name: string; args: unknown }): Case[] {
+  const { name, args } = ok;
+  return [
+    call('a plain call', name, args, true),
+    call('a plain call, string id', name, args, true, { id: 'call-a' }),
+    call('a tool error', bad.name, bad.args, true),
+    call('invalid arguments (a tool error)', invalid.name, invalid.args, true),
+    call('no arguments at all', name, undefined, true),
+    call('a client with a title, roots and empty capabilities', name, args, true, {
+      meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1', title: 'C' }, 'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true }, sampling: {}, elicitation: {} } },
+    }),
+    call('no clientInfo', name, args, true, { meta: { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } }),
+    call('an unknown tool', 'no_such_tool', {}, false),
+    call('a wrong Mcp-Name', name, args, false, { headers: { 'mcp-name': 'other_tool' } }),
+    call('an Mcp-Name in base64', name, args, false, { headers: { 'mcp-name': `=?base64?${Buffer.from(name).toString('base64')}?=` } }),
+    call('no Mcp-Name', name, args, false, { headers: { 'mcp-name': '' } }),
+    call('a wrong Mcp-Method', name, args, false, { headers: { 'mcp-method': 'tools/list' } }),
+    call('no MCP-Protocol-Version header', name, args, false, { headers: { 'mcp-protocol-version': '' } }),
+    call('a header version unlike the body', name, args, false, { headers: { 'mcp-protocol-version': '2025-11-25' } }),
+    call('an unsupported modern version', name, args, false, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }, headers: { 'mcp-protocol-version': '2027-01-01' } }),
+    call('no clientCapabilities', name, args, false, { meta: { 'io.modelcontextprotocol/protocolVersion': VERSION } }),
+    call('clientInfo without a version', name, args, false, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 'c' } } }),
+    call('an odd capability', name, args, false, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: 'yes' } } } }),
+    call('a log level in the envelope', name, args, false, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'debug' } }),
+    call('a progress token', name, args, false, { meta: { ...ENVELOPE, progressToken: 'p1' } }),
+    call('arguments that are not an object', name, [1], false),
+    call('a numeric name', name, args, false, { params: { name: 5 } }),
+    call('a fractional id', name, args, false, { id: 1.5 }),
+    call('requestState', name, args, false, { params: { requestState: 'x' } }),
+    { label: 'a text/plain body', direct: false, body: JSON.stringify(call('', name, args, true).body), headers: { ...call('', name, args, true).headers, 'content-type': 'text/plain' } },
+    { label: 'no Accept header', direct: true, body: call('', name, args, true).body, headers: { ...call('', name, args, true).headers, accept: '' } },
+    { label: 'a notification', direct: false, body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, _meta: ENVELOPE } }, headers: { 'mcp-method': 'notifications/cancelled', 'mcp-protocol-version': VERSION } },
+    { label: 'a batch', direct: false, body: [call('', name, args, true).body], headers: { 'mcp-protocol-version': VERSION } },
+    list('tools/list', true),
+    list('tools/list with a cursor', false, { _meta: ENVELOPE, cursor: 'x' }),
+    list('tools/list without its Mcp-Method', false, { _meta: ENVELOPE }, { 'mcp-method': '' }),
+  ];
+}
+
+/** Both servers of one profile (the direct path on and off), sharing its context and engine. */
+async function servers(t: { after: (fn: () => Promise<void> | void) => void }, argv: string[], env: NodeJS.ProcessEnv) {
+  const action = parseCli(argv, env);
+  assert.equal(action.kind, 'serve');
+  const { config } = action as Extract<typeof action, { kind: 'serve' }>;
+  const registry = registryFor(config);
+  const { profile, close } = await buildProfile(config, registry, false);
+  t.after(async () => {
+    await close?.();
+    await registry.close();
+  });
+  const factory = createServerFactory(profile);
+  const built = { direct: 0, sdk: 0 };
+  const counted = (side: keyof typeof built): ServerFactory => Object.assign(() => (built[side]++, factory()), { calls: factory.calls });
+  const errors: string[] = [];
+  const options = {
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    allowedHostnames: [],
+    ...(profile.capacity ? { capacity: profile.capacity } : {}),
+    ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
+    onerror: (error: Error) => errors.push(error.message),
+  };
+  const direct = await serveHttp(counted('direct'), options);
+  const sdk = await serveHttp(counted('sdk'), { ...options, directCalls: false });
+  t.after(async () => {
+    await direct.close();
+    await sdk.close();
+  });
+  return { direct, sdk, built, errors };
+}
+
+async function compare(t: { after: (fn: () => Promise<void> | void) => void }, argv: string[], env: NodeJS.ProcessEnv, cases: Case[]): Promise<void> {
+  const { direct, sdk, built } = await servers(t, argv, env);
+  for (const item of cases) {
+    // An empty value stands for a header left out.
+    const headers = Object.fromEntries(Object.entries({ authorization: `Bearer ${TOKEN}`, ...item.headers }).filter(([, value]) => value !== ''));
+    const before = { ...built };
+    const fast = await post(direct.url, headers, item.body);
+    const reference = await post(sdk.url, headers, item.body);
+    const servers = { direct: built.direct - before.direct, sdk: built.sdk - before.sdk };
+    const what = `${item.label}: ${reference.body.slice(0, 300)}`;
+    assert.equal(fast.status, reference.status, what);
+    assert.equal(fast.headers['content-type'], reference.headers['content-type'], what);
+    assert.equal(fast.headers['content-length'], reference.headers['content-length'], what);
+    assert.equal(fast.body, reference.body, what);
+    // The SDK's entry builds a server for what reaches a handler; the direct path builds none.
+    const expected = item.direct ? { direct: 0, sdk: 1 } : { direct: servers.sdk, sdk: servers.sdk };
+    assert.deepEqual(servers, expected, `${item.label}: ${item.direct ? 'answered directly' : 'left to the SDK'}`);
+  }
+}
+
+test('libtmux over HTTP 2026-07-28: the direct answers are the SDK entry answers, byte for byte', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'same' });
+  await compare(t, ['--http', '127.0.0.1:0'], tmux.env, [
+    ...commonCases({ name: 'capture_pane', args: { paneId: pane } }, { name: 'capture_pane', args: { paneId: '%999' } }, { name: 'capture_pane', args: { paneId: 5 } }),
+    call('list_sessions', 'list_sessions', {}, true),
+    call('list_panes', 'list_panes', {}, true),
+  ]);
+});
+
+test('julia over HTTP 2026-07-28 (capacity and JSON-RPC rules in force): the direct answers are the SDK entry answers', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'same' });
+  await compare(t, ['--http', '127.0.0.1:0', '--profile', 'julia'], tmux.env, [
+    ...commonCases({ name: 'list_panes', args: { limit: 5 } }, { name: 'capture_pane', args: { target: '%999' } }, { name: 'list_panes', args: { limit: 'x' } }),
+    call('a long string id', 'list_panes', { limit: 5 }, true, { id: 'x'.repeat(300) }),
+  ]);
+});
