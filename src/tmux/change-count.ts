@@ -15,9 +15,15 @@ const QUIET_NOTIFICATIONS = new Set(['pane-mode-changed', 'paste-buffer-changed'
 
 export class ChangeCount {
   #count = 0;
+  #commands = 0;
 
   get value(): number {
     return this.#count;
+  }
+
+  /** Every command sent, reads too: a read sent since a listing may have seen more than it did. */
+  get commands(): number {
+    return this.#commands;
   }
 
   /**
@@ -26,6 +32,7 @@ export class ChangeCount {
    * predate the change, and a list read then must not be kept past it.
    */
   during<T>(commands: ReadonlyArray<readonly string[]>, work: () => Promise<T>): Promise<T> {
+    this.#commands += commands.length;
     let writes = 0;
     for (const command of commands) if (!READS.has(command[0] ?? '')) writes++;
     if (writes === 0) return work();

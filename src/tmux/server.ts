@@ -73,7 +73,8 @@ export class TmuxServer {
   readonly #localSocket: LocalSocket | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
-  readonly #sharedReads = new SharedReads();
+  /** On a host, listings keep their replies for FRESH_MS while this stamp holds (shared-reads.ts). */
+  readonly #sharedReads: SharedReads;
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -93,6 +94,7 @@ export class TmuxServer {
     this.#env = env;
     this.#localSocket = options.ssh ? undefined : localSocket(options, env);
     this.#spawnOnly = options.spawnOnly ?? false;
+    this.#sharedReads = new SharedReads(options.ssh ? () => this.#stamp() : undefined);
     this.#connection = new CommandConnection({
       launcher: this.launcher,
       globalArgs: this.globalArgs,
@@ -289,6 +291,12 @@ export class TmuxServer {
   async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
     const client = this.#watchers.attached(sessionId);
     await this.#changes.during(commands, () => runWithOutput(client, commands, this.commandTimeoutMs, atReplies));
+  }
+
+  /** What this server and its tmux have done, as one value; undefined with no connection (shared-reads.ts). */
+  #stamp(): string | undefined {
+    const epoch = this.#connection.epoch;
+    return epoch === 0 ? undefined : `${epoch} ${this.#changes.value} ${this.#changes.commands}`;
   }
 
   /** Closes every control client and waits for their processes to end. */

@@ -3,7 +3,10 @@
  * by one MCP server: every session and pane of every host comes back, each with its host. list_sessions
  * keeps each host's list between calls and answers it without asking while it is fresh
  * (core/read/session-list.ts): a change made through this server is in the very next listing; one made
- * by anyone else shows once its notification arrived and the last proof is FRESH_MS old. A host that
+ * by anyone else shows once its notification arrived and the last proof is FRESH_MS old. julia's
+ * list_panes asks every host, but a host's reply answers the same listing again for FRESH_MS while
+ * nothing was sent there (tmux/shared-reads.ts): what follows a call of this server shows at once, a
+ * title set by anyone else once that reply is old. A host that
  * hangs (its sshd or its tmux stopped) costs a listing its command timeout once, is named in the
  * answer, and the others are still listed. Nothing is left running on any side. (The timing of the
  * same listing over one host against eight is in `npm run bench -- --only hosts`.)
@@ -167,17 +170,43 @@ test('eight hosts: list_panes (julia) lists every pane of every host, its genera
   await h2.tmux('new-session', '-d', '-s', 'extra');
   await h2.tmux('link-window', '-s', 's2:0', '-t', 'extra:5');
   const split = (await h2.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', 's2:0')).trim();
-  const again = (await julia.ok('list_panes', { limit: 128 })).panes as Array<{ target: { paneId: string; generation: string }; contexts: Array<{ sessionName: string; windowIndex: number; windowId: string }> }>;
-  const onH2 = again.filter((row) => row.target.generation.startsWith('h2:'));
-  assert.deepEqual(
-    onH2.map((row) => [row.target.paneId, row.contexts.map((c) => `${c.sessionName}:${c.windowIndex}:${c.windowId}`)]),
-    [
-      ['%1', ['extra:0:@1']],
-      ['%0', ['extra:5:@0', 's2:0:@0']],
-      [split, ['extra:5:@0', 's2:0:@0']],
-    ],
-    'tmux lists sessions by name: extra (its own window, then s2\'s linked at 5) before s2',
-  );
+  type Row = { target: { paneId: string; generation: string }; contexts: Array<{ sessionName: string; windowIndex: number; windowId: string }> };
+  const onH2 = async () =>
+    ((await julia.ok('list_panes', { limit: 128 })).panes as Row[])
+      .filter((row) => row.target.generation.startsWith('h2:'))
+      .map((row) => [row.target.paneId, row.contexts.map((c) => `${c.sessionName}:${c.windowIndex}:${c.windowId}`)]);
+  // tmux lists sessions by name: extra (its own window, then s2's linked at 5) before s2.
+  const expected = [
+    ['%1', ['extra:0:@1']],
+    ['%0', ['extra:5:@0', 's2:0:@0']],
+    [split, ['extra:5:@0', 's2:0:@0']],
+  ];
+  // Made by another tmux client, not through this server: listed once heard of (FRESH_MS at most).
+  let last: unknown;
+  await until(() => `h2's panes (last listed: ${JSON.stringify(last)})`, async () => JSON.stringify((last = await onH2())) === JSON.stringify(expected));
+  await julia.mcp.close();
+  await nothingLeft(setup);
+});
+
+type PaneRow = { target: { paneId: string; generation: string }; title: string };
+
+test('eight hosts: list_panes (julia) shows at once what follows a call of this server, and a title set by anyone else shortly (a host\'s listing is kept for FRESH_MS)', async (t) => {
+  const setup = await rig(t);
+  const julia = await startJulia(t, setup.local, { negotiation: 'auto', env: setup.env, args: ['--tool', 'list_panes', '--tool', 'send_keys', '--tool', 'wait_for_text', '--timeout', '10', ...setup.args] });
+  const onH3 = async () => ((await julia.ok('list_panes', { limit: 128 })).panes as PaneRow[]).find((row) => row.target.generation.startsWith('h3:'))!;
+  const { target } = await onH3();
+  for (let round = 0; round < 3; round++) {
+    // Listed just before, so h3's listing is kept when the keys go out: the next listing must not use it.
+    assert.deepEqual(await onH3(), await onH3(), 'two listings in a row agree');
+    const title = `mine-${round}`;
+    await julia.ok('send_keys', { target, keys: [`printf '\\033]2;${title}\\033\\\\'; echo set-$((${round} + 100))`, 'Enter'] });
+    await julia.ok('wait_for_text', { target, text: `set-${round + 100}` });
+    assert.equal((await onH3()).title, title, `the title set by the command typed in round ${round}, in the next listing with no waiting`);
+  }
+  // Typed by a client of h3's own: tmux tells no one of a title, so it shows once h3's kept listing is old.
+  await setup.hosts[2]!.tmux('send-keys', '-t', 's3', "printf '\\033]2;theirs\\033\\\\'", 'Enter');
+  let last = '';
+  await until(() => `the title set on h3 by another client (last listed: ${last})`, async () => (last = (await onH3()).title) === 'theirs');
   await julia.mcp.close();
   await nothingLeft(setup);
 });

@@ -19,6 +19,7 @@ test('a command that is not a read counts when sent and again when it comes back
   assert.equal(changes.value, 4, 'a failed one too: tmux may have done part of it');
   await changes.during([['send-keys', 'x'], ['list-panes'], ['send-keys', 'Enter']], async () => {});
   assert.equal(changes.value, 8, 'each command of a sequence that is not a read');
+  assert.equal(changes.commands, 5, 'every command sent, reads too, counted once (a host\'s kept listing goes old with any)');
 });
 
 test('reads and quiet notifications count nothing; every other notification counts', async () => {

@@ -19,6 +19,7 @@
  * costs its command timeout once.
  */
 import { rowFormat, toInt } from '../../tmux/formats.js';
+import { FRESH_MS } from '../../tmux/shared-reads.js';
 import type { Engine } from '../engine.js';
 import { readWithIncarnation } from './listings.js';
 import type { Incarnation } from './records.js';
@@ -54,11 +55,6 @@ const SUMMARY_FORMAT = rowFormat({ id: 'session_id', name: 'session_name', windo
 const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id' });
 /** The cheapest command every tmux answers at once: its reply is the round trip that checks a kept list. */
 const ROUND_TRIP = ['display-message', '-p', ''];
-/**
- * How long a proof stands: far below what a person or an agent's next turn can notice, long enough
- * that a burst of listings (a batch, several clients, a poll) shares one round trip per server.
- */
-export const FRESH_MS = 50;
 
 /** The sessions (in scope) and the clients of people per session, from the kept rows when tmux reported no change. */
 export async function readSessionList(engine: Engine): Promise<SessionList> {
