@@ -53,8 +53,9 @@ export function modernCalls(factory: ServerFactory, onerror?: (error: Error) => 
     // The SDK's entry does not start a call whose client has gone: it answers 499.
     if (client.aborted) return exchange.empty(499);
     const abort = new AbortController();
-    // The reason the SDK's server aborts with, so a call that reads it ends the same way.
-    const end = () => abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    // The SDK's entry answers 499 as the call is aborted, and drops its result when it comes.
+    abort.signal.addEventListener('abort', () => exchange.empty(499), { once: true });
+    const end = () => abort.abort(CONNECTION_CLOSED());
     client.addEventListener('abort', end, { once: true });
     running.add(abort);
     let outcome: Outcome;
@@ -66,8 +67,7 @@ export function modernCalls(factory: ServerFactory, onerror?: (error: Error) => 
       client.removeEventListener('abort', end);
       running.delete(abort);
     }
-    // An aborted call's answer is dropped, as the SDK drops it when its transport closes.
-    if (abort.signal.aborted) return exchange.empty(499);
+    if (abort.signal.aborted) return;
     const result = 'result' in outcome ? wireCallResult(outcome.result) : undefined;
     if (result === undefined) return replay(factory, exchange, outcome, authInfo, onerror);
     exchange.json(200, { result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: calls.serverInfo } }, jsonrpc: '2.0', id: request.id });
@@ -86,13 +86,16 @@ export function modernCalls(factory: ServerFactory, onerror?: (error: Error) => 
     },
     close() {
       closed = true;
-      for (const abort of running) abort.abort(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      for (const abort of running) abort.abort(CONNECTION_CLOSED());
       running.clear();
     },
   };
 }
 
 type Outcome = { readonly result: CallToolResult } | { readonly error: unknown };
+
+/** The reason the SDK's server aborts a call with when its exchange closes: a call that reads it ends the same way. */
+const CONNECTION_CLOSED = () => new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
 
 /**
  * tools/list's result as the SDK's 2026-07-28 encoding writes it: the handler's `{tools}`, then
