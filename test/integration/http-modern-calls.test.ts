@@ -76,7 +76,7 @@ function commonCases(ok: { name: string; args: unknown }, bad: { name: string; a
     call('a fractional id', name, args, false, { id: 1.5 }),
     call('requestState', name, args, false, { params: { requestState: 'x' } }),
     { label: 'a text/plain body', direct: false, body: JSON.stringify(call('', name, args, true).body), headers: { ...call('', name, args, true).headers, 'content-type': 'text/plain' } },
-    { label: 'no Accept header', direct: true, body: call('', name, args, true).body, headers: { ...call('', name, args, true).headers, accept: '' } },
+    { label: 'an Accept of text/html only (the entry does not read Accept)', direct: true, body: call('', name, args, true).body, headers: { ...call('', name, args, true).headers, accept: 'text/html' } },
     { label: 'a notification', direct: false, body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, _meta: ENVELOPE } }, headers: { 'mcp-method': 'notifications/cancelled', 'mcp-protocol-version': VERSION } },
     { label: 'a batch', direct: false, body: [call('', name, args, true).body], headers: { 'mcp-protocol-version': VERSION } },
     list('tools/list', true),
