@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { parseCli } from '../../src/cli/options.js';
 import { registryFor } from '../../src/cli/engine.js';
 import { buildProfile } from '../../src/profiles/index.js';
-import { createServerFactory, type ServerFactory } from '../../src/mcp/server.js';
+import { createServerFactory, type Profile, type ServerFactory } from '../../src/mcp/server.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { serveHttp } from '../../src/mcp/http/serve.js';
 import { post } from '../fixture/http.js';
 import { privateTmux } from '../fixture/tmux.js';
@@ -26,7 +27,7 @@ interface Case {
   readonly label: string;
   readonly body: unknown;
   readonly headers?: Record<string, string>;
-  /** Whether the direct path answers it (no server built); else the SDK's entry does. */
+  /** Whether the direct path answers it (no server of the factory built); else the SDK's entry does. */
   readonly direct: boolean;
 }
 
@@ -85,8 +86,10 @@ function commonCases(ok: { name: string; args: unknown }, bad: { name: string; a
   ];
 }
 
-/** Both servers of one profile (the direct path on and off), sharing its context and engine. */
-async function servers(t: { after: (fn: () => Promise<void> | void) => void }, argv: string[], env: NodeJS.ProcessEnv) {
+type After = { after: (fn: () => Promise<void> | void) => void };
+
+/** The profile the command line names, on the engine it names, closed when the test ends. */
+async function cliProfile(t: After, argv: string[], env: NodeJS.ProcessEnv): Promise<Profile<unknown>> {
   const action = parseCli(argv, env);
   assert.equal(action.kind, 'serve');
   const { config } = action as Extract<typeof action, { kind: 'serve' }>;
@@ -96,6 +99,11 @@ async function servers(t: { after: (fn: () => Promise<void> | void) => void }, a
     await close?.();
     await registry.close();
   });
+  return profile;
+}
+
+/** Both servers of one profile (the direct path on and off), sharing its context and engine. */
+async function servers(t: After, profile: Profile<unknown>) {
   const factory = createServerFactory(profile);
   const built = { direct: 0, sdk: 0 };
   const counted = (side: keyof typeof built): ServerFactory => Object.assign(() => (built[side]++, factory()), { calls: factory.calls });
@@ -118,8 +126,8 @@ async function servers(t: { after: (fn: () => Promise<void> | void) => void }, a
   return { direct, sdk, built, errors };
 }
 
-async function compare(t: { after: (fn: () => Promise<void> | void) => void }, argv: string[], env: NodeJS.ProcessEnv, cases: Case[]): Promise<void> {
-  const { direct, sdk, built } = await servers(t, argv, env);
+async function compare(t: After, profile: Profile<unknown>, cases: Case[]): Promise<void> {
+  const { direct, sdk, built } = await servers(t, profile);
   for (const item of cases) {
     // An empty value stands for a header left out.
     const headers = Object.fromEntries(Object.entries({ authorization: `Bearer ${TOKEN}`, ...item.headers }).filter(([, value]) => value !== ''));
@@ -141,7 +149,7 @@ async function compare(t: { after: (fn: () => Promise<void> | void) => void }, a
 test('libtmux over HTTP 2026-07-28: the direct answers are the SDK entry answers, byte for byte', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'same' });
-  await compare(t, ['--http', '127.0.0.1:0'], tmux.env, [
+  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0'], tmux.env), [
     ...commonCases({ name: 'capture_pane', args: { paneId: pane } }, { name: 'capture_pane', args: { paneId: '%999' } }, { name: 'capture_pane', args: { paneId: 5 } }),
     call('list_sessions', 'list_sessions', {}, true),
     call('list_panes', 'list_panes', {}, true),
@@ -151,8 +159,34 @@ test('libtmux over HTTP 2026-07-28: the direct answers are the SDK entry answers
 test('julia over HTTP 2026-07-28 (capacity and JSON-RPC rules in force): the direct answers are the SDK entry answers', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ session: 'same' });
-  await compare(t, ['--http', '127.0.0.1:0', '--profile', 'julia'], tmux.env, [
+  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'julia'], tmux.env), [
     ...commonCases({ name: 'list_panes', args: { limit: 5 } }, { name: 'capture_pane', args: { target: '%999' } }, { name: 'list_panes', args: { limit: 'x' } }),
     call('a long string id', 'list_panes', { limit: 5 }, true, { id: 'x'.repeat(300) }),
+  ]);
+});
+
+test('results outside the plain shape, and a call that throws, are answered as the SDK answers them', async (t) => {
+  // Rendered results the profiles do not make: each is answered directly only when its bytes can be the SDK's.
+  const rendered: Record<string, () => CallToolResult> = {
+    reordered: () => ({ isError: false, structuredContent: { b: 2 }, content: [{ text: 't', type: 'text' }] }),
+    annotated: () => ({ content: [{ type: 'text', text: 'x', annotations: { priority: 1 } }], structuredContent: { a: 1 } }),
+    extra: () => ({ content: [{ type: 'text', text: 'x' }], note: 'kept by the schema' }) as CallToolResult,
+    image: () => ({ content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] }),
+    invalid: () => ({ content: [{ type: 'text', text: 5 }] }) as unknown as CallToolResult,
+    throws: () => {
+      throw new Error('rendering failed');
+    },
+  };
+  const profile: Profile<null> = {
+    name: 'odd',
+    serverInfo: { name: 'odd', version: '0' },
+    context: null,
+    tools: Object.keys(rendered).map((name) => ({ name, description: name, inputSchema: { type: 'object' }, group: 'inspect', handler: async () => ({ structured: {} }) })),
+    renderSuccess: (_outcome, tool) => ({ result: rendered[tool]!() }),
+  };
+  await compare(t, profile as Profile<unknown>, [
+    call('keys and a block out of the schema order', 'reordered', {}, true),
+    // Answered by the direct path too: the call ran there, and only its answer is made by the SDK's transport.
+    ...['annotated', 'extra', 'image', 'invalid', 'throws'].map((name) => call(`${name}: the answer made by the SDK's transport`, name, {}, true)),
   ]);
 });

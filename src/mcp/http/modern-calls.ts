@@ -6,7 +6,7 @@
  * progress token, cursor or multi-round-trip material. Anything else goes to the SDK's entry
  * unanswered, as the stdio first answers do (wire/first-answers.ts). A call's result is written in
  * the shape the SDK's result schema gives it; a result or failure outside that shape is answered
- * by a server of the same factory, through the SDK's own per-request transport.
+ * by a server that gives it back, through the SDK's own per-request transport.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -16,12 +16,14 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SdkError,
   SdkErrorCode,
+  Server,
   SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
   type CallToolResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
-import type { DirectCalls, ServerFactory } from '../server.js';
+import type { DirectCalls } from '../server.js';
 import type { Exchange } from './exchange.js';
 
 /** The revision this path answers; the SDK's entry serves it and no other modern one. */
@@ -42,8 +44,7 @@ export interface ModernCalls {
   close(): void;
 }
 
-export function modernCalls(factory: ServerFactory, onerror?: (error: Error) => void): ModernCalls {
-  const { calls } = factory;
+export function modernCalls(calls: DirectCalls, onerror?: (error: Error) => void): ModernCalls {
   const listAnswer = toolsListResultJson(calls);
   const running = new Set<AbortController>();
   let closed = false;
@@ -69,7 +70,7 @@ export function modernCalls(factory: ServerFactory, onerror?: (error: Error) => 
     }
     if (abort.signal.aborted) return;
     const result = 'result' in outcome ? wireCallResult(outcome.result) : undefined;
-    if (result === undefined) return replay(factory, exchange, outcome, authInfo, onerror);
+    if (result === undefined) return replay(calls, exchange, outcome, authInfo, onerror);
     exchange.json(200, { result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: calls.serverInfo } }, jsonrpc: '2.0', id: request.id });
   }
 
@@ -171,13 +172,14 @@ function wireCallResult(result: CallToolResult): Record<string, unknown> | undef
 }
 
 /**
- * The SDK's answer for a call already run: a fresh server of the factory, whose tools/call gives back
- * this outcome, serves the request through the SDK's per-request transport, as its entry does.
+ * The SDK's answer for a call already run: a server with the profile's identity, whose tools/call gives
+ * back this outcome, serves the request through the SDK's per-request transport, as its entry does
+ * (which also adds the modern revision to the server's versions: the transport binds it to no other).
  */
-async function replay(factory: ServerFactory, exchange: Exchange, outcome: Outcome, authInfo: AuthInfo | undefined, onerror?: (error: Error) => void): Promise<void> {
+async function replay(calls: DirectCalls, exchange: Exchange, outcome: Outcome, authInfo: AuthInfo | undefined, onerror?: (error: Error) => void): Promise<void> {
   const id = (exchange.body.json as { id: RequestId }).id;
   try {
-    const server = factory();
+    const server = new Server(calls.serverInfo, { capabilities: { tools: {} }, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_VERSION] });
     server.setRequestHandler('tools/call', async () => {
       if ('error' in outcome) throw outcome.error;
       return outcome.result;

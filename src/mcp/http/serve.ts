@@ -1,9 +1,9 @@
 /**
  * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
  * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
- * request aborts its call), except the plainest tools/call and tools/list, which modern-calls.ts
- * answers with the same bytes from the factory's calls, and 2025-11-25 traffic goes to sessions (sessions.ts). All behind
- * three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
+ * request aborts its call) but the plainest tools/call and tools/list, which modern-calls.ts answers
+ * with the same bytes from the factory's calls; 2025-11-25 traffic goes to sessions (sessions.ts). All
+ * behind three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
  * the bearer token (401). Every server shares one profile context and so one engine. Requests are
  * exchanges on node:http (exchange.ts); only the SDK's fetch handler sees a Request.
  */
@@ -71,7 +71,7 @@ export async function serveHttp(factory: McpServerFactory | ServerFactory, optio
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
   const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
   // Only a factory that carries its profile's calls (server.ts) can answer without a server.
-  const direct = 'calls' in factory && options.directCalls !== false ? modernCalls(factory, options.onerror) : undefined;
+  const direct = 'calls' in factory && options.directCalls !== false ? modernCalls(factory.calls, options.onerror) : undefined;
   const passThrough: Admission = (_exchange, serve) => serve();
   const ruled = options.rules ? httpRules(options.rules) : passThrough;
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
