@@ -69,6 +69,11 @@ export class CommandConnection {
     return this.#orphans.reaping;
   }
 
+  /** The command client's attach in flight, if any: closing waits for it (an attach that ends after closing began closes its client). */
+  get attaching(): Promise<unknown> | undefined {
+    return this.#connecting;
+  }
+
   /** Forgets the command client, for closing it. */
   detach(): ControlClient | undefined {
     const client = this.#client;

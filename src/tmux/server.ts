@@ -302,8 +302,9 @@ export class TmuxServer {
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
-    // Stranded clients found on the last connection are ended before it closes.
-    await this.#connection.reaping;
+    // Stranded clients found on the last connection are ended before it closes, and a client still
+    // attaching is closed as it attaches, not left to notice this process has gone.
+    await Promise.all([this.#connection.reaping, this.#connection.attaching?.catch(() => {})]);
     const clients = [this.#connection.detach(), ...this.#watchers.all()];
     this.#watchers.clear();
     await Promise.all(clients.map((client) => client?.close()));
