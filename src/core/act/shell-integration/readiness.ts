@@ -83,17 +83,18 @@ export async function startedUp(engine: Engine, pane: PaneRecord, stream: PaneSt
     now = await readIntegration(engine, { ...pane, currentCommand: integration.shell }).catch(() => now);
   }
   if (now === undefined || now.starting) return { shell: integration.shell, nonce: integration.nonce };
-  await promptDrawn(stream, now.nonce, signal, true);
+  // A shell just started on a loaded machine may take long to draw its first prompt: as long as its start-up may.
+  await promptDrawn(stream, now.nonce, signal, true, Math.max(PROMPT_GRACE_MS, deadline - performance.now()));
   await new Promise((resolve) => setTimeout(resolve, EDITOR_SETTLE_MS));
   return now;
 }
 
 /**
- * Waits (at most PROMPT_GRACE_MS) until the shell's latest mark is its prompt and the prompt has
+ * Waits (at most `limitMs`) until the shell's latest mark is its prompt and the prompt has
  * been drawn after it: the line editor then holds the terminal. Typed earlier (the shell still in
  * its prompt hooks, the terminal in cooked mode), the command would be echoed twice.
  */
-export async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal, evenUnseen = false): Promise<void> {
+export async function promptDrawn(stream: PaneStream, nonce: string, signal: AbortSignal, evenUnseen = false, limitMs = PROMPT_GRACE_MS): Promise<void> {
   const ready = () => {
     const last = lastOwnMark(stream, nonce);
     return last?.kind === 'A' && before(last.position, stream.end);
@@ -106,7 +107,7 @@ export async function promptDrawn(stream: PaneStream, nonce: string, signal: Abo
       signal.removeEventListener('abort', finish);
       resolve();
     };
-    const timer = setTimeout(finish, PROMPT_GRACE_MS);
+    const timer = setTimeout(finish, limitMs);
     const stop = stream.listen(() => {
       if (ready()) finish();
     });
