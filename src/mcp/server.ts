@@ -118,7 +118,17 @@ export interface DirectCalls {
   /** The tools/list handler's result. */
   readonly listing: readonly object[];
   /** A listed tool's call as the tools/call handler runs it for a request without a progress token. */
-  call(name: string, args: Record<string, unknown>, request: { readonly id: RequestId; readonly signal: AbortSignal; readonly clientName?: string }): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, request: DirectRequest): Promise<CallToolResult>;
+}
+
+/** One direct call's request: its id, what aborts it, and who made it (for the audit). */
+export interface DirectRequest {
+  readonly id: RequestId;
+  readonly signal: AbortSignal;
+  /** The client's name: its 2026 envelope's, or its 2025 session's initialize clientInfo. */
+  readonly clientName?: string;
+  /** The 2025 HTTP session the call came in. */
+  readonly session?: string;
 }
 
 /** Builds a fresh `Server`; also carries the same profile's calls for transports that answer some without one. */
@@ -138,8 +148,8 @@ export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerF
     listed: invoker.listed,
     listing,
     call(name, args, request) {
-      // As the handler below: the audit's client is the envelope's name, and with no token progress goes nowhere.
-      const client = invoker.auditing() ? (request.clientName !== undefined ? { name: request.clientName } : {}) : undefined;
+      // As the handler below (auditClient): the client's name and session, and with no token progress goes nowhere.
+      const client = invoker.auditing() ? { ...(request.clientName !== undefined ? { name: request.clientName } : {}), ...(request.session !== undefined ? { session: request.session } : {}) } : undefined;
       return invoker.invoke(name, args, { requestId: request.id, signal: request.signal, mayNest: true, ...(client ? { client } : {}), progress: async () => {} });
     },
   };

@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';
 import type { Exchange } from './exchange.js';
+import { hasExactly, isObject, wireCallResult } from './call-result.js';
 
 /** The revision this path answers; the SDK's entry serves it and no other modern one. */
 const MODERN_VERSION = '2026-07-28';
@@ -152,26 +153,6 @@ function plainEnvelope(meta: Record<string, unknown>): boolean {
 }
 
 /**
- * A call's result as the SDK's result schema gives it back (the keys in the schema's order, each text
- * block as type then text), for results made only of those keys and text blocks; undefined otherwise.
- */
-function wireCallResult(result: CallToolResult): Record<string, unknown> | undefined {
-  if (!isObject(result) || !hasExactly(result, ['content'], ['structuredContent', 'isError'])) return undefined;
-  const { content, isError } = result;
-  if (!Array.isArray(content) || (isError !== undefined && typeof isError !== 'boolean')) return undefined;
-  const blocks: Array<{ type: 'text'; text: string }> = [];
-  for (const block of content as unknown[]) {
-    if (!isObject(block) || !hasExactly(block, ['type', 'text'], []) || block['type'] !== 'text' || typeof block['text'] !== 'string') return undefined;
-    blocks.push({ type: 'text', text: block['text'] });
-  }
-  return {
-    content: blocks,
-    ...('structuredContent' in result ? { structuredContent: result.structuredContent } : {}),
-    ...('isError' in result ? { isError } : {}),
-  };
-}
-
-/**
  * The SDK's answer for a call already run: a server with the profile's identity, whose tools/call gives
  * back this outcome, serves the request through the SDK's per-request transport, as its entry does
  * (which also adds the modern revision to the server's versions: the transport binds it to no other).
@@ -193,14 +174,4 @@ async function replay(calls: DirectCalls, exchange: Exchange, outcome: Outcome, 
     onerror?.(error instanceof Error ? error : new Error(String(error)));
     exchange.json(500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id });
   }
-}
-
-/** Whether `value` has every key of `required`, and no key outside `required` and `optional`. */
-function hasExactly(value: Record<string, unknown>, required: readonly string[], optional: readonly string[]): boolean {
-  const keys = Object.keys(value);
-  return required.every((key) => Object.hasOwn(value, key)) && keys.every((key) => required.includes(key) || optional.includes(key));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

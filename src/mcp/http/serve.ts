@@ -2,7 +2,8 @@
  * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
  * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
  * request aborts its call) but the plainest tools/call and tools/list, which modern-calls.ts answers
- * with the same bytes from the factory's calls; 2025-11-25 traffic goes to sessions (sessions.ts). All
+ * with the same bytes from the factory's calls; 2025-11-25 traffic goes to sessions (sessions.ts), whose
+ * plainest calls session-calls.ts answers from the same calls. All
  * behind three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
  * the bearer token (401). Every server shares one profile context and so one engine. Requests are
  * exchanges on node:http (exchange.ts); only the SDK's fetch handler sees a Request.
@@ -51,7 +52,7 @@ export interface HttpOptions {
   readonly onerror?: (error: Error) => void;
   /** The error to reject with when the address cannot be listened on (in use, not ours). */
   readonly onListenError?: (error: NodeJS.ErrnoException) => Error;
-  /** False sends every 2026-07-28 request to the SDK's entry, even when the factory carries its calls (for tests that compare the two). */
+  /** False sends every request to the SDK's entry or a 2025 session's server, even when the factory carries its calls (for tests that compare the two). */
   readonly directCalls?: boolean;
 }
 
@@ -69,9 +70,10 @@ export async function serveHttp(factory: McpServerFactory | ServerFactory, optio
   const gate = bearerGate(options.token);
   const onerror = options.onerror ? { onerror: options.onerror } : {};
   const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
-  const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
   // Only a factory that carries its profile's calls (server.ts) can answer without a server.
-  const direct = 'calls' in factory && options.directCalls !== false ? modernCalls(factory.calls, options.onerror) : undefined;
+  const calls = 'calls' in factory && options.directCalls !== false ? factory.calls : undefined;
+  const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror, ...(calls ? { calls } : {}) });
+  const direct = calls ? modernCalls(calls, options.onerror) : undefined;
   const passThrough: Admission = (_exchange, serve) => serve();
   const ruled = options.rules ? httpRules(options.rules) : passThrough;
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;

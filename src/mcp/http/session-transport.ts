@@ -21,6 +21,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { Exchange } from './exchange.js';
+import type { SessionCalls } from './session-calls.js';
 import { isRequest } from '../wire/message-kind.js';
 
 /** The SDK's bound on the messages of one batch. */
@@ -33,6 +34,8 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 export interface SessionTransportOptions {
   readonly onsessioninitialized: (id: string) => void;
   readonly onsessionclosed: (id: string) => void;
+  /** When set, the plainest calls are answered without the server (session-calls.ts); the rest reach it. */
+  readonly calls?: SessionCalls;
 }
 
 export class SessionTransport implements Transport {
@@ -106,13 +109,15 @@ export class SessionTransport implements Transport {
       if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
       const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
       const requests = messages.filter(isRequest);
+      const calls = this.options.calls;
       if (requests.length === 0) {
-        for (const message of messages) this.onmessage?.(message, extra);
+        for (const message of messages) calls?.notified(message), this.onmessage?.(message, extra);
         return exchange.empty(202);
       }
       const stream = new EventStream(exchange.res, this.#sseHeaders(), false);
       for (const { id } of requests) stream.pending.add(id), this.#streams.set(id, stream);
-      for (const message of messages) this.onmessage?.(message, extra);
+      if (messages.length === 1 && calls?.take(messages[0]!, exchange.signal, (response) => this.send(response))) return;
+      for (const message of messages) calls?.notified(message), this.onmessage?.(message, extra);
     } catch (error) {
       this.onerror?.(error as Error);
       if (!exchange.res.headersSent) exchange.json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error', data: String(error) }, id: null });
@@ -165,6 +170,7 @@ export class SessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.options.calls?.close();
     for (const stream of new Set(this.#streams.values())) stream.end();
     this.#streams.clear();
     this.#standalone?.end();

@@ -10,8 +10,12 @@ import { withEraResourceNotFound } from '../surface/resource-not-found.js';
 import { messageOf, parsedFor } from './body.js';
 import type { Exchange } from './exchange.js';
 import { SessionTransport } from './session-transport.js';
+import { sessionCalls } from './session-calls.js';
+import type { DirectCalls } from '../server.js';
 
 export interface LegacySessionOptions {
+  /** When given, each session answers its plainest calls through these, without its server (session-calls.ts). */
+  readonly calls?: DirectCalls;
   /** A session unused this long is closed (longer than any single call may run). */
   readonly idleMs: number;
   /** The most sessions open at once; a new one closes the least recently used. */
@@ -56,9 +60,12 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     }
     const server = await factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}), requestInfo: exchange.webRequest() });
     let session: Session;
-    const transport = new SessionTransport({
+    const identity = { session: () => transport.sessionId, clientName: () => ('getClientVersion' in server ? server : server.server).getClientVersion()?.name };
+    const calls = options.calls ? { calls: sessionCalls(options.calls, identity, options.onerror) } : {};
+    const transport: SessionTransport = new SessionTransport({
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void drop(id),
+      ...calls,
     });
     session = {
       transport,
