@@ -7,7 +7,8 @@
  * so no progress token or envelope. Anything else goes to the session's Server. A result outside
  * the plain shape, or a call that throws, is given back by a bare server, so the response stays the
  * SDK's. A call is aborted as the Server aborts its own: by `notifications/cancelled` naming it (its
- * response then never sent) and by the session closing; the client dropping its POST aborts it too.
+ * response then never sent; the transport sends one when the client drops the POST) and by the
+ * session closing.
  */
 import { SdkError, SdkErrorCode, Server, type CallToolResult, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';
@@ -16,9 +17,9 @@ import { hasExactly, isObject, wireCallResult } from './call-result.js';
 export interface SessionCalls {
   /**
    * Runs `message` when it is a plain call, its response given to `answer` unless it is aborted
-   * first; false, having done nothing, when it is the Server's. `dropped` aborts it when the client goes.
+   * first; false, having done nothing, when it is the Server's.
    */
-  take(message: JSONRPCMessage, dropped: AbortSignal, answer: (response: JSONRPCMessage) => Promise<void>): boolean;
+  take(message: JSONRPCMessage, answer: (response: JSONRPCMessage) => Promise<void>): boolean;
   /** Each notification the session receives: a `notifications/cancelled` naming a call running here aborts it. */
   notified(message: JSONRPCMessage): void;
   /** The session closed: its calls end, their responses unsent, as the Server's do. */
@@ -37,11 +38,9 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
   const running = new Map<RequestId, AbortController>();
   let closed = false;
 
-  async function call(message: JSONRPCMessage, id: RequestId, name: string, args: Record<string, unknown>, dropped: AbortSignal, answer: (response: JSONRPCMessage) => Promise<void>): Promise<void> {
+  async function call(message: JSONRPCMessage, id: RequestId, name: string, args: Record<string, unknown>, answer: (response: JSONRPCMessage) => Promise<void>): Promise<void> {
     const abort = new AbortController();
     running.set(id, abort);
-    const drop = () => abort.abort(CONNECTION_CLOSED());
-    dropped.addEventListener('abort', drop, { once: true });
     const clientName = identity.clientName();
     const session = identity.session();
     let outcome: Outcome;
@@ -50,7 +49,6 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
     } catch (error) {
       outcome = { error };
     } finally {
-      dropped.removeEventListener('abort', drop);
       if (running.get(id) === abort) running.delete(id);
     }
     // The Server sends nothing for a request it aborted.
@@ -62,7 +60,7 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
   }
 
   return {
-    take(message, dropped, answer) {
+    take(message, answer) {
       if (closed || !('method' in message) || message.method !== 'tools/call' || !('id' in message)) return false;
       const { id, params } = message as { id: unknown; params?: unknown };
       if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) || !isObject(params)) return false;
@@ -71,7 +69,7 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
       if (typeof name !== 'string' || !calls.listed.has(name) || !isObject(args) || Object.hasOwn(args, '__proto__')) return false;
       // An id still running is the Server's to judge, as a repeated id is.
       if (running.has(id)) return false;
-      void call(message, id, name, args, dropped, answer).catch((error: unknown) => onerror?.(error instanceof Error ? error : new Error(String(error))));
+      void call(message, id, name, args, answer).catch((error: unknown) => onerror?.(error instanceof Error ? error : new Error(String(error))));
       return true;
     },
     notified(message) {
