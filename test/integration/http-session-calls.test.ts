@@ -213,7 +213,7 @@ function startWait(side: Side, id: number, channel: string): { drop(): void; ans
   return { drop: () => req.destroy(), answer };
 }
 
-test('2025 sessions: a directly answered wait ends, as the server\'s does, when notifications/cancelled names it or its client drops it', async (t) => {
+test('2025 sessions: a directly answered wait ends, as the server\'s does, when notifications/cancelled names it, its client drops it, or its session ends', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   const { direct, sdk, counted } = await servers(t, await cliProfile(t, ['--http', '127.0.0.1:0'], tmux.env));
@@ -242,5 +242,14 @@ test('2025 sessions: a directly answered wait ends, as the server\'s does, when 
     await until(`the ${name} wait-for process to go once its request is dropped`, () => waiters(channel2).length === 0, 10_000);
     const after = await post(side.serving.url, side.session, { jsonrpc: '2.0', id: 44, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
     assert.match(after.body, /^event: message\ndata: \{"result":/);
+
+    // The session ended (DELETE): the wait ends, and its POST ends without an answer.
+    const channel3 = `session-delete-${name}-${process.pid}`;
+    const ended = startWait(side, 45, channel3);
+    await until(`the ${name} wait-for process before DELETE`, () => waiters(channel3).length === 1);
+    const deleted = await new Promise<number>((resolve, reject) => request(side.serving.url, { method: 'DELETE', headers: side.session }, (res) => resolve(res.statusCode!)).on('error', reject).end());
+    assert.equal(deleted, 200);
+    assert.equal(await ended.answer, '', `${name}: the ended session's POST closes empty`);
+    await until(`the ${name} wait-for process to go once its session ended`, () => waiters(channel3).length === 0, 10_000);
   }
 });
