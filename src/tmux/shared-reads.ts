@@ -33,6 +33,8 @@ interface Recent {
 }
 
 const noop = () => {};
+/** Kept replies past this many are pruned of those older than FRESH_MS. */
+const PRUNE_AT = 16;
 
 /**
  * Listings, which change nothing in tmux and which every agent asks for, so identical ones asked at once
@@ -57,6 +59,11 @@ export class SharedReads {
    */
   constructor(private readonly stamp?: () => string | undefined) {}
 
+  /** How many replies are kept now. */
+  get kept(): number {
+    return this.#recent.size;
+  }
+
   /**
    * The lines of `command`, read by `execute` or shared with an identical read; each caller gets its own
    * copy. A shared read keeps the deadline of the first of its callers to ask, so none waits past its own
@@ -79,7 +86,10 @@ export class SharedReads {
     this.#recent.delete(key);
     if (stamp !== undefined) {
       reply.then((lines) => {
-        if (stamp === this.stamp?.()) this.#recent.set(key, { askedAt, stamp, lines });
+        if (stamp !== this.stamp?.()) return;
+        // Listings of many targets (one per session, say) leave many replies: the old ones go.
+        if (this.#recent.size >= PRUNE_AT) for (const [other, recent] of this.#recent) if (askedAt - recent.askedAt > FRESH_MS) this.#recent.delete(other);
+        this.#recent.set(key, { askedAt, stamp, lines });
       }, noop);
     }
     const flight: Flight = { done: reply.then(noop, noop) };

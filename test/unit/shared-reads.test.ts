@@ -91,3 +91,12 @@ test('a failed read is not kept', async () => {
   fail = false;
   assert.deepEqual(await reads.read(LIST, {}, execute), ['ok']);
 });
+
+test('replies of many different listings do not pile up: old ones go as new ones are kept', async () => {
+  const reads = new SharedReads(() => '1 0 0');
+  const { execute } = reader();
+  for (let i = 0; i < 40; i++) await reads.read(['list-windows', '-t', `$${i}`], {}, execute);
+  await sleep(FRESH_MS + 10);
+  for (let i = 40; i < 80; i++) await reads.read(['list-windows', '-t', `$${i}`], {}, execute);
+  assert.ok(reads.kept <= 40, `${reads.kept} replies kept`);
+});
