@@ -110,18 +110,17 @@ export class SessionTransport implements Transport {
         this.options.onsessioninitialized(this.sessionId);
       } else if (!this.#validSession(exchange) || !this.#validVersion(exchange)) return;
       if (this.#closed) return this.#error(exchange, 404, -32001, 'Session not found');
-      const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
       const requests = messages.filter(isRequest);
       const calls = this.options.calls;
-      if (requests.length === 0) {
-        for (const message of messages) calls?.notified(message), this.onmessage?.(message, extra);
-        return exchange.empty(202);
+      if (requests.length > 0) {
+        const stream = new EventStream(exchange.res, this.#sseHeaders(), false);
+        for (const { id } of requests) stream.pending.add(id), this.#streams.set(id, stream);
+        stream.onGone = () => this.#abandoned(stream);
+        if (!Array.isArray(raw) && calls?.take(messages[0]!, (response) => this.send(response))) return;
       }
-      const stream = new EventStream(exchange.res, this.#sseHeaders(), false);
-      for (const { id } of requests) stream.pending.add(id), this.#streams.set(id, stream);
-      stream.onGone = () => this.#abandoned(stream);
-      if (!Array.isArray(raw) && calls?.take(messages[0]!, (response) => this.send(response))) return;
+      const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
       for (const message of messages) calls?.notified(message), this.onmessage?.(message, extra);
+      if (requests.length === 0) exchange.empty(202);
     } catch (error) {
       this.onerror?.(error as Error);
       if (!exchange.res.headersSent) exchange.json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error', data: String(error) }, id: null });
