@@ -4,7 +4,7 @@
  * server with the direct path and to one on a server without (same profile, same tmux), and status,
  * headers, framing and body must match, the session ids made equal. Counting the profile's direct
  * calls shows which requests took the direct path. A directly answered wait ends as the server's
- * does when cancelled, and when its client drops the request.
+ * does when cancelled or its session ends, and goes on, as the server's does, when its client drops the request.
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -213,7 +213,7 @@ function startWait(side: Side, id: number, channel: string): { drop(): void; ans
   return { drop: () => req.destroy(), answer };
 }
 
-test('2025 sessions: a directly answered wait ends, as the server\'s does, when notifications/cancelled names it, its client drops it, or its session ends', async (t) => {
+test('2025 sessions: a directly answered wait ends, as the server\'s does, when notifications/cancelled names it or its session ends, and goes on when its client drops it', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   const { direct, sdk, counted } = await servers(t, await cliProfile(t, ['--http', '127.0.0.1:0'], tmux.env));
@@ -234,14 +234,16 @@ test('2025 sessions: a directly answered wait ends, as the server\'s does, when 
     assert.equal(answered, false, `${name}: a cancelled call is not answered`);
     wait.drop();
 
-    // Dropped: the wait's tmux process goes too.
+    // Dropped: in 2025-11-25 a disconnection is not a cancellation, so the wait goes on until it ends.
     const channel2 = `session-drop-${name}-${process.pid}`;
     const dropped = startWait(side, 43, channel2);
     await until(`the ${name} dropped wait-for process`, () => waiters(channel2).length === 1);
     dropped.drop();
-    await until(`the ${name} wait-for process to go once its request is dropped`, () => waiters(channel2).length === 0, 10_000);
     const after = await post(side.serving.url, side.session, { jsonrpc: '2.0', id: 44, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
     assert.match(after.body, /^event: message\ndata: \{"result":/);
+    assert.equal(waiters(channel2).length, 1, `${name}: the dropped request's wait goes on`);
+    await tmux.tmux('wait-for', '-S', channel2);
+    await until(`the ${name} dropped wait to end once its channel is signalled`, () => waiters(channel2).length === 0, 10_000);
 
     // The session ended (DELETE): the wait ends, and its POST ends without an answer.
     const channel3 = `session-delete-${name}-${process.pid}`;

@@ -7,8 +7,8 @@
  * so no progress token or envelope. Anything else goes to the session's Server. A result outside
  * the plain shape, or a call that throws, is given back by a bare server, so the response stays the
  * SDK's. A call is aborted as the Server aborts its own: by `notifications/cancelled` naming it (its
- * response then never sent; the transport sends one when the client drops the POST) and by the
- * session closing.
+ * response then never sent) and by the session closing. A POST its client drops does not cancel its
+ * calls: in this revision a disconnection is not a cancellation.
  */
 import { SdkError, SdkErrorCode, Server, type CallToolResult, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';

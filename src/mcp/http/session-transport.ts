@@ -29,9 +29,6 @@ const MAX_BATCH_SIZE = 100;
 /** The SDK's SSE keep-alive comment interval. */
 const KEEP_ALIVE_MS = 15_000;
 
-/** Why a request is cancelled when its client closes the POST it came in. */
-const ABANDONED = 'the client closed its request';
-
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 export interface SessionTransportOptions {
@@ -115,7 +112,6 @@ export class SessionTransport implements Transport {
       if (requests.length > 0) {
         const stream = new EventStream(exchange.res, this.#sseHeaders(), false);
         for (const { id } of requests) stream.pending.add(id), this.#streams.set(id, stream);
-        stream.onGone = () => this.#abandoned(stream);
         if (!Array.isArray(raw) && calls?.take(messages[0]!, (response) => this.send(response))) return;
       }
       const extra = { ...(authInfo ? { authInfo } : {}), request: exchange.sdkRequest() };
@@ -136,20 +132,6 @@ export class SessionTransport implements Transport {
     stream.onGone = () => {
       if (this.#standalone === stream) this.#standalone = undefined;
     };
-  }
-
-  /**
-   * A POST whose client went before its answers: its requests are cancelled as a client would cancel
-   * them (their answers could go nowhere), so a call waiting on tmux ends now rather than at its timeout.
-   */
-  #abandoned(stream: EventStream): void {
-    for (const requestId of stream.pending) {
-      if (this.#streams.get(requestId) === stream) this.#streams.delete(requestId);
-      const cancel: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: ABANDONED } };
-      this.options.calls?.notified(cancel);
-      this.onmessage?.(cancel);
-    }
-    stream.pending.clear();
   }
 
   async #delete(exchange: Exchange): Promise<void> {
