@@ -6,13 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseCli } from '../../src/cli/options.js';
-import { registryFor } from '../../src/cli/engine.js';
-import { buildProfile } from '../../src/profiles/index.js';
 import { createServerFactory, type Profile, type ServerFactory } from '../../src/mcp/server.js';
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import { serveHttp } from '../../src/mcp/http/serve.js';
 import { post } from '../fixture/http.js';
+import { cliProfile, httpOptionsFor, ODD_RESULTS, renderingProfile } from '../fixture/profile.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const TOKEN = 'test-token-0123456789';
@@ -88,35 +85,13 @@ function commonCases(ok: { name: string; args: unknown }, bad: { name: string; a
 
 type After = { after: (fn: () => Promise<void> | void) => void };
 
-/** The profile the command line names, on the engine it names, closed when the test ends. */
-async function cliProfile(t: After, argv: string[], env: NodeJS.ProcessEnv): Promise<Profile<unknown>> {
-  const action = parseCli(argv, env);
-  assert.equal(action.kind, 'serve');
-  const { config } = action as Extract<typeof action, { kind: 'serve' }>;
-  const registry = registryFor(config);
-  const { profile, close } = await buildProfile(config, registry, false);
-  t.after(async () => {
-    await close?.();
-    await registry.close();
-  });
-  return profile;
-}
-
 /** Both servers of one profile (the direct path on and off), sharing its context and engine. */
 async function servers(t: After, profile: Profile<unknown>) {
   const factory = createServerFactory(profile);
   const built = { direct: 0, sdk: 0 };
   const counted = (side: keyof typeof built): ServerFactory => Object.assign(() => (built[side]++, factory()), { calls: factory.calls });
   const errors: string[] = [];
-  const options = {
-    host: '127.0.0.1',
-    port: 0,
-    token: TOKEN,
-    allowedHostnames: [],
-    ...(profile.capacity ? { capacity: profile.capacity } : {}),
-    ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
-    onerror: (error: Error) => errors.push(error.message),
-  };
+  const options = { ...httpOptionsFor(profile, TOKEN), onerror: (error: Error) => errors.push(error.message) };
   const direct = await serveHttp(counted('direct'), options);
   const sdk = await serveHttp(counted('sdk'), { ...options, directCalls: false });
   t.after(async () => {
@@ -167,24 +142,8 @@ test('julia over HTTP 2026-07-28 (capacity and JSON-RPC rules in force): the dir
 
 test('results outside the plain shape, and a call that throws, are answered as the SDK answers them', async (t) => {
   // Rendered results the profiles do not make: each is answered directly only when its bytes can be the SDK's.
-  const rendered: Record<string, () => CallToolResult> = {
-    reordered: () => ({ isError: false, structuredContent: { b: 2 }, content: [{ text: 't', type: 'text' }] }),
-    annotated: () => ({ content: [{ type: 'text', text: 'x', annotations: { priority: 1 } }], structuredContent: { a: 1 } }),
-    extra: () => ({ content: [{ type: 'text', text: 'x' }], note: 'kept by the schema' }) as CallToolResult,
-    image: () => ({ content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] }),
-    invalid: () => ({ content: [{ type: 'text', text: 5 }] }) as unknown as CallToolResult,
-    throws: () => {
-      throw new Error('rendering failed');
-    },
-  };
-  const profile: Profile<null> = {
-    name: 'odd',
-    serverInfo: { name: 'odd', version: '0' },
-    context: null,
-    tools: Object.keys(rendered).map((name) => ({ name, description: name, inputSchema: { type: 'object' }, group: 'inspect', handler: async () => ({ structured: {} }) })),
-    renderSuccess: (_outcome, tool) => ({ result: rendered[tool]!() }),
-  };
-  await compare(t, profile as Profile<unknown>, [
+  const { listed: _, ...rendered } = ODD_RESULTS;
+  await compare(t, renderingProfile(rendered), [
     call('keys and a block out of the schema order', 'reordered', {}, true),
     // Answered by the direct path too: the call ran there, and only its answer is made by the SDK's transport.
     ...['annotated', 'extra', 'image', 'invalid', 'throws'].map((name) => call(`${name}: the answer made by the SDK's transport`, name, {}, true)),

@@ -9,13 +9,10 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { test } from 'node:test';
-import { parseCli } from '../../src/cli/options.js';
-import { registryFor } from '../../src/cli/engine.js';
-import { buildProfile } from '../../src/profiles/index.js';
 import { createServerFactory, type Profile, type ServerFactory } from '../../src/mcp/server.js';
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import { serveHttp, type HttpServing } from '../../src/mcp/http/serve.js';
 import { post } from '../fixture/http.js';
+import { cliProfile, httpOptionsFor, ODD_RESULTS, renderingProfile } from '../fixture/profile.js';
 import { waiters } from '../fixture/processes.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
@@ -77,20 +74,6 @@ function commonCases(ok: { name: string; args: unknown }, bad: { name: string; a
 
 type After = { after: (fn: () => Promise<void> | void) => void };
 
-/** The profile the command line names, on the engine it names, closed when the test ends. */
-async function cliProfile(t: After, argv: string[], env: NodeJS.ProcessEnv): Promise<Profile<unknown>> {
-  const action = parseCli(argv, env);
-  assert.equal(action.kind, 'serve');
-  const { config } = action as Extract<typeof action, { kind: 'serve' }>;
-  const registry = registryFor(config);
-  const { profile, close } = await buildProfile(config, registry, false);
-  t.after(async () => {
-    await close?.();
-    await registry.close();
-  });
-  return profile;
-}
-
 interface Side {
   readonly serving: HttpServing;
   /** The session's headers (its id, the protocol version). */
@@ -104,14 +87,7 @@ async function servers(t: After, profile: Profile<unknown>) {
   const counted = { calls: 0 };
   const calls = { ...factory.calls, call: (...args: Parameters<ServerFactory['calls']['call']>) => (counted.calls++, factory.calls.call(...args)) };
   const withCount: ServerFactory = Object.assign(() => factory(), { calls });
-  const options = {
-    host: '127.0.0.1',
-    port: 0,
-    token: TOKEN,
-    allowedHostnames: [],
-    ...(profile.capacity ? { capacity: profile.capacity } : {}),
-    ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
-  };
+  const options = httpOptionsFor(profile, TOKEN);
   const open = async (serving: HttpServing): Promise<Side> => {
     t.after(() => serving.close());
     const opened = await post(serving.url, { authorization: `Bearer ${TOKEN}` }, INITIALIZE);
@@ -177,25 +153,7 @@ test('julia over HTTP 2025-11-25 (capacity and JSON-RPC rules in force): a sessi
 });
 
 test('2025 sessions: results outside the plain shape, and a call that throws, are answered as the server answers them', async (t) => {
-  const rendered: Record<string, () => CallToolResult> = {
-    reordered: () => ({ isError: false, structuredContent: { b: 2 }, content: [{ text: 't', type: 'text' }] }),
-    annotated: () => ({ content: [{ type: 'text', text: 'x', annotations: { priority: 1 } }], structuredContent: { a: 1 } }),
-    extra: () => ({ content: [{ type: 'text', text: 'x' }], note: 'kept by the schema' }) as CallToolResult,
-    image: () => ({ content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] }),
-    invalid: () => ({ content: [{ type: 'text', text: 5 }] }) as unknown as CallToolResult,
-    listed: () => ({ content: [{ type: 'text', text: '[]' }], structuredContent: [1, 2] }) as unknown as CallToolResult,
-    throws: () => {
-      throw new Error('rendering failed');
-    },
-  };
-  const profile: Profile<null> = {
-    name: 'odd',
-    serverInfo: { name: 'odd', version: '0' },
-    context: null,
-    tools: Object.keys(rendered).map((name) => ({ name, description: name, inputSchema: { type: 'object' }, group: 'inspect', handler: async () => ({ structured: {} }) })),
-    renderSuccess: (_outcome, tool) => ({ result: rendered[tool]!() }),
-  };
-  await compare(t, profile as Profile<unknown>, Object.keys(rendered).map((name) => call(name, name, {}, true)));
+  await compare(t, renderingProfile(ODD_RESULTS), Object.keys(ODD_RESULTS).map((name) => call(name, name, {}, true)));
 });
 
 /** A wait of `channel` sent in `side`'s session as request `id`: the request (to drop it) and its whole answer once it ends. */
