@@ -6,7 +6,7 @@
  */
 import type { ControlClient, NotificationListener, OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
@@ -204,12 +204,35 @@ export class TmuxServer {
         return await this.run(command, attempt === 0 ? options : { ...options, timeoutMs: left });
       } catch (error) {
         if (error instanceof TmuxNoServerError) return undefined;
+        if (attempt === 0 && lacksCurrentSession(command, error)) {
+          // A server with no session at all (kept by exit-empty off) lists nothing; otherwise the command
+          // client's own session was just destroyed, and tmux is ending that client: asked again after it.
+          const sessions = await this.run(['list-sessions', '-F', '#{session_id}'], { ungated: true, timeoutMs: Math.max(1, left) });
+          if (sessions.length === 0) return [];
+          await this.#commandClientGone(Math.min(left, CLIENT_END_MS));
+          continue;
+        }
         // The second try had what was left of the one deadline: the call's timeout is what ran out.
         if (attempt > 0 && error instanceof TmuxTimeoutError) throw new TmuxTimeoutError(command, timeoutMs, this.host);
         // A host that went silent would only hang the second try: say so now.
         if (!(error instanceof TmuxConnectionLostError) || error instanceof TmuxLinkSilentError || attempt > 0 || this.#closed) throw error;
       }
     }
+  }
+
+  /** Settles once the command client now in use has closed, or after `ms`. */
+  #commandClientGone(ms: number): Promise<void> {
+    const client = this.#connection.current;
+    if (!client || client.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const stop = client.onClose(done);
+    });
   }
 
   /**
@@ -341,4 +364,14 @@ export class TmuxServer {
     this.#connection.mayAttach();
     return stdout;
   }
+}
+
+/** How long a read that found no current session waits for tmux to end the command client that lost its own. */
+const CLIENT_END_MS = 1000;
+/** Listings of the whole server that tmux still runs in a current session's context (list-windows -a, say). */
+const SERVER_LISTINGS = new Set(['list-clients', 'list-panes', 'list-windows']);
+
+/** tmux found no session to take as current for a listing of the whole server: it has none, or the client lost its own. */
+function lacksCurrentSession(command: readonly string[], error: unknown): boolean {
+  return error instanceof TmuxCommandError && error.message.trim() === 'no current target' && SERVER_LISTINGS.has(command[0] ?? '') && !command.includes('-t');
 }

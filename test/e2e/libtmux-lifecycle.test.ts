@@ -118,6 +118,25 @@ test('killing the last session stops the server; the MCP server keeps answering 
   }
 });
 
+test('a tmux server with no session (kept by exit-empty off): every listing is empty, not an error, in libtmux and julia; a session made then is listed', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start({ session: 'gone' });
+  await tmux.tmux('set-option', '-s', 'exit-empty', 'off');
+  await tmux.tmux('kill-session', '-t', 'gone');
+  // tmux itself refuses a whole-server listing then: it has no session to take as current.
+  await assert.rejects(tmux.tmux('list-windows', '-a'), /no current target/);
+  const mcp = await startMcp(t, { env: { ...tmux.env, ...ALL_TOOLSETS } });
+  assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });
+  assert.deepEqual(await mcp.ok('list_windows'), { windows: [] });
+  assert.deepEqual(await mcp.ok('list_panes'), { panes: [] });
+  const julia = await startMcp(t, { env: tmux.env, args: ['--profile', 'julia'] });
+  const listed = await julia.ok('list_panes');
+  assert.deepEqual([listed.panes, listed.total, listed.coverage], [[], 0, 'complete_observed_graph']);
+  await mcp.ok('create_session', { name: 'made' });
+  assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['made']);
+  assert.equal((await mcp.ok('list_panes')).panes.length, 1);
+});
+
 test('the tmux server killed from outside: list_sessions, create_session and list_panes still answer', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'before' });
