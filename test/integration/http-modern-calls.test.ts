@@ -131,6 +131,15 @@ test('libtmux over HTTP 2026-07-28: the direct answers are the SDK entry answers
   ]);
 });
 
+test('python over HTTP 2026-07-28 (templates, prompts and every tool listed): the direct answers are the SDK entry answers', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'same' });
+  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'python'], tmux.env), [
+    ...commonCases({ name: 'capture_pane', args: { pane_id: pane } }, { name: 'capture_pane', args: { pane_id: '%999' } }, { name: 'capture_pane', args: { pane_id: 5 } }),
+    call('list_sessions', 'list_sessions', {}, true),
+  ]);
+});
+
 test('julia over HTTP 2026-07-28 (capacity and JSON-RPC rules in force): the direct answers are the SDK entry answers', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ session: 'same' });

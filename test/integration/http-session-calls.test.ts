@@ -141,6 +141,15 @@ test('libtmux over HTTP 2025-11-25: a session\'s direct answers are its server\'
   ]);
 });
 
+test('python over HTTP 2025-11-25: a session\'s direct answers are its server\'s answers', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'same' });
+  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'python'], tmux.env), [
+    ...commonCases({ name: 'capture_pane', args: { pane_id: pane } }, { name: 'capture_pane', args: { pane_id: '%999' } }, { name: 'capture_pane', args: { pane_id: 5 } }),
+    call('list_sessions', 'list_sessions', {}, true),
+  ]);
+});
+
 test('julia over HTTP 2025-11-25 (capacity and JSON-RPC rules in force): a session\'s direct answers are its server\'s answers', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ session: 'same' });
