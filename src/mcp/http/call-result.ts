@@ -3,6 +3,7 @@
  * for the paths that answer calls without a server (modern-calls.ts, session-calls.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { hasExactly, isObject } from '../wire/raw-json.js';
 
 /**
  * A call's result as the SDK's result schema gives it back (the keys in the schema's order, each text
@@ -22,14 +23,4 @@ export function wireCallResult(result: CallToolResult): Record<string, unknown> 
     ...('structuredContent' in result ? { structuredContent: result.structuredContent } : {}),
     ...('isError' in result ? { isError } : {}),
   };
-}
-
-/** Whether `value` has every key of `required`, and no key outside `required` and `optional`. */
-export function hasExactly(value: Record<string, unknown>, required: readonly string[], optional: readonly string[]): boolean {
-  const keys = Object.keys(value);
-  return required.every((key) => Object.hasOwn(value, key)) && keys.every((key) => required.includes(key) || optional.includes(key));
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -25,7 +25,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';
 import type { Exchange } from './exchange.js';
-import { hasExactly, isObject, wireCallResult } from './call-result.js';
+import { wireCallResult } from './call-result.js';
+import { hasExactly, isObject, isRequestId } from '../wire/raw-json.js';
 
 /** The revision this path answers; the SDK's entry serves it and no other modern one. */
 const MODERN_VERSION = '2026-07-28';
@@ -118,7 +119,7 @@ function plainRequest(exchange: Exchange, calls: DirectCalls, listable: boolean)
   if (exchange.method !== 'POST' || !isObject(json) || !isJsonContentType(exchange.header('content-type') ?? null)) return undefined;
   if (!hasExactly(json, ['jsonrpc', 'id', 'method', 'params'], []) || json['jsonrpc'] !== '2.0') return undefined;
   const { id, method, params } = json;
-  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) || !isObject(params)) return undefined;
+  if (!isRequestId(id) || !isObject(params)) return undefined;
   if (exchange.header('mcp-protocol-version') !== MODERN_VERSION || exchange.header('mcp-method') !== method) return undefined;
   const meta = params['_meta'];
   if (!isObject(meta) || !plainEnvelope(meta)) return undefined;

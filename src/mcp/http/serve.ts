@@ -29,6 +29,7 @@ import { modernCalls } from './modern-calls.js';
 import type { ServerFactory } from '../server.js';
 import type { CapacityOptions } from '../wire/capacity.js';
 import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
+import { isObject } from '../wire/raw-json.js';
 
 /** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -167,6 +168,11 @@ function isLegacy(exchange: Exchange): boolean {
 /** A single request or notification (not an `initialize`, not a response) whose params' `_meta` names a protocol version key. */
 function carriesClaim(json: unknown): boolean {
   if (!isObject(json) || typeof json['method'] !== 'string' || json['method'] === 'initialize' || 'result' in json || 'error' in json) return false;
+  return claimsVersion(json);
+}
+
+/** Whether a message's params' `_meta` names a protocol version key (the 2026-07-28 envelope's claim). */
+function claimsVersion(json: Record<string, unknown>): boolean {
   const params = json['params'];
   return isObject(params) && isObject(params['_meta']) && PROTOCOL_VERSION_META_KEY in params['_meta'];
 }
@@ -177,7 +183,7 @@ function carriesClaim(json: unknown): boolean {
  * parse of the message's own schema tells it from a malformed body, which the classifier refuses.
  */
 function plainLegacyMessage(json: unknown, versionHeader: string | undefined): boolean {
-  if (!isObject(json) || (isObject(json['params']) && isObject(json['params']['_meta']) && PROTOCOL_VERSION_META_KEY in json['params']['_meta'])) return false;
+  if (!isObject(json) || claimsVersion(json)) return false;
   if (versionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(versionHeader)) return false;
   try {
     parseJSONRPCMessage(json);
@@ -185,10 +191,6 @@ function plainLegacyMessage(json: unknown, versionHeader: string | undefined): b
   } catch {
     return false;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function listen(server: NodeServer, host: string, port: number): Promise<void> {

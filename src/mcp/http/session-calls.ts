@@ -12,7 +12,8 @@
  */
 import { SdkError, SdkErrorCode, Server, type CallToolResult, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';
-import { hasExactly, isObject, wireCallResult } from './call-result.js';
+import { wireCallResult } from './call-result.js';
+import { hasExactly, isObject, isRequestId } from '../wire/raw-json.js';
 
 export interface SessionCalls {
   /**
@@ -63,7 +64,7 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
     take(message, answer) {
       if (closed || !('method' in message) || message.method !== 'tools/call' || !('id' in message)) return false;
       const { id, params } = message as { id: unknown; params?: unknown };
-      if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) || !isObject(params)) return false;
+      if (!isRequestId(id) || !isObject(params)) return false;
       if (!hasExactly(params, ['name'], ['arguments'])) return false;
       const { name, arguments: args = {} } = params;
       if (typeof name !== 'string' || !calls.listed.has(name) || !isObject(args) || Object.hasOwn(args, '__proto__')) return false;

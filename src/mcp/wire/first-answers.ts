@@ -10,6 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { RequestId } from '@modelcontextprotocol/server';
 import { jsonBytesProblem } from './json-limits.js';
 import { ruleRefusal } from './jsonrpc-rules.js';
+import { hasExactly, isObject, isRequestId } from './raw-json.js';
 import { initializeResult, LEGACY_PROTOCOL_VERSIONS, type FirstSurface } from '../surface/listing.js';
 
 /** What the SDK's wire takes over. */
@@ -81,7 +82,7 @@ export class FirstAnswers {
     if (message === undefined) return false;
     const { id, method, params } = message;
     if (this.#state === 'initialize') {
-      if (method !== 'initialize' || !validId(id) || !plainInitialize(params)) return false;
+      if (method !== 'initialize' || !isRequestId(id) || !plainInitialize(params)) return false;
       this.#write(id, initializeResult(this.surface, params.protocolVersion));
       this.#replay.push(line);
       this.#answered.add(id);
@@ -93,7 +94,7 @@ export class FirstAnswers {
       this.#replay.push(line);
       return true;
     }
-    if (method !== 'tools/list' || !validId(id) || params !== undefined || this.#answered.has(id)) return false;
+    if (method !== 'tools/list' || !isRequestId(id) || params !== undefined || this.#answered.has(id)) return false;
     this.output.write(`{"result":{"tools":${this.surface.toolsJson}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
     this.#done();
     return true;
@@ -109,9 +110,9 @@ export class FirstAnswers {
     } catch {
       return undefined;
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.jsonrpc !== '2.0') return undefined;
-    if (Object.keys(message).some((key) => !['jsonrpc', 'id', 'method', 'params'].includes(key))) return undefined;
-    if (rules && validId(message.id) && typeof message.method === 'string') {
+    if (!isObject(message) || message.jsonrpc !== '2.0') return undefined;
+    if (!hasExactly(message, [], ['jsonrpc', 'id', 'method', 'params'])) return undefined;
+    if (rules && isRequestId(message.id) && typeof message.method === 'string') {
       const active = new Set<RequestId>();
       if (ruleRefusal({ id: message.id, method: message.method, ...(isObject(message.params) ? { params: message.params } : {}) }, rules, active)) return undefined;
     }
@@ -124,14 +125,6 @@ export class FirstAnswers {
   }
 }
 
-function validId(id: unknown): id is RequestId {
-  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isEmpty(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
 }
@@ -141,13 +134,13 @@ function isEmpty(value: unknown): boolean {
  * asked, capabilities as objects, and a client that gives a string name and version and nothing else.
  */
 function plainInitialize(params: unknown): params is { protocolVersion: string } {
-  if (!isObject(params) || Object.keys(params).some((key) => !['protocolVersion', 'capabilities', 'clientInfo'].includes(key))) return false;
+  if (!isObject(params) || !hasExactly(params, [], ['protocolVersion', 'capabilities', 'clientInfo'])) return false;
   const { protocolVersion, capabilities, clientInfo } = params;
   if (typeof protocolVersion !== 'string' || !LEGACY_PROTOCOL_VERSIONS.includes(protocolVersion)) return false;
   if (!isObject(capabilities) || Object.values(capabilities).some((value) => !isObject(value))) return false;
   const { roots, experimental } = capabilities as Record<string, Record<string, unknown>>;
   if (roots?.listChanged !== undefined && typeof roots.listChanged !== 'boolean') return false;
   if (experimental && Object.values(experimental).some((value) => !isObject(value))) return false;
-  if (!isObject(clientInfo) || Object.keys(clientInfo).some((key) => key !== 'name' && key !== 'version')) return false;
+  if (!isObject(clientInfo) || !hasExactly(clientInfo, [], ['name', 'version'])) return false;
   return typeof clientInfo.name === 'string' && typeof clientInfo.version === 'string';
 }
