@@ -1,9 +1,24 @@
 /**
- * A plain tool result as the SDK writes it (in either era) once its result schema has parsed it,
- * for the paths that answer calls without a server (modern-calls.ts, session-calls.ts).
+ * What the two paths that answer calls without a server (modern-calls.ts, session-calls.ts) share: a
+ * call's outcome, the reason the SDK aborts calls with, and a plain tool result as the SDK writes it
+ * (in either era) once its result schema has parsed it.
  */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { SdkError, SdkErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { hasExactly, isObject } from '../wire/raw-json.js';
+
+/** A call's result, or what it threw. */
+export type CallOutcome = { readonly result: CallToolResult } | { readonly error: unknown };
+
+export async function settled(call: () => Promise<CallToolResult>): Promise<CallOutcome> {
+  try {
+    return { result: await call() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** The reason the SDK's server aborts its calls with when their exchange or session closes: a call that reads it ends the same way. */
+export const connectionClosed = (): SdkError => new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
 
 /**
  * A call's result as the SDK's result schema gives it back (the keys in the schema's order, each text

@@ -20,12 +20,11 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
-  type CallToolResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';
 import type { Exchange } from './exchange.js';
-import { wireCallResult } from './call-result.js';
+import { connectionClosed, settled, wireCallResult, type CallOutcome } from './call-result.js';
 import { hasExactly, isObject, isRequestId } from '../wire/raw-json.js';
 
 /** The revision this path answers; the SDK's entry serves it and no other modern one. */
@@ -58,18 +57,14 @@ export function modernCalls(calls: DirectCalls, onerror?: (error: Error) => void
     const abort = new AbortController();
     // The SDK's entry answers 499 as the call is aborted, and drops its result when it comes.
     abort.signal.addEventListener('abort', () => exchange.empty(499), { once: true });
-    const end = () => abort.abort(CONNECTION_CLOSED());
+    const end = () => abort.abort(connectionClosed());
     client.addEventListener('abort', end, { once: true });
     running.add(abort);
-    let outcome: Outcome;
-    try {
-      outcome = { result: await calls.call(request.name, request.args, { id: request.id, signal: abort.signal, ...(request.clientName !== undefined ? { clientName: request.clientName } : {}) }) };
-    } catch (error) {
-      outcome = { error };
-    } finally {
-      client.removeEventListener('abort', end);
-      running.delete(abort);
-    }
+    const outcome = await settled(() =>
+      calls.call(request.name, request.args, { id: request.id, signal: abort.signal, ...(request.clientName !== undefined ? { clientName: request.clientName } : {}) }),
+    );
+    client.removeEventListener('abort', end);
+    running.delete(abort);
     if (abort.signal.aborted) return;
     const result = 'result' in outcome ? wireCallResult(outcome.result) : undefined;
     if (result === undefined) return replay(calls, exchange, outcome, authInfo, onerror);
@@ -89,16 +84,11 @@ export function modernCalls(calls: DirectCalls, onerror?: (error: Error) => void
     },
     close() {
       closed = true;
-      for (const abort of running) abort.abort(CONNECTION_CLOSED());
+      for (const abort of running) abort.abort(connectionClosed());
       running.clear();
     },
   };
 }
-
-type Outcome = { readonly result: CallToolResult } | { readonly error: unknown };
-
-/** The reason the SDK's server aborts a call with when its exchange closes: a call that reads it ends the same way. */
-const CONNECTION_CLOSED = () => new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
 
 /**
  * tools/list's result as the SDK's 2026-07-28 encoding writes it: the handler's `{tools}`, then
@@ -158,7 +148,7 @@ function plainEnvelope(meta: Record<string, unknown>): boolean {
  * back this outcome, serves the request through the SDK's per-request transport, as its entry does
  * (which also adds the modern revision to the server's versions: the transport binds it to no other).
  */
-async function replay(calls: DirectCalls, exchange: Exchange, outcome: Outcome, authInfo: AuthInfo | undefined, onerror?: (error: Error) => void): Promise<void> {
+async function replay(calls: DirectCalls, exchange: Exchange, outcome: CallOutcome, authInfo: AuthInfo | undefined, onerror?: (error: Error) => void): Promise<void> {
   const id = (exchange.body.json as { id: RequestId }).id;
   try {
     const server = new Server(calls.serverInfo, { capabilities: { tools: {} }, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_VERSION] });

@@ -10,9 +10,9 @@
  * response then never sent) and by the session closing. A POST its client drops does not cancel its
  * calls: in this revision a disconnection is not a cancellation.
  */
-import { SdkError, SdkErrorCode, Server, type CallToolResult, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import type { DirectCalls } from '../server.js';
-import { wireCallResult } from './call-result.js';
+import { connectionClosed, settled, wireCallResult, type CallOutcome } from './call-result.js';
 import { hasExactly, isObject, isRequestId } from '../wire/raw-json.js';
 
 export interface SessionCalls {
@@ -44,14 +44,10 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
     running.set(id, abort);
     const clientName = identity.clientName();
     const session = identity.session();
-    let outcome: Outcome;
-    try {
-      outcome = { result: await calls.call(name, args, { id, signal: abort.signal, ...(clientName !== undefined ? { clientName } : {}), ...(session !== undefined ? { session } : {}) }) };
-    } catch (error) {
-      outcome = { error };
-    } finally {
-      if (running.get(id) === abort) running.delete(id);
-    }
+    const outcome = await settled(() =>
+      calls.call(name, args, { id, signal: abort.signal, ...(clientName !== undefined ? { clientName } : {}), ...(session !== undefined ? { session } : {}) }),
+    );
+    if (running.get(id) === abort) running.delete(id);
     // The Server sends nothing for a request it aborted.
     if (abort.signal.aborted) return;
     const result = 'result' in outcome ? sessionCallResult(outcome.result) : undefined;
@@ -85,16 +81,12 @@ export function sessionCalls(calls: DirectCalls, identity: SessionIdentity, oner
     },
     close() {
       closed = true;
-      for (const abort of running.values()) abort.abort(CONNECTION_CLOSED());
+      for (const abort of running.values()) abort.abort(connectionClosed());
       running.clear();
     },
   };
 }
 
-type Outcome = { readonly result: CallToolResult } | { readonly error: unknown };
-
-/** The reason the Server aborts its calls with when its transport closes. */
-const CONNECTION_CLOSED = () => new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
 
 /** A plain result as the 2025 result schema gives it back; its structuredContent must be an object there. */
 function sessionCallResult(result: CallToolResult): Record<string, unknown> | undefined {
@@ -107,7 +99,7 @@ function sessionCallResult(result: CallToolResult): Record<string, unknown> | un
  * The Server's response for a call already run: a bare server with the profile's identity, whose
  * tools/call gives back this outcome, answers the request on a transport that keeps its response.
  */
-async function replay(calls: DirectCalls, request: JSONRPCMessage, outcome: Outcome): Promise<JSONRPCMessage | undefined> {
+async function replay(calls: DirectCalls, request: JSONRPCMessage, outcome: CallOutcome): Promise<JSONRPCMessage | undefined> {
   const server = new Server(calls.serverInfo, { capabilities: { tools: {} } });
   server.setRequestHandler('tools/call', async () => {
     if ('error' in outcome) throw outcome.error;
