@@ -148,8 +148,8 @@ export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerF
     listed: invoker.listed,
     listing,
     call(name, args, request) {
-      // As the handler below (auditClient): the client's name and session, and with no token progress goes nowhere.
-      const client = invoker.auditing() ? { ...(request.clientName !== undefined ? { name: request.clientName } : {}), ...(request.session !== undefined ? { session: request.session } : {}) } : undefined;
+      // As the handler below: the client's name and session, and with no token progress goes nowhere.
+      const client = invoker.auditing() ? clientOf(request.clientName, request.session) : undefined;
       return invoker.invoke(name, args, { requestId: request.id, signal: request.signal, mayNest: true, ...(client ? { client } : {}), progress: async () => {} });
     },
   };
@@ -304,7 +304,11 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
 function auditClient(server: Server, ctx: { sessionId?: string; mcpReq: { envelope?: object } }): AuditClient {
   const info = (ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined)?.[CLIENT_INFO_META_KEY];
   const name = typeof info?.name === 'string' ? info.name : server.getClientVersion()?.name;
-  return { ...(name !== undefined ? { name } : {}), ...(ctx.sessionId !== undefined ? { session: ctx.sessionId } : {}) };
+  return clientOf(name, ctx.sessionId);
+}
+
+function clientOf(name: string | undefined, session: string | undefined): AuditClient {
+  return { ...(name !== undefined ? { name } : {}), ...(session !== undefined ? { session } : {}) };
 }
 
 /** What went wrong, for an error result: the contract's structured error message when it has one, else the text. */
