@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { createServerFactory, type Profile, type ServerFactory } from '../../src/mcp/server.js';
 import { serveHttp } from '../../src/mcp/http/serve.js';
 import { post } from '../fixture/http.js';
-import { cliProfile, httpOptionsFor, ODD_RESULTS, renderingProfile } from '../fixture/profile.js';
+import { cliProfile, directPathCalls, httpOptionsFor, ODD_RESULTS, renderingProfile } from '../fixture/profile.js';
 import { privateTmux } from '../fixture/tmux.js';
 
 const TOKEN = 'test-token-0123456789';
@@ -121,33 +121,23 @@ async function compare(t: After, profile: Profile<unknown>, cases: Case[]): Prom
   }
 }
 
-test('libtmux over HTTP 2026-07-28: the direct answers are the SDK entry answers, byte for byte', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'same' });
-  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0'], tmux.env), [
-    ...commonCases({ name: 'capture_pane', args: { paneId: pane } }, { name: 'capture_pane', args: { paneId: '%999' } }, { name: 'capture_pane', args: { paneId: 5 } }),
-    call('list_sessions', 'list_sessions', {}, true),
-    call('list_panes', 'list_panes', {}, true),
-  ]);
-});
+const PROFILES = [
+  ['libtmux', 'the direct answers are the SDK entry answers, byte for byte'],
+  ['python', '(templates, prompts and every tool listed): the direct answers are the SDK entry answers'],
+  ['julia', '(capacity and JSON-RPC rules in force): the direct answers are the SDK entry answers'],
+] as const;
 
-test('python over HTTP 2026-07-28 (templates, prompts and every tool listed): the direct answers are the SDK entry answers', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'same' });
-  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'python'], tmux.env), [
-    ...commonCases({ name: 'capture_pane', args: { pane_id: pane } }, { name: 'capture_pane', args: { pane_id: '%999' } }, { name: 'capture_pane', args: { pane_id: 5 } }),
-    call('list_sessions', 'list_sessions', {}, true),
-  ]);
-});
-
-test('julia over HTTP 2026-07-28 (capacity and JSON-RPC rules in force): the direct answers are the SDK entry answers', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start({ session: 'same' });
-  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'julia'], tmux.env), [
-    ...commonCases({ name: 'list_panes', args: { limit: 5 } }, { name: 'capture_pane', args: { target: '%999' } }, { name: 'list_panes', args: { limit: 'x' } }),
-    call('a long string id', 'list_panes', { limit: 5 }, true, { id: 'x'.repeat(300) }),
-  ]);
-});
+for (const [name, what] of PROFILES) {
+  test(`${name} over HTTP 2026-07-28 ${what}`, async (t) => {
+    const tmux = privateTmux(t);
+    const { argv, ok, bad, invalid, more } = directPathCalls(await tmux.start({ session: 'same' }))[name];
+    await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', ...argv], tmux.env), [
+      ...commonCases(ok, bad, invalid),
+      ...more.map((plain) => call(plain.name, plain.name, plain.args, true)),
+      ...(name === 'julia' ? [call('a long string id', ok.name, ok.args, true, { id: 'x'.repeat(300) })] : []),
+    ]);
+  });
+}
 
 test('results outside the plain shape, and a call that throws, are answered as the SDK answers them', async (t) => {
   // Rendered results the profiles do not make: each is answered directly only when its bytes can be the SDK's.

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { createServerFactory, type Profile, type ServerFactory } from '../../src/mcp/server.js';
 import { serveHttp, type HttpServing } from '../../src/mcp/http/serve.js';
 import { post } from '../fixture/http.js';
-import { cliProfile, httpOptionsFor, ODD_RESULTS, renderingProfile } from '../fixture/profile.js';
+import { cliProfile, directPathCalls, httpOptionsFor, ODD_RESULTS, renderingProfile } from '../fixture/profile.js';
 import { waiters } from '../fixture/processes.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
@@ -130,36 +130,29 @@ async function compare(t: After, profile: Profile<unknown>, cases: Case[]): Prom
   }
 }
 
-test('libtmux over HTTP 2025-11-25: a session\'s direct answers are its server\'s answers, byte for byte', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'same' });
-  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0'], tmux.env), [
-    ...commonCases({ name: 'capture_pane', args: { paneId: pane } }, { name: 'capture_pane', args: { paneId: '%999' } }, { name: 'capture_pane', args: { paneId: 5 } }),
-    call('list_sessions', 'list_sessions', {}, true),
-    call('list_panes', 'list_panes', {}, true),
-    call('get_pane_info', 'get_pane_info', { paneId: pane }, true),
-  ]);
-});
+const PROFILES = [
+  ['libtmux', 'a session\'s direct answers are its server\'s answers, byte for byte'],
+  ['python', 'a session\'s direct answers are its server\'s answers'],
+  ['julia', '(capacity and JSON-RPC rules in force): a session\'s direct answers are its server\'s answers'],
+] as const;
 
-test('python over HTTP 2025-11-25: a session\'s direct answers are its server\'s answers', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'same' });
-  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'python'], tmux.env), [
-    ...commonCases({ name: 'capture_pane', args: { pane_id: pane } }, { name: 'capture_pane', args: { pane_id: '%999' } }, { name: 'capture_pane', args: { pane_id: 5 } }),
-    call('list_sessions', 'list_sessions', {}, true),
-  ]);
-});
-
-test('julia over HTTP 2025-11-25 (capacity and JSON-RPC rules in force): a session\'s direct answers are its server\'s answers', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start({ session: 'same' });
-  await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', '--profile', 'julia'], tmux.env), [
-    ...commonCases({ name: 'list_panes', args: { limit: 5 } }, { name: 'capture_pane', args: { target: '%999' } }, { name: 'list_panes', args: { limit: 'x' } }),
-    call('a long string id', 'list_panes', { limit: 5 }, true, { id: 'x'.repeat(300) }),
-    { label: 'a method julia does not serve (its rules answer)', direct: false, body: { jsonrpc: '2.0', id: 9, method: 'resources/list', params: {} } },
-    { label: 'a method julia does not know (its rules answer)', direct: false, body: { jsonrpc: '2.0', id: 9, method: 'no/such', params: {} } },
-  ]);
-});
+for (const [name, what] of PROFILES) {
+  test(`${name} over HTTP 2025-11-25 ${what}`, async (t) => {
+    const tmux = privateTmux(t);
+    const { argv, ok, bad, invalid, more } = directPathCalls(await tmux.start({ session: 'same' }))[name];
+    await compare(t, await cliProfile(t, ['--http', '127.0.0.1:0', ...argv], tmux.env), [
+      ...commonCases(ok, bad, invalid),
+      ...more.map((plain) => call(plain.name, plain.name, plain.args, true)),
+      ...(name === 'julia'
+        ? [
+            call('a long string id', ok.name, ok.args, true, { id: 'x'.repeat(300) }),
+            { label: 'a method julia does not serve (its rules answer)', direct: false, body: { jsonrpc: '2.0', id: 9, method: 'resources/list', params: {} } },
+            { label: 'a method julia does not know (its rules answer)', direct: false, body: { jsonrpc: '2.0', id: 9, method: 'no/such', params: {} } },
+          ]
+        : []),
+    ]);
+  });
+}
 
 test('2025 sessions: results outside the plain shape, and a call that throws, are answered as the server answers them', async (t) => {
   await compare(t, renderingProfile(ODD_RESULTS), Object.keys(ODD_RESULTS).map((name) => call(name, name, {}, true)));
