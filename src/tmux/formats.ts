@@ -2,12 +2,22 @@
  * Row formats for `list-*` and `display-message`. Fields are joined and rows ended by markers that
  * carry a per-process random nonce, so no byte a program can put in a name, title or path (tabs,
  * `;`, newlines, invalid UTF-8) can forge a field or a row.
+ *
+ * What tmux prints may come back escaped (tmux 3.4 and newer: versions.ts `printsEscaped`), so each
+ * variable's backslashes are doubled by tmux itself: then a single backslash only ever starts an
+ * escape, the escaped form of a marker cannot come from a field, and one decoder reads every version.
  */
 import { randomBytes } from 'node:crypto';
+import { unescapePrinted } from './versions.js';
 
 const NONCE = randomBytes(6).toString('hex');
 const FIELD = `\u001fF${NONCE}`;
 const ROW = `R${NONCE}\u001e`;
+/** The markers as tmux 3.4 and newer print them (control characters as octal escapes). */
+const FIELD_ESCAPED = `\\037F${NONCE}`;
+const ROW_ESCAPED = `R${NONCE}\\036`;
+const FIELD_SPLIT = new RegExp(`${FIELD}|${FIELD_ESCAPED.replace(/\\/g, '\\\\')}`);
+const ROW_END = new RegExp(`(?:${ROW}|${ROW_ESCAPED.replace(/\\/g, '\\\\')})\n?`, 'g');
 
 export interface RowFormat<K extends string> {
   /** The `-F` argument. */
@@ -26,22 +36,22 @@ export function rowFormat<K extends string>(fields: Readonly<Record<K, string>>)
       const rows: Array<Record<K, string>> = [];
       const text = lines.join('\n');
       let start = 0;
-      for (;;) {
-        const end = text.indexOf(ROW, start);
-        if (end === -1) break;
-        const values = text.slice(start, end).split(FIELD);
+      // Each row ends with its marker and the newline tmux puts after it.
+      for (const end of text.matchAll(ROW_END)) {
+        const values = text.slice(start, end.index).split(FIELD_SPLIT);
         const row = {} as Record<K, string>;
-        keys.forEach((key, i) => (row[key] = values[i] ?? ''));
+        keys.forEach((key, i) => (row[key] = unescapePrinted(values[i] ?? '')));
         rows.push(row);
-        start = end + ROW.length + 1; // the newline tmux puts after each row
+        start = end.index + end[0].length;
       }
       return rows;
     },
   };
 }
 
+/** A plain variable comes back with its backslashes doubled by tmux's own substitution modifier. */
 function variable(spec: string): string {
-  return spec.startsWith('#') ? spec : `#{${spec}}`;
+  return spec.startsWith('#') ? spec : `#{s/\\\\/\\\\\\\\/:${spec}}`;
 }
 
 /**
