@@ -56,16 +56,7 @@ function loadMcp() {
   return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
 }
 
-/** The memory policy (idle-memory.ts), its young generation capped before the SDK's load could grow it. */
-async function memoryPolicy() {
-  const policy = await import('./idle-memory.js');
-  policy.capYoungGeneration();
-  return policy;
-}
-
 async function serve(config: Config): Promise<void> {
-  // Over HTTP the SDK loads at once; over stdio the policy's modules wait for the first answers.
-  let memory = config.http ? await memoryPolicy() : undefined;
   // First: a trail that cannot be written stops start-up before anything else happens.
   const trail = config.audit ? await openTrail(config.audit) : undefined;
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
@@ -123,7 +114,6 @@ async function serve(config: Config): Promise<void> {
   // The signals are handled before anything is answered: a client may interrupt from its first answer on.
   const first = config.http ? undefined : new FirstAnswers(stored?.surface ?? firstSurface(serving!.profile));
   await first?.needed;
-  memory ??= await memoryPolicy();
   const mcpLoading = loading ?? loadMcp();
   serving ??= await build();
   const { profile, registry } = serving;
@@ -177,7 +167,6 @@ async function serve(config: Config): Promise<void> {
     where += `, view at ${view.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
-  if (config.idleGc !== false) memory.collectWhenIdle();
 
   if (config.http || config.view) banner(where);
 }

@@ -15,9 +15,8 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
  * one of its top-level files; `cli.ts`, the entry point, belongs to `cli`.
  */
 const ALLOWED: Record<string, readonly string[]> = {
-  // Leaves: the version constant and the idle-memory switches use only Node.
+  // A leaf: the version constant uses only Node.
   'version.ts': [],
-  'idle-memory.ts': [],
   tmux: [],
   core: ['tmux'],
   // The configuration is plain data for the layers above core: its types and defaults, nothing that parses.
@@ -27,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The live view sits beside the profiles: it uses core's pane streams, the audit trail and HTTP gates of mcp.
   view: ['mcp', 'config.ts', 'core'],
   // The command line is on top: it may start anything but speaks to tmux only through core.
-  cli: ['view', 'profiles', 'mcp', 'config.ts', 'core', 'version.ts', 'idle-memory.ts'],
+  cli: ['view', 'profiles', 'mcp', 'config.ts', 'core', 'version.ts'],
 };
 
 function files(dir: string): string[] {

@@ -36,7 +36,6 @@ const VARIED: Record<keyof Config, ((config: Config) => Config) | 'keyed'> = {
   socketName: (config) => ({ ...config, socketName: 'elsewhere' }),
   socketPath: (config) => ({ ...config, socketName: undefined, socketPath: '/run/user/tmux.sock' }),
   commandTimeoutMs: (config) => ({ ...config, commandTimeoutMs: 2_000 }),
-  idleGc: (config) => ({ ...config, idleGc: false }),
   http: (config) => ({ ...config, http: { host: '127.0.0.1', port: 8765, allowedHostnames: ['box'] } }),
   record: (config) => ({ ...config, record: { dir: '/var/rec', maxBytes: 1_000 } }),
   audit: (config) => ({ ...config, audit: { file: '/var/audit.log', redact: ['secret'] } }),
