@@ -48,7 +48,7 @@ export type AuditItem = <T>(tool: string, args: unknown, work: () => Promise<T>)
 export interface NestedCaller {
   /** The tools this call may invoke, already narrowed to those that exist and are not excluded. */
   readonly names: readonly string[];
-  /** `index`: the operation's place in the batch, for the audit (a pipelined read run again keeps its place). */
+  /** `index`: the operation's place in the batch, for the audit (rows that call nothing leave a gap). */
   call(name: string, args: unknown, index?: number): Promise<CallToolResult>;
 }
 
