@@ -10,8 +10,7 @@ import type { RunOptions, TmuxServer } from '../tmux/server.js';
 import { EngineState } from './engine-state.js';
 import { asFailure, type Failure } from './failure.js';
 import * as listings from './read/listings.js';
-import { readSessionList, type SessionList } from './read/session-list.js';
-import type { Incarnation, InputPaneRecord, PaneField, PaneRecord, PaneRowFormats, RowCore, SessionRecord, WindowRecord } from './read/records.js';
+import type { Incarnation, InputPaneRecord, PaneField, PaneRecord, PaneRowFormat, RowCore, SessionRecord, WindowRecord } from './read/records.js';
 import * as guard from './targets/caller-guard.js';
 import { encodeRef, type RefKind } from './targets/refs.js';
 import * as targets from './targets/resolve.js';
@@ -23,11 +22,6 @@ export interface EngineOptions {
   readonly waitMaxMs: number;
   /** The pane this process runs in, when it runs inside tmux. */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
-  /**
-   * Whether the tmux server may be on this machine, so pane foregrounds can be read from /proc
-   * (checked against /proc as well). False for a tmux server reached over ssh. Default true.
-   */
-  readonly localProcesses?: boolean;
   /**
    * What calls may see and touch (core/scope.ts), shared by every engine of a process; without
    * one, only the caller guard applies.
@@ -144,10 +138,6 @@ export class Engine {
   listSessions(): Promise<SessionRecord[]> {
     return listings.listSessions(this);
   }
-  /** What list_sessions shows of each session, and the clients of people per session, kept while tmux reports no change (read/session-list.ts). */
-  sessionList(): Promise<SessionList> {
-    return readSessionList(this);
-  }
   foreignClientsBySession(): Promise<Map<string, number>> {
     return listings.foreignClientsBySession(this);
   }
@@ -159,10 +149,10 @@ export class Engine {
   }
   listPaneRows<K extends string, B extends PaneField = PaneField>(
     scope: { sessionId?: string; windowId?: string },
-    formats: PaneRowFormats<K, B>,
+    format: PaneRowFormat<K, B>,
     options?: { readonly everyLink?: boolean },
   ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
-    return listings.listPaneRows(this, scope, formats, options);
+    return listings.listPaneRows(this, scope, format, options);
   }
   inScope<T extends { readonly id: string }>(rows: readonly T[]): Promise<T[]> {
     return listings.inScope(this, rows);

@@ -12,7 +12,7 @@ import { quoted } from '../quote.js';
 import { listSessions, listWindows, readWithIncarnation } from '../read/listings.js';
 import {
   INPUT_PANE_FORMAT,
-  PANE_ROW_FORMATS,
+  PANE_ROW_FORMAT,
   SESSION_FORMAT,
   WINDOW_FORMAT,
   toInputPane,
@@ -38,7 +38,7 @@ export function checkSessionName(engine: Engine, name: string): void {
 
 export async function getPane(engine: Engine, paneId: string): Promise<PaneRecord> {
   // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
-  return paneRow(engine, paneId, PANE_ROW_FORMATS.full, toPane);
+  return paneRow(engine, paneId, PANE_ROW_FORMAT, toPane);
 }
 
 /** What input checks read of a pane (a third of the row, tmux reading nothing from /proc). */

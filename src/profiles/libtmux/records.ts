@@ -4,8 +4,7 @@
  */
 import { array, boolean, integer, object, string } from '../../mcp/tools/schema.js';
 import type { Engine } from '../../core/engine.js';
-import type { PaneRecord, WindowRecord } from '../../core/read/records.js';
-import type { SessionSummary } from '../../core/read/session-list.js';
+import type { PaneRecord, SessionRecord, WindowRecord } from '../../core/read/records.js';
 
 const ref = (what: string) => string({ description: `Opaque ${what} reference, valid until the tmux server restarts; accepted wherever an id is.` });
 
@@ -96,7 +95,7 @@ export const captureSchema = object(
   ['droppedLines', 'lines', 'paneId'],
 );
 
-export function sessionWire(engine: Engine, session: SessionSummary, foreignClients: ReadonlyMap<string, number>) {
+export function sessionWire(engine: Engine, session: SessionRecord, foreignClients: ReadonlyMap<string, number>) {
   return {
     ref: engine.ref('session', session.id, session.incarnation),
     id: session.id,

@@ -1,7 +1,7 @@
 /** The inspect tools: list_panes (the targets every other tool takes) and capture_pane. */
 import type { Engine } from '../../../core/engine.js';
 import { captureBounded, clipUtf8 } from '../../../core/read/capture.js';
-import { PANE_FIELDS, paneRowFormats } from '../../../core/read/records.js';
+import { PANE_FIELDS, paneRowFormat } from '../../../core/read/records.js';
 import { generationOf } from '../../../core/servers/generation.js';
 import { unanswered } from '../../../core/servers/registry.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
@@ -118,11 +118,10 @@ export const listPanes = juliaTool({
 const MAX_COVERAGE_BYTES = 1024;
 
 /**
- * What a row shows of a pane (its foreground directory is read only because every pane row carries
- * it), and the place of the row's window link: one `list-panes -a` gives both, since tmux lists a
- * pane once for every session its window is linked into.
+ * What a row shows of a pane, and the place of the row's window link: one `list-panes -a` gives both,
+ * since tmux lists a pane once for every session its window is linked into.
  */
-const ROW_FORMATS = paneRowFormats(
+const ROW_FORMAT = paneRowFormat(
   { sessionName: 'session_name', windowIndex: 'window_index', windowName: 'window_name' },
   {
     id: PANE_FIELDS.id,
@@ -132,8 +131,6 @@ const ROW_FORMATS = paneRowFormats(
     width: PANE_FIELDS.width,
     height: PANE_FIELDS.height,
     command: PANE_FIELDS.command,
-    path: PANE_FIELDS.path,
-    pid: PANE_FIELDS.pid,
     title: PANE_FIELDS.title,
     dead: PANE_FIELDS.dead,
   },
@@ -153,7 +150,7 @@ interface Link {
 
 /** One server's panes (each once, in tmux's order) with their targets, and its window links by window id. */
 async function serverRows(engine: Engine) {
-  const read = await engine.listPaneRows({}, ROW_FORMATS, { everyLink: true });
+  const read = await engine.listPaneRows({}, ROW_FORMAT, { everyLink: true });
   if (!read) return [];
   const links = new Map<string, Link[]>();
   // A window's links are read off the rows of one of its panes (the first listed): every pane repeats them.

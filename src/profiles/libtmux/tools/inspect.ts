@@ -87,7 +87,7 @@ export const listSessionsTool = libtmuxTool({
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
-    const { sessions, foreignClients } = await ctx.engine.sessionList();
+    const [sessions, foreignClients] = await Promise.all([ctx.engine.listSessions(), ctx.engine.foreignClientsBySession()]);
     return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreignClients)) } };
   },
 });
