@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { rowFormat } from '../../src/tmux/formats.js';
-import { atLeast, newerThanTested, parseVersion, printsEscaped, tooOld, unescapePrinted } from '../../src/tmux/versions.js';
+import { atLeast, newerThanTested, parseVersion, tooOld, unescapePrinted } from '../../src/tmux/versions.js';
 import { scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
 
 test('versions: parsed, ordered by release and fix letter, the tested range and its edges', () => {
@@ -24,8 +24,6 @@ test('versions: parsed, ordered by release and fix letter, the tested range and 
   assert.equal(newerThanTested(parseVersion('3.6')), true);
   assert.equal(newerThanTested(parseVersion('master')), true);
   assert.equal(atLeast(parseVersion('3.4'), 3, 4), true);
-  assert.equal(printsEscaped(parseVersion('3.3a')), false);
-  assert.equal(printsEscaped(parseVersion('3.4')), true);
 });
 
 test('printed fields: a doubled backslash is one, vis escapes are bytes, nothing else changes', () => {
