@@ -37,7 +37,6 @@ export function checkSessionName(engine: Engine, name: string): void {
 }
 
 export async function getPane(engine: Engine, paneId: string): Promise<PaneRecord> {
-  // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
   return paneRow(engine, paneId, PANE_ROW_FORMAT, toPane);
 }
 
