@@ -12,14 +12,15 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { withCapacity, type CapacityOptions } from './wire/capacity.js';
-import { withJsonRpcRules, type JsonRpcRules } from './wire/jsonrpc-rules.js';
+import { withCapacity } from './wire/capacity.js';
+import { withJsonRpcRules } from './wire/jsonrpc-rules.js';
+import type { Profile } from './profile.js';
 import { withEraResourceNotFound } from './surface/resource-not-found.js';
 import { compileValidator, ensureValidation, validationReady, type Validator } from './tools/validation.js';
 import { boundError, boundErrorText } from './tools/error-cap.js';
 import { serveCompletions } from './surface/completions.js';
-import { servePrompts, type PromptDeclaration } from './surface/prompts.js';
-import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './surface/resources.js';
+import { servePrompts } from './surface/prompts.js';
+import { serveResources } from './surface/resources.js';
 import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult, type RenderedResult } from './tools/results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
@@ -27,50 +28,7 @@ import { Failure, refused } from '../core/failure.js';
 import { isShuttingDown, SHUTDOWN_NOTE } from '../core/servers/shutdown.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
 
-export interface Profile<Ctx> {
-  readonly name: string;
-  readonly serverInfo: { readonly name: string; readonly title?: string; readonly version: string };
-  readonly instructions?: string;
-  /** The tools this process lists and serves, already narrowed by the selection in force. */
-  readonly tools: readonly ToolDeclaration<Ctx>[];
-  /**
-   * Tools that are not listed and cannot be called directly, but that a listed tool may call
-   * through its `nestedAuthority` (a batch keeps its reach when its nested tools are not selected).
-   */
-  readonly nestedOnlyTools?: readonly ToolDeclaration<Ctx>[];
-  readonly resources?: readonly ResourceDeclaration[];
-  /** Resource templates; a variable with a completer makes the server offer completions. */
-  readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
-  /** Prompts; an argument with a completer makes the server offer completions. */
-  readonly prompts?: readonly PromptDeclaration[];
-  /** Capabilities the contract advertises beyond what the server derives (logging, tools.listChanged). */
-  readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
-  readonly context: Ctx;
-  /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
-  describeUnavailable?(name: string): string;
-  /**
-   * A call to a tool the profile has but does not serve (its toolset is off), answered as a tool
-   * result the agent reads, when the contract answers so; undefined keeps the protocol error.
-   */
-  answerUnavailable?(name: string): CallToolResult | undefined;
-  /** Turns a thrown failure into the tool result this contract prescribes. */
-  renderError?(error: unknown, tool: string): CallToolResult;
-  /** Renders a success; the default is `structuredContent` plus its JSON as text. */
-  renderSuccess?(outcome: ToolOutcome, tool: string): RenderedResult;
-  /** The most bytes one response may take on the wire, when the contract says other than MAX_RESPONSE_BYTES. */
-  readonly maxResponseBytes?: number;
-  /** When the contract bounds concurrent tool calls: the transport is wrapped with withCapacity (capacity.ts). */
-  readonly capacity?: CapacityOptions;
-  /** When the contract sets JSON-RPC admission rules: the transport is wrapped with withJsonRpcRules (jsonrpc-rules.ts). */
-  readonly jsonRpcRules?: JsonRpcRules;
-  /**
-   * When the profile can end its calls at once as the server stops (its contract's "closed"): calls
-   * running end now and later ones are refused, and the transports answer all of them before they close.
-   */
-  closing?(): void;
-  /** The contract fixes `content` to exactly one block (julia): no note is added beside it. */
-  readonly singleContentBlock?: boolean;
-}
+export type { Profile } from './profile.js';
 
 /**
  * The wire as the profile's contract wants it: each era's resource-not-found code, its JSON-RPC

@@ -11,7 +11,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { EngineRegistry } from '../../src/core/servers/registry.js';
 import { Failure } from '../../src/core/failure.js';
 import { tmuxIdCompleters } from '../../src/mcp/surface/completions.js';
-import { createServerFactory, type Profile } from '../../src/mcp/server.js';
+import { createServerFactory } from '../../src/mcp/server.js';
+import type { Profile } from '../../src/mcp/profile.js';
 import { privateTmux, TMUX_BIN } from '../fixture/tmux.js';
 
 function profileWith(extra: Partial<Profile<null>>): Profile<null> {

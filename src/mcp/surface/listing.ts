@@ -6,7 +6,7 @@
 import type { Completable } from './completions.js';
 import type { PromptDeclaration } from './prompts.js';
 import type { ResourceDeclaration, ResourceTemplateDeclaration } from './resources.js';
-import type { Profile } from '../server.js';
+import type { Profile } from '../profile.js';
 import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
 
 /** The protocol versions `initialize` negotiates, as the SDK's own list (the first-answers test holds them equal). */

@@ -7,7 +7,7 @@ import { ConfigError, type JuliaOptions } from '../../config.js';
 import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/servers/registry.js';
 import { generationOf } from '../../core/servers/generation.js';
-import type { Profile } from '../../mcp/server.js';
+import type { Profile } from '../../mcp/profile.js';
 import { VERSION } from '../../version.js';
 import { JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
 import { juliaDeclaration, type SchemaSettings } from './declare.js';

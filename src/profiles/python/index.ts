@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../config.js';
 import type { EngineRegistry } from '../../core/servers/registry.js';
-import type { Profile } from '../../mcp/server.js';
+import type { Profile } from '../../mcp/profile.js';
 import { howToEnable, selectGroups, TOOLSETS, whyUnavailable, type Selection } from '../../mcp/tools/selection.js';
 import { Failure } from '../../core/failure.js';
 import type { PythonContext } from './context.js';
