@@ -12,7 +12,7 @@ import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/surface/resources.js';
 import { PANE_ID } from '../../core/ids.js';
 import { paneWire, paneWires, sessionWire, windowWire } from './records.js';
-import { checkId, resolveSession, resolveWindow } from './targets.js';
+import { checkId, targetedSession, targetedWindow } from './targets.js';
 
 const META = { fastmcp: { tags: [] } };
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -53,7 +53,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'One session by name, as JSON: its record plus `windows`, the records of its windows.',
       mimeType: 'application/json',
       async read(engine, { session_name }) {
-        const session = await resolveSession(engine, { session_name: session_name! });
+        const session = await targetedSession(engine, { session_name: session_name! });
         const [clients, windows] = await Promise.all([engine.foreignClientsBySession(), engine.listWindows(session.id)]);
         return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
       },
@@ -65,7 +65,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'The windows of one session (by name), as a JSON array of window records.',
       mimeType: 'application/json',
       async read(engine, { session_name }) {
-        const session = await resolveSession(engine, { session_name: session_name! });
+        const session = await targetedSession(engine, { session_name: session_name! });
         return json((await engine.listWindows(session.id)).map(windowWire));
       },
     }),
@@ -76,7 +76,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'One window, by session name and window index, as JSON: its record plus `panes`, the records of its panes.',
       mimeType: 'application/json',
       async read(engine, { session_name, window_index }) {
-        const window = await resolveWindow(engine, { session_name: session_name!, window_index: window_index! });
+        const window = await targetedWindow(engine, { session_name: session_name!, window_index: window_index! });
         const panes = await listPaneDetails(engine, { windowId: window.id });
         return json({ ...windowWire(window), panes: await paneWires(engine, panes) });
       },

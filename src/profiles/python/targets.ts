@@ -2,7 +2,7 @@
  * Targeting as the Python server does it: pane_id first (looked up server-wide); else window_id;
  * else a session (session_id, then session_name, then the first session), in which window_index
  * picks a window (else its first window), whose first pane is the pane. Ids are checked for shape
- * before tmux is asked.
+ * before tmux is asked. Named `targeted*`: core's `resolve*` read one id or ref, these a set of fields.
  */
 import type { Engine } from '../../core/engine.js';
 import { invalidArgument, notFound } from '../../core/failure.js';
@@ -39,7 +39,7 @@ export function checkTarget(target: PaneTarget): void {
   }
 }
 
-export async function resolveSession(engine: Engine, target: SessionTarget): Promise<SessionRecord> {
+export async function targetedSession(engine: Engine, target: SessionTarget): Promise<SessionRecord> {
   if (target.session_id != null) return engine.getSession(checkId(target.session_id, SESSION_ID, 'session_id', '$0'));
   const sessions = await engine.listSessions();
   if (target.session_name != null) {
@@ -58,9 +58,9 @@ export async function resolveSession(engine: Engine, target: SessionTarget): Pro
   return first;
 }
 
-export async function resolveWindow(engine: Engine, target: WindowTarget): Promise<WindowRecord> {
+export async function targetedWindow(engine: Engine, target: WindowTarget): Promise<WindowRecord> {
   if (target.window_id != null) return engine.getWindow(checkId(target.window_id, WINDOW_ID, 'window_id', '@1'));
-  const session = await resolveSession(engine, target);
+  const session = await targetedSession(engine, target);
   const windows = await engine.listWindows(session.id);
   if (target.window_index != null) {
     const window = windows.find((w) => String(w.index) === target.window_index);
@@ -72,9 +72,9 @@ export async function resolveWindow(engine: Engine, target: WindowTarget): Promi
   return first;
 }
 
-export async function resolvePane(engine: Engine, target: PaneTarget): Promise<PaneDetail> {
+export async function targetedPane(engine: Engine, target: PaneTarget): Promise<PaneDetail> {
   if (target.pane_id != null) return paneDetail(engine, checkId(target.pane_id, PANE_ID, 'pane_id', '%3'));
-  const window = await resolveWindow(engine, target);
+  const window = await targetedWindow(engine, target);
   const panes = await listPaneDetails(engine, { windowId: window.id });
   const first = panes[0];
   if (!first) throw notFound(`Window ${window.id} has no panes`, 'Call list_panes to discover valid pane ids.');
@@ -82,7 +82,7 @@ export async function resolvePane(engine: Engine, target: PaneTarget): Promise<P
 }
 
 /** Just the pane id: a given pane_id is used as is (the tmux command aimed at it refuses a missing pane). */
-export async function resolvePaneId(engine: Engine, target: PaneTarget): Promise<string> {
+export async function targetedPaneId(engine: Engine, target: PaneTarget): Promise<string> {
   if (target.pane_id != null) return checkId(target.pane_id, PANE_ID, 'pane_id', '%3');
-  return (await resolvePane(engine, target)).id;
+  return (await targetedPane(engine, target)).id;
 }

@@ -12,7 +12,7 @@ import type { Static } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { choice, defaulted, field, item, listOf, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
-import { checkTarget, resolvePaneId } from '../targets.js';
+import { checkTarget, targetedPaneId } from '../targets.js';
 import { DEFAULT_MAX_LINES } from './inspect.js';
 
 const KEYS_FIELDS = {
@@ -53,7 +53,7 @@ export const sendKeysTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await sendKeys(engine, keysRequest(paneId, args));
     return textResult(`Keys sent to pane ${paneId}`);
   },
@@ -122,7 +122,7 @@ export const sendKeysBatchTool = pythonTool({
       const started = performance.now();
       let paneId: string | null = null;
       try {
-        paneId = await resolvePaneId(engine, op);
+        paneId = await targetedPaneId(engine, op);
         await sendKeys(engine, keysRequest(paneId, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
         results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
       } catch (error) {
@@ -161,7 +161,7 @@ export const pasteTextTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Text pasted to pane ${paneId}`);
   },
@@ -206,7 +206,7 @@ export const pasteBufferTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await engine.onPane(paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Buffer ${args.buffer_name} pasted to pane ${paneId}`);
   },
@@ -267,7 +267,7 @@ export const pipePaneTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     if (args.output_path == null) {
       await stopPipe(engine, paneId);
       return textResult(`Piping stopped for pane ${paneId}`);

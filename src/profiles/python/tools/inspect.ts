@@ -17,7 +17,7 @@ import { compileFilters, FILTERS_HELP } from '../filters.js';
 import { paneSchema, paneWire, paneWires, serverSchema, sessionOut, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_ID, SESSION_NAME, SESSION_TARGET, SOCKET_NAME, stringList, stringMap, TARGETING_NOTE, WINDOW_ID, WINDOW_INDEX, WINDOW_TARGET, wrapped, WRAPPED_TEXT } from '../schema.js';
 import { serverInfo } from '../servers.js';
-import { checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow } from '../targets.js';
+import { checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
 const FILTERS = stringMap(FILTERS_HELP);
 
@@ -54,7 +54,7 @@ export const listWindowsTool = pythonTool({
     const keep = compileFilters(args.filters);
     checkTarget(args);
     const scoped = args.session_id != null || args.session_name != null;
-    const windows = scoped ? await engine.listWindows((await resolveSession(engine, args)).id) : await engine.listWindows();
+    const windows = scoped ? await engine.listWindows((await targetedSession(engine, args)).id) : await engine.listWindows();
     return listResult(keep(windows.map(windowWire)));
   },
 });
@@ -83,8 +83,8 @@ export const listPanesTool = pythonTool({
     const keep = compileFilters(args.filters);
     checkTarget(args);
     let panes;
-    if (args.window_id != null || args.window_index != null) panes = await listPaneDetails(engine, { windowId: (await resolveWindow(engine, args)).id });
-    else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await resolveSession(engine, args)).id });
+    if (args.window_id != null || args.window_index != null) panes = await listPaneDetails(engine, { windowId: (await targetedWindow(engine, args)).id });
+    else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await targetedSession(engine, args)).id });
     else panes = await listPaneDetails(engine);
     const rows = await paneWires(engine, panes);
     return listResult(keep(rows));
@@ -116,7 +116,7 @@ export const getSessionInfoTool = pythonTool({
   output: sessionSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const session = await resolveSession(engine, args);
+    const session = await targetedSession(engine, args);
     return modelResult(await sessionOut(engine, session));
   },
 });
@@ -132,7 +132,7 @@ export const getWindowInfoTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    return modelResult(windowWire(await resolveWindow(engine, args)));
+    return modelResult(windowWire(await targetedWindow(engine, args)));
   },
 });
 
@@ -148,7 +148,7 @@ export const getPaneInfoTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    return modelResult(await paneWire(engine, await resolvePane(engine, args)));
+    return modelResult(await paneWire(engine, await targetedPane(engine, args)));
   },
 });
 
@@ -165,7 +165,7 @@ export const findPaneByPositionTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     const best = paneAtCorner(await listPaneDetails(engine, { windowId: window.id }), args.corner);
     if (!best) throw notFound(`No pane found at corner '${args.corner}' in window ${window.id}`, 'Call list_panes with window_id to see the panes and their positions.');
     return modelResult(await paneWire(engine, best));
@@ -202,7 +202,7 @@ export const capturePaneTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     const lines = await engine.onPane(paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
     // By lines only, as the contract truncates; null keeps every line.
     const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
@@ -233,7 +233,7 @@ export const snapshotPaneTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     const [pane, vars, lines] = await Promise.all([
       paneDetail(engine, paneId),
       readVariables(engine, [...SNAPSHOT_VARIABLES], paneId),
@@ -314,7 +314,7 @@ export const searchPanesTool = pythonTool({
     if (perPane < 1) throw invalidArgument(`max_matched_lines_per_pane must be positive (received ${perPane})`);
     if (limit !== null && limit < 1) throw invalidArgument(`limit must be positive or null (received ${limit})`);
     if (offset < 0) throw invalidArgument(`offset must not be negative (received ${offset})`);
-    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
     // Rows above the screen asked for, plus room for the screen itself.
     const scrollback = args.content_start != null && args.content_start < 0 ? Math.min(-args.content_start + 1000, 100_000) : undefined;
     const found = await searchPanes(engine, {
@@ -412,7 +412,7 @@ export const displayMessageTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     const shown = await displayMessage(engine, args.format_string, paneId);
     return textResult(shown.text);
   },

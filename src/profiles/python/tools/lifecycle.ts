@@ -10,7 +10,7 @@ import { modelResult, pythonTool, textResult } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings } from '../spawn.js';
-import { checkId, checkTarget, resolvePaneId, resolveSession } from '../targets.js';
+import { checkId, checkTarget, targetedPaneId, targetedSession } from '../targets.js';
 
 export const createSessionTool = pythonTool({
   name: 'create_session',
@@ -69,7 +69,7 @@ export const createWindowTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
-    const session = await resolveSession(engine, args);
+    const session = await targetedSession(engine, args);
     const window = await createWindow(engine, session.id, {
       ...(args.window_name != null ? { name: args.window_name } : {}),
       ...spawn,
@@ -104,7 +104,7 @@ export const splitWindowTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     const pane = await engine.onPane(paneId, () =>
       splitPane(engine, paneId, args.direction ?? 'below', spawn.startDirectory, {
         ...(spawn.environment ? { environment: spawn.environment } : {}),
@@ -201,7 +201,7 @@ export const killSessionTool = pythonTool({
       throw invalidArgument('Refusing to kill without an explicit target', 'Provide session_name or session_id.');
     }
     checkTarget(args);
-    const session = await resolveSession(engine, args);
+    const session = await targetedSession(engine, args);
     await removeSession(engine, session.id, false);
     return textResult(`Session killed: ${session.name}`);
   },
@@ -218,7 +218,7 @@ export const clearPaneTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await engine.onPane(paneId, () => resetPane(engine, paneId));
     return textResult(`Pane cleared: ${paneId}`);
   },

@@ -11,7 +11,7 @@ import { PANE_ID } from '../../../core/ids.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
-import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow } from '../targets.js';
+import { checkId, checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
 const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
 
@@ -25,7 +25,7 @@ export const renameSessionTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkSessionName(args.new_name, 'new_name');
-    return modelResult(await sessionOut(engine, await renameSession(engine, await resolveSession(engine, args), args.new_name)));
+    return modelResult(await sessionOut(engine, await renameSession(engine, await targetedSession(engine, args), args.new_name)));
   },
 });
 
@@ -39,7 +39,7 @@ export const renameWindowTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkWindowName(args.new_name, 'new_name');
-    return modelResult(windowWire(await renameWindow(engine, await resolveWindow(engine, args), args.new_name)));
+    return modelResult(windowWire(await renameWindow(engine, await targetedWindow(engine, args), args.new_name)));
   },
 });
 
@@ -63,10 +63,10 @@ export const selectWindowTool = pythonTool({
       throw invalidArgument('Provide window_id, window_index, or direction.');
     }
     if (args.window_id == null && args.window_index == null) {
-      const session = await resolveSession(engine, args);
+      const session = await targetedSession(engine, args);
       return modelResult(windowWire(await stepWindow(engine, session.id, args.direction!)));
     }
-    return modelResult(windowWire(await selectPlacement(engine, await resolveWindow(engine, args))));
+    return modelResult(windowWire(await selectPlacement(engine, await targetedWindow(engine, args))));
   },
 });
 
@@ -94,7 +94,7 @@ export const selectPaneTool = pythonTool({
       await engine.onPane(paneId, () => selectPane(engine, { id: paneId }));
       return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
     }
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     const paneId = await stepPane(engine, window.id, args.direction!);
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
@@ -111,7 +111,7 @@ export const selectLayoutTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    return modelResult(windowWire(await selectLayout(engine, await resolveWindow(engine, args), args.layout)));
+    return modelResult(windowWire(await selectLayout(engine, await targetedWindow(engine, args), args.layout)));
   },
 });
 
@@ -137,7 +137,7 @@ export const resizePaneTool = pythonTool({
     if (args.zoom == null && !sized) throw invalidArgument('Provide height, width, or zoom.');
     checkCells(args.width ?? undefined, 'width');
     checkCells(args.height ?? undefined, 'height');
-    const pane = await resolvePane(engine, args);
+    const pane = await targetedPane(engine, args);
     await resizePane(
       engine,
       pane,
@@ -164,7 +164,7 @@ export const resizeWindowTool = pythonTool({
     if (args.height == null && args.width == null) throw invalidArgument('Provide height, width, or both.');
     checkCells(args.width ?? undefined, 'width');
     checkCells(args.height ?? undefined, 'height');
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     return modelResult(windowWire(await resizeWindow(engine, window, { ...(args.width != null ? { width: args.width } : {}), ...(args.height != null ? { height: args.height } : {}) })));
   },
 });
@@ -188,9 +188,9 @@ export const moveWindowTool = pythonTool({
     checkTarget(args);
     const index = args.destination_index ?? '';
     if (index !== '' && !/^\d{1,6}$/.test(index)) throw invalidArgument(`destination_index must be a window index like "3" or "", got ${JSON.stringify(index.slice(0, 32))}`);
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     const destination = args.destination_session != null
-      ? await resolveSession(engine, /^\$\d+$/.test(args.destination_session) ? { session_id: args.destination_session } : { session_name: args.destination_session })
+      ? await targetedSession(engine, /^\$\d+$/.test(args.destination_session) ? { session_id: args.destination_session } : { session_name: args.destination_session })
       : await engine.getSession(window.sessionId);
     return modelResult(windowWire(await movePlacement(engine, window, destination, index === '' ? undefined : Number(index))));
   },
@@ -230,7 +230,7 @@ export const setPaneTitleTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkDisplayText(args.title, 'title', 'pane title');
-    const pane = await resolvePane(engine, args);
+    const pane = await targetedPane(engine, args);
     await setPaneTitle(engine, pane, args.title);
     return modelResult(await paneWire(engine, await paneDetail(engine, pane.id)));
   },
@@ -248,7 +248,7 @@ export const enterCopyModeTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await enterCopyMode(engine, paneId, { scrollUp: args.scroll_up ?? null });
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
@@ -263,7 +263,7 @@ export const exitCopyModeTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await engine.onPane(paneId, () => exitCopyMode(engine, paneId));
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },

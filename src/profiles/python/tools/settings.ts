@@ -8,7 +8,7 @@ import type { Engine } from '../../../core/engine.js';
 import type { ObjectOf } from '../../../mcp/tools/schema.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, defaulted, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
-import { checkId, checkTarget, resolveSession } from '../targets.js';
+import { checkId, checkTarget, targetedSession } from '../targets.js';
 
 const SCOPES = ['server', 'session', 'window', 'pane'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -23,7 +23,7 @@ export type ScopedArgs = ObjectOf<typeof SCOPE_FIELDS, never> & Socket;
 
 /** The session a target names: an id like $0, else a name. */
 async function targetSession(engine: Engine, target: string): Promise<string> {
-  const session = await resolveSession(engine, /^\$\d+$/.test(target) ? { session_id: target } : { session_name: target });
+  const session = await targetedSession(engine, /^\$\d+$/.test(target) ? { session_id: target } : { session_name: target });
   return session.id;
 }
 
@@ -137,7 +137,7 @@ export const showEnvironmentTool = pythonTool({
   output: model({ variables: { additionalProperties: { anyOf: [{ type: 'string' }, { type: 'boolean' }] }, description: 'NAME to value; true for a variable removed from new panes.', type: 'object' } }, ['variables']),
   async handler(args, { engine }) {
     checkTarget(args);
-    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
     const environment = await showEnvironment(engine, sessionId);
     return modelResult({ variables: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, value ?? true])) });
   },
@@ -174,7 +174,7 @@ export const setEnvironmentTool = pythonTool({
   output: model({ name: field('string', 'The variable set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['name', 'value', 'status']),
   async handler(args, { engine }) {
     checkTarget(args);
-    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
     const value = await setEnvironment(engine, args.name, args.value, sessionId);
     return modelResult({ name: args.name, value, status: 'set' });
   },

@@ -10,7 +10,7 @@ import { compileMatchers, waitForText } from '../../../core/watch/wait.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { defaulted, field, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE } from '../schema.js';
-import { checkTarget, resolvePaneId } from '../targets.js';
+import { checkTarget, targetedPaneId } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './inspect.js';
 
 const REPORT_LINES = 20;
@@ -81,7 +81,7 @@ export const waitForTextTool = pythonTool({
     const patterns = matchers(args.patterns ?? [], regex, matchCase, 'patterns');
     const stops = matchers(args.stop ?? [], regex, matchCase, 'stop');
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await engine.getPane(await resolvePaneId(engine, args));
+    const pane = await engine.getPane(await targetedPaneId(engine, args));
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on pane ${pane.id}: ${elapsed}s elapsed`, () =>
       waitForText(engine, { pane, patterns, stops, timeoutMs, maxLines: REPORT_LINES, signal }),
     );
@@ -156,7 +156,7 @@ export const captureSinceTool = pythonTool({
       }
     }
     const targeted = args.pane_id != null || args.window_id != null || args.session_id != null || args.session_name != null;
-    const paneId = cursorPane && !targeted ? cursorPane : await resolvePaneId(engine, args);
+    const paneId = cursorPane && !targeted ? cursorPane : await targetedPaneId(engine, args);
     if (cursorPane && cursorPane !== paneId) throw refused(`cursor pane ${cursorPane} does not match requested pane ${paneId}`, 'Pass the cursor only with the pane it came from, or null to start over.');
     const pane = await paneDetail(engine, paneId);
     if (pane.isDead) throw refused(`pane ${pane.id} died; cursor/baseline anchor is no longer valid`, 'Respawn it with respawn_pane and start over with cursor null.');
@@ -236,7 +236,7 @@ export const runCommandTool = pythonTool({
     const timeout = positiveTimeout(args.timeout ?? 30);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await checkPane(engine, await engine.getPane(await resolvePaneId(engine, args)), false, INTERRUPT);
+    const pane = await checkPane(engine, await engine.getPane(await targetedPaneId(engine, args)), false, INTERRUPT);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
       runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory, interruptAdvice: INTERRUPT }),
     );
