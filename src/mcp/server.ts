@@ -24,8 +24,7 @@ import { serveResources } from './surface/resources.js';
 import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult, type RenderedResult } from './tools/results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
-import { Failure, refused } from '../core/failure.js';
-import { isShuttingDown, SHUTDOWN_NOTE } from '../core/servers/shutdown.js';
+import { Failure, isShuttingDown, refused, SHUTDOWN_NOTE } from '../core/index.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
 
 export type { Profile } from './profile.js';

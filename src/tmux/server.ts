@@ -6,7 +6,14 @@
  */
 import type { ControlClient, NotificationListener, OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import {
+  TmuxAttachRefusedError,
+  TmuxCommandError,
+  TmuxConnectionLostError,
+  TmuxLinkSilentError,
+  TmuxNoServerError,
+  TmuxTimeoutError,
+} from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
@@ -56,6 +63,8 @@ export class TmuxServer {
   /** Starts tmux processes: here, or over ssh on `host`. */
   readonly launcher: Launcher;
   readonly globalArgs: readonly string[];
+  /** The socket as configured: a name (`-L`), a path (`-S`), or neither for tmux's default. */
+  readonly socket: { readonly name?: string; readonly path?: string };
   /** Human-readable socket, for messages and the banner. */
   readonly socketLabel: string;
   readonly commandTimeoutMs: number;
@@ -82,6 +91,7 @@ export class TmuxServer {
     // tmux would turn every control character and non-ASCII byte of command output into "_".
     const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
     this.globalArgs = ['-u', ...socket];
+    this.socket = { ...(options.socketName !== undefined ? { name: options.socketName } : {}), ...(options.socketPath !== undefined ? { path: options.socketPath } : {}) };
     this.socketLabel = options.ssh ? `${socketLabel(options)} on host ${options.ssh.host}` : socketLabel(options);
     this.commandTimeoutMs = options.commandTimeoutMs;
     this.launcher = options.ssh ? sshLauncher({ ...options.ssh, connectTimeoutMs: options.commandTimeoutMs }) : localLauncher(options.bin);

@@ -4,7 +4,13 @@
  * each is answered by a reply tmux made after it was asked (never one kept from before), and many
  * agents listing the same thing at once cost tmux two round trips, not one each.
  */
-import type { RunOptions } from './server.js';
+
+/** What a read is asked with (server.ts RunOptions): a read fed stdin or one that may be aborted is not shared. */
+interface ReadOptions {
+  readonly timeoutMs?: number;
+  readonly stdin?: Buffer;
+  readonly signal?: AbortSignal;
+}
 
 /** A read in flight, and the one that follows it when another identical read is asked for meanwhile. */
 interface Flight {
@@ -17,7 +23,7 @@ const noop = () => {};
 /** Listings: they change nothing in tmux, and every agent asks for them. */
 const SHARED = new Set(['list-sessions', 'list-windows', 'list-panes', 'list-clients']);
 
-export function isSharedRead(command: readonly string[], options: RunOptions): boolean {
+export function isSharedRead(command: readonly string[], options: ReadOptions): boolean {
   return options.stdin === undefined && options.signal === undefined && SHARED.has(command[0] ?? '');
 }
 
@@ -30,7 +36,7 @@ export class SharedReads {
    * copy. A shared read keeps the deadline of the first of its callers to ask, so none waits past its own
    * timeout for the read before it to end.
    */
-  async read(command: readonly string[], options: RunOptions, execute: (askedAt: number) => Promise<string[]>): Promise<string[]> {
+  async read(command: readonly string[], options: ReadOptions, execute: (askedAt: number) => Promise<string[]>): Promise<string[]> {
     const key = `${options.timeoutMs ?? ''}\0${command.join('\0')}`;
     const askedAt = performance.now();
     const flying = this.#flights.get(key);

@@ -13,6 +13,7 @@ import { Engine } from '../../src/core/engine.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
+import { getPane, listPanes } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
@@ -67,7 +68,7 @@ test('foreground command and directory equal tmux\'s own, pane by pane, in listi
   // Read until tmux's view holds still around the engine's listing (a shell about to exec changes it).
   const { listed, view } = await until('tmux to show the panes settled', async () => {
     const before = await tmuxView(tmux);
-    const listed = await engine.listPanes();
+    const listed = await listPanes(engine);
     const after = await tmuxView(tmux);
     const settled = before.size === panes && JSON.stringify([...before]) === JSON.stringify([...after]) && before.get(shell)?.[0] === 'sleep';
     return settled ? { listed, view: before } : undefined;
@@ -77,7 +78,7 @@ test('foreground command and directory equal tmux\'s own, pane by pane, in listi
   const expected = (id: string) => view.get(id)!.map((value, i) => (i === 1 && (value === odd || value === escaped(odd)) ? odd : value));
   for (const pane of listed) {
     assert.deepEqual([pane.currentCommand, pane.currentPath], expected(pane.id), `listed: pane ${pane.id}`);
-    const one = await engine.getPane(pane.id);
+    const one = await getPane(engine, pane.id);
     assert.deepEqual([one.currentCommand, one.currentPath], expected(pane.id), `looked up: pane ${pane.id}`);
   }
   assert.deepEqual(view.get(shell), ['sleep', '/'], 'the foreground job, in its own directory');
@@ -90,7 +91,7 @@ test('a pane whose program or directory changed shows the new one in the next li
   const pane = await tmux.start();
   const engine = engineFor(t, tmux);
   const listedNow = async () => {
-    const row = (await engine.listPanes()).find((p) => p.id === pane)!;
+    const row = (await listPanes(engine)).find((p) => p.id === pane)!;
     return [row.currentCommand, row.currentPath];
   };
   assert.deepEqual(await listedNow(), await tmuxSays(tmux, pane));

@@ -6,6 +6,8 @@ import { toInt } from '../../tmux/formats.js';
 import type { Engine } from '../engine.js';
 import { notFound } from '../failure.js';
 import { PANE_LAYOUT_FIELDS, paneRowFormat, toPaneLayout, type Incarnation, type PaneLayout, type Writable } from './records.js';
+import { listPaneRows } from './listings.js';
+import { onPane } from '../targets/resolve.js';
 
 export interface PaneDetail extends PaneLayout {
   readonly left: number;
@@ -34,15 +36,15 @@ function toDetail(row: Record<string, string>, incarnation: Incarnation): PaneDe
 /** Panes of the server, a session or a window (each pane once), in tmux's order; none when no server runs. */
 export async function listPaneDetails(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneDetail[]> {
   const target = scope.windowId ?? scope.sessionId;
-  const run = () => engine.listPaneRows(scope, DETAIL_FORMAT);
-  const read = target === undefined ? await run() : await engine.onPane(target, run);
+  const run = () => listPaneRows(engine, scope, DETAIL_FORMAT);
+  const read = target === undefined ? await run() : await onPane(engine, target, run);
   return read ? read.rows.map((row) => toDetail(row, read.incarnation)) : [];
 }
 
 /** One pane (an id like %3) with its geometry; a missing pane is a not-found failure. */
 export async function paneDetail(engine: Engine, paneId: string): Promise<PaneDetail> {
   const identity = await engine.requireIdentity();
-  const lines = await engine.onPane(paneId, () => engine.run(['display-message', '-p', '-t', paneId, DETAIL_FORMAT.format]));
+  const lines = await onPane(engine, paneId, () => engine.run(['display-message', '-p', '-t', paneId, DETAIL_FORMAT.format]));
   const row = DETAIL_FORMAT.parse(lines)[0];
   if (!row || row.id !== paneId) throw notFound(`no pane ${paneId} on this tmux server`, 'Call list_panes to see what exists now.');
   return toDetail(row, identity);

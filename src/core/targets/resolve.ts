@@ -32,7 +32,7 @@ import { outside } from './scope-gate.js';
 const NOT_FOUND = /can't find|no such|not found/i;
 
 /** Refuses a session name outside the scope, naming the rule (whether or not such a session exists). */
-export function checkSessionName(engine: Engine, name: string): void {
+export function checkSessionInScope(engine: Engine, name: string): void {
   if (!engine.scope.allowsSession(engine.tmux.host, name)) throw outside(engine.scope, `session ${quoted(name)} is outside this server's scope`);
 }
 
@@ -144,7 +144,7 @@ export async function resolveSession(engine: Engine, input: string, field = 'ses
   }
   if (SESSION_ID.test(input)) return getSession(engine, input);
   if (input === '') throw invalidArgument(`${field} must not be empty`);
-  checkSessionName(engine, input);
+  checkSessionInScope(engine, input);
   const sessions = await listSessions(engine);
   const byName = sessions.find((s) => s.name === input);
   if (!byName) {

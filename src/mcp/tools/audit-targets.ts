@@ -5,8 +5,7 @@
  * the call already holds: nothing is asked of tmux, and nothing runs per promise while it works
  * (an AsyncLocalStorage doubles the cost of every await in the process, which the audit must not).
  */
-import { decodeRef } from '../../core/targets/refs.js';
-import { LOCAL_HOST } from '../../core/servers/host-config.js';
+import { decodeRef, LOCAL_HOST } from '../../core/index.js';
 
 /** Most targets one entry lists; the rest are counted. */
 export const MAX_TARGETS = 64;

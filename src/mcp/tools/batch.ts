@@ -5,8 +5,7 @@
  * results of the last kept rows (their metadata always stays). Profiles only name the fields.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { Failure, invalidArgument, refused } from '../../core/failure.js';
-import { quoted, shown, withoutControls } from '../../core/quote.js';
+import { Failure, invalidArgument, quoted, refused, shown, withoutControls } from '../../core/index.js';
 import type { ToolCall, ToolOutcome } from './tool.js';
 
 /** A batch's own budget for its JSON value; the rest of the 1,000,000-byte wire cap is for the envelope and the text. */

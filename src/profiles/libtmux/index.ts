@@ -1,6 +1,6 @@
 /** The libtmux profile: the 45-tool contract shared by the family's ports (schemas of the Swift port). */
 import type { Config } from '../../config.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
+import type { EngineRegistry } from '../../core/index.js';
 import type { Profile } from '../../mcp/profile.js';
 import { VERSION } from '../../version.js';
 import { capabilitiesResource } from './capabilities.js';

@@ -5,9 +5,7 @@
  * (`socket_name`, else the configured one). Every tool carries the contract's one set of
  * conservative annotations. Unknown arguments are named, as that server names them.
  */
-import type { Engine } from '../../core/engine.js';
-import { EngineRegistry } from '../../core/servers/registry.js';
-import { invalidArgument } from '../../core/failure.js';
+import { type Engine, EngineRegistry, invalidArgument } from '../../core/index.js';
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
 import type { NestedCaller, ToolDeclaration, ToolOutcome, ToolSpec } from '../../mcp/tools/tool.js';

@@ -3,14 +3,21 @@
  * window with its panes, a pane) and a pane's visible text, on the configured server or the one
  * `?socket_name=` names. A missing object reads as "resource not found".
  */
-import { captureLines } from '../../core/read/capture.js';
-import { listPaneDetails, paneDetail } from '../../core/read/pane-details.js';
-import { EngineRegistry } from '../../core/servers/registry.js';
+import {
+  captureLines,
+  type Engine,
+  EngineRegistry,
+  foreignClientsBySession,
+  listPaneDetails,
+  listSessions,
+  listWindows,
+  onPane,
+  PANE_ID,
+  paneDetail,
+} from '../../core/index.js';
 import { completersFor } from './completions.js';
 import type { Completer } from '../../mcp/surface/completions.js';
-import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/surface/resources.js';
-import { PANE_ID } from '../../core/ids.js';
 import { paneWire, paneWires, sessionWire, windowWire } from './records.js';
 import { checkId, targetedSession, targetedWindow } from './targets.js';
 
@@ -42,7 +49,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'Every session of the tmux server (or of the one ?socket_name= names), as a JSON array of session records.',
       mimeType: 'application/json',
       async read(engine) {
-        const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
+        const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
         return json(sessions.map((s) => sessionWire(s, clients)));
       },
     }),
@@ -54,7 +61,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       mimeType: 'application/json',
       async read(engine, { session_name }) {
         const session = await targetedSession(engine, { session_name: session_name! });
-        const [clients, windows] = await Promise.all([engine.foreignClientsBySession(), engine.listWindows(session.id)]);
+        const [clients, windows] = await Promise.all([foreignClientsBySession(engine), listWindows(engine, session.id)]);
         return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
       },
     }),
@@ -66,7 +73,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       mimeType: 'application/json',
       async read(engine, { session_name }) {
         const session = await targetedSession(engine, { session_name: session_name! });
-        return json((await engine.listWindows(session.id)).map(windowWire));
+        return json((await listWindows(engine, session.id)).map(windowWire));
       },
     }),
     template(registry, completers, {
@@ -101,7 +108,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       mimeType: 'text/plain',
       async read(engine, { pane_id }) {
         const paneId = checkId(pane_id!, PANE_ID, 'pane_id', '%3');
-        return (await engine.onPane(paneId, () => captureLines(engine, paneId))).join('\n');
+        return (await onPane(engine, paneId, () => captureLines(engine, paneId))).join('\n');
       },
     }),
   ];

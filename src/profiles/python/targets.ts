@@ -4,11 +4,24 @@
  * picks a window (else its first window), whose first pane is the pane. Ids are checked for shape
  * before tmux is asked. Named `targeted*`: core's `resolve*` read one id or ref, these a set of fields.
  */
-import type { Engine } from '../../core/engine.js';
-import { invalidArgument, notFound } from '../../core/failure.js';
-import { listPaneDetails, paneDetail, type PaneDetail } from '../../core/read/pane-details.js';
-import type { SessionRecord, WindowRecord } from '../../core/read/records.js';
-import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../core/ids.js';
+import {
+  checkSessionInScope,
+  type Engine,
+  getSession,
+  getWindow,
+  invalidArgument,
+  listPaneDetails,
+  listSessions,
+  listWindows,
+  notFound,
+  PANE_ID,
+  type PaneDetail,
+  paneDetail,
+  SESSION_ID,
+  type SessionRecord,
+  WINDOW_ID,
+  type WindowRecord,
+} from '../../core/index.js';
 
 export interface SessionTarget {
   readonly session_id?: string | null;
@@ -40,10 +53,10 @@ export function checkTarget(target: PaneTarget): void {
 }
 
 export async function targetedSession(engine: Engine, target: SessionTarget): Promise<SessionRecord> {
-  if (target.session_id != null) return engine.getSession(checkId(target.session_id, SESSION_ID, 'session_id', '$0'));
-  const sessions = await engine.listSessions();
+  if (target.session_id != null) return getSession(engine, checkId(target.session_id, SESSION_ID, 'session_id', '$0'));
+  const sessions = await listSessions(engine);
   if (target.session_name != null) {
-    engine.checkSessionName(target.session_name);
+    checkSessionInScope(engine, target.session_name);
     const session = sessions.find((s) => s.name === target.session_name);
     if (!session) {
       throw notFound(
@@ -59,9 +72,9 @@ export async function targetedSession(engine: Engine, target: SessionTarget): Pr
 }
 
 export async function targetedWindow(engine: Engine, target: WindowTarget): Promise<WindowRecord> {
-  if (target.window_id != null) return engine.getWindow(checkId(target.window_id, WINDOW_ID, 'window_id', '@1'));
+  if (target.window_id != null) return getWindow(engine, checkId(target.window_id, WINDOW_ID, 'window_id', '@1'));
   const session = await targetedSession(engine, target);
-  const windows = await engine.listWindows(session.id);
+  const windows = await listWindows(engine, session.id);
   if (target.window_index != null) {
     const window = windows.find((w) => String(w.index) === target.window_index);
     if (!window) throw notFound(`Window not found: index ${target.window_index} in session ${JSON.stringify(session.name)}`, `Its windows: ${windows.map((w) => w.index).join(', ')}. ${DISCOVER}`);

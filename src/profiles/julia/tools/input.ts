@@ -1,5 +1,5 @@
 /** The input tools: typing keys into a pane, and pasting a block of text. */
-import { pasteText as paste, sendKeys as send } from '../../../core/act/input.js';
+import { pasteText as paste, sendKeys as send } from '../../../core/index.js';
 import { string } from '../../../mcp/tools/schema.js';
 import { checkKeys, checkText, planOn } from '../checks.js';
 import { CHANGE, juliaTool } from '../declare.js';

@@ -1,9 +1,15 @@
 /** The inspect tools: list_panes (the targets every other tool takes) and capture_pane. */
-import type { Engine } from '../../../core/engine.js';
-import { captureBounded, clipUtf8 } from '../../../core/read/capture.js';
-import { PANE_FIELDS, paneRowFormat } from '../../../core/read/records.js';
-import { generationOf } from '../../../core/servers/generation.js';
-import { unanswered } from '../../../core/servers/registry.js';
+import {
+  captureBounded,
+  clipUtf8,
+  type Engine,
+  generationOf,
+  listPaneRows,
+  onPane,
+  PANE_FIELDS,
+  paneRowFormat,
+  unanswered,
+} from '../../../core/index.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
 import { checkTarget } from '../checks.js';
 import { juliaTool, READ, requiredWithTarget } from '../declare.js';
@@ -150,7 +156,7 @@ interface Link {
 
 /** One server's panes (each once, in tmux's order) with their targets, and its window links by window id. */
 async function serverRows(engine: Engine) {
-  const read = await engine.listPaneRows({}, ROW_FORMAT, { everyLink: true });
+  const read = await listPaneRows(engine, {}, ROW_FORMAT, { everyLink: true });
   if (!read) return [];
   const links = new Map<string, Link[]>();
   // A window's links are read off the rows of one of its panes (the first listed): every pane repeats them.
@@ -218,7 +224,7 @@ export const capturePane = juliaTool({
   },
   async run(plan, { app }) {
     const engine = await app.checkTarget(plan.target);
-    const { text, truncated } = await engine.onPane(plan.target.paneId, () => captureBounded(engine, plan.target.paneId, plan));
+    const { text, truncated } = await onPane(engine, plan.target.paneId, () => captureBounded(engine, plan.target.paneId, plan));
     return {
       terminalContent: 'data',
       encoding: 'utf-8',

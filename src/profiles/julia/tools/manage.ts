@@ -1,5 +1,5 @@
 /** The manage tools: asking tmux for a pane size. */
-import { requestPaneSize } from '../../../core/arrange/resize.js';
+import { onPane, requestPaneSize } from '../../../core/index.js';
 import { integer } from '../../../mcp/tools/schema.js';
 import { planOn } from '../checks.js';
 import { juliaTool, RESIZE } from '../declare.js';
@@ -28,7 +28,7 @@ export const resizePane = juliaTool({
   plan: (args, app) => planOn(args, app, () => ({ width: args.width, height: args.height })),
   async run(plan, { app }) {
     const engine = await app.checkTarget(plan.target);
-    await engine.onPane(plan.target.paneId, () => requestPaneSize(engine, plan.target.paneId, plan));
+    await onPane(engine, plan.target.paneId, () => requestPaneSize(engine, plan.target.paneId, plan));
     return mutationDone(plan.target);
   },
 });

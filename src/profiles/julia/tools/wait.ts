@@ -1,10 +1,5 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
-import type { Engine } from '../../../core/engine.js';
-import { Failure } from '../../../core/failure.js';
-import { staleTarget } from '../../../core/servers/generation.js';
-import { sendKeys } from '../../../core/act/input.js';
-import type { PaneRecord } from '../../../core/read/records.js';
-import { waitForLiteral } from '../../../core/watch/text-wait.js';
+import { type Engine, Failure, getPane, type PaneRecord, sendKeys, staleTarget, waitForLiteral } from '../../../core/index.js';
 import { boolean, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
 import type { PaneTarget } from '../app.js';
 import { checkKeys, checkTarget, checkText } from '../checks.js';
@@ -35,7 +30,7 @@ const waitInput = <F extends Record<string, JsonSchema>, K extends (keyof F & st
 async function paneOf(call: RunCall, target: PaneTarget): Promise<{ engine: Engine; pane: PaneRecord }> {
   const engine = await call.app.checkTarget(target);
   try {
-    return { engine, pane: await engine.getPane(target.paneId) };
+    return { engine, pane: await getPane(engine, target.paneId) };
   } catch (error) {
     if (error instanceof Failure && error.kind === 'not_found') {
       throw staleTarget(target.paneId, 'The pane is gone; call list_panes.');

@@ -1,7 +1,18 @@
 /** The input tools: typing and pasting into panes, and tmux's wait-for channels between them. */
-import { pasteText, prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { asFailure, invalidArgument } from '../../../core/failure.js';
-import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, signalChannel, waitForChannel } from '../../../core/watch/channels.js';
+import {
+  asFailure,
+  DEFAULT_CHANNEL_WAIT_MS,
+  effectiveChannelTimeout,
+  encodeRef,
+  invalidArgument,
+  MAX_CHANNEL_LENGTH,
+  pasteText,
+  prepareKeys,
+  sendKeys,
+  type SendKeysRequest,
+  signalChannel,
+  waitForChannel,
+} from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
@@ -71,7 +82,7 @@ export const sendKeysTool = libtmuxTool({
     });
     const { pane, receivers } = sent.target;
     return {
-      structured: { paneRef: engine.ref('pane', pane.id, pane.incarnation), pane: pane.id, keys: [...sent.keys], resolvedPaneIds: [...receivers] },
+      structured: { paneRef: encodeRef('pane', pane.id, pane.incarnation), pane: pane.id, keys: [...sent.keys], resolvedPaneIds: [...receivers] },
     };
   },
 });
@@ -218,7 +229,7 @@ export const pasteTextTool = libtmuxTool({
   async handler(args, { ctx }) {
     const { engine } = ctx;
     const { pane, characters } = await pasteText(engine, { pane: args.paneId, text: args.text, enter: args.enter, force: args.force });
-    return { structured: { paneRef: engine.ref('pane', pane.id, pane.incarnation), pane: pane.id, characters } };
+    return { structured: { paneRef: encodeRef('pane', pane.id, pane.incarnation), pane: pane.id, characters } };
   },
 });
 

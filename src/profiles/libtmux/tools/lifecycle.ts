@@ -1,7 +1,24 @@
 /** The lifecycle tools: create and close sessions, windows and panes, restart a pane, synchronize, clear history. */
-import { checkNewSession, checkStartDirectory, createSession, createWindow, respawnPane, setSynchronizePanes, splitPane } from '../../../core/arrange/lifecycle.js';
-import { checkWindowName } from '../../../core/arrange/naming.js';
-import { clearScrollback, killPane, killSession, killWindow } from '../../../core/arrange/teardown.js';
+import {
+  checkNewSession,
+  checkStartDirectory,
+  checkWindowName,
+  clearScrollback,
+  createSession,
+  createWindow,
+  encodeRef,
+  foreignClientsBySession,
+  killPane,
+  killSession,
+  killWindow,
+  onPane,
+  paneIdFrom,
+  resolveSession,
+  resolveWindow,
+  respawnPane,
+  setSynchronizePanes,
+  splitPane,
+} from '../../../core/index.js';
 import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { DELETES, STARTS_PROCESS, libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';
@@ -34,7 +51,7 @@ export const createSessionTool = libtmuxTool({
     const { engine } = ctx;
     const input = await checkNewSession(args);
     const session = await createSession(engine, input);
-    return { structured: sessionWire(engine, session, await engine.foreignClientsBySession()) };
+    return { structured: sessionWire(engine, session, await foreignClientsBySession(engine)) };
   },
 });
 
@@ -62,7 +79,7 @@ export const createWindowTool = libtmuxTool({
     const { engine } = ctx;
     if (args.name !== undefined) checkWindowName(args.name);
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
-    const session = await engine.resolveSession(args.session);
+    const session = await resolveSession(engine, args.session);
     const window = await createWindow(engine, session.id, { name: args.name, startDirectory });
     return { structured: windowOccurrenceWire(engine, window) };
   },
@@ -92,8 +109,8 @@ export const splitWindowTool = libtmuxTool({
     const { engine } = ctx;
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     // split-window itself refuses a pane that does not exist: no separate lookup.
-    const paneId = await engine.paneIdFrom(args.paneId);
-    const created = await engine.onPane(paneId, () => splitPane(engine, paneId, args.direction ?? 'below', startDirectory));
+    const paneId = await paneIdFrom(engine, args.paneId);
+    const created = await onPane(engine, paneId, () => splitPane(engine, paneId, args.direction ?? 'below', startDirectory));
     return { structured: paneWire(engine, created) };
   },
 });
@@ -133,9 +150,9 @@ export const respawnPaneTool = libtmuxTool({
     const { engine } = ctx;
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     // respawn-pane itself refuses a pane that does not exist: no separate lookup.
-    const target = await engine.paneIdFrom(args.paneId);
-    const pane = await engine.onPane(target, () => respawnPane(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }));
-    return { structured: { pane: pane.id, paneRef: engine.ref('pane', pane.id, pane.incarnation) } };
+    const target = await paneIdFrom(engine, args.paneId);
+    const pane = await onPane(engine, target, () => respawnPane(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }));
+    return { structured: { pane: pane.id, paneRef: encodeRef('pane', pane.id, pane.incarnation) } };
   },
 });
 
@@ -166,7 +183,7 @@ export const setSynchronizePanesTool = libtmuxTool({
     ['enabled', 'windowId'],
   ),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     await setSynchronizePanes(ctx.engine, window.id, args.enabled);
     return { structured: { windowId: window.id, enabled: args.enabled } };
   },
@@ -197,8 +214,8 @@ export const killPaneTool = libtmuxTool({
   output: killed('paneId', 'pane'),
   async handler(args, { ctx }) {
     // kill-pane itself refuses a pane that does not exist: no separate lookup.
-    const paneId = await ctx.engine.paneIdFrom(args.paneId);
-    await ctx.engine.onPane(paneId, () => killPane(ctx.engine, paneId, args.force));
+    const paneId = await paneIdFrom(ctx.engine, args.paneId);
+    await onPane(ctx.engine, paneId, () => killPane(ctx.engine, paneId, args.force));
     return { structured: { paneId, deleted: true } };
   },
 });
@@ -220,7 +237,7 @@ export const killWindowTool = libtmuxTool({
   ),
   output: killed('windowId', 'window'),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     await killWindow(ctx.engine, window.id, args.force);
     return { structured: { windowId: window.id, deleted: true } };
   },
@@ -244,7 +261,7 @@ export const killSessionTool = libtmuxTool({
   ),
   output: killed('sessionId', 'session'),
   async handler(args, { ctx }) {
-    const session = await ctx.engine.resolveSession(args.session);
+    const session = await resolveSession(ctx.engine, args.session);
     await killSession(ctx.engine, session.id, args.force);
     return { structured: { sessionId: session.id, deleted: true } };
   },
@@ -270,8 +287,8 @@ export const clearPaneScrollbackTool = libtmuxTool({
   ),
   async handler(args, { ctx }) {
     // clear-history itself refuses a pane that does not exist: no separate lookup.
-    const paneId = await ctx.engine.paneIdFrom(args.paneId);
-    await ctx.engine.onPane(paneId, () => clearScrollback(ctx.engine, paneId));
+    const paneId = await paneIdFrom(ctx.engine, args.paneId);
+    await onPane(ctx.engine, paneId, () => clearScrollback(ctx.engine, paneId));
     return { structured: { paneId, deleted: true } };
   },
 });

@@ -1,11 +1,31 @@
 /** The manage tools: rename, move, resize, select, lay out and configure what exists, without creating or closing anything. */
-import { selectPane, swapPanes } from '../../../core/arrange/arrange.js';
-import { NAMED_LAYOUTS, selectLayout } from '../../../core/arrange/layout.js';
-import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/arrange/naming.js';
-import { checkCells, type PaneResize, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { MAX_HISTORY_LIMIT, setHistoryLimit, setMouse } from '../../../core/settings/settings.js';
-import { movePlacement, placementTarget, resolvePlacement, selectPlacement } from '../../../core/targets/placement.js';
+import {
+  checkCells,
+  checkDisplayText,
+  checkSessionName,
+  checkWindowName,
+  invalidArgument,
+  MAX_HISTORY_LIMIT,
+  movePlacement,
+  NAMED_LAYOUTS,
+  type PaneResize,
+  placementTarget,
+  renameSession,
+  renameWindow,
+  resizePane,
+  resizeWindow,
+  resolvePane,
+  resolvePlacement,
+  resolveSession,
+  resolveWindow,
+  selectLayout,
+  selectPane,
+  selectPlacement,
+  setHistoryLimit,
+  setMouse,
+  setPaneTitle,
+  swapPanes,
+} from '../../../core/index.js';
 import { boolean, enumOf, integer, object, type Static, string } from '../../../mcp/tools/schema.js';
 import { CHANGES, libtmuxTool } from '../declare.js';
 
@@ -41,7 +61,7 @@ export const moveWindowTool = libtmuxTool({
   async handler(args, { ctx }) {
     const { engine } = ctx;
     const link = await resolvePlacement(engine, args.windowId, args);
-    const destination = await engine.resolveSession(args.session ?? link.sessionId);
+    const destination = await resolveSession(engine, args.session ?? link.sessionId);
     const moved = await movePlacement(engine, link, destination, args.index);
     return { structured: { windowId: moved.id, target: placementTarget(moved) } };
   },
@@ -74,7 +94,7 @@ export const renameSessionTool = libtmuxTool({
   output: renamed('sessionId', 'Id of the renamed session ($N); unchanged by the rename.', 'session'),
   async handler(args, { ctx }) {
     checkSessionName(args.name);
-    const session = await ctx.engine.resolveSession(args.session);
+    const session = await resolveSession(ctx.engine, args.session);
     const now = await renameSession(ctx.engine, session, args.name);
     return { structured: { sessionId: now.id, name: now.name } };
   },
@@ -101,7 +121,7 @@ export const renameWindowTool = libtmuxTool({
   output: renamed('windowId', 'Id of the renamed window (@N).', 'window'),
   async handler(args, { ctx }) {
     checkWindowName(args.name);
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     const now = await renameWindow(ctx.engine, window, args.name);
     return { structured: { windowId: now.id, name: now.name } };
   },
@@ -137,7 +157,7 @@ export const resizePaneTool = libtmuxTool({
   output: object({ paneId: string({ description: 'Id of the resized pane (%N).' }) }, ['paneId']),
   async handler(args, { ctx }) {
     const request = resizeRequest(args);
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const result = await resizePane(ctx.engine, pane, request);
     const structured = { paneId: result.pane.id };
     return { structured, text: `${JSON.stringify(structured)}\n${result.summary}` };
@@ -186,7 +206,7 @@ export const resizeWindowTool = libtmuxTool({
     if (args.width === undefined && args.height === undefined) throw invalidArgument('give width, height, or both');
     checkCells(args.width, 'width');
     checkCells(args.height, 'height');
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     const now = await resizeWindow(ctx.engine, window, { width: args.width, height: args.height });
     const structured = { windowId: now.id };
     return { structured, text: `${JSON.stringify(structured)}\nWindow ${now.id} is now ${now.width}x${now.height}.` };
@@ -221,7 +241,7 @@ export const selectLayoutTool = libtmuxTool({
     ['layout', 'windowId'],
   ),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     const now = await selectLayout(ctx.engine, window, args.layout);
     return { structured: { windowId: now.id, layout: now.layout } };
   },
@@ -239,7 +259,7 @@ export const selectPaneTool = libtmuxTool({
   input: object({ paneId: string({ description: 'Pane to make active: pane id (%3) or pane ref.' }) }, ['paneId']),
   output: object({ paneId: string({ description: 'Id of the now active pane (%N).' }) }, ['paneId']),
   async handler(args, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const now = await selectPane(ctx.engine, pane);
     return { structured: { paneId: now.id } };
   },
@@ -340,7 +360,7 @@ export const setPaneTitleTool = libtmuxTool({
   ),
   async handler(args, { ctx }) {
     checkDisplayText(args.title, 'title', 'pane title');
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const now = await setPaneTitle(ctx.engine, pane, args.title);
     return { structured: { paneId: now.id, title: now.title } };
   },
@@ -370,8 +390,8 @@ export const swapPaneTool = libtmuxTool({
     ['otherPaneId', 'paneId'],
   ),
   async handler(args, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
-    const other = await ctx.engine.resolvePane(args.otherPaneId, 'otherPaneId');
+    const pane = await resolvePane(ctx.engine, args.paneId);
+    const other = await resolvePane(ctx.engine, args.otherPaneId, 'otherPaneId');
     await swapPanes(ctx.engine, pane, other);
     return { structured: { paneId: pane.id, otherPaneId: other.id } };
   },

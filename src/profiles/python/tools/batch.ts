@@ -6,7 +6,7 @@
  */
 import { jsonBytes, runSerialBatch, type BatchReport, type BatchRow } from '../../../mcp/tools/batch.js';
 import type { ToolOutcome } from '../../../mcp/tools/tool.js';
-import { shown } from '../../../core/quote.js';
+import { shown } from '../../../core/index.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, defaulted, field, item, listOf, model, optional, params } from '../schema.js';
 import { typed } from '../../../mcp/tools/schema.js';

@@ -2,16 +2,42 @@
  * The input tools: typing and pasting into panes (keys, text, private paste buffers), piping a
  * pane's output to a file, and tmux's wait-for channels between commands.
  */
-import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/act/buffers.js';
-import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { asFailure, Failure, invalidArgument } from '../../../core/failure.js';
-import { signalChannel, waitForChannel } from '../../../core/watch/channels.js';
-import { startPipe, stopPipe } from '../../../core/watch/pipe-pane.js';
+import {
+  asFailure,
+  deleteBuffer,
+  Failure,
+  invalidArgument,
+  loadBuffer,
+  onPane,
+  pasteBuffer,
+  pasteText,
+  sendKeys,
+  type SendKeysRequest,
+  showBuffer,
+  signalChannel,
+  startPipe,
+  stopPipe,
+  waitForChannel,
+} from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import type { Static } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
-import { choice, defaulted, field, item, listOf, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
+import {
+  choice,
+  defaulted,
+  field,
+  item,
+  listOf,
+  model,
+  optional,
+  PANE_TARGET,
+  params,
+  positiveTimeout,
+  SOCKET_NAME,
+  TARGETING_NOTE,
+  WRAPPED_TEXT,
+} from '../schema.js';
 import { checkTarget, targetedPaneId } from '../targets.js';
 import { DEFAULT_MAX_LINES } from './inspect.js';
 
@@ -162,7 +188,7 @@ export const pasteTextTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
-    await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
+    await onPane(engine, paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Text pasted to pane ${paneId}`);
   },
 });
@@ -207,7 +233,7 @@ export const pasteBufferTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
-    await engine.onPane(paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
+    await onPane(engine, paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Buffer ${args.buffer_name} pasted to pane ${paneId}`);
   },
 });

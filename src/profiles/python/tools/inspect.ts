@@ -2,20 +2,61 @@
  * The inspect tools: what the servers, sessions, windows and panes are (listings, one object at a
  * time, a format evaluated) and what panes show (captures, search). Read-only.
  */
-import { invalidArgument, notFound } from '../../../core/failure.js';
-import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { CORNERS, paneAtCorner } from '../../../core/read/corners.js';
-import { displayMessage } from '../../../core/read/display-message.js';
-import { listPaneDetails, paneDetail } from '../../../core/read/pane-details.js';
-import { SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
-import { readVariables } from '../../../core/read/variables.js';
-import { listSockets } from '../../../core/servers/servers.js';
-import { outside } from '../../../core/targets/scope-gate.js';
+import {
+  captureLines,
+  CORNERS,
+  displayMessage,
+  foreignClientsBySession,
+  invalidArgument,
+  isCallerPane,
+  listPaneDetails,
+  listSessions,
+  listSockets,
+  listWindows,
+  notFound,
+  onPane,
+  outside,
+  paneAtCorner,
+  paneDetail,
+  readVariables,
+  SEARCH_LIMITS,
+  searchPanes,
+  tailBudget,
+} from '../../../core/index.js';
 import { listResult, modelResult, pythonTool, textResult } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
-import { paneSchema, paneWire, paneWires, serverSchema, sessionOut, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
-import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_ID, SESSION_NAME, SESSION_TARGET, SOCKET_NAME, stringList, stringMap, TARGETING_NOTE, WINDOW_ID, WINDOW_INDEX, WINDOW_TARGET, wrapped, WRAPPED_TEXT } from '../schema.js';
+import {
+  paneSchema,
+  paneWire,
+  paneWires,
+  serverSchema,
+  sessionOut,
+  sessionSchema,
+  sessionWire,
+  windowSchema,
+  windowWire,
+} from '../records.js';
+import {
+  choice,
+  defaulted,
+  field,
+  optional,
+  PANE_TARGET,
+  params,
+  SESSION_ID,
+  SESSION_NAME,
+  SESSION_TARGET,
+  SOCKET_NAME,
+  stringList,
+  stringMap,
+  TARGETING_NOTE,
+  WINDOW_ID,
+  WINDOW_INDEX,
+  WINDOW_TARGET,
+  wrapped,
+  WRAPPED_TEXT,
+} from '../schema.js';
 import { serverInfo } from '../servers.js';
 import { checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
@@ -34,7 +75,7 @@ export const listSessionsTool = pythonTool({
   output: wrapped({ items: sessionSchema, type: 'array' }),
   async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
-    const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
+    const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
     return listResult(keep(sessions.map((s) => sessionWire(s, clients))));
   },
 });
@@ -54,7 +95,7 @@ export const listWindowsTool = pythonTool({
     const keep = compileFilters(args.filters);
     checkTarget(args);
     const scoped = args.session_id != null || args.session_name != null;
-    const windows = scoped ? await engine.listWindows((await targetedSession(engine, args)).id) : await engine.listWindows();
+    const windows = scoped ? await listWindows(engine, (await targetedSession(engine, args)).id) : await listWindows(engine);
     return listResult(keep(windows.map(windowWire)));
   },
 });
@@ -203,7 +244,7 @@ export const capturePaneTool = pythonTool({
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
     const paneId = await targetedPaneId(engine, args);
-    const lines = await engine.onPane(paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
+    const lines = await onPane(engine, paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
     // By lines only, as the contract truncates; null keeps every line.
     const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
     return textOnlyResult((dropped ? `[... truncated ${dropped} lines ...]\n` : '') + kept.join('\n'));
@@ -237,7 +278,7 @@ export const snapshotPaneTool = pythonTool({
     const [pane, vars, lines] = await Promise.all([
       paneDetail(engine, paneId),
       readVariables(engine, [...SNAPSHOT_VARIABLES], paneId),
-      engine.onPane(paneId, () => captureLines(engine, paneId)),
+      onPane(engine, paneId, () => captureLines(engine, paneId)),
     ]);
     // By lines only, as the contract truncates; null keeps every line.
     const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
@@ -269,7 +310,7 @@ export const snapshotPaneTool = pythonTool({
       title: pane.title,
       pane_current_command: pane.currentCommand,
       pane_current_path: pane.currentPath,
-      is_caller: engine.options.caller ? await engine.isCallerPane(pane.id) : null,
+      is_caller: engine.options.caller ? await isCallerPane(engine, pane.id) : null,
       content_truncated: dropped > 0,
       content_truncated_lines: dropped,
     });
@@ -334,7 +375,7 @@ export const searchPanesTool = pythonTool({
     const page = limit === null ? ids.slice(offset) : ids.slice(offset, offset + limit);
     const [panes, windows, caller] = await Promise.all([
       listPaneDetails(engine, sessionId !== undefined ? { sessionId } : {}),
-      engine.listWindows(),
+      listWindows(engine),
       Promise.resolve(engine.options.caller),
     ]);
     const paneById = new Map(panes.map((p) => [p.id, p]));
@@ -355,7 +396,7 @@ export const searchPanesTool = pythonTool({
           session_id: pane?.sessionId ?? null,
           session_name: window?.sessionName ?? null,
           matched_lines: lines.slice(-perPane),
-          is_caller: caller ? await engine.isCallerPane(paneId) : null,
+          is_caller: caller ? await isCallerPane(engine, paneId) : null,
         };
       }),
     );

@@ -1,14 +1,38 @@
 /** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
 import { randomBytes } from 'node:crypto';
-import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
-import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { killServer } from '../../../core/servers/servers.js';
+import {
+  checkNewSession,
+  clearPane as resetPane,
+  createSession,
+  createWindow,
+  getWindow,
+  invalidArgument,
+  killPane as removePane,
+  killServer,
+  killSession as removeSession,
+  killWindow as removeWindow,
+  onPane,
+  PANE_ID,
+  paneDetail,
+  respawnPane,
+  splitPane,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
-import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
+import {
+  choice,
+  defaulted,
+  field,
+  optional,
+  PANE_TARGET,
+  params,
+  SESSION_TARGET,
+  SOCKET_NAME,
+  TARGETING_NOTE,
+  WINDOW_TARGET,
+  WRAPPED_TEXT,
+} from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings } from '../spawn.js';
 import { checkId, checkTarget, targetedPaneId, targetedSession } from '../targets.js';
 
@@ -105,7 +129,7 @@ export const splitWindowTool = pythonTool({
     checkTarget(args);
     const spawn = await spawnSettings(args);
     const paneId = await targetedPaneId(engine, args);
-    const pane = await engine.onPane(paneId, () =>
+    const pane = await onPane(engine, paneId, () =>
       splitPane(engine, paneId, args.direction ?? 'below', spawn.startDirectory, {
         ...(spawn.environment ? { environment: spawn.environment } : {}),
         ...(args.shell != null ? { shell: args.shell } : {}),
@@ -141,7 +165,7 @@ export const respawnPaneTool = pythonTool({
   async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
     const spawn = await spawnSettings(args);
-    await engine.onPane(paneId, () =>
+    await onPane(engine, paneId, () =>
       respawnPane(engine, paneId, {
         killFirst: args.kill ?? true,
         ...(spawn.startDirectory ? { startDirectory: spawn.startDirectory } : {}),
@@ -164,7 +188,7 @@ export const killPaneTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
-    await engine.onPane(paneId, () => removePane(engine, paneId, false));
+    await onPane(engine, paneId, () => removePane(engine, paneId, false));
     return textResult(`Pane killed: ${paneId}`);
   },
 });
@@ -180,7 +204,7 @@ export const killWindowTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     const windowId = checkId(args.window_id, WINDOW_ID, 'window_id', '@1');
-    await engine.getWindow(windowId);
+    await getWindow(engine, windowId);
     await removeWindow(engine, windowId, false);
     return textResult(`Window killed: ${windowId}`);
   },
@@ -219,7 +243,7 @@ export const clearPaneTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
-    await engine.onPane(paneId, () => resetPane(engine, paneId));
+    await onPane(engine, paneId, () => resetPane(engine, paneId));
     return textResult(`Pane cleared: ${paneId}`);
   },
 });

@@ -1,16 +1,43 @@
 /** Arranging what exists: names, focus, layout, sizes, window order, pane order, titles. */
-import { enterCopyMode, exitCopyMode } from '../../../core/act/copy-mode.js';
-import { selectPane, stepPane, stepWindow, swapPanes } from '../../../core/arrange/arrange.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { selectLayout } from '../../../core/arrange/layout.js';
-import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/arrange/naming.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { movePlacement, selectPlacement } from '../../../core/targets/placement.js';
-import { checkCells, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
-import { PANE_ID } from '../../../core/ids.js';
+import {
+  checkCells,
+  checkDisplayText,
+  checkSessionName,
+  checkWindowName,
+  enterCopyMode,
+  exitCopyMode,
+  getSession,
+  invalidArgument,
+  movePlacement,
+  onPane,
+  PANE_ID,
+  paneDetail,
+  renameSession,
+  renameWindow,
+  resizePane,
+  resizeWindow,
+  selectLayout,
+  selectPane,
+  selectPlacement,
+  setPaneTitle,
+  stepPane,
+  stepWindow,
+  swapPanes,
+} from '../../../core/index.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
-import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
+import {
+  choice,
+  defaulted,
+  field,
+  optional,
+  PANE_TARGET,
+  params,
+  SESSION_TARGET,
+  SOCKET_NAME,
+  TARGETING_NOTE,
+  WINDOW_TARGET,
+} from '../schema.js';
 import { checkId, checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
 const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
@@ -91,7 +118,7 @@ export const selectPaneTool = pythonTool({
     if (args.pane_id == null && args.direction == null) throw invalidArgument('Provide either pane_id or direction.');
     if (args.pane_id != null) {
       const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
-      await engine.onPane(paneId, () => selectPane(engine, { id: paneId }));
+      await onPane(engine, paneId, () => selectPane(engine, { id: paneId }));
       return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
     }
     const window = await targetedWindow(engine, args);
@@ -191,7 +218,7 @@ export const moveWindowTool = pythonTool({
     const window = await targetedWindow(engine, args);
     const destination = args.destination_session != null
       ? await targetedSession(engine, /^\$\d+$/.test(args.destination_session) ? { session_id: args.destination_session } : { session_name: args.destination_session })
-      : await engine.getSession(window.sessionId);
+      : await getSession(engine, window.sessionId);
     return modelResult(windowWire(await movePlacement(engine, window, destination, index === '' ? undefined : Number(index))));
   },
 });
@@ -264,7 +291,7 @@ export const exitCopyModeTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
-    await engine.onPane(paneId, () => exitCopyMode(engine, paneId));
+    await onPane(engine, paneId, () => exitCopyMode(engine, paneId));
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
 });

@@ -1,10 +1,18 @@
 /** Reading tmux settings: options, hooks and environments, by scope. */
-import { setEnvironment, showEnvironment } from '../../../core/settings/environment.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { showHooksAt, type HookScope } from '../../../core/settings/hooks.js';
-import { setOption, showOption, type OptionScope } from '../../../core/settings/options.js';
-import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-import type { Engine } from '../../../core/engine.js';
+import {
+  type Engine,
+  type HookScope,
+  invalidArgument,
+  onPane,
+  type OptionScope,
+  PANE_ID,
+  setEnvironment,
+  setOption,
+  showEnvironment,
+  showHooksAt,
+  showOption,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import type { ObjectOf } from '../../../mcp/tools/schema.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, defaulted, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
@@ -61,7 +69,7 @@ export const showOptionTool = pythonTool({
   async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const read = () => showOption(engine, optionScope(object), args.option);
-    const rows = object.id === undefined ? await read() : await engine.onPane(object.id, read);
+    const rows = object.id === undefined ? await read() : await onPane(engine, object.id, read);
     const value = rows.length === 0 ? null : rows.length === 1 && rows[0]!.name === args.option ? rows[0]!.value : rows.map((row) => row.value);
     return modelResult({ option: args.option, value });
   },
@@ -157,7 +165,7 @@ export const setOptionTool = pythonTool({
   async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const write = () => setOption(engine, optionScope(object), args.option, args.value);
-    const rows = object.id === undefined ? await write() : await engine.onPane(object.id, write);
+    const rows = object.id === undefined ? await write() : await onPane(engine, object.id, write);
     return modelResult({ option: args.option, value: rows.length === 1 ? rows[0]!.value : args.value, status: 'set' });
   },
 });

@@ -1,15 +1,37 @@
 /** The wait tools: wait_for_text and capture_since watch a pane without sleeping; run_command runs a command and waits for its end. */
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
-import { Failure, invalidArgument, refused } from '../../../core/failure.js';
-import { escapeRegExp } from '../../../core/read/bounded-regex.js';
-import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/read/capture-since.js';
-import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { readVariables } from '../../../core/read/variables.js';
-import { compileMatchers, waitForText } from '../../../core/watch/wait.js';
+import {
+  captureLines,
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  decodeSinceCursor,
+  escapeRegExp,
+  Failure,
+  getPane,
+  invalidArgument,
+  paneDetail,
+  readVariables,
+  refused,
+  runCommand,
+  type RunResult,
+  tailBudget,
+  waitForText,
+} from '../../../core/index.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { defaulted, field, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE } from '../schema.js';
+import {
+  defaulted,
+  field,
+  model,
+  optional,
+  PANE_TARGET,
+  params,
+  positiveTimeout,
+  SOCKET_NAME,
+  stringList,
+  TARGETING_NOTE,
+} from '../schema.js';
 import { checkTarget, targetedPaneId } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './inspect.js';
 
@@ -81,7 +103,7 @@ export const waitForTextTool = pythonTool({
     const patterns = matchers(args.patterns ?? [], regex, matchCase, 'patterns');
     const stops = matchers(args.stop ?? [], regex, matchCase, 'stop');
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await engine.getPane(await targetedPaneId(engine, args));
+    const pane = await getPane(engine, await targetedPaneId(engine, args));
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on pane ${pane.id}: ${elapsed}s elapsed`, () =>
       waitForText(engine, { pane, patterns, stops, timeoutMs, maxLines: REPORT_LINES, signal }),
     );
@@ -236,7 +258,7 @@ export const runCommandTool = pythonTool({
     const timeout = positiveTimeout(args.timeout ?? 30);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await checkPane(engine, await engine.getPane(await targetedPaneId(engine, args)), false, INTERRUPT);
+    const pane = await checkPane(engine, await getPane(engine, await targetedPaneId(engine, args)), false, INTERRUPT);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
       runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory, interruptAdvice: INTERRUPT }),
     );
