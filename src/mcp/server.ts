@@ -206,7 +206,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
   async function audited(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
     const { batch, client } = invocation;
     return trail!.track(
-      { tool: name, arguments: args, ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
+      { tool: name, arguments: args, ...targetsOf(name), ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
       (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
       (result) => ({ ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
     );
@@ -215,7 +215,13 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
   /** For a batch that runs its items itself: each item an entry of its own, as a nested call would be. */
   function itemAuditor(batch: NonNullable<Invocation['batch']>, client: AuditClient | undefined): AuditItem {
     return (tool, args, work) =>
-      trail!.track({ tool, arguments: args, ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
+      trail!.track({ tool, arguments: args, ...targetsOf(tool), ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
+  }
+
+  /** The arguments a tool declares as targets, for its audit entry. */
+  function targetsOf(name: string): { targets?: readonly string[] } {
+    const targets = registered.get(name)?.declaration.targets;
+    return targets ? { targets } : {};
   }
 
   /** Without an audit (or with only a view that no page has open), a call is just run: nothing is timed or recorded. */

@@ -98,6 +98,16 @@ export function decodeSinceCursor(text: string): Cursor {
   return c as Cursor;
 }
 
+/** The pane a capture_since cursor reads, or undefined for text that is not one. */
+export function sinceCursorPane(text: string): string | undefined {
+  if (!isSinceCursor(text)) return undefined;
+  try {
+    return decodeSinceCursor(text).p;
+  } catch {
+    return undefined;
+  }
+}
+
 function encodeCursor(cursor: Cursor): string {
   return encodeToken(PREFIX, cursor);
 }

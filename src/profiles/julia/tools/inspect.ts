@@ -194,6 +194,7 @@ const captured = object(
 
 export const capturePane = juliaTool({
   name: 'capture_pane',
+  targets: ['target.paneId'],
   description:
     'Read what a pane shows: its newest `lines` lines of history and screen (blank rows below the last text left ' +
     'out), as UTF-8 text without colours or escape sequences, one newline after each line. Use a target from ' +

@@ -101,6 +101,7 @@ async function adopt(app: JuliaApp, sessionId: string, generation: string) {
 
 export const teardownSession = juliaTool({
   name: 'teardown_session',
+  targets: ['sessionId'],
   description:
     'Kill a session this process created with create_session, with every pane in it, and forget it. Sessions this ' +
     'process did not create are refused (ownership_required): they belong to someone else. Pass the sessionId and ' +
@@ -149,6 +150,7 @@ export async function closeOwned(app: JuliaApp): Promise<void> {
 
 export const killPane = juliaTool({
   name: 'kill_pane',
+  targets: ['target.paneId'],
   description:
     'Close a pane and end the program in it (tmux kill-pane); its window closes with its last pane, and the session ' +
     'with its last window. Irreversible. To stop only the running command and keep the pane, send_keys ["C-c"] instead.',

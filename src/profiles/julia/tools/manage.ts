@@ -7,6 +7,7 @@ import { mutationDone, mutationOutput, paneInput } from '../schemas.js';
 
 export const resizePane = juliaTool({
   name: 'resize_pane',
+  targets: ['target.paneId'],
   description:
     'Ask tmux to make a pane `width` columns wide and/or `height` rows tall (1 to 10000 each; give at least one). ' +
     'tmux fits the request to the window: a pane alone in its window keeps the window size. Read the size that ' +

@@ -66,6 +66,7 @@ function planWait(args: WaitArgs, app: RunCall['app']) {
 
 export const waitForText = juliaTool({
   name: 'wait_for_text',
+  targets: ['target.paneId'],
   description:
     'Wait until a pane prints the literal `text`, woken by tmux output rather than polling. What counts: everything ' +
     'the pane printed since this server last typed into it (send_keys, paste_text, send_keys_and_wait) or since the ' +
@@ -99,6 +100,7 @@ export const waitForText = juliaTool({
 
 export const sendKeysAndWait = juliaTool({
   name: 'send_keys_and_wait',
+  targets: ['target.paneId'],
   description:
     'Send keys to a pane (as send_keys) and wait until the pane prints the literal `text`: only output printed after ' +
     'the keys went out can match, so an old prompt on screen does not. Use it to run a command and wait for its ' +

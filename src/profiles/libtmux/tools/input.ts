@@ -41,6 +41,7 @@ const SEND_KEYS_FIELDS = {
 
 export const sendKeysTool = libtmuxTool({
   name: 'send_keys',
+  targets: ['paneId'],
   title: 'Send keys',
   description:
     'Type text or press keys in a pane, as if at its keyboard: answer a prompt, drive a TUI, interrupt a program ' +
@@ -97,6 +98,7 @@ interface FailedOperation {
 
 export const sendKeysBatchTool = libtmuxTool({
   name: 'send_keys_batch',
+  targets: ['operations[].paneId'],
   title: 'Send keys batch',
   description:
     `Send several send_keys operations in one call, in order (at most ${MAX_OPERATIONS}), e.g. the same command to ` +
@@ -198,6 +200,7 @@ function reasonFor(error: unknown): string {
 
 export const pasteTextTool = libtmuxTool({
   name: 'paste_text',
+  targets: ['paneId'],
   title: 'Paste text',
   description:
     'Paste a block of text into a pane in one piece, as a terminal paste: a script into an editor, a multi-line ' +

@@ -44,6 +44,7 @@ const LINE = { minimum: -2147483648, maximum: 32767 };
 
 export const capturePaneTool = libtmuxTool({
   name: 'capture_pane',
+  targets: ['paneId'],
   title: 'Capture pane',
   description:
     'Read the text a pane shows, as rows (no colours or escape sequences). By default the visible screen; use ' +
@@ -79,6 +80,7 @@ export const capturePaneTool = libtmuxTool({
 
 export const listPanesTool = libtmuxTool({
   name: 'list_panes',
+  targets: ['session', 'window'],
   title: 'List panes',
   description:
     'List panes with their ids, refs, size, position flags, foreground command, working directory and state ' +
@@ -147,6 +149,7 @@ export const getServerInfoTool = libtmuxTool({
 
 export const getSessionInfoTool = libtmuxTool({
   name: 'get_session_info',
+  targets: ['session'],
   title: 'Get session info',
   description:
     'Describe one session: id, ref, name, window count, creation time and whether a person (a terminal client ' +
@@ -163,6 +166,7 @@ export const getSessionInfoTool = libtmuxTool({
 
 export const getWindowInfoTool = libtmuxTool({
   name: 'get_window_info',
+  targets: ['windowId'],
   title: 'Get window info',
   description:
     'Describe one window: id, ref, name, pane count and size in cells, plus every placement of it, since one window ' +
@@ -188,6 +192,7 @@ export const getWindowInfoTool = libtmuxTool({
 
 export const getPaneInfoTool = libtmuxTool({
   name: 'get_pane_info',
+  targets: ['paneId'],
   title: 'Get pane info',
   description:
     'Describe one pane: id, ref, index, size, which window edges it touches, foreground command, working ' +
@@ -204,6 +209,7 @@ export const getPaneInfoTool = libtmuxTool({
 
 export const listWindowsTool = libtmuxTool({
   name: 'list_windows',
+  targets: ['session'],
   title: 'List windows',
   description:
     'List windows with their ids, refs, names, pane counts and sizes, one row per placement: a window linked into ' +
@@ -223,6 +229,7 @@ export const listWindowsTool = libtmuxTool({
 
 export const snapshotPaneTool = libtmuxTool({
   name: 'snapshot_pane',
+  targets: ['paneId'],
   title: 'Snapshot pane',
   description:
     'Get a pane\'s description (as get_pane_info) and the text of its visible screen (as capture_pane) in one call: ' +
@@ -252,6 +259,7 @@ export const snapshotPaneTool = libtmuxTool({
 
 export const findPaneByPositionTool = libtmuxTool({
   name: 'find_pane_by_position',
+  targets: ['windowId'],
   title: 'Find pane by position',
   description:
     'Find the pane in a corner of a window (top-left, top-right, bottom-left or bottom-right), e.g. "the pane on ' +
@@ -280,6 +288,7 @@ export const findPaneByPositionTool = libtmuxTool({
 
 export const searchPanesTool = libtmuxTool({
   name: 'search_panes',
+  targets: ['session'],
   title: 'Search panes',
   description:
     'Find which panes show some text, and where: searches the newest `scrollbackLines` rows (default 500; screen ' +

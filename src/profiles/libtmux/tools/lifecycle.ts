@@ -57,6 +57,7 @@ export const createSessionTool = libtmuxTool({
 
 export const createWindowTool = libtmuxTool({
   name: 'create_window',
+  targets: ['session'],
   title: 'Create window',
   description:
     'Add a window to an existing session, at its next free index, with one pane running your default shell (no ' +
@@ -87,6 +88,7 @@ export const createWindowTool = libtmuxTool({
 
 export const splitWindowTool = libtmuxTool({
   name: 'split_window',
+  targets: ['paneId'],
   title: 'Split window',
   description:
     'Split a pane in two and start your default shell in the new half (no command is accepted). `direction` says ' +
@@ -117,6 +119,7 @@ export const splitWindowTool = libtmuxTool({
 
 export const respawnPaneTool = libtmuxTool({
   name: 'respawn_pane',
+  targets: ['paneId'],
   title: 'Respawn pane',
   description:
     'Start the pane\'s program again in the same pane, keeping its id and place: the usual way to revive a dead ' +
@@ -158,6 +161,7 @@ export const respawnPaneTool = libtmuxTool({
 
 export const setSynchronizePanesTool = libtmuxTool({
   name: 'set_synchronize_panes',
+  targets: ['windowId'],
   title: 'Set synchronize panes',
   description:
     'Turn tmux\'s synchronize-panes on or off for one window. While on, keys sent to any pane of the window ' +
@@ -197,6 +201,7 @@ function killed(key: string, noun: string) {
 
 export const killPaneTool = libtmuxTool({
   name: 'kill_pane',
+  targets: ['paneId'],
   title: 'Kill pane',
   description:
     'Close a pane and end the program in it (SIGHUP to its process group); what it showed is lost. The other panes ' +
@@ -222,6 +227,7 @@ export const killPaneTool = libtmuxTool({
 
 export const killWindowTool = libtmuxTool({
   name: 'kill_window',
+  targets: ['windowId'],
   title: 'Kill window',
   description:
     'Close a window with all its panes, ending their programs; it disappears from every session it is linked ' +
@@ -245,6 +251,7 @@ export const killWindowTool = libtmuxTool({
 
 export const killSessionTool = libtmuxTool({
   name: 'kill_session',
+  targets: ['session'],
   title: 'Kill session',
   description:
     'Close a session with all its windows and panes, ending their programs; anyone attached to it is detached. ' +
@@ -269,6 +276,7 @@ export const killSessionTool = libtmuxTool({
 
 export const clearPaneScrollbackTool = libtmuxTool({
   name: 'clear_pane_scrollback',
+  targets: ['paneId'],
   title: 'Clear pane scrollback',
   description:
     'Delete a pane\'s scrollback history: the lines that scrolled off above the screen. The visible screen and ' +

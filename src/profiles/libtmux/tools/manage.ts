@@ -31,6 +31,7 @@ import { CHANGES, libtmuxTool } from '../declare.js';
 
 export const moveWindowTool = libtmuxTool({
   name: 'move_window',
+  targets: ['session', 'sourceSession', 'windowId'],
   title: 'Move window',
   description:
     'Move a window to another index in its session, or into another session. `session` is the destination ' +
@@ -75,6 +76,7 @@ function renamed(key: string, idDescription: string, noun: string) {
 
 export const renameSessionTool = libtmuxTool({
   name: 'rename_session',
+  targets: ['session'],
   title: 'Rename session',
   description:
     'Give a session a new name. The name is stored exactly as given (no tmux format expansion: "#" stays "#"). ' +
@@ -102,6 +104,7 @@ export const renameSessionTool = libtmuxTool({
 
 export const renameWindowTool = libtmuxTool({
   name: 'rename_window',
+  targets: ['windowId'],
   title: 'Rename window',
   description:
     'Give a window a new name, shown in the status line and in list_windows. The name is stored exactly as given ' +
@@ -141,6 +144,7 @@ const resizePaneInput = object(
 
 export const resizePaneTool = libtmuxTool({
   name: 'resize_pane',
+  targets: ['paneId'],
   title: 'Resize pane',
   description:
     'Change a pane\'s size inside its window, in one of three ways (pick exactly one): ' +
@@ -185,6 +189,7 @@ function resizeRequest(args: Static<typeof resizePaneInput>): PaneResize {
 
 export const resizeWindowTool = libtmuxTool({
   name: 'resize_window',
+  targets: ['windowId'],
   title: 'Resize window',
   description:
     'Set a window\'s size in cells (columns x rows, 1 to 10000 each); give `width`, `height` or both, an omitted ' +
@@ -215,6 +220,7 @@ export const resizeWindowTool = libtmuxTool({
 
 export const selectLayoutTool = libtmuxTool({
   name: 'select_layout',
+  targets: ['windowId'],
   title: 'Select layout',
   description:
     'Arrange the panes of a window. `layout` is a tmux preset: even-horizontal (side by side, equal widths), ' +
@@ -249,6 +255,7 @@ export const selectLayoutTool = libtmuxTool({
 
 export const selectPaneTool = libtmuxTool({
   name: 'select_pane',
+  targets: ['paneId'],
   title: 'Select pane',
   description:
     'Make a pane the active pane of its window: the one that gets the keys a person types, and the one tmux ' +
@@ -267,6 +274,7 @@ export const selectPaneTool = libtmuxTool({
 
 export const selectWindowTool = libtmuxTool({
   name: 'select_window',
+  targets: ['sourceSession', 'windowId'],
   title: 'Select window',
   description:
     'Make a window the current window of its session: the one an attached terminal shows and the one tmux commands ' +
@@ -336,6 +344,7 @@ export const setMouseEnabledTool = libtmuxTool({
 
 export const setPaneTitleTool = libtmuxTool({
   name: 'set_pane_title',
+  targets: ['paneId'],
   title: 'Set pane title',
   description:
     'Set a pane\'s title (tmux #{pane_title}, shown in pane borders when pane-border-status is on) to label what ' +
@@ -368,6 +377,7 @@ export const setPaneTitleTool = libtmuxTool({
 
 export const swapPaneTool = libtmuxTool({
   name: 'swap_pane',
+  targets: ['otherPaneId', 'paneId'],
   title: 'Swap panes',
   description:
     'Swap the positions of two panes: each takes the other\'s place and size, in the same window or across ' +

@@ -25,6 +25,7 @@ import { libtmuxTool } from '../declare.js';
 
 export const getTmuxVariablesTool = libtmuxTool({
   name: 'get_tmux_variables',
+  targets: ['paneId'],
   title: 'Get tmux variables',
   description:
     'Read named tmux format variables, such as version, pid, socket_path, session_name, window_index, ' +
@@ -65,6 +66,7 @@ type Scope = (typeof SCOPES)[number];
 
 export const showOptionTool = libtmuxTool({
   name: 'show_option',
+  targets: ['target'],
   title: 'Show option',
   description:
     'Read one tmux option, e.g. history-limit, mouse, default-shell, status-style, remain-on-exit, or a user ' +
@@ -140,6 +142,7 @@ async function resolveScope(engine: Engine, scope: Scope, target: string | undef
 
 export const showEnvironmentTool = libtmuxTool({
   name: 'show_environment',
+  targets: ['session'],
   title: 'Show environment',
   description:
     'Read tmux\'s environment table: the global one (what new panes start with) or, given `session`, that session\'s ' +
@@ -162,6 +165,7 @@ export const showEnvironmentTool = libtmuxTool({
 
 export const showHooksTool = libtmuxTool({
   name: 'show_hooks',
+  targets: ['session'],
   title: 'Show hooks',
   description:
     'List the tmux hooks that are set: commands tmux runs on events such as after-new-window, pane-died or ' +

@@ -30,6 +30,7 @@ const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 export const waitForTextTool = libtmuxTool({
   name: 'wait_for_text',
+  targets: ['paneId'],
   title: 'Wait for text',
   description:
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
@@ -183,6 +184,7 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
 
 export const captureSinceTool = libtmuxTool({
   name: 'capture_since',
+  targets: ['paneId'],
   title: 'Capture since',
   description:
     'Follow a pane\'s output without re-reading what you have seen: returns only the rows that appeared or changed ' +
@@ -238,6 +240,7 @@ const DEFAULT_MAX_LINES = 200;
 
 export const runShellCommandTool = libtmuxTool({
   name: 'run_shell_command',
+  targets: ['paneId'],
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +

@@ -67,6 +67,7 @@ function keysRequest(paneId: string, op: KeysArgs, fields?: SendKeysRequest['fie
 
 export const sendKeysTool = pythonTool({
   name: 'send_keys',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Send Keys',
   description:
     'Type into a pane, or press keys in it: for interactive programs (REPLs, editors, prompts) and for control keys ' +
@@ -87,6 +88,7 @@ export const sendKeysTool = pythonTool({
 
 export const sendKeysBatchTool = pythonTool({
   name: 'send_keys_batch',
+  targets: ['operations[].pane_id', 'operations[].session_id', 'operations[].session_name', 'operations[].window_id'],
   title: 'Send Keys Batch',
   description:
     'Send several send_keys operations in one call, in order: the same command to several panes, or a sequence of keys ' +
@@ -171,6 +173,7 @@ function seconds(since: number): number {
 
 export const pasteTextTool = pythonTool({
   name: 'paste_text',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Paste Text',
   description:
     'Paste text into a pane as one block, the way a terminal pastes: multi-line text arrives whole, and a program that ' +
@@ -217,6 +220,7 @@ export const loadBufferTool = pythonTool({
 
 export const pasteBufferTool = pythonTool({
   name: 'paste_buffer',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Paste tmux Buffer',
   description:
     'Paste a buffer made by load_buffer into a pane; the buffer stays, so it can be pasted again elsewhere. bracket ' +
@@ -276,6 +280,7 @@ export const deleteBufferTool = pythonTool({
 
 export const pipePaneTool = pythonTool({
   name: 'pipe_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Pipe Pane',
   description:
     'Copy everything a pane prints from now on into a file (raw terminal output, escape sequences included), e.g. to ' +

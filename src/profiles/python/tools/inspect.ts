@@ -82,6 +82,7 @@ export const listSessionsTool = pythonTool({
 
 export const listWindowsTool = pythonTool({
   name: 'list_windows',
+  targets: ['session_id', 'session_name'],
   title: 'List tmux Windows',
   description:
     'List windows: of one session (session_id, else session_name), or of every session when neither is given. Each row ' +
@@ -102,6 +103,7 @@ export const listWindowsTool = pythonTool({
 
 export const listPanesTool = pythonTool({
   name: 'list_panes',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'List tmux Panes',
   description:
     'List panes with what each runs (pane_current_command), its working directory, size and position, and is_caller ' +
@@ -148,6 +150,7 @@ export const getServerInfoTool = pythonTool({
 
 export const getSessionInfoTool = pythonTool({
   name: 'get_session_info',
+  targets: ['session_id', 'session_name'],
   title: 'Get tmux Session Info',
   description:
     'One session\'s id, name, window count, attached clients, creation time and focused pane. Target: session_id, else ' +
@@ -164,6 +167,7 @@ export const getSessionInfoTool = pythonTool({
 
 export const getWindowInfoTool = pythonTool({
   name: 'get_window_info',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Get tmux Window Info',
   description:
     'One window\'s id, name, index, size, layout, pane count and focused pane. Target: window_id, else window_index in ' +
@@ -179,6 +183,7 @@ export const getWindowInfoTool = pythonTool({
 
 export const getPaneInfoTool = pythonTool({
   name: 'get_pane_info',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Get Pane Info',
   description:
     'One pane\'s details: what runs in it (pane_current_command), working directory, size, position in the window, ' +
@@ -195,6 +200,7 @@ export const getPaneInfoTool = pythonTool({
 
 export const findPaneByPositionTool = pythonTool({
   name: 'find_pane_by_position',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Find Pane By Position',
   description:
     'The pane in a corner of a window ("top-left", "top-right", "bottom-left", "bottom-right"), for layouts you know by ' +
@@ -222,6 +228,7 @@ export function checkMaxLines(value: number | null, field = 'max_lines'): number
 
 export const capturePaneTool = pythonTool({
   name: 'capture_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Capture Pane',
   description:
     'Read the text a pane shows (a terminal\'s screen and scrollback, no colours), e.g. a build log or what a server ' +
@@ -257,6 +264,7 @@ const SNAPSHOT_VARIABLES = [
 
 export const snapshotPaneTool = pythonTool({
   name: 'snapshot_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Snapshot Pane',
   description:
     'Everything about a pane in one call: its visible text plus the cursor position, size, geometry, whether it is in ' +
@@ -319,6 +327,7 @@ export const snapshotPaneTool = pythonTool({
 
 export const searchPanesTool = pythonTool({
   name: 'search_panes',
+  targets: ['session_id', 'session_name'],
   title: 'Search Panes',
   description:
     'Find the panes whose text (screen and recent scrollback) contains a pattern, with the matching lines: "which pane ' +
@@ -443,6 +452,7 @@ export const listServersTool = pythonTool({
 
 export const displayMessageTool = pythonTool({
   name: 'display_message',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Evaluate tmux Format String',
   description:
     'Evaluate a tmux format string in a pane\'s context and return the text: the escape hatch for any tmux variable no ' +

@@ -72,6 +72,7 @@ export const createSessionTool = pythonTool({
 
 export const createWindowTool = pythonTool({
   name: 'create_window',
+  targets: ['session_id', 'session_name'],
   title: 'Create tmux Window',
   description:
     'Add a window to a session (session_id, else session_name, else the first session), running the default shell; ' +
@@ -106,6 +107,7 @@ export const createWindowTool = pythonTool({
 
 export const splitWindowTool = pythonTool({
   name: 'split_window',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Split tmux Window',
   description:
     'Divide a pane in two and return the new pane (it does not take focus). direction says where the new pane goes: ' +
@@ -142,6 +144,7 @@ export const splitWindowTool = pythonTool({
 
 export const respawnPaneTool = pythonTool({
   name: 'respawn_pane',
+  targets: ['pane_id'],
   title: 'Respawn Pane',
   description:
     'Restart the program of a pane in place (same pane id): for a pane whose program exited (a dead pane) or one that is ' +
@@ -179,6 +182,7 @@ export const respawnPaneTool = pythonTool({
 
 export const killPaneTool = pythonTool({
   name: 'kill_pane',
+  targets: ['pane_id'],
   title: 'Kill Pane',
   description:
     'Close a pane and end its program (its window closes with its last pane). pane_id is required; there is no fallback. ' +
@@ -195,6 +199,7 @@ export const killPaneTool = pythonTool({
 
 export const killWindowTool = pythonTool({
   name: 'kill_window',
+  targets: ['window_id'],
   title: 'Kill tmux Window',
   description:
     'Close a window and every pane in it (ending their programs). window_id is required; there is no fallback. Refused ' +
@@ -212,6 +217,7 @@ export const killWindowTool = pythonTool({
 
 export const killSessionTool = pythonTool({
   name: 'kill_session',
+  targets: ['session_id', 'session_name'],
   title: 'Kill tmux Session',
   description:
     'End a session, its windows and panes and their programs. An explicit session_id or session_name is required (no ' +
@@ -233,6 +239,7 @@ export const killSessionTool = pythonTool({
 
 export const clearPaneTool = pythonTool({
   name: 'clear_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Clear Pane',
   description:
     'Reset a pane\'s terminal and drop its scrollback, so the next capture shows only what comes after: useful before ' +

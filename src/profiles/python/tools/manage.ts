@@ -44,6 +44,7 @@ const WINDOW_NOTE = 'Window: window_id, else window_index in the session (sessio
 
 export const renameSessionTool = pythonTool({
   name: 'rename_session',
+  targets: ['session_id', 'session_name'],
   title: 'Rename tmux Session',
   description: 'Give a session a new, unique name. Session: session_id, else session_name, else the first session. Returns the session as it is now.',
   toolset: 'manage',
@@ -58,6 +59,7 @@ export const renameSessionTool = pythonTool({
 
 export const renameWindowTool = pythonTool({
   name: 'rename_window',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Rename tmux Window',
   description: `Give a window a new name (tmux then stops renaming it after the running program). ${WINDOW_NOTE} Returns the window.`,
   toolset: 'manage',
@@ -72,6 +74,7 @@ export const renameWindowTool = pythonTool({
 
 export const selectWindowTool = pythonTool({
   name: 'select_window',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Select tmux Window',
   description:
     'Make a window the current window of its session (what an attached person sees): by window_id, by window_index in ' +
@@ -99,6 +102,7 @@ export const selectWindowTool = pythonTool({
 
 export const selectPaneTool = pythonTool({
   name: 'select_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Select Pane',
   description:
     'Make a pane the active pane of its window: by pane_id, or by direction from the window\'s active pane ("up", "down", ' +
@@ -129,6 +133,7 @@ export const selectPaneTool = pythonTool({
 
 export const selectLayoutTool = pythonTool({
   name: 'select_layout',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Select tmux Layout',
   description:
     'Arrange a window\'s panes: a named layout ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", ' +
@@ -144,6 +149,7 @@ export const selectLayoutTool = pythonTool({
 
 export const resizePaneTool = pythonTool({
   name: 'resize_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Resize Pane',
   description:
     'Set a pane\'s size in cells (width and/or height), or zoom it to fill its window (zoom true) and back (zoom false). ' +
@@ -176,6 +182,7 @@ export const resizePaneTool = pythonTool({
 
 export const resizeWindowTool = pythonTool({
   name: 'resize_window',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Resize tmux Window',
   description: `Set a window's size in cells (width and/or height); its panes are scaled to fit. ${WINDOW_NOTE} Returns the window.`,
   toolset: 'manage',
@@ -198,6 +205,7 @@ export const resizeWindowTool = pythonTool({
 
 export const moveWindowTool = pythonTool({
   name: 'move_window',
+  targets: ['destination_session', 'session_id', 'session_name', 'window_id'],
   title: 'Move tmux Window',
   description:
     'Move a window to another index, or into another session. destination_index "" (default) takes the first free index; ' +
@@ -225,6 +233,7 @@ export const moveWindowTool = pythonTool({
 
 export const swapPaneTool = pythonTool({
   name: 'swap_pane',
+  targets: ['source_pane_id', 'target_pane_id'],
   title: 'Swap Pane',
   description:
     'Exchange the places of two panes (in one window or across windows); their programs and ids go with them, and focus ' +
@@ -249,6 +258,7 @@ export const swapPaneTool = pythonTool({
 
 export const setPaneTitleTool = pythonTool({
   name: 'set_pane_title',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Set Pane Title',
   description: `Set a pane's title (shown in pane borders and status lines when those show titles; programs may change it again). ${TARGETING_NOTE} Returns the pane.`,
   toolset: 'manage',
@@ -265,6 +275,7 @@ export const setPaneTitleTool = pythonTool({
 
 export const enterCopyModeTool = pythonTool({
   name: 'enter_copy_mode',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Enter Copy Mode',
   description:
     'Put a pane in tmux copy mode (its program keeps running, the view freezes) and optionally scroll scroll_up lines ' +
@@ -283,6 +294,7 @@ export const enterCopyModeTool = pythonTool({
 
 export const exitCopyModeTool = pythonTool({
   name: 'exit_copy_mode',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Exit Copy Mode',
   description: `Leave copy mode (or any tmux mode) in a pane so it shows its program and takes input again; a pane in no mode is left as it is. ${TARGETING_NOTE}`,
   toolset: 'manage',

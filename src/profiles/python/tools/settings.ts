@@ -58,6 +58,7 @@ function optionScope(object: { scope: Scope | null; id?: string }): OptionScope 
 
 export const showOptionTool = pythonTool({
   name: 'show_option',
+  targets: ['target'],
   title: 'Show tmux Option',
   description:
     'Read one tmux option: e.g. history-limit, mouse, status, remain-on-exit, or a user option "@name". For a session, ' +
@@ -106,6 +107,7 @@ async function hooksFor(engine: Engine, args: ScopedArgs) {
 
 export const showHooksTool = pythonTool({
   name: 'show_hooks',
+  targets: ['target'],
   title: 'Show tmux Hooks',
   description:
     'List the tmux hooks that are set (commands tmux runs on events such as pane-died or after-new-window): the global ' +
@@ -121,6 +123,7 @@ export const showHooksTool = pythonTool({
 
 export const showHookTool = pythonTool({
   name: 'show_hook',
+  targets: ['target'],
   title: 'Show tmux Hook',
   description:
     'The commands set on one tmux hook (e.g. "pane-died", "after-split-window"), globally or on a session, window or ' +
@@ -136,6 +139,7 @@ export const showHookTool = pythonTool({
 
 export const showEnvironmentTool = pythonTool({
   name: 'show_environment',
+  targets: ['session_id', 'session_name'],
   title: 'Show tmux Environment',
   description:
     'The environment tmux gives new panes: the global one, or one session\'s (session_id, else session_name). A variable ' +
@@ -153,6 +157,7 @@ export const showEnvironmentTool = pythonTool({
 
 export const setOptionTool = pythonTool({
   name: 'set_option',
+  targets: ['target'],
   title: 'Set tmux Option',
   description:
     'Set a tmux option: globally (default: the global session table, or with global_ the global table of scope), or on one ' +
@@ -172,6 +177,7 @@ export const setOptionTool = pythonTool({
 
 export const setEnvironmentTool = pythonTool({
   name: 'set_environment',
+  targets: ['session_id', 'session_name'],
   title: 'Set tmux Environment',
   description:
     'Set a variable in the environment tmux gives new panes: globally, or for one session (session_id, else ' +

@@ -49,6 +49,7 @@ function matchers(patterns: readonly string[], regex: boolean, matchCase: boolea
 
 export const waitForTextTool = pythonTool({
   name: 'wait_for_text',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Wait For Text',
   description:
     'Block until a pane prints one of `patterns` (or, with patterns null, anything new), instead of sleeping and ' +
@@ -146,6 +147,7 @@ export const waitForTextTool = pythonTool({
 
 export const captureSinceTool = pythonTool({
   name: 'capture_since',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id', 'cursor'],
   title: 'Capture Since',
   description:
     'Read only what is new in a pane since your last read, for watching output over several calls without re-reading ' +
@@ -207,6 +209,7 @@ const ALL_LINES = 1_000_000;
 
 export const runCommandTool = pythonTool({
   name: 'run_command',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Run Command',
   description:
     'Run a shell command in a pane and get its real exit status and output in one call: the preferred way to run anything ' +
