@@ -216,8 +216,10 @@ export class CommandConnection {
       globalArgs: this.#options.globalArgs,
       env: this.#options.env,
       target: sessionId,
-      // No limit here: callers stop waiting at their own deadline (byDeadline), and the attach
-      // stays pending for the next call instead of a new client per call.
+      // Here no limit: callers stop waiting at their own deadline (byDeadline), and the attach
+      // stays pending for the next call instead of a new client per call. On a host, connecting is
+      // bounded on its own, so a host that never answers fails every call in seconds.
+      ...(this.#options.launcher.connectMs !== undefined ? { connectTimeoutMs: this.#options.launcher.connectMs } : {}),
       receiveOutput,
     });
     if (this.#options.closed()) {
