@@ -1,7 +1,8 @@
 /**
  * Defects of issue 38 beside the scope (test/e2e/scope-languages.test.ts) and the silent host
  * (hosts-silent.test.ts): the audit trail's whole line, julia's read-only refusal, python's copy
- * mode under a scope, and a python create_window whose answer could not carry its name.
+ * mode under a scope, a python create_window whose answer could not carry its name, and python's
+ * socket_name reaching panes the live view does not show.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { CLI, startMcp } from '../fixture/mcp.js';
 import { startPython } from '../fixture/python.js';
 import { startJulia } from '../fixture/julia.js';
 import { startRaw } from '../fixture/raw-stdio.js';
-import { privateTmux } from '../fixture/tmux.js';
+import { privateTmux, scrubbedEnv, socketTmpdir } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
 
 const SECRET = `sk-${'q7'.repeat(15)}`;
@@ -129,4 +130,18 @@ test('python: create_window refuses a name no answer could carry, making nothing
   assert.equal(await windows(), before, 'no window was made');
   await mcp.ok('create_window', { session_name: 'agent-1', window_name: 'w'.repeat(1024) });
   assert.equal(await windows(), before + 1);
+});
+
+test('python with --view: a socket the view does not show is refused; the configured one and list_servers still answer', async (t) => {
+  const dir = socketTmpdir(t);
+  const red = dir.server('red');
+  const blue = dir.server('blue');
+  await red.start({ session: 'red-session' });
+  const bluePane = await blue.start({ session: 'blue-session' });
+  const mcp = await startPython(t, scrubbedEnv({ TMUX_TMPDIR: dir.tmpdir, LIBTMUX_SOCKET: 'red', TMUX_MCP_TOKEN: 'view-token-0123456789abcdef' }), { TMUX_MCP_VIEW: '0' });
+  const refused = await mcp.fails('send_keys', { socket_name: 'blue', pane_id: bluePane, keys: 'echo unseen' });
+  assert.match(refused, /socket "blue" is not one the live view shows: while --view is on/);
+  assert.doesNotMatch(await blue.tmux('capture-pane', '-p', '-t', bluePane), /unseen/);
+  assert.deepEqual((await mcp.ok('list_sessions', { socket_name: 'red' })).result.map((s: { session_name: string }) => s.session_name), ['red-session']);
+  assert.deepEqual((await mcp.ok('list_servers')).result.map((s: { socket_name: string }) => s.socket_name), ['red']);
 });
