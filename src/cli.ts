@@ -77,7 +77,7 @@ async function serve(config: Config): Promise<void> {
   const engineLoading = stored ? undefined : loadEngine();
   // A failed check below ends the process first; the rejections are awaited later otherwise.
   for (const promise of [loading, engineLoading]) promise?.catch(() => {});
-  await checking;
+  const tmuxVersion = await checking;
   const recorder = await startRecorder(config);
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socket = socketAtStart(config, process.env);
@@ -117,7 +117,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
   const running = await runningAtStart;
   const selectionSummary = stored?.selectionSummary ?? serving!.selectionSummary;
-  const banner = (where: string) => process.stderr.write(bannerLine(config, socket.label, running, selectionSummary, where));
+  const banner = (where: string) => process.stderr.write(bannerLine(config, tmuxVersion, socket.label, running, selectionSummary, where));
   // Over stdio with nothing else to start, the banner is written before the first answer.
   if (!config.http && !config.view) banner('');
   // The signals are handled before anything is answered: a client may interrupt from its first answer on.
@@ -183,9 +183,9 @@ async function serve(config: Config): Promise<void> {
 }
 
 /** The one line on stderr that says what this process serves. */
-function bannerLine(config: Config, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
+function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
   return (
-    `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${socketLabel} (${config.socketSource}, ` +
+    `tmux-mcp ${VERSION}: profile ${config.profile}, ${tmuxVersion}, socket ${socketLabel} (${config.socketSource}, ` +
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +
