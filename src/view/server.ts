@@ -55,8 +55,6 @@ export async function serveView(options: ViewOptions): Promise<ViewServing> {
   const cookieValue = createHmac('sha256', options.token).update('tmux-mcp view cookie').digest('base64url');
   const cookieMatches = tokenCheck(cookieValue);
   const feeds = new Set<PaneFeed>();
-  // The page shows the panes of every listed server; a call on any other socket would be out of its sight.
-  options.registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
 
   const server = createServer((req, res) => {
     if (!gates(req, res)) return;
