@@ -7,7 +7,7 @@ import { opts } from '../options.js';
 import { sampled, table } from '../report.js';
 
 /** Time for a wait to be armed before the text is printed (ours attaches a watch; the poller takes its entry snapshot). */
-const ARM_MS = 50;
+const ARM_MS = 100;
 
 /**
  * One sample: a wait for `MARK-<token>-END`, armed, then `<token>` typed into the marker pane, whose
@@ -41,19 +41,20 @@ export async function waitScenario(base: Base): Promise<void> {
     },
   };
   const samples = { ours: [] as number[], python: [] as number[] };
-  let missed = 0;
+  const missed = { ours: 0, python: 0 };
   try {
     const warm = 3;
     for (let i = 0; i < opts.sizes.waitSamples + warm; i++) {
       for (const side of i % 2 ? (['python', 'ours'] as const) : (['ours', 'python'] as const)) {
         const latency = await wakeUp(base, waits[side], `${process.pid}${side[0]}${i}`);
-        if (latency === undefined) missed++;
+        if (latency === undefined) missed[side]++;
         else if (i >= warm) samples[side].push(latency);
       }
     }
-    if (samples.ours.length === 0 || samples.python.length === 0) throw new ToolError(`wait_for_text: no sample (${missed} missed)`);
-    row(sampled('ours: wait_for_text, print -> result', samples.ours, { before: BEFORE.wait, note: missed ? `${missed} samples missed (not armed in time)` : undefined }));
-    row(sampled("Python libtmux-mcp's way: wait_for_text polling every 50 ms", samples.python));
+    if (samples.ours.length === 0 || samples.python.length === 0) throw new ToolError(`wait_for_text: no sample (missed: ${JSON.stringify(missed)})`);
+    const note = (side: keyof typeof missed) => (missed[side] ? `${missed[side]} samples left out: the wait was not armed in time` : undefined);
+    row(sampled('ours: wait_for_text, print -> result', samples.ours, { before: BEFORE.wait, note: note('ours') }));
+    row(sampled("Python libtmux-mcp's way: wait_for_text polling every 50 ms", samples.python, { note: note('python') }));
   } finally {
     await close();
   }

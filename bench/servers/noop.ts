@@ -5,10 +5,7 @@
  * adapter, `createMcpHandler` for 2026-07-28, a stateful transport per 2025-11-25 session), as ours
  * serves them; it names its URL on stderr ("HTTP at ...") and takes any token.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
@@ -22,6 +19,8 @@ function noopServer(): Server {
 }
 
 if (process.argv.includes('--http')) {
+  // Loaded only here, as ours loads its HTTP stack only with --http: a stdio start pays for none of it.
+  const [{ randomUUID }, { createServer }, { toNodeHandler }] = await Promise.all([import('node:crypto'), import('node:http'), import('@modelcontextprotocol/node')]);
   const modern = createMcpHandler(noopServer, { legacy: 'reject' });
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   /** A 2025-11-25 request: in its session, or an initialize that opens one. */
