@@ -30,7 +30,7 @@ export interface Profile<Ctx> {
   readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
-  describeUnavailable?(name: string): string;
+  describeUnavailable?(name: string): string | undefined;
   /**
    * A call to a tool the profile has but does not serve (its toolset is off), answered as a tool
    * result the agent reads, when the contract answers so; undefined keeps the protocol error.

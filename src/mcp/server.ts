@@ -26,6 +26,7 @@ import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successR
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
 import { Failure, isShuttingDown, refused, SHUTDOWN_NOTE } from '../core/index.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
+import { withShapeAudit } from './tools/audit-shape.js';
 
 export type { Profile } from './profile.js';
 
@@ -128,6 +129,12 @@ function buildServer<Ctx>(
   });
 
   server.setRequestHandler('tools/list', async () => ({ tools: listing as never }));
+  if (invoker.audits) {
+    // A call the SDK refuses by its request schema reaches no handler: the audit hears of it on the way in.
+    const connect = server.connect.bind(server);
+    server.connect = (transport) =>
+      connect(withShapeAudit(transport, (call) => invoker.refusedUnlisted(call.tool, call.arguments, call.why, clientOf(call.clientName ?? server.getClientVersion()?.name, call.session))));
+  }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
@@ -260,7 +267,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     return result;
   }
 
-  return { listed, invoke, auditing: () => trail?.active === true, refusedUnlisted };
+  return { listed, invoke, audits: trail !== undefined, auditing: () => trail?.active === true, refusedUnlisted };
 }
 
 /** The client's name (its 2026 per-request envelope, else its 2025 initialize) and the HTTP session, if any. */

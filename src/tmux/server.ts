@@ -18,7 +18,8 @@ import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './lau
 import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
 import { isSharedRead, SharedReads } from './shared-reads.js';
-import { CommandConnection } from './command-connection.js';
+import { CommandConnection, type AttachChoice, type SessionName } from './command-connection.js';
+import { rowFormat } from './formats.js';
 import { runSpawned } from './spawned.js';
 import { runWithOutput, Watchers } from './watchers.js';
 import { checkLocalSocket, localSocket, socketLabel, type LocalSocket } from './local-socket.js';
@@ -79,6 +80,8 @@ export class TmuxServer {
   readonly #localSocket: LocalSocket | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
+  /** Set by the engine while sessions are limited: the sessions this server's clients may attach to. */
+  attachChoice: AttachChoice | undefined;
   /** Identical listings asked at once share one reply (shared-reads.ts). */
   readonly #sharedReads = new SharedReads();
 
@@ -109,6 +112,8 @@ export class TmuxServer {
       checkSocket: () => this.checkSocket(),
       closed: () => this.#closed,
       watchers: () => this.#watchers.all(),
+      attachChoice: () => this.attachChoice,
+      listSessions: () => this.#sessionNames(),
     });
   }
 
@@ -301,6 +306,12 @@ export class TmuxServer {
     await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
   }
 
+  /** tmux's sessions, through a spawned tmux (no control client is attached yet to ask). */
+  async #sessionNames(): Promise<SessionName[]> {
+    const stdout = await this.#spawnRaw(['list-sessions', '-F', SESSION_NAMES.format], this.commandTimeoutMs, undefined);
+    return SESSION_NAMES.parse(stdout.toString('utf8').split('\n'));
+  }
+
   /** Closes every control client and waits for their processes to end. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -354,3 +365,5 @@ const SERVER_LISTINGS = new Set(['list-clients', 'list-panes', 'list-windows']);
 function lacksCurrentSession(command: readonly string[], error: unknown): boolean {
   return error instanceof TmuxCommandError && error.message.trim() === 'no current target' && SERVER_LISTINGS.has(command[0] ?? '') && !command.includes('-t');
 }
+
+const SESSION_NAMES = rowFormat({ id: 'session_id', name: 'session_name' });

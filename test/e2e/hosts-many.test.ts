@@ -4,8 +4,7 @@
  * listing asks every host: a change made through this server, or by anyone else before the listing
  * was asked, is in the very next listing. A host that
  * hangs (its sshd or its tmux stopped) costs a listing its command timeout once, is named in the
- * answer, and the others are still listed. Nothing is left running on any side. (The timing of the
- * same listing over one host against eight is in `npm run bench -- --only hosts`.)
+ * answer, and the others are still listed. Nothing is left running on any side.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -2,27 +2,7 @@
  * The inspect tools: what the servers, sessions, windows and panes are (listings, one object at a
  * time, a format evaluated) and what panes show (captures, search). Read-only.
  */
-import {
-  captureLines,
-  CORNERS,
-  displayMessage,
-  foreignClientsBySession,
-  invalidArgument,
-  isCallerPane,
-  listPaneDetails,
-  listSessions,
-  listSockets,
-  listWindows,
-  notFound,
-  onPane,
-  outside,
-  paneAtCorner,
-  paneDetail,
-  readVariables,
-  SEARCH_LIMITS,
-  searchPanes,
-  tailBudget,
-} from '../../../core/index.js';
+import { captureLines, CORNERS, displayMessage, foreignClientsBySession, invalidArgument, isCallerPane, listPaneDetails, listSessions, listSockets, listWindows, notFound, onPane, outside, paneAtCorner, paneDetail, readVariables, SEARCH_LIMITS, searchPanes, tailBudget } from '../../../core/index.js';
 import { listResult, modelResult, pythonTool, textResult } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
@@ -435,7 +415,9 @@ export const listServersTool = pythonTool({
   async handler(args, { ctx }) {
     const scope = ctx.registry.defaultEngine.scope;
     if (scope.limitsSessions) throw outside(scope, 'list_servers looks at every tmux server of this user');
-    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter((s) => s.alive);
+    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter(
+      (s) => s.alive && ctx.registry.reaches(s.socketName !== null ? { socketName: s.socketName } : { socketPath: s.socketPath }),
+    );
     const rows = await Promise.all(
       sockets.map((socket) =>
         ctx.registry.use(socket.socketName !== null ? { socketName: socket.socketName } : { socketPath: socket.socketPath }, async (engine) => ({

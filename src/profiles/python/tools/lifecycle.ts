@@ -1,23 +1,6 @@
 /** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
 import { randomBytes } from 'node:crypto';
-import {
-  checkNewSession,
-  clearPane as resetPane,
-  createSession,
-  createWindow,
-  getWindow,
-  invalidArgument,
-  killPane as removePane,
-  killServer,
-  killSession as removeSession,
-  killWindow as removeWindow,
-  onPane,
-  PANE_ID,
-  paneDetail,
-  respawnPane,
-  splitPane,
-  WINDOW_ID,
-} from '../../../core/index.js';
+import { checkNewSession, checkWindowName, clearPane as resetPane, createSession, createWindow, getWindow, invalidArgument, killPane as removePane, killServer, killSession as removeSession, killWindow as removeWindow, onPane, PANE_ID, paneDetail, respawnPane, splitPane, WINDOW_ID } from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import {
@@ -93,6 +76,8 @@ export const createWindowTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
+    // Before anything is made: a name no answer could carry (or tmux would store otherwise) is refused.
+    if (args.window_name != null) checkWindowName(args.window_name, 'window_name');
     const spawn = await spawnSettings(args);
     const session = await targetedSession(engine, args);
     const window = await createWindow(engine, session.id, {
