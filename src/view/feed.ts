@@ -6,7 +6,17 @@
  * the watches and the audit subscription are held only while the page is open.
  */
 import type { ServerResponse } from 'node:http';
-import { type Engine, type EngineRegistry, listPanes, listWindows, LOCAL_HOST, PAINT_FORMAT, paintCommands, paintScreen, type PaneRecord } from '../core/index.js';
+import {
+  type Engine,
+  type EngineRegistry,
+  listPanes,
+  listWindows,
+  LOCAL_HOST,
+  PAINT_FORMAT,
+  paintCommands,
+  paintScreen,
+  type PaneRecord,
+} from '../core/index.js';
 import type { ViewPane } from './wire.js';
 import type { AuditTrail } from '../mcp/tools/audit.js';
 

@@ -3,7 +3,14 @@
  * schemas and the functions that build them from core records. Numbers tmux prints as text
  * (indexes, sizes, pids, flags) stay strings, as that server sends them.
  */
-import { type Engine, foreignClientsBySession, isCallerPane, type PaneDetail, type SessionRecord, type WindowRecord } from '../../core/index.js';
+import {
+  type Engine,
+  foreignClientsBySession,
+  isCallerPane,
+  type PaneDetail,
+  type SessionRecord,
+  type WindowRecord,
+} from '../../core/index.js';
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import { field, model, optional } from './schema.js';
 

@@ -3,7 +3,18 @@
  * window with its panes, a pane) and a pane's visible text, on the configured server or the one
  * `?socket_name=` names. A missing object reads as "resource not found".
  */
-import { captureLines, type Engine, EngineRegistry, foreignClientsBySession, listPaneDetails, listSessions, listWindows, onPane, PANE_ID, paneDetail } from '../../core/index.js';
+import {
+  captureLines,
+  type Engine,
+  EngineRegistry,
+  foreignClientsBySession,
+  listPaneDetails,
+  listSessions,
+  listWindows,
+  onPane,
+  PANE_ID,
+  paneDetail,
+} from '../../core/index.js';
 import { completersFor } from './completions.js';
 import type { Completer } from '../../mcp/surface/completions.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/surface/resources.js';

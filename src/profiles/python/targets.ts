@@ -4,7 +4,24 @@
  * picks a window (else its first window), whose first pane is the pane. Ids are checked for shape
  * before tmux is asked. Named `targeted*`: core's `resolve*` read one id or ref, these a set of fields.
  */
-import { checkSessionInScope, type Engine, getSession, getWindow, invalidArgument, listPaneDetails, listSessions, listWindows, notFound, PANE_ID, paneDetail, type PaneDetail, SESSION_ID, type SessionRecord, WINDOW_ID, type WindowRecord } from '../../core/index.js';
+import {
+  checkSessionInScope,
+  type Engine,
+  getSession,
+  getWindow,
+  invalidArgument,
+  listPaneDetails,
+  listSessions,
+  listWindows,
+  notFound,
+  PANE_ID,
+  paneDetail,
+  type PaneDetail,
+  SESSION_ID,
+  type SessionRecord,
+  WINDOW_ID,
+  type WindowRecord,
+} from '../../core/index.js';
 
 export interface SessionTarget {
   readonly session_id?: string | null;

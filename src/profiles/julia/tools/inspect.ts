@@ -1,5 +1,15 @@
 /** The inspect tools: list_panes (the targets every other tool takes) and capture_pane. */
-import { captureBounded, clipUtf8, type Engine, generationOf, listPaneRows, onPane, PANE_FIELDS, paneRowFormat, unanswered } from '../../../core/index.js';
+import {
+  captureBounded,
+  clipUtf8,
+  type Engine,
+  generationOf,
+  listPaneRows,
+  onPane,
+  PANE_FIELDS,
+  paneRowFormat,
+  unanswered,
+} from '../../../core/index.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
 import { checkTarget } from '../checks.js';
 import { juliaTool, READ, requiredWithTarget } from '../declare.js';

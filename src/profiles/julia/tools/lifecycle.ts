@@ -2,7 +2,19 @@
  * The lifecycle tools: create_session and teardown_session (sessions this process owns, the only
  * ones it may tear down), and kill_pane.
  */
-import { checkGeneration, createSession as create, generationOf, invalidArgument, killPane as kill, killSession, listPanes, listSessions, onPane, programArgv, SESSION_ID } from '../../../core/index.js';
+import {
+  checkGeneration,
+  createSession as create,
+  generationOf,
+  invalidArgument,
+  killPane as kill,
+  killSession,
+  listPanes,
+  listSessions,
+  onPane,
+  programArgv,
+  SESSION_ID,
+} from '../../../core/index.js';
 import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
 import { type JuliaApp, MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal } from '../app.js';
 import { checkText, planOn } from '../checks.js';

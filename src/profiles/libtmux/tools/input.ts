@@ -1,5 +1,18 @@
 /** The input tools: typing and pasting into panes, and tmux's wait-for channels between them. */
-import { asFailure, DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, encodeRef, invalidArgument, MAX_CHANNEL_LENGTH, pasteText, prepareKeys, sendKeys, type SendKeysRequest, signalChannel, waitForChannel } from '../../../core/index.js';
+import {
+  asFailure,
+  DEFAULT_CHANNEL_WAIT_MS,
+  effectiveChannelTimeout,
+  encodeRef,
+  invalidArgument,
+  MAX_CHANNEL_LENGTH,
+  pasteText,
+  prepareKeys,
+  sendKeys,
+  type SendKeysRequest,
+  signalChannel,
+  waitForChannel,
+} from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';

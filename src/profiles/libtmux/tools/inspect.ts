@@ -2,7 +2,28 @@
  * The inspect tools: what the server, its sessions, windows and panes are and show (captures,
  * listings, info, search). Read-only: none changes tmux.
  */
-import { captureLines, compileMatcher, CORNERS, encodeRef, foreignClientsBySession, invalidArgument, listPanes, listSessions, listWindows, notFound, onPane, paneAtCorner, paneIdFrom, quoted, resolvePane, resolveSession, resolveWindow, SEARCH_LIMITS, searchPanes, tailBudget } from '../../../core/index.js';
+import {
+  captureLines,
+  compileMatcher,
+  CORNERS,
+  encodeRef,
+  foreignClientsBySession,
+  invalidArgument,
+  listPanes,
+  listSessions,
+  listWindows,
+  notFound,
+  onPane,
+  paneAtCorner,
+  paneIdFrom,
+  quoted,
+  resolvePane,
+  resolveSession,
+  resolveWindow,
+  SEARCH_LIMITS,
+  searchPanes,
+  tailBudget,
+} from '../../../core/index.js';
 import { array, boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { READS_CONTENT, READS_METADATA, libtmuxTool } from '../declare.js';
 import {

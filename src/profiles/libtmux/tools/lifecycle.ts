@@ -1,5 +1,24 @@
 /** The lifecycle tools: create and close sessions, windows and panes, restart a pane, synchronize, clear history. */
-import { checkNewSession, checkStartDirectory, checkWindowName, clearScrollback, createSession, createWindow, encodeRef, foreignClientsBySession, killPane, killSession, killWindow, onPane, paneIdFrom, resolveSession, resolveWindow, respawnPane, setSynchronizePanes, splitPane } from '../../../core/index.js';
+import {
+  checkNewSession,
+  checkStartDirectory,
+  checkWindowName,
+  clearScrollback,
+  createSession,
+  createWindow,
+  encodeRef,
+  foreignClientsBySession,
+  killPane,
+  killSession,
+  killWindow,
+  onPane,
+  paneIdFrom,
+  resolveSession,
+  resolveWindow,
+  respawnPane,
+  setSynchronizePanes,
+  splitPane,
+} from '../../../core/index.js';
 import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { DELETES, STARTS_PROCESS, libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';

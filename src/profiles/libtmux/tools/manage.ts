@@ -1,5 +1,31 @@
 /** The manage tools: rename, move, resize, select, lay out and configure what exists, without creating or closing anything. */
-import { checkCells, checkDisplayText, checkSessionName, checkWindowName, invalidArgument, MAX_HISTORY_LIMIT, movePlacement, NAMED_LAYOUTS, type PaneResize, placementTarget, renameSession, renameWindow, resizePane, resizeWindow, resolvePane, resolvePlacement, resolveSession, resolveWindow, selectLayout, selectPane, selectPlacement, setHistoryLimit, setMouse, setPaneTitle, swapPanes } from '../../../core/index.js';
+import {
+  checkCells,
+  checkDisplayText,
+  checkSessionName,
+  checkWindowName,
+  invalidArgument,
+  MAX_HISTORY_LIMIT,
+  movePlacement,
+  NAMED_LAYOUTS,
+  type PaneResize,
+  placementTarget,
+  renameSession,
+  renameWindow,
+  resizePane,
+  resizeWindow,
+  resolvePane,
+  resolvePlacement,
+  resolveSession,
+  resolveWindow,
+  selectLayout,
+  selectPane,
+  selectPlacement,
+  setHistoryLimit,
+  setMouse,
+  setPaneTitle,
+  swapPanes,
+} from '../../../core/index.js';
 import { boolean, enumOf, integer, object, type Static, string } from '../../../mcp/tools/schema.js';
 import { CHANGES, libtmuxTool } from '../declare.js';
 

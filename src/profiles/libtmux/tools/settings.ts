@@ -1,5 +1,25 @@
 /** The settings tools: tmux format variables, options, the environment and hooks. */
-import { decodeRef, type Engine, invalidArgument, isRef, MAX_VARIABLES, onPane, type OptionScope, PANE_ID, paneIdFrom, readVariables, resolvePaneId, resolveSession, resolveWindow, showEnvironment, showHooks, showOption, validateOptionName, validateVariableNames, WINDOW_ID } from '../../../core/index.js';
+import {
+  decodeRef,
+  type Engine,
+  invalidArgument,
+  isRef,
+  MAX_VARIABLES,
+  onPane,
+  type OptionScope,
+  PANE_ID,
+  paneIdFrom,
+  readVariables,
+  resolvePaneId,
+  resolveSession,
+  resolveWindow,
+  showEnvironment,
+  showHooks,
+  showOption,
+  validateOptionName,
+  validateVariableNames,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import { array, enumOf, integer, nullable, object, record, string } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 

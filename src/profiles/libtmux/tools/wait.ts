@@ -1,5 +1,24 @@
 /** The wait tools: block until a pane prints something, read what it printed since a cursor, or run a command in a shell and wait for its end. */
-import { captureSince, checkCommand, checkPane, compileMatchers, CURSOR_MAX_CHARS, decodeCursor, decodeSinceCursor, encodeRef, Failure, fingerprint, isSinceCursor, refused, resolvePane, runCommand, type RunResult, type WaitCursor, waitForText, type WaitResult } from '../../../core/index.js';
+import {
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  CURSOR_MAX_CHARS,
+  decodeCursor,
+  decodeSinceCursor,
+  encodeRef,
+  Failure,
+  fingerprint,
+  isSinceCursor,
+  refused,
+  resolvePane,
+  runCommand,
+  type RunResult,
+  type WaitCursor,
+  waitForText,
+  type WaitResult,
+} from '../../../core/index.js';
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { READS_CONTENT, libtmuxTool } from '../declare.js';

@@ -2,7 +2,23 @@
  * The input tools: typing and pasting into panes (keys, text, private paste buffers), piping a
  * pane's output to a file, and tmux's wait-for channels between commands.
  */
-import { asFailure, deleteBuffer, Failure, invalidArgument, loadBuffer, onPane, pasteBuffer, pasteText, sendKeys, type SendKeysRequest, showBuffer, signalChannel, startPipe, stopPipe, waitForChannel } from '../../../core/index.js';
+import {
+  asFailure,
+  deleteBuffer,
+  Failure,
+  invalidArgument,
+  loadBuffer,
+  onPane,
+  pasteBuffer,
+  pasteText,
+  sendKeys,
+  type SendKeysRequest,
+  showBuffer,
+  signalChannel,
+  startPipe,
+  stopPipe,
+  waitForChannel,
+} from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import type { Static } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';

@@ -2,7 +2,27 @@
  * The inspect tools: what the servers, sessions, windows and panes are (listings, one object at a
  * time, a format evaluated) and what panes show (captures, search). Read-only.
  */
-import { captureLines, CORNERS, displayMessage, foreignClientsBySession, invalidArgument, isCallerPane, listPaneDetails, listSessions, listSockets, listWindows, notFound, onPane, outside, paneAtCorner, paneDetail, readVariables, SEARCH_LIMITS, searchPanes, tailBudget } from '../../../core/index.js';
+import {
+  captureLines,
+  CORNERS,
+  displayMessage,
+  foreignClientsBySession,
+  invalidArgument,
+  isCallerPane,
+  listPaneDetails,
+  listSessions,
+  listSockets,
+  listWindows,
+  notFound,
+  onPane,
+  outside,
+  paneAtCorner,
+  paneDetail,
+  readVariables,
+  SEARCH_LIMITS,
+  searchPanes,
+  tailBudget,
+} from '../../../core/index.js';
 import { listResult, modelResult, pythonTool, textResult } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';

@@ -1,6 +1,24 @@
 /** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
 import { randomBytes } from 'node:crypto';
-import { checkNewSession, checkWindowName, clearPane as resetPane, createSession, createWindow, getWindow, invalidArgument, killPane as removePane, killServer, killSession as removeSession, killWindow as removeWindow, onPane, PANE_ID, paneDetail, respawnPane, splitPane, WINDOW_ID } from '../../../core/index.js';
+import {
+  checkNewSession,
+  checkWindowName,
+  clearPane as resetPane,
+  createSession,
+  createWindow,
+  getWindow,
+  invalidArgument,
+  killPane as removePane,
+  killServer,
+  killSession as removeSession,
+  killWindow as removeWindow,
+  onPane,
+  PANE_ID,
+  paneDetail,
+  respawnPane,
+  splitPane,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import {

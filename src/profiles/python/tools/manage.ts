@@ -1,5 +1,29 @@
 /** Arranging what exists: names, focus, layout, sizes, window order, pane order, titles. */
-import { checkCells, checkDisplayText, checkSessionName, checkWindowName, enterCopyMode, exitCopyMode, getSession, invalidArgument, movePlacement, onPane, PANE_ID, paneDetail, renameSession, renameWindow, resizePane, resizeWindow, selectLayout, selectPane, selectPlacement, setPaneTitle, stepPane, stepWindow, swapPanes } from '../../../core/index.js';
+import {
+  checkCells,
+  checkDisplayText,
+  checkSessionName,
+  checkWindowName,
+  enterCopyMode,
+  exitCopyMode,
+  getSession,
+  invalidArgument,
+  movePlacement,
+  onPane,
+  PANE_ID,
+  paneDetail,
+  renameSession,
+  renameWindow,
+  resizePane,
+  resizeWindow,
+  selectLayout,
+  selectPane,
+  selectPlacement,
+  setPaneTitle,
+  stepPane,
+  stepWindow,
+  swapPanes,
+} from '../../../core/index.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
 import {

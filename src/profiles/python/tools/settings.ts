@@ -1,5 +1,18 @@
 /** Reading tmux settings: options, hooks and environments, by scope. */
-import { type Engine, type HookScope, invalidArgument, onPane, type OptionScope, PANE_ID, setEnvironment, setOption, showEnvironment, showHooksAt, showOption, WINDOW_ID } from '../../../core/index.js';
+import {
+  type Engine,
+  type HookScope,
+  invalidArgument,
+  onPane,
+  type OptionScope,
+  PANE_ID,
+  setEnvironment,
+  setOption,
+  showEnvironment,
+  showHooksAt,
+  showOption,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import type { ObjectOf } from '../../../mcp/tools/schema.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, defaulted, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';

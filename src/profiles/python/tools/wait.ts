@@ -1,5 +1,23 @@
 /** The wait tools: wait_for_text and capture_since watch a pane without sleeping; run_command runs a command and waits for its end. */
-import { captureLines, captureSince, checkCommand, checkPane, compileMatchers, decodeSinceCursor, escapeRegExp, Failure, getPane, invalidArgument, paneDetail, readVariables, refused, runCommand, type RunResult, tailBudget, waitForText } from '../../../core/index.js';
+import {
+  captureLines,
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  decodeSinceCursor,
+  escapeRegExp,
+  Failure,
+  getPane,
+  invalidArgument,
+  paneDetail,
+  readVariables,
+  refused,
+  runCommand,
+  type RunResult,
+  tailBudget,
+  waitForText,
+} from '../../../core/index.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool } from '../declare.js';
 import {
