@@ -209,7 +209,7 @@ export function paneRowFormat<K extends string, B extends PaneField = PaneField>
   return rowFormat({ ...base, ...extra } as Record<B | RowCore | K, string>);
 }
 
-/** A PaneRecord's own fields and nothing else (Engine.listPanes). */
+/** A PaneRecord's own fields and nothing else (listPanes). */
 export const PANE_ROW_FORMAT: PaneRowFormat = paneRowFormat<never>({});
 
 // Hot path: written out rather than spread from toInputPane, which V8 builds far more slowly.
