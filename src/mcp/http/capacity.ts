@@ -14,6 +14,8 @@ export interface Inbound {
   readonly text: string;
   /** The body's JSON; undefined when it is empty or not JSON. */
   readonly json: unknown;
+  /** Calls `done` once the answer has been written in full, or the client has gone. */
+  whenSent(done: () => void): void;
 }
 
 /** Serves a request or answers it in place. */
@@ -34,7 +36,7 @@ export function httpAdmission(options: CapacityOptions): Admission {
     else running--;
   };
 
-  return async ({ request, json }, serve) => {
+  return async ({ request, json, whenSent }, serve) => {
     const message = messageOf(json);
     const counted = typeof message?.method === 'string' && options.methods.has(message.method);
     const id = message?.id;
@@ -53,38 +55,7 @@ export function httpAdmission(options: CapacityOptions): Admission {
       });
       if (!admitted) return new Response(null, { status: 499 });
     }
-    return heldUntilSent(request, release, serve);
+    whenSent(release);
+    return serve();
   };
-}
-
-/** Serves, and calls `release` once: when the answer's body has been read to its end, or the client has gone. */
-export async function heldUntilSent(request: Request, release: () => void, serve: () => Promise<Response>): Promise<Response> {
-  let held = true;
-  const done = () => {
-    if (held) release();
-    held = false;
-  };
-  request.signal.addEventListener('abort', done, { once: true });
-  const response = await serve().catch((error: unknown) => {
-    done();
-    throw error;
-  });
-  if (response.body === null) return done(), response;
-  // The SDK's Node adapter reads the body as it writes it (an event stream for as long as the call runs).
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: ended, value } = await reader.read();
-        if (!ended) return controller.enqueue(value);
-        done();
-        controller.close();
-      } catch (error) {
-        done();
-        controller.error(error);
-      }
-    },
-    cancel: (reason) => (done(), reader.cancel(reason)),
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

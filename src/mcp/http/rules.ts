@@ -6,7 +6,7 @@
  * What passes is served unchanged.
  */
 import { PROTOCOL_VERSION_META_KEY, type RequestId } from '@modelcontextprotocol/server';
-import { heldUntilSent, messageOf, type Admission } from './capacity.js';
+import { messageOf, type Admission } from './capacity.js';
 import { jsonBytesProblem, PARSE_ERROR } from '../wire/json-limits.js';
 import { isRequestId } from '../wire/json-rpc-lines.js';
 import { ruleRefusal, type JsonRpcRules } from '../wire/jsonrpc-rules.js';
@@ -15,7 +15,7 @@ export function httpRules(rules: JsonRpcRules): Admission {
   /** Per 2025 session (its Mcp-Session-Id): the ids of the requests still being answered. */
   const running = new Map<string, Set<RequestId>>();
 
-  return async ({ request, text, json }, serve) => {
+  return async ({ request, text, json, whenSent }, serve) => {
     if (request.method !== 'POST') return serve();
     const limits = rules.limits;
     // (The SDK's Node adapter has decoded the body as UTF-8, so the bytes counted are those of its text.)
@@ -44,11 +44,11 @@ export function httpRules(rules: JsonRpcRules): Admission {
     if (refusal) return jsonRpcError(modern && refusal.error.code === -32601 ? 404 : refusal.httpStatus, refusal.id, refusal.error.code, refusal.error.message, refusal.error.data);
     if (!ids) return serve();
     running.set(session!, ids.add(id));
-    const release = () => {
+    whenSent(() => {
       ids.delete(id);
       if (ids.size === 0) running.delete(session!);
-    };
-    return heldUntilSent(request, release, serve);
+    });
+    return serve();
   };
 }
 

@@ -8,7 +8,8 @@
  * token (401), a contract's JSON-RPC rules and capacity, and the bounds on slow connections.
  * Every server shares one profile context and so one engine.
  */
-import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
@@ -64,21 +65,17 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
   // The rules first, then capacity: a refused request never takes a place.
   const admit: Admission = (inbound, serve) => ruled(inbound, () => counted(inbound, serve));
-  const serve = toNodeHandler(
-    {
-      async fetch(request) {
-        const auth = await gate(request.headers.get('authorization') ?? undefined);
-        if (auth instanceof Response) return auth;
-        const inbound = await read(request);
-        return admit(inbound, async () => {
-          // Handed to the SDK parsed; a body that is not JSON it reads and answers itself.
-          const handling = { authInfo: auth, ...(inbound.json !== undefined ? { parsedBody: inbound.json } : {}) };
-          return (await isLegacyRequest(request, inbound.json)) ? sessions.fetch(request, handling) : modern.fetch(request, handling);
-        });
-      },
-    },
-    onerror,
-  );
+  /** One request, as the SDK's Node adapter hands it over; `res` says when its answer has been written. */
+  async function answer(request: Request, res: ServerResponse): Promise<Response> {
+    const auth = await gate(request.headers.get('authorization') ?? undefined);
+    if (auth instanceof Response) return auth;
+    const inbound = await read(request, (done) => (res.closed ? done() : res.once('close', done)));
+    return admit(inbound, async () => {
+      // Handed to the SDK parsed; a body that is not JSON it reads and answers itself.
+      const handling = { authInfo: auth, ...(inbound.json !== undefined ? { parsedBody: inbound.json } : {}) };
+      return (await isLegacyRequest(request, inbound.json)) ? sessions.fetch(request, handling) : modern.fetch(request, handling);
+    });
+  }
 
   // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
   let posts = 0;
@@ -98,10 +95,10 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
       return;
     }
-    void serve(req, res);
+    void toNodeHandler({ fetch: (request) => answer(request, res) }, onerror)(req, res);
   });
   const connections = guardConnections(server);
-  await listen(server, options.host, options.port).catch((error: NodeJS.ErrnoException) => {
+  await once(server.listen(options.port, options.host), 'listening').catch((error: NodeJS.ErrnoException) => {
     throw options.onListenError?.(error) ?? error;
   });
   const { port } = server.address() as AddressInfo;
@@ -129,21 +126,13 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
 }
 
 /** A POST's body, read from a copy so the SDK can still read the request (a body that is not JSON is its to answer). */
-async function read(request: Request): Promise<Inbound> {
+async function read(request: Request, whenSent: Inbound['whenSent']): Promise<Inbound> {
   const text = request.method === 'POST' ? await request.clone().text() : '';
+  let json: unknown;
   try {
-    return { request, text, json: text === '' ? undefined : JSON.parse(text) };
+    json = text === '' ? undefined : JSON.parse(text);
   } catch {
-    return { request, text, json: undefined };
+    // Not JSON: the SDK's to answer.
   }
-}
-
-function listen(server: NodeServer, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  return { request, text, json, whenSent };
 }
