@@ -56,7 +56,7 @@ async function serve(config: Config): Promise<void> {
   // A trail that cannot be written, a tmux that cannot run, a recording directory that is not writable
   // or a socket path tmux would unlink (an ordinary file, say): each stops start-up before any tmux runs.
   const trail = config.audit ? await openTrail(config.audit) : undefined;
-  await checkTmuxBin(config, process.env);
+  const tmuxVersion = await checkTmuxBin(config, process.env);
   const recorder = await startRecorder(config);
   const socket = socketAtStart(config, process.env);
   if (socket.problem !== undefined) throw new ConfigError(`${config.socketSource}: ${socket.problem}`);
@@ -98,7 +98,7 @@ async function serve(config: Config): Promise<void> {
   // manager's ordinary stop, a clean end like end of input (systemd counts only 0 as success).
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
-  const banner = (where: string) => process.stderr.write(bannerLine(config, socket.label, running, selectionSummary, where));
+  const banner = (where: string) => process.stderr.write(bannerLine(config, tmuxVersion, socket.label, running, selectionSummary, where));
   // Over stdio with nothing else to start, the banner is written before the first answer.
   if (!config.http && !config.view) banner('');
 
@@ -151,9 +151,9 @@ async function serve(config: Config): Promise<void> {
 }
 
 /** The one line on stderr that says what this process serves. */
-function bannerLine(config: Config, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
+function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
   return (
-    `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${socketLabel} (${config.socketSource}, ` +
+    `tmux-mcp ${VERSION}: profile ${config.profile}, ${tmuxVersion}, socket ${socketLabel} (${config.socketSource}, ` +
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +
