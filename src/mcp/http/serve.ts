@@ -71,9 +71,9 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
     if (auth instanceof Response) return auth;
     const inbound = await read(request, (done) => (res.closed ? done() : res.once('close', done)));
     return admit(inbound, async () => {
-      // Handed to the SDK parsed; a body that is not JSON it reads and answers itself.
-      const handling = { authInfo: auth, ...(inbound.json !== undefined ? { parsedBody: inbound.json } : {}) };
-      return (await isLegacyRequest(request, inbound.json)) ? sessions.fetch(request, handling) : modern.fetch(request, handling);
+      const { request, json } = inbound;
+      const handling = { authInfo: auth, ...(json !== undefined ? { parsedBody: json } : {}) };
+      return (await isLegacyRequest(request, json)) ? sessions.fetch(request, handling) : modern.fetch(request, handling);
     });
   }
 
@@ -125,14 +125,17 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   };
 }
 
-/** A POST's body, read from a copy so the SDK can still read the request (a body that is not JSON is its to answer). */
+/**
+ * A POST's body, read once: its JSON is handed to the SDK parsed, and a body that is not JSON goes to
+ * the SDK in a Request of the same text, for it to read and answer as it does.
+ */
 async function read(request: Request, whenSent: Inbound['whenSent']): Promise<Inbound> {
-  const text = request.method === 'POST' ? await request.clone().text() : '';
-  let json: unknown;
+  if (request.method !== 'POST') return { request, text: '', json: undefined, whenSent };
+  const text = await request.text();
   try {
-    json = text === '' ? undefined : JSON.parse(text);
+    if (text !== '') return { request, text, json: JSON.parse(text), whenSent };
   } catch {
-    // Not JSON: the SDK's to answer.
+    // Not JSON: below.
   }
-  return { request, text, json, whenSent };
+  return { request: new Request(request, { body: text }), text, json: undefined, whenSent };
 }
