@@ -50,12 +50,21 @@ async function memoryPolicy() {
   return policy;
 }
 
+/** The engine, the profiles' lookup and the SDK's side of the server. */
+async function loadServer() {
+  const [engine, profiles, server, stdio] = await Promise.all([import('./cli/engine.js'), import('./profiles/index.js'), import('./mcp/server.js'), import('./mcp/wire/stdio.js')]);
+  return { ...engine, ...profiles, ...server, ...stdio };
+}
+
 /** Check, build, load the SDK, serve. */
 async function serve(config: Config): Promise<void> {
   const memory = await memoryPolicy();
   // A trail that cannot be written, a tmux that cannot run, a recording directory that is not writable
   // or a socket path tmux would unlink (an ordinary file, say): each stops start-up before any tmux runs.
   const trail = config.audit ? await openTrail(config.audit) : undefined;
+  // The server's modules load while `tmux -V` runs; a failed check ends the process first.
+  const loading = loadServer();
+  loading.catch(() => {});
   const tmuxVersion = await checkTmuxBin(config, process.env);
   const recorder = await startRecorder(config);
   const socket = socketAtStart(config, process.env);
@@ -63,11 +72,10 @@ async function serve(config: Config): Promise<void> {
   // Whether a tmux server ran before this one could start one.
   const running = await socket.listening();
 
-  // The engine and the profile in use (only its code loads), then the SDK's side of the server.
-  const [{ registryFor }, { buildProfile }] = await Promise.all([import('./cli/engine.js'), import('./profiles/index.js')]);
+  const { registryFor, buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
   const registry = registryFor(config, recorder);
+  // Only the profile in use loads its code.
   const { profile, selectionSummary, close } = await buildProfile(config, registry, !running);
-  const [{ createServerFactory, profileWire }, { serveBothErasOverStdio }] = await Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js')]);
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile, trail ? { trail } : {});
   // The control connection opens while the client starts, so the first call finds it ready.
