@@ -76,6 +76,8 @@ async function serve(config: Config): Promise<void> {
   const registry = registryFor(config, recorder);
   // Only the profile in use loads its code.
   const { profile, selectionSummary, close } = await buildProfile(config, registry, !running);
+  // The view shows the panes of every listed server: from the first call on, no call reaches a socket out of its sight.
+  if (config.view) registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile, trail ? { trail } : {});
   // The control connection opens while the client starts, so the first call finds it ready.
