@@ -65,53 +65,15 @@ export interface ServerFactoryOptions {
 }
 
 /**
- * A profile's tools/list and tools/call as its servers answer them, without a server: for a transport
- * that answers the plainest requests itself (http/modern-calls.ts) and leaves the rest to a server.
- */
-export interface DirectCalls {
-  /** The identity every server of the factory is built with. */
-  readonly serverInfo: Profile<unknown>['serverInfo'];
-  /** The tools a client may call directly. */
-  readonly listed: ReadonlySet<string>;
-  /** The tools/list handler's result. */
-  readonly listing: readonly object[];
-  /** A listed tool's call as the tools/call handler runs it for a request without a progress token. */
-  call(name: string, args: Record<string, unknown>, request: DirectRequest): Promise<CallToolResult>;
-}
-
-/** One direct call's request: its id, what aborts it, and who made it (for the audit). */
-export interface DirectRequest {
-  readonly id: RequestId;
-  readonly signal: AbortSignal;
-  /** The client's name: its 2026 envelope's, or its 2025 session's initialize clientInfo. */
-  readonly clientName?: string;
-  /** The 2025 HTTP session the call came in. */
-  readonly session?: string;
-}
-
-/** Builds a fresh `Server`; also carries the same profile's calls for transports that answer some without one. */
-export type ServerFactory = (() => Server) & { readonly calls: DirectCalls };
-
-/**
  * Prepares a profile once (compiled validators, the listing) and returns the factory the transports
  * call for a fresh `Server` per connection (stdio) or per request (HTTP); every server it builds
  * shares the profile's context, so one engine serves them all.
  */
-export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): ServerFactory {
+export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): () => Server {
   const invoker = createInvoker(profile, options.trail);
   const listing = toolListing(profile);
   const surface = extraSurface(profile);
-  const calls: DirectCalls = {
-    serverInfo: profile.serverInfo,
-    listed: invoker.listed,
-    listing,
-    call(name, args, request) {
-      // As the handler below: the client's name and session, and with no token progress goes nowhere.
-      const client = invoker.auditing() ? clientOf(request.clientName, request.session) : undefined;
-      return invoker.invoke(name, args, { requestId: request.id, signal: request.signal, mayNest: true, ...(client ? { client } : {}), progress: async () => {} });
-    },
-  };
-  return Object.assign(() => buildServer(profile, invoker, listing, surface), { calls });
+  return () => buildServer(profile, invoker, listing, surface);
 }
 
 function buildServer<Ctx>(
