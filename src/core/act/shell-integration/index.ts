@@ -22,6 +22,8 @@ export const INTEGRATED_SHELLS: ReadonlySet<string> = new Set<IntegratedShell>([
 /** The pane options the scripts write. */
 export const SHELL_OPTION = '@tmux_mcp_shell';
 export const END_OPTION = '@tmux_mcp_end';
+/** Set by the server on a command it timed out on (`<nonce>.<n>`): the shell signals channel tmux-mcp-<nonce>-<n> when it ends. */
+export const WAIT_OPTION = '@tmux_mcp_wait';
 
 /** The server's own switch: TMUX_MCP_SHELL_INTEGRATION=off keeps every pane framed as before. */
 export function integrationEnabled(engine: Engine): boolean {
