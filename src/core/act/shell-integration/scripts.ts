@@ -177,7 +177,7 @@ set -g __tmcp_ran 0
 set -g __tmcp_d ''
 # The server's key: note the line's digest, then run it.
 function __tmcp_accept
-  set -g __tmcp_d (commandline | string replace -ra '[ \t]' '' | string join '' | command cksum | string replace ' ' -)
+  set -g __tmcp_d (builtin printf %s (commandline | string replace -ra '[ \t]' '') | command cksum | string replace ' ' -)
   commandline -f execute
 end
 function __tmcp_clear
