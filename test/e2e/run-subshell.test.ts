@@ -67,7 +67,7 @@ for (const shell of SHELLS) {
           assert.equal(await panePid(p), before, 'the same shell, alive, from the first run to the last');
           // Nothing but prompts, the commands (in their subshell) and their output: no marker, id or framing.
           const rows = await settledScreen(p);
-          if (shell !== 'sh') assert.doesNotMatch(rows.join('\n'), /tm[0-9a-f]{12}|_S\b|_E \d|tmux-mcp|integration\.|\[1\] \d+|LEAKED|after-source/, rows.join('\n'));
+          if (shell !== 'sh') assert.doesNotMatch(rows.join('\n'), /tm[0-9a-f]{12}|_S\b|_E \d|tmux-mcp|integration\.|\[1\] \d+/, rows.join('\n'));
         });
       }
     }

@@ -87,6 +87,12 @@ test('lines the shell reads before the one typed (typed ahead, an empty Enter, a
   assert.equal(reader.scan(), true);
   assert.deepEqual([reader.status, reader.output().lines], [0, ['mine']]);
   assert.equal(reader.accepts(6, '77-9'), true);
+  const lagging = new PaneStream('%1', '$0');
+  lagging.push('\x1b]133;C;tmcp=n1.4;d=1-1\x07flood');
+  assert.equal(new MarkReader(lagging, 'n1', '77-9').accepts(5, '77-9'), false, 'typed while the stream lagged behind a flood');
+  lagging.push('\x1b]133;D;0;tmcp=n1.4;d=1-1\x07\x1b]133;A;tmcp=n1.4;s=0;r=\x07');
+  assert.equal(new MarkReader(lagging, 'n1', '77-9').accepts(5, '77-9'), true);
+  assert.equal(new MarkReader(lagging, 'n1', '77-9').accepts(5, '78-9'), false, 'another line');
   assert.equal(reader.accepts(5, '77-9'), false);
 });
 

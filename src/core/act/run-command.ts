@@ -48,7 +48,7 @@ import { refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, WAIT_OPTION, type IntegratedShell, type Integration } from './shell-integration/index.js';
 import { MarkReader } from './shell-integration/mark-reader.js';
-import { install, installFailedIn, lineEditorReady, shellInForeground, startedUp, STARTUP_MS } from './shell-integration/readiness.js';
+import { install, installFailedIn, lineEditorReady, PROMPT_GRACE_MS, shellInForeground, startedUp } from './shell-integration/readiness.js';
 import { typedLine } from './shell-integration/typed-line.js';
 import { FrameReader, frameFor } from './run-frame.js';
 import { DEFAULT_INTERRUPT_ADVICE, shellName } from './run-checks.js';
@@ -102,6 +102,8 @@ export interface RunResult {
   readonly othersFirst: number;
   /** After a timeout in a shell with the integration: the tmux channel signalled when this command ends (wait_for_channel). */
   readonly endChannel: string | undefined;
+  /** False when nothing was typed: the shell never sat at its prompt within the time (notStarted). */
+  readonly typed: boolean;
 }
 
 /** How long a timed-out command is remembered as still running, if its end never shows. */
@@ -208,14 +210,19 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   else request.signal.addEventListener('abort', cancel, { once: true });
   let stopLooking = () => {};
   try {
-    // Typed only once the shell sits in its line editor: its prompt drawn and its hooks finished.
-    const readyWithin = Math.min(request.timeoutMs, STARTUP_MS);
-    if (!integration && integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && !installFailedIn(engine, pane) && !request.signal.aborted) {
-      integration = await install(engine, pane, stream, shell as IntegratedShell, stopWatch.signal, readyWithin);
-      installed = integration !== undefined;
-    }
+    // bash, zsh and fish get a line only once they sit in their line editor: prompt drawn, hooks finished.
+    // Forced, after a moment (it queues behind what runs); otherwise never, and nothing is typed.
+    const integrable = integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && (integration !== undefined || !installFailedIn(engine, pane));
     if (integration?.starting) integration = await startedUp(engine, pane, integration, request.timeoutMs, stopWatch.signal);
-    if (integration) await lineEditorReady(pane.pid, stopWatch.signal, readyWithin);
+    const ready = () => lineEditorReady(pane.pid, stopWatch.signal, request.force ? PROMPT_GRACE_MS : request.timeoutMs);
+    if (integrable && !(await ready()) && !request.force) {
+      return untyped(request.signal.aborted ? 'cancelled' : 'notStarted', started, integration, earlier);
+    }
+    if (!integration && integrable && !request.signal.aborted) {
+      integration = await install(engine, pane, stream, shell as IntegratedShell);
+      installed = integration !== undefined;
+      if (installed) await ready();
+    }
     const suppress = request.suppressHistory ?? true;
     const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
     const line = integration ? typedLine(integration.shell, request.command, suppress) : undefined;
@@ -236,7 +243,8 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     // The integration's keys clear the line and accept it; the frame starts with C-u (0x15), which clears anything half-typed.
     const typed = line ? line.keys : '\x15' + frameFor(id, request.command, shell, suppress);
     const ended = watchStream(engine, pane.id, stream, {
-      timeoutMs: request.timeoutMs,
+      // The time spent waiting for the prompt counts.
+      timeoutMs: Math.max(100, Math.round(request.timeoutMs - (performance.now() - started))),
       signal: stopWatch.signal,
       scan: () => (reader.scan() ? ('exited' as const) : undefined),
     });
@@ -298,6 +306,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       earlier,
       othersFirst: reader instanceof MarkReader ? reader.othersFirst : 0,
       endChannel,
+      typed: true,
     };
   } finally {
     stopLooking();
@@ -307,6 +316,27 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       forget();
     }
   }
+}
+
+/** The answer for a command never typed: the shell never sat at its prompt within the time (or the call was cancelled meanwhile). */
+function untyped(outcome: 'notStarted' | 'cancelled', started: number, integration: Integration | undefined, earlier: RunResult['earlier']): RunResult {
+  return {
+    outcome,
+    shellWaitsForInput: false,
+    interrupted: false,
+    exitStatus: null,
+    output: [],
+    droppedLines: 0,
+    linesMissed: false,
+    endFromScreen: false,
+    seconds: Math.round(performance.now() - started) / 1000,
+    endMarker: undefined,
+    integration: integration ? { shell: integration.shell, installed: false } : undefined,
+    earlier,
+    othersFirst: 0,
+    endChannel: undefined,
+    typed: false,
+  };
 }
 
 /**

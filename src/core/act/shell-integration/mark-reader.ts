@@ -29,6 +29,8 @@ export class MarkReader {
   readonly #digest: string;
   /** The number of the shell's latest command line when this one was typed: a mark of that number or below is a replay. */
   readonly #after: number | undefined;
+  /** The stream had seen the shell's prompt when this was typed (not lagging behind a flood). */
+  readonly #atPrompt: boolean;
   #next: number;
   #n: number | undefined;
   #body: StreamPosition | undefined;
@@ -43,7 +45,9 @@ export class MarkReader {
     this.#nonce = nonce;
     this.#digest = digest;
     this.#next = stream.markCount;
-    this.#after = lastOwnMark(stream, nonce)?.n;
+    const last = lastOwnMark(stream, nonce);
+    this.#after = last?.n;
+    this.#atPrompt = last?.kind === 'A';
   }
 
   /** The shell's nonce, and the number of the command line once it started. */
@@ -65,10 +69,14 @@ export class MarkReader {
     return this.#end;
   }
 
-  /** Whether an end the shell left elsewhere (the pane option) for command line `n` of `digest` is this command's. */
+  /**
+   * Whether an end the shell left elsewhere (the pane option) for command line `n` of `digest` is
+   * this command's. Before its start was seen, only when the stream was at the shell's prompt when
+   * it was typed: a stream still behind an earlier flood has that flood on screen above this end.
+   */
   accepts(n: number, digest: string): boolean {
     if (this.#n !== undefined) return n === this.#n;
-    return digest === this.#digest && (this.#after === undefined || n > this.#after);
+    return this.#atPrompt && digest === this.#digest && (this.#after === undefined || n > this.#after);
   }
 
   /** Looks at marks not yet seen; true once the end has been read. */

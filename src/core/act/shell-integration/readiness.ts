@@ -25,13 +25,12 @@ export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
 }
 
 /**
- * Installs the integration in a shell found at its prompt: once it sits in its line editor (at most
- * `limitMs`), types the line that sources it (out of history, erased by the script once it ran)
- * and waits for the shell's first mark. Undefined when it did not take (a shell that is busy or
- * refuses it): that shell is framed from then on.
+ * Installs the integration in a shell found at its prompt (in its line editor: lineEditorReady):
+ * types the line that sources it (out of history, erased by the script once it ran) and waits for
+ * the shell's first mark. Undefined when it did not take (a shell that refuses it): that shell is
+ * framed from then on.
  */
-export async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell, signal: AbortSignal, limitMs: number): Promise<Integration | undefined> {
-  await lineEditorReady(pane.pid, signal, limitMs);
+export async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
   const nonce = newNonce();
   const [geometry] = await engine.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
   const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];

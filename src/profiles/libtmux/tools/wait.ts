@@ -326,6 +326,12 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
         : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_channel {"channel": "${r.endChannel}"} (the shell signals it when this very command ends, also if that was before you wait); its exit status is then the first line of the next run_shell_command's answer in this pane, and the pane option @tmux_mcp_end (show_option, pane scope) holds "<shell>.<line> <status> ...". Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
       break;
     case 'notStarted':
+      if (!r.typed) {
+        head =
+          `NOT STARTED: the shell in ${paneId} never sat at its prompt within ${timeoutMs / 1000} s (it runs something, or its prompt hooks are still running), so nothing was typed (timedOut; exitStatus null). ` +
+          'Look with capture_pane; wait for what runs (wait_for_text) or stop it with send_keys ["C-c"], then run again; force: true types the command to queue behind it.';
+        break;
+      }
       head =
         `NOT STARTED: the shell in ${paneId} never ran the command within ${timeoutMs / 1000} s (timedOut; exitStatus null). ` +
         (r.othersFirst > 0

@@ -248,6 +248,13 @@ export const runCommandTool = pythonTool({
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
       throw new Failure('server_gone', `pane ${pane.id} ${result.outcome === 'paneDead' ? 'died' : 'went away'} before the command finished`, 'Restart it with respawn_pane, or pick another pane with list_panes.');
     }
+    if (result.outcome === 'notStarted' && !result.typed) {
+      throw new Failure(
+        'refused',
+        `the command was not typed in ${pane.id}: its shell never sat at its prompt within ${timeoutMs / 1000}s (it runs something, or its prompt hooks are still running)`,
+        `Look at the pane with capture_pane; wait for what runs, or stop it with ${INTERRUPT}, then run again.`,
+      );
+    }
     if (result.outcome === 'notStarted') {
       throw new Failure(
         'refused',
