@@ -161,7 +161,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const stream = lease.stream;
   let integration: Integration | undefined;
   try {
-    integration = integrationEnabled(engine) ? await readIntegration(engine, pane) : undefined;
+    integration = integrationEnabled(engine) ? await readIntegration(engine, pane, request.force) : undefined;
     const previous = runs.get(pane.id);
     if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
       if (runs.get(pane.id) === previous) runs.delete(pane.id);
@@ -201,7 +201,8 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   };
   let handedOver = false;
   let installed = false;
-  const shell = shellName(pane.currentCommand);
+  // Forced into a pane whose shell runs a program, the line is the shell's all the same.
+  const shell = integration?.shell ?? shellName(pane.currentCommand);
   const earlier = takeEarlierEnd(engine, pane);
   // Ends the watch when the caller cancels or the screen shows the end (engines >= 20 lack AbortSignal.any).
   const stopWatch = new AbortController();

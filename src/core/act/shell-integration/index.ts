@@ -101,14 +101,17 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The integration of the shell running in a pane now: its announcement names the pane's process and the shell in its foreground. */
-export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }): Promise<Integration | undefined> {
+/**
+ * The integration of the shell running in a pane now: its announcement names the pane's process and
+ * the shell in its foreground (`busy`: or the shell runs a program there, for a line typed to queue behind it).
+ */
+export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }, busy = false): Promise<Integration | undefined> {
   const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${SHELL_OPTION}}`]);
   const [pid, shell, nonce, state] = (value ?? '').trim().split(' ');
   if (pid !== String(pane.pid) || !shell || !INTEGRATED_SHELLS.has(shell) || !nonce || !/^[A-Za-z0-9]{1,40}$/.test(nonce)) return undefined;
   const starting = state === 'starting';
   // A shell that started a program in its foreground is not reading commands, except while it starts up.
-  if (baseName(pane.currentCommand) !== shell && !starting) return undefined;
+  if (baseName(pane.currentCommand) !== shell && !starting && !busy) return undefined;
   return { shell: shell as IntegratedShell, nonce, ...(starting ? { starting } : {}) };
 }
 
