@@ -46,7 +46,7 @@ import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from '../watch/watch-stream.js';
 import { refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
-import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, WAIT_OPTION, type IntegratedShell, type Integration } from './shell-integration/index.js';
+import { END_OPTION, INTEGRATED_SHELLS, integrationEnabled, readIntegration, WAIT_OPTION, type IntegratedShell, type Integration } from './shell-integration/index.js';
 import { MarkReader } from './shell-integration/mark-reader.js';
 import { install, installFailedIn, lineEditorReady, PROMPT_GRACE_MS, shellInForeground, startedUp } from './shell-integration/readiness.js';
 import { typedLine } from './shell-integration/typed-line.js';
@@ -276,8 +276,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
         if (reader.scan()) rememberEnd(engine, pane, reader.status);
-        // The shell signals too; this covers an end that came before it was asked (a spare signal is harmless).
-        if (endChannel && reader.scan()) engine.run(['wait-for', '-S', endChannel]).catch(() => {});
+        if (endChannel && reader.scan()) void signalEnd(engine, pane.id, reader as MarkReader, endChannel);
         forget();
         lease.release();
       });
@@ -350,6 +349,22 @@ async function askForEndSignal(engine: Engine, paneId: string, reader: MarkReade
   const run = `${reader.nonce}.${reader.number}`;
   await engine.run(['set-option', '-p', '-t', paneId, WAIT_OPTION, run]).catch(() => {});
   return `tmux-mcp-${reader.nonce}-${reader.number}`;
+}
+
+/**
+ * Signals `channel` once the shell recorded the end of `reader`'s command in @tmux_mcp_end (it does
+ * within moments of the end), so a waiter always finds the status there. The shell signals too; this
+ * covers an end that came before it was asked to (a spare signal on this run's own channel is harmless).
+ */
+async function signalEnd(engine: Engine, paneId: string, reader: MarkReader, channel: string): Promise<void> {
+  const run = `${reader.nonce}.${reader.number} `;
+  const deadline = performance.now() + 2000;
+  while (performance.now() < deadline) {
+    const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{${END_OPTION}}`]).catch(() => [] as string[]);
+    if (value?.startsWith(run)) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await engine.run(['wait-for', '-S', channel]).catch(() => {});
 }
 
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
