@@ -9,6 +9,13 @@ import { describe, test } from 'node:test';
 import { KINDS, PROFILES, PROMPT, run, runPane, SHELLS, type RunPane } from '../fixture/run-panes.js';
 import { until } from '../fixture/until.js';
 
+/** A prompt hook that prints, then takes 400 ms (starship, pyenv, `PROMPT_COMMAND=echo` do as much). */
+const SLOW = {
+  bash: `PROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
+  zsh: `precmd() { echo hook-printed; sleep 0.4 }`,
+  fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
+};
+
 /** Types as a person would (tmux send-keys), not through the server. */
 const person = (p: RunPane, ...keys: string[]) => p.tmux.tmux('send-keys', '-t', p.pane, ...keys);
 const screen = async (p: RunPane) => (await p.tmux.tmux('capture-pane', '-p', '-t', p.pane)).replace(/\s+$/, '');
@@ -16,7 +23,7 @@ const screen = async (p: RunPane) => (await p.tmux.tmux('capture-pane', '-p', '-
 /** Until the pane shows `text` on its last row (the prompt back after a person's command). */
 const settles = (p: RunPane, text: string) => until(`${JSON.stringify(text)} then the prompt in ${p.pane}`, async () => {
   const rows = (await screen(p)).split('\n');
-  return rows.some((row) => row.includes(text)) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
+  return rows.some((row) => row.trimEnd() === text) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
 });
 
 for (const shell of SHELLS) {
@@ -24,7 +31,8 @@ for (const shell of SHELLS) {
     for (const kind of KINDS) {
       for (const profile of PROFILES) {
         test(`${profile}, ${shell}, a ${kind} pane: an empty Enter, a line typed ahead, a person's command, replayed marks`, async (t) => {
-          const p = await runPane(t, shell, kind, profile);
+          // Behind a prompt hook that prints and then takes 400 ms: what a person types right after an answer lands while it runs.
+          const p = await runPane(t, shell, kind, profile, SLOW);
           const own = async (command: string, status: number, output: string[]) => {
             const ran = await run(p, command);
             assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output }, ran.text);
@@ -32,21 +40,19 @@ for (const shell of SHELLS) {
           };
           await own('echo one', 0, ['one']);
 
-          // An empty Enter right before the call.
+          // An empty Enter right after an answer, while the shell still runs its prompt hook.
           await person(p, 'Enter');
           await own('echo two; false', 1, ['two']);
           await own('echo three', 0, ['three']);
 
-          // A person runs a command of their own between two calls.
-          await person(p, '-l', 'echo by-person');
+          // A line a person types while the shell is busy (in its hook): it runs first; the answer is still this line's.
+          await person(p, '-l', 'echo typed-ahead');
           await person(p, 'Enter');
-          await settles(p, 'by-person');
           await own('echo four', 0, ['four']);
 
-          // A line typed while the shell was busy runs first; the call's answer is still its own line's.
-          await person(p, '-l', 'sleep 1');
-          await person(p, 'Enter');
-          await person(p, '-l', 'echo typed-ahead');
+          // A person runs a command of their own at the prompt just before a call.
+          await settles(p, 'four');
+          await person(p, '-l', 'echo by-person');
           await person(p, 'Enter');
           await own('echo five', 0, ['five']);
           await own('echo six', 0, ['six']);

@@ -17,11 +17,11 @@ import { until } from '../fixture/until.js';
 
 const runFile = promisify(execFile);
 
-/** Hooks that take 400 ms and print before each prompt. */
+/** Hooks that print, then take 400 ms, before each prompt. */
 const SLOW = {
-  bash: `PROMPT_COMMAND='sleep 0.4; echo hook-printed'`,
-  zsh: `precmd() { sleep 0.4; echo hook-printed }`,
-  fish: `function slow --on-event fish_prompt; sleep 0.4; echo hook-printed; end`,
+  bash: `PROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
+  zsh: `precmd() { echo hook-printed; sleep 0.4 }`,
+  fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
 };
 
 /** Two busy loops (one per core), for as long as this file runs. */
