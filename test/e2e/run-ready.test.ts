@@ -79,7 +79,7 @@ describe('under load and behind slow prompt hooks, a command is typed once the p
     await Promise.all(names.map((name, i) => call('run_shell_command', { paneId: panes[i], command: `echo fresh-${name}` })));
     for (const name of names) {
       let rows: string[] = [];
-      await until(`the prompt back in ${name}`, async () => {
+      await until(() => `the prompt back in ${name}:\n${rows.join('\n')}`, async () => {
         rows = (await tmux.tmux('capture-pane', '-p', '-t', `${name}:0.0`)).replace(/\s+$/, '').split('\n');
         return rows.some((row) => row === `fresh-${name}`) && /[$#] ?$/.test(rows.at(-1)!);
       });

@@ -431,4 +431,6 @@ function watchUnfinished(stream: PaneStream, reader: RunReader, run: ActiveRun, 
   });
   const timer = setTimeout(finish, UNFINISHED_MS);
   timer.unref();
+  // The end may have arrived while the call was answering (asking for the end signal is a round trip).
+  if (reader.scan()) finish();
 }
