@@ -17,10 +17,10 @@ import { until } from '../fixture/until.js';
 
 const runFile = promisify(execFile);
 
-/** Hooks that print, then take 400 ms, before each prompt. */
+/** An rc file that takes half a second (bash, zsh), and hooks that print, then take 400 ms, before each prompt. */
 const SLOW = {
-  bash: `PROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
-  zsh: `precmd() { echo hook-printed; sleep 0.4 }`,
+  bash: `sleep 0.5\nPROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
+  zsh: `sleep 0.5\nprecmd() { echo hook-printed; sleep 0.4 }`,
   fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
 };
 
