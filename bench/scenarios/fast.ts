@@ -30,6 +30,11 @@ export async function fastScenario(base: Base, { summary: floor }: Floor): Promi
     const goal = { target: inProcess.total + f, goal: `16 x in-process read (${ms(inProcess.total)}) + floor (${ms(f)})`, floorValue: inProcess.total + f, floor: f };
     await toolRow(t, driver, `call_read_tools_batch (16 reads: ${reads.summary})`, 'call_read_tools_batch', () => ({ operations: reads.operations }), goal);
     await row(calls.at(-1)!);
+    // Beside the framed sh pane: the same run in a bash pane with the shell integration (issue 36), no target.
+    const bash = await base.tmux.newWindow('bench', 'env PS1="$ " bash --norc --noprofile -i');
+    const run = calls.at(-1)!;
+    await toolRow(t, driver, 'run_shell_command `true` (integrated bash pane)', 'run_shell_command', () => ({ paneId: bash, command: 'true' }), { floor: f, note: 'beside the framed sh row above', ...(run.iterations ? { iterations: run.iterations } : {}), ...(run.warmup ? { warmup: run.warmup } : {}) });
+    await base.tmux.tmux('kill-pane', '-t', bash);
     const floorTable = table(
       'Fast tools against the floor, interleaved',
       `Each call alternated with a call to the no-op SDK server (the floor), warmed; targets: reads and send_keys <= that floor + ${READ_OVER_FLOOR_MS} ms, ` +
