@@ -77,7 +77,7 @@ async function serve(config: Config): Promise<void> {
   const engineLoading = stored ? undefined : loadEngine();
   // A failed check below ends the process first; the rejections are awaited later otherwise.
   for (const promise of [loading, engineLoading]) promise?.catch(() => {});
-  await checking;
+  const tmuxVersion = await checking;
   const recorder = await startRecorder(config);
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socket = socketAtStart(config, process.env);
@@ -117,7 +117,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
   const running = await runningAtStart;
   const selectionSummary = stored?.selectionSummary ?? serving!.selectionSummary;
-  const banner = (where: string) => process.stderr.write(bannerLine(config, socket.label, running, selectionSummary, where));
+  const banner = (where: string) => process.stderr.write(bannerLine(config, tmuxVersion, socket.label, running, selectionSummary, where));
   // Over stdio with nothing else to start, the banner is written before the first answer.
   if (!config.http && !config.view) banner('');
   // The signals are handled before anything is answered: a client may interrupt from its first answer on.
@@ -127,6 +127,8 @@ async function serve(config: Config): Promise<void> {
   const mcpLoading = loading ?? loadMcp();
   serving ??= await build();
   const { profile, registry } = serving;
+  // The view shows the panes of every listed server: from the first call on, no call reaches a socket out of its sight.
+  if (config.view) registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
   // The control connection opens while the SDK loads, so the first call finds it ready.
   if (running) void registry.defaultEngine.identity().catch(() => {});
   const { createServerFactory, profileWire, serveBothErasOverStdio } = await mcpLoading;
@@ -183,9 +185,9 @@ async function serve(config: Config): Promise<void> {
 }
 
 /** The one line on stderr that says what this process serves. */
-function bannerLine(config: Config, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
+function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
   return (
-    `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${socketLabel} (${config.socketSource}, ` +
+    `tmux-mcp ${VERSION}: profile ${config.profile}, ${tmuxVersion}, socket ${socketLabel} (${config.socketSource}, ` +
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +
