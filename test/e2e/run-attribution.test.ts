@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KINDS, PROFILES, PROMPT, run, runPane, SHELLS, type RunPane } from '../fixture/run-panes.js';
+import { combos, PROMPT, run, runPane, SHELLS, type RunPane } from '../fixture/run-panes.js';
 import { until } from '../fixture/until.js';
 
 /** A prompt hook that prints, then takes 400 ms (starship, pyenv, `PROMPT_COMMAND=echo` do as much). */
@@ -26,52 +26,50 @@ const settles = (p: RunPane, text: string) => until(`${JSON.stringify(text)} the
   return rows.some((row) => row.trimEnd() === text) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
 });
 
-for (const shell of SHELLS) {
-  describe(`a run in ${shell} answers for its own line`, { concurrency: 4 }, () => {
-    for (const kind of KINDS) {
-      for (const profile of PROFILES) {
-        test(`${profile}, ${shell}, a ${kind} pane: an empty Enter, a line typed ahead, a person's command, replayed marks`, async (t) => {
-          // Behind a prompt hook that prints and then takes 400 ms: what a person types right after an answer lands while it runs.
-          const p = await runPane(t, shell, kind, profile, SLOW);
-          const own = async (command: string, status: number, output: string[]) => {
-            const ran = await run(p, command);
-            assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output }, ran.text);
-            return ran;
-          };
-          await own('echo one', 0, ['one']);
+describe('a run answers for its own line', { concurrency: 4 }, () => {
+  for (const shell of SHELLS) {
+    for (const [kind, profile] of combos(shell)) {
+      test(`${profile}, ${shell}, a ${kind} pane: an empty Enter, a line typed ahead, a person's command, replayed marks`, async (t) => {
+        // Behind a prompt hook that prints and then takes 400 ms: what a person types right after an answer lands while it runs.
+        const p = await runPane(t, shell, kind, profile, SLOW);
+        const own = async (command: string, status: number, output: string[]) => {
+          const ran = await run(p, command);
+          assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output }, ran.text);
+          return ran;
+        };
+        await own('echo one', 0, ['one']);
 
-          // An empty Enter right after an answer, while the shell still runs its prompt hook.
-          await person(p, 'Enter');
-          await own('echo two; false', 1, ['two']);
-          await own('echo three', 0, ['three']);
+        // An empty Enter right after an answer, while the shell still runs its prompt hook.
+        await person(p, 'Enter');
+        await own('echo two; false', 1, ['two']);
+        await own('echo three', 0, ['three']);
 
-          // A line a person types while the shell is busy (in its hook): it runs first; the answer is still this line's.
-          await person(p, '-l', 'echo typed-ahead');
-          await person(p, 'Enter');
-          await own('echo four', 0, ['four']);
+        // A line a person types while the shell is busy (in its hook): it runs first; the answer is still this line's.
+        await person(p, '-l', 'echo typed-ahead');
+        await person(p, 'Enter');
+        await own('echo four', 0, ['four']);
 
-          // A person runs a command of their own at the prompt just before a call.
-          await settles(p, 'four');
-          await person(p, '-l', 'echo by-person');
-          await person(p, 'Enter');
-          await own('echo five', 0, ['five']);
-          await own('echo six', 0, ['six']);
+        // A person runs a command of their own at the prompt just before a call.
+        await settles(p, 'four');
+        await person(p, '-l', 'echo by-person');
+        await person(p, 'Enter');
+        await own('echo five', 0, ['five']);
+        await own('echo six', 0, ['six']);
 
-          // A command that prints marks of earlier runs of this shell (a log of the pane) is not ended by them.
-          if (shell !== 'sh') {
-            const [, , nonce] = (await p.tmux.tmux('display-message', '-p', '-t', p.pane, '#{@tmux_mcp_shell}')).trim().split(' ');
-            assert.match(nonce ?? '', /^[0-9a-z]+$/);
-            const marks = [1, 2, 3].map((n) => `\\033]133;C;tmcp=${nonce}.${n};d=1-1\\007\\033]133;D;7;tmcp=${nonce}.${n};d=1-1\\007\\033]133;A;tmcp=${nonce}.${n};s=7;r=1-1\\007`).join('');
-            await own(`printf '${marks}'; echo replayed`, 0, ['replayed']);
-          } else {
-            await own("printf 'tm000000000000_E 7\\n'; echo replayed", 0, ['tm000000000000_E 7', 'replayed']);
-          }
-          await own('echo seven', 0, ['seven']);
-          const rows = await p.tmux.tmux('capture-pane', '-p', '-S', '-', '-t', p.pane);
-          assert.match(rows, /by-person/);
-          assert.match(rows, /typed-ahead/);
-        });
-      }
+        // A command that prints marks of earlier runs of this shell (a log of the pane) is not ended by them.
+        if (shell !== 'sh') {
+          const [, , nonce] = (await p.tmux.tmux('display-message', '-p', '-t', p.pane, '#{@tmux_mcp_shell}')).trim().split(' ');
+          assert.match(nonce ?? '', /^[0-9a-z]+$/);
+          const marks = [1, 2, 3].map((n) => `\\033]133;C;tmcp=${nonce}.${n};d=1-1\\007\\033]133;D;7;tmcp=${nonce}.${n};d=1-1\\007\\033]133;A;tmcp=${nonce}.${n};s=7;r=1-1\\007`).join('');
+          await own(`printf '${marks}'; echo replayed`, 0, ['replayed']);
+        } else {
+          await own("printf 'tm000000000000_E 7\\n'; echo replayed", 0, ['tm000000000000_E 7', 'replayed']);
+        }
+        await own('echo seven', 0, ['seven']);
+        const rows = await p.tmux.tmux('capture-pane', '-p', '-S', '-', '-t', p.pane);
+        assert.match(rows, /by-person/);
+        assert.match(rows, /typed-ahead/);
+      });
     }
 
     // With force, a call typed while another line waits in the shell's input queues behind it, and says so.
@@ -88,5 +86,5 @@ for (const shell of SHELLS) {
       assert.deepEqual([s.exitStatus, s.output], [0, ['mine']], text);
       if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, text);
     });
-  });
-}
+  }
+});

@@ -11,7 +11,7 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { CLI } from '../fixture/mcp.js';
-import { KINDS, PROFILES, run, runPane, settledScreen, SHELLS } from '../fixture/run-panes.js';
+import { combos, run, runPane, settledScreen, SHELLS } from '../fixture/run-panes.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
 
@@ -38,20 +38,18 @@ const shownRows = (rows: string[], command: string) => rows.filter((row) => row.
 
 describe('under load and behind slow prompt hooks, a command is typed once the prompt is drawn', { concurrency: 4 }, () => {
   for (const shell of SHELLS.filter((s) => s !== 'sh')) {
-    for (const kind of KINDS) {
-      for (const profile of PROFILES) {
-        test(`${profile}, ${shell}, a ${kind} pane: each command shows once and answers for itself`, async (t) => {
-          const p = await runPane(t, shell, kind, profile, { [shell]: SLOW[shell as keyof typeof SLOW] });
-          for (const [command, status, output] of [['echo one', 0, ['one']], ['echo two; false', 1, ['two']], ['echo three', 0, ['three']]] as const) {
-            const ran = await run(p, command);
-            assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output: [...output] }, ran.text);
-          }
-          const rows = await settledScreen(p);
-          for (const word of ['echo one', 'echo two', 'echo three']) assert.equal(shownRows(rows, word), 1, `${word} shown once:\n${rows.join('\n')}`);
-          assert.ok(shownRows(rows, 'hook-printed') >= 3, rows.join('\n'));
-          assert.doesNotMatch(rows.join('\n'), /integration\.|9999~|9998~|\^\[/, rows.join('\n'));
-        });
-      }
+    for (const [kind, profile] of combos(shell)) {
+      test(`${profile}, ${shell}, a ${kind} pane: each command shows once and answers for itself`, async (t) => {
+        const p = await runPane(t, shell, kind, profile, { [shell]: SLOW[shell as keyof typeof SLOW] });
+        for (const [command, status, output] of [['echo one', 0, ['one']], ['echo two; false', 1, ['two']], ['echo three', 0, ['three']]] as const) {
+          const ran = await run(p, command);
+          assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output: [...output] }, ran.text);
+        }
+        const rows = await settledScreen(p);
+        for (const word of ['echo one', 'echo two', 'echo three']) assert.equal(shownRows(rows, word), 1, `${word} shown once:\n${rows.join('\n')}`);
+        assert.ok(shownRows(rows, 'hook-printed') >= 3, rows.join('\n'));
+        assert.doesNotMatch(rows.join('\n'), /integration\.|9999~|9998~|\^\[/, rows.join('\n'));
+      });
     }
   }
 

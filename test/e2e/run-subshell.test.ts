@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KINDS, panePid, PROFILES, run, runPane, settledScreen, SHELLS, type Shell } from '../fixture/run-panes.js';
+import { combos, panePid, run, runPane, settledScreen, SHELLS, type Shell } from '../fixture/run-panes.js';
 
 /** One step: the command, the status it must answer and the output it must print (exactly). */
 type Step = readonly [command: string, status: number, output: readonly string[]];
@@ -53,23 +53,21 @@ const SHELL_STEPS: Record<Shell, Step[]> = {
   ],
 };
 
-for (const shell of SHELLS) {
-  describe(`a run in ${shell} is a subshell`, { concurrency: 4 }, () => {
-    for (const kind of KINDS) {
-      for (const profile of PROFILES) {
-        test(`${profile}, ${shell}, a ${kind} pane: exit, set -e, state and jobs stay in the run; each answer is its own`, async (t) => {
-          const p = await runPane(t, shell, kind, profile);
-          const before = await panePid(p);
-          for (const [command, status, output] of SHELL_STEPS[shell]) {
-            const ran = await run(p, command);
-            assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output }, ran.text);
-          }
-          assert.equal(await panePid(p), before, 'the same shell, alive, from the first run to the last');
-          // Nothing but prompts, the commands (in their subshell) and their output: no marker, id or framing.
-          const rows = await settledScreen(p);
-          if (shell !== 'sh') assert.doesNotMatch(rows.join('\n'), /tm[0-9a-f]{12}|_S\b|_E \d|tmux-mcp|integration\.|\[1\] \d+/, rows.join('\n'));
-        });
-      }
+describe('a run is a subshell', { concurrency: 4 }, () => {
+  for (const shell of SHELLS) {
+    for (const [kind, profile] of combos(shell)) {
+      test(`${profile}, ${shell}, a ${kind} pane: exit, set -e, state and jobs stay in the run; each answer is its own`, async (t) => {
+        const p = await runPane(t, shell, kind, profile);
+        const before = await panePid(p);
+        for (const [command, status, output] of SHELL_STEPS[shell]) {
+          const ran = await run(p, command);
+          assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output }, ran.text);
+        }
+        assert.equal(await panePid(p), before, 'the same shell, alive, from the first run to the last');
+        // Nothing but prompts, the commands (in their subshell) and their output: no marker, id or framing.
+        const rows = await settledScreen(p);
+        if (shell !== 'sh') assert.doesNotMatch(rows.join('\n'), /tm[0-9a-f]{12}|_S\b|_E \d|tmux-mcp|integration\.|\[1\] \d+/, rows.join('\n'));
+      });
     }
-  });
-}
+  }
+});

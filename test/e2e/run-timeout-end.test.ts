@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KINDS, PROFILES, run, runPane, SHELLS, type RunPane } from '../fixture/run-panes.js';
+import { combos, run, runPane, SHELLS, type RunPane } from '../fixture/run-panes.js';
 import { until } from '../fixture/until.js';
 
 const ended = async (p: RunPane) => (await p.tmux.tmux('capture-pane', '-p', '-t', p.pane)).includes('\nslept');
@@ -37,31 +37,29 @@ async function waitAsAdvised(p: RunPane, text: string): Promise<void> {
   assert.ok(await ended(p), 'the wait ended only once the command had');
 }
 
-for (const shell of SHELLS) {
-  describe(`after a timeout in ${shell}, a wait that ends with the command`, { concurrency: 4 }, () => {
-    for (const kind of KINDS) {
-      for (const profile of PROFILES) {
-        test(`${profile}, ${shell}, a ${kind} pane: the advised wait ends with the command; its status follows`, async (t) => {
-          const p = await runPane(t, shell, kind, profile);
-          await run(p, 'echo warm');
-          const slow = await run(p, 'sleep 1.5; echo slept; exit 3', 500);
-          assert.equal(slow.timedOut, true, slow.text);
-          await waitAsAdvised(p, slow.text);
-          if (shell !== 'sh') assert.match(await p.tmux.tmux('show-options', '-pv', '-t', p.pane, '@tmux_mcp_end'), /^[0-9a-z]+\.\d+ 3 /);
-          const next = await run(p, 'echo next');
-          assert.deepEqual([next.exitStatus, next.output], [0, ['next']], next.text);
-          if (shell !== 'sh') assert.match(next.text, /timed out on ended \d+ s ago with exit status 3/, next.text);
+describe('after a timeout, a wait that ends with the command', { concurrency: 4 }, () => {
+  for (const shell of SHELLS) {
+    for (const [kind, profile] of combos(shell)) {
+      test(`${profile}, ${shell}, a ${kind} pane: the advised wait ends with the command; its status follows`, async (t) => {
+        const p = await runPane(t, shell, kind, profile);
+        await run(p, 'echo warm');
+        const slow = await run(p, 'sleep 1.5; echo slept; exit 3', 500);
+        assert.equal(slow.timedOut, true, slow.text);
+        await waitAsAdvised(p, slow.text);
+        if (shell !== 'sh') assert.match(await p.tmux.tmux('show-options', '-pv', '-t', p.pane, '@tmux_mcp_end'), /^[0-9a-z]+\.\d+ 3 /);
+        const next = await run(p, 'echo next');
+        assert.deepEqual([next.exitStatus, next.output], [0, ['next']], next.text);
+        if (shell !== 'sh') assert.match(next.text, /timed out on ended \d+ s ago with exit status 3/, next.text);
 
-          // Waited for only after the command ended: the channel (or the marker on screen) answers at once.
-          const late = await run(p, 'sleep 0.8; echo slept; exit 5', 300);
-          assert.equal(late.timedOut, true, late.text);
-          await p.tmux.tmux('clear-history', '-t', p.pane);
-          await until('the command to end', () => ended(p));
-          const begun = performance.now();
-          await waitAsAdvised(p, late.text);
-          assert.ok(performance.now() - begun < 5000, 'a wait begun after the end returns at once');
-        });
-      }
+        // Waited for only after the command ended: the channel (or the marker on screen) answers at once.
+        const late = await run(p, 'sleep 0.8; echo slept; exit 5', 300);
+        assert.equal(late.timedOut, true, late.text);
+        await p.tmux.tmux('clear-history', '-t', p.pane);
+        await until('the command to end', () => ended(p));
+        const begun = performance.now();
+        await waitAsAdvised(p, late.text);
+        assert.ok(performance.now() - begun < 5000, 'a wait begun after the end returns at once');
+      });
     }
-  });
-}
+  }
+});
