@@ -38,7 +38,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tailBudget } from '../read/capture.js';
-import type { Engine } from '../engine.js';
+import { type Engine, perServer } from '../engine.js';
 import { before, type PaneStream, type StreamPosition } from '../watch/pane-stream.js';
 import { openPaneStream } from '../watch/pane-streams.js';
 import type { PaneRecord } from '../read/records.js';
@@ -52,6 +52,11 @@ import { install, installFailedIn, lineEditorReady, PROMPT_GRACE_MS, shellInFore
 import { typedLine } from './shell-integration/typed-line.js';
 import { FrameReader, frameFor } from './run-frame.js';
 import { DEFAULT_INTERRUPT_ADVICE, shellName } from './run-checks.js';
+
+/** Frames typed and not yet ended, by pane. */
+const activeRuns = perServer(() => new Map<string, ActiveRun>());
+/** Ends of timed-out integrated runs seen after their call answered, by pane. */
+const endedRuns = perServer(() => new Map<string, EndedRun>());
 
 export { checkCommand, checkPane, DEFAULT_INTERRUPT_ADVICE, NON_POSIX_SHELLS, POSIX_SHELLS } from './run-checks.js';
 
@@ -134,7 +139,7 @@ export interface ActiveRun {
   waiting: boolean;
 }
 
-// Frames typed and not yet ended are kept per pane (engine.state.activeRuns): typing a second frame
+// Frames typed and not yet ended are kept per pane (activeRuns(engine)): typing a second frame
 // meanwhile would interleave with the first (while a call waits) or queue behind a command still
 // running (after a timeout).
 
@@ -156,7 +161,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const started = performance.now();
   const { pane } = request;
   const advice = request.interruptAdvice ?? DEFAULT_INTERRUPT_ADVICE;
-  const runs = engine.state.activeRuns;
+  const runs = activeRuns(engine);
   const lease = await openPaneStream(engine, pane);
   const stream = lease.stream;
   let integration: Integration | undefined;
@@ -368,12 +373,12 @@ async function signalEnd(engine: Engine, paneId: string, reader: MarkReader, cha
 }
 
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
-  engine.state.endedRuns.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
+  endedRuns(engine).set(pane.id, { status, at: Date.now(), panePid: pane.pid });
 }
 
 /** The end of a command an earlier call timed out on, once (for the same shell process). */
 function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
-  const map = engine.state.endedRuns;
+  const map = endedRuns(engine);
   const end = map.get(pane.id);
   if (!end) return undefined;
   map.delete(pane.id);

@@ -4,7 +4,7 @@
  * touching tmux, and a `run` that acts. Every item of run_operations is planned before any runs.
  */
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
-import type { ToolAnnotations, ToolCall, ToolDeclaration, ToolFacts } from '../../mcp/tools/tool.js';
+import { declaredTargets, type ToolAnnotations, type ToolCall, type ToolDeclaration, type ToolFacts } from '../../mcp/tools/tool.js';
 import { Deadline, type JuliaApp } from './app.js';
 import type { Payload } from './envelope.js';
 
@@ -58,6 +58,7 @@ export function juliaDeclaration(tool: JuliaTool, app: JuliaApp, settings: Schem
     outputSchema: tool.output,
     annotations: tool.annotations,
     group: 'julia',
+    ...declaredTargets(tool, input),
     handler: (args, call) =>
       app.counted(async () => {
         const plan = tool.plan(args, app);

@@ -6,11 +6,14 @@
 import { execFile } from 'node:child_process';
 import { readFile, readlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import type { Engine } from '../../engine.js';
+import { type Engine, perServer } from '../../engine.js';
 import { withPaneInput } from '../input.js';
 import type { PaneStream } from '../../watch/pane-stream.js';
 import type { PaneRecord } from '../../read/records.js';
 import { installLine, newNonce, readIntegration, type IntegratedShell, type Integration } from './index.js';
+
+/** Shell processes where installing the integration failed, pane id to pid. */
+const installFailed = perServer(() => new Map<string, number>());
 
 /** How long a pane whose shell is about to be back (after C-c, or a program's last words) is waited for, at most. */
 export const PROMPT_GRACE_MS = 1000;
@@ -21,7 +24,7 @@ const INSTALL_MS = 3000;
 
 /** Whether installing the integration already failed in this pane's shell process (framed from then on). */
 export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
-  return engine.state.installFailed.get(pane.id) === pane.pid;
+  return installFailed(engine).get(pane.id) === pane.pid;
 }
 
 /**
@@ -66,7 +69,7 @@ export async function install(engine: Engine, pane: PaneRecord, stream: PaneStre
     stream.consumed(stream.end);
     return { shell, nonce };
   }
-  engine.state.installFailed.set(pane.id, pane.pid);
+  installFailed(engine).set(pane.id, pane.pid);
   return undefined;
 }
 
