@@ -66,8 +66,10 @@ async function memoryPolicy() {
 async function serve(config: Config): Promise<void> {
   // Over HTTP the SDK loads at once; over stdio the policy's modules wait for the first answers.
   let memory = config.http ? await memoryPolicy() : undefined;
-  // First: a trail that cannot be written stops start-up before anything else happens.
+  // First: a trail that cannot be written, or an approval rule that does not parse, stops start-up before anything else happens.
   const trail = config.audit ? await openTrail(config.audit) : undefined;
+  const gate = config.approvals ? await import('./cli/approvals.js') : undefined;
+  const approvalRules = gate?.approvalRules(config);
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
   const loading = config.http ? loadMcp() : undefined;
   const checking = checkTmuxBin(config, process.env);
@@ -130,8 +132,10 @@ async function serve(config: Config): Promise<void> {
   // The control connection opens while the SDK loads, so the first call finds it ready.
   if (running) void registry.defaultEngine.identity().catch(() => {});
   const { createServerFactory, profileWire, serveBothErasOverStdio } = await mcpLoading;
+  const approvals = gate && approvalRules ? gate.openApprovals(config, approvalRules, registry) : undefined;
+  if (approvals && trail) approvals.attachTrail(trail);
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
-  const factory = createServerFactory(profile, trail ? { trail } : {});
+  const factory = createServerFactory(profile, { ...(trail ? { trail } : {}), ...(approvals ? { approvals } : {}) });
 
   let where: string;
   // One token for --http and --view, however it is given; a generated one is made once.
@@ -170,10 +174,11 @@ async function serve(config: Config): Promise<void> {
   if (config.view && token && trail) {
     // Loaded only here: with no --view, nothing of the view is in the process.
     const { serveView } = await import('./view/server.js');
-    const view = await serveView({ ...config.view, token: token.value, registry, trail }).catch((error: Error) => {
+    const view = await serveView({ ...config.view, token: token.value, registry, trail, ...(approvals ? { approvals: approvals.board } : {}) }).catch((error: Error) => {
       throw new ConfigError(`--view ${config.view!.host}:${config.view!.port}: ${error.message}`);
     });
     closeView = () => view.close();
+    approvals?.attachView();
     where += `, view at ${view.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
@@ -192,6 +197,8 @@ function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, ru
     `${selectionSummary}` +
     (config.readOnly ? ', read-only' : '') +
     (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
+    (config.approvals?.rules.length ? `, asks a person before ${config.approvals.rules.join(' ')}` : '') +
+    (config.approvals?.startPaused ? ', paused' : '') +
     `${where}\n`
   );
 }

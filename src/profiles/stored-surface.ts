@@ -10,7 +10,7 @@ import type { FirstSurface } from '../mcp/surface/listing.js';
 
 /** Configuration no profile's surface depends on (test/unit/stored-surface.test.ts varies each); the rest is the key. */
 export const SURFACE_FREE = [
-  'tmuxBin', 'socketName', 'socketPath', 'commandTimeoutMs', 'waitMaxMs', 'hosts', 'caller', 'allowSessions', 'idleGc', 'http', 'record', 'audit', 'view',
+  'tmuxBin', 'socketName', 'socketPath', 'commandTimeoutMs', 'waitMaxMs', 'hosts', 'caller', 'allowSessions', 'idleGc', 'http', 'record', 'audit', 'view', 'approvals',
 ] as const satisfies ReadonlyArray<keyof Config>;
 
 export interface StoredSurface {

@@ -41,6 +41,7 @@ const VARIED: Record<keyof Config, ((config: Config) => Config) | 'keyed'> = {
   record: (config) => ({ ...config, record: { dir: '/var/rec', maxBytes: 1_000 } }),
   audit: (config) => ({ ...config, audit: { file: '/var/audit.log', redact: ['secret'] } }),
   view: (config) => ({ ...config, view: { host: '127.0.0.1', port: 8766, allowedHostnames: [] } }),
+  approvals: (config) => ({ ...config, approvals: { rules: ['destructive', 'text:rm -rf'], timeoutMs: 60_000, startPaused: false } }),
 };
 
 async function surfaceOf(config: Config): Promise<StoredSurface> {

@@ -61,6 +61,8 @@ export function libtmuxTool<In extends JsonSchema>(spec: LibtmuxToolSpec<In>): L
     _meta: { [CAPABILITY_KEY]: capabilityRow(spec, spec.input) },
     group: spec.toolset,
     handler: spec.handler as LibtmuxTool['handler'],
+    ...(spec.typed ? { typed: spec.typed as LibtmuxTool['typed'] } : {}),
+    ...(spec.items ? { items: spec.items as LibtmuxTool['items'] } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 /** The input tools: typing keys into a pane, and pasting a block of text. */
+import { typedKeys, typedText } from '../../../core/act/typed-text.js';
 import { pasteText as paste, sendKeys as send } from '../../../core/act/input.js';
 import { string } from '../../../mcp/tools/schema.js';
 import { checkKeys, checkText, planOn } from '../checks.js';
@@ -16,6 +17,7 @@ export const sendKeys = juliaTool({
   annotations: CHANGE,
   input: (settings) => paneInput(settings, keysFields, ['keys']),
   output: mutationOutput,
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: false })],
   plan: (args, app) =>
     planOn(args, app, () => {
       checkKeys(args.keys);
@@ -42,6 +44,7 @@ export const pasteText = juliaTool({
   input: (settings) =>
     paneInput(settings, { text: string({ maxLength: MAX_PASTE_BYTES, description: `The text to insert, at most ${MAX_PASTE_BYTES} UTF-8 bytes; may be empty.` }) }, ['text']),
   output: mutationOutput,
+  typed: (args) => [typedText(args.text)],
   plan: (args, app) =>
     planOn(args, app, () => {
       checkText(args.text, MAX_PASTE_BYTES, 'text');

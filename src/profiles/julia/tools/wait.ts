@@ -1,4 +1,5 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
+import { typedKeys } from '../../../core/act/typed-text.js';
 import type { Engine } from '../../../core/engine.js';
 import { Failure } from '../../../core/failure.js';
 import { staleTarget } from '../../../core/servers/generation.js';
@@ -113,6 +114,7 @@ export const sendKeysAndWait = juliaTool({
   annotations: CHANGE,
   input: (settings) => waitInput(settings, keysFields, ['keys', 'text']),
   output: outcomes(matched),
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: false })],
   plan(args, app) {
     checkKeys(args.keys);
     return { ...planWait(args, app), keys: args.keys, literal: args.literal ?? false };

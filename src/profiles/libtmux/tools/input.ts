@@ -1,6 +1,7 @@
 /** The input tools: typing and pasting into panes, and tmux's wait-for channels between them. */
 import { pasteText, prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
 import { asFailure, invalidArgument } from '../../../core/failure.js';
+import { typedKeys, typedText } from '../../../core/act/typed-text.js';
 import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, signalChannel, waitForChannel } from '../../../core/watch/channels.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
@@ -44,6 +45,7 @@ export const sendKeysTool = libtmuxTool({
     'exit status use run_shell_command; to insert a multi-line block without running it line by line use paste_text.',
   ...TYPES_INTO,
   input: object(SEND_KEYS_FIELDS, ['keys', 'paneId']),
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: args.enter ?? false })],
   output: object(
     {
       paneRef: string({ description: 'Opaque reference to the pane typed into, accepted wherever a pane id is.' }),
@@ -135,7 +137,9 @@ export const sendKeysBatchTool = libtmuxTool({
     },
     ['completed', 'failures', 'targets'],
   ),
-  async handler(args, { ctx, signal }) {
+  // Each operation is a send_keys of its own: asked about on its own when it is its turn (--approve).
+  items: (args) => args.operations.map((op) => ({ tool: 'send_keys', arguments: op })),
+  async handler(args, { ctx, signal, approveItem }) {
     const { engine } = ctx;
     const stop = (args.onError ?? 'stop') === 'stop';
     const requests: SendKeysRequest[] = args.operations.map((op, index) => ({
@@ -167,6 +171,7 @@ export const sendKeysBatchTool = libtmuxTool({
         break;
       }
       try {
+        await approveItem?.(index);
         const sent = await sendKeys(engine, request);
         targets.push({ index, resolvedPaneIds: [...sent.target.receivers] });
       } catch (error) {
@@ -215,6 +220,7 @@ export const pasteTextTool = libtmuxTool({
     },
     ['characters', 'pane', 'paneRef'],
   ),
+  typed: (args) => [typedText(args.text, args.enter)],
   async handler(args, { ctx }) {
     const { engine } = ctx;
     const { pane, characters } = await pasteText(engine, { pane: args.paneId, text: args.text, enter: args.enter, force: args.force });

@@ -1,5 +1,6 @@
 /** The wait tools: block until a pane prints something, read what it printed since a cursor, or run a command in a shell and wait for its end. */
 import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
+import { typedText } from '../../../core/act/typed-text.js';
 import { Failure, refused } from '../../../core/failure.js';
 import { captureSince, CURSOR_MAX_CHARS, decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/read/capture-since.js';
 import { fingerprint } from '../../../core/targets/refs.js';
@@ -279,6 +280,7 @@ export const runShellCommandTool = libtmuxTool({
     },
     ['droppedLines', 'effectiveTimeout', 'exitStatus', 'linesMissed', 'output', 'pane', 'paneRef', 'seconds', 'timedOut'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, signal, progress }) {
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call

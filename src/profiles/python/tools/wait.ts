@@ -1,4 +1,5 @@
 /** The wait tools: wait_for_text and capture_since watch a pane without sleeping; run_command runs a command and waits for its end. */
+import { typedText } from '../../../core/act/typed-text.js';
 import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
 import { Failure, invalidArgument, refused } from '../../../core/failure.js';
 import { escapeRegExp } from '../../../core/read/bounded-regex.js';
@@ -230,6 +231,7 @@ export const runCommandTool = pythonTool({
     },
     ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, engine, signal, progress }) {
     checkTarget(args);
     const command = checkCommand(args.command);

@@ -1,0 +1,416 @@
+/**
+ * The approval gate: the one rule in the dispatcher (server.ts) that makes a call wait for a person.
+ * A call that meets an --approve rule, or that would change something while the view is paused,
+ * is asked about before its handler runs; a batch's items are asked about each on its own, when
+ * its turn comes. The first channel that answers wins and the question is withdrawn everywhere
+ * else: the client (MCP elicitation), the live view, the terminal of `tmux-mcp call`. Denied,
+ * unanswered in time or with no one to ask, the call is refused with nothing sent to tmux.
+ * A call no rule meets costs one synchronous look at the rules.
+ */
+import { Failure } from '../../core/failure.js';
+import { onShutdown } from '../../core/servers/shutdown.js';
+import type { AuditClient, AuditTrail } from '../tools/audit.js';
+import { withProgress, type ToolCall, type ToolDeclaration } from '../tools/tool.js';
+import { READ_GROUP } from '../tools/selection.js';
+import { ApprovalBoard, type Answer, type PendingQuestion } from './board.js';
+import { answerIn, askByInputRequired, askDuringCall, callDigest, elicitationEra, QuestionSeal, type ClientRequest, type SealedQuestion } from './elicit.js';
+import type { Locate, Place } from './place.js';
+import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
+import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
+
+export interface ApprovalOptions {
+  readonly rules: readonly ApprovalRule[];
+  /** How long a question waits for an answer (--approve-timeout). */
+  readonly timeoutMs: number;
+  /** --start-paused: calls that change anything wait until Resume in the view. */
+  readonly startPaused?: boolean;
+  /** Where a call acts, for questions and for rules limited to a host or sessions. */
+  readonly locate?: Locate;
+  /** In-process `tmux-mcp call` on a terminal: asks there. */
+  readonly terminal?: (message: string, signal: AbortSignal) => Promise<Answer>;
+}
+
+/** What the gate needs to know of a tool, whatever its profile's context. */
+export type GatedTool = Pick<ToolDeclaration<any>, 'name' | 'annotations' | 'group' | 'typed' | 'items' | 'nestedAuthority'>;
+
+/** One direct call about to run, as the dispatcher knows it. */
+export interface ScreenCall {
+  readonly tool: GatedTool;
+  readonly args: unknown;
+  readonly ctx: unknown;
+  /** The tools a batch's items name. */
+  readonly lookup: (name: string) => GatedTool | undefined;
+  /** The SDK request the call came in on (how the client can be asked). */
+  readonly request?: ClientRequest;
+  readonly signal: AbortSignal;
+  readonly progress: ToolCall<unknown>['progress'];
+  readonly client?: AuditClient;
+  /** The call's audit entry, when calls are audited. */
+  readonly callId?: number;
+}
+
+/** Asks about batch item `index` when its turn comes; throws the refusal when it may not run. */
+export type ItemGate = (index: number) => Promise<void>;
+
+export type Screened =
+  | { readonly kind: 'run'; readonly item?: ItemGate }
+  | { readonly kind: 'refuse'; readonly failure: Failure }
+  | { readonly kind: 'ask'; readonly result: InputRequiredResult };
+
+interface Item {
+  readonly tool: string;
+  readonly arguments: unknown;
+}
+
+/** One question's subject: the whole call, or one item of its batch. */
+interface Subject {
+  readonly tool: string;
+  readonly args: unknown;
+  readonly unit: Unit;
+  readonly item?: number;
+}
+
+/** How a question ended. */
+type Settled = { readonly answer: Answer } | { readonly timedOut: true } | { readonly cancelled: 'client' | 'stopping' } | { readonly failed: string };
+
+/** Longest text a question shows of what a call types. */
+const MAX_SHOWN_TEXT = 2000;
+
+export class Approvals {
+  readonly board: ApprovalBoard;
+  readonly rules: RuleSet;
+  readonly timeoutMs: number;
+  readonly #options: ApprovalOptions;
+  readonly #seal: QuestionSeal;
+  #view = false;
+  #trail: AuditTrail | undefined;
+
+  constructor(options: ApprovalOptions) {
+    this.#options = options;
+    this.rules = new RuleSet(options.rules);
+    this.timeoutMs = options.timeoutMs;
+    this.board = new ApprovalBoard(options.startPaused);
+    this.#seal = new QuestionSeal(options.timeoutMs);
+  }
+
+  /** The live view shows the board: a channel that can answer, and the only way to pause. */
+  attachView(): void {
+    this.#view = true;
+  }
+
+  /** Where question lines go (the audit log and the view's trail). */
+  attachTrail(trail: AuditTrail): void {
+    this.#trail = trail;
+  }
+
+  /** The SDK options every server needs: the verify hook for sealed 2026 questions. */
+  get serverOptions(): Pick<ServerOptions, 'requestState'> {
+    return this.#seal.serverOptions;
+  }
+
+  /**
+   * Whether a direct call may run now. Undefined (synchronously) when no rule meets it and nothing
+   * is paused: it runs as if there were no gate. Otherwise what to do once a person has been asked.
+   */
+  screen(call: ScreenCall): Promise<Screened> | undefined {
+    const items = itemsOf(call.tool, call.args);
+    const whole = this.rules.candidates(unitOf(call.tool, call.args, call.ctx, items !== undefined));
+    const itemRules = items?.map((item) => {
+      const tool = call.lookup(item.tool);
+      return tool ? this.rules.candidates(unitOf(tool, item.arguments, call.ctx, false)) : NONE;
+    });
+    const held = this.#heldByPause(call.tool);
+    if (!held && isNone(whole) && (!itemRules || itemRules.every(isNone))) return undefined;
+    return this.#decide(call, items ?? [], whole, itemRules ?? []);
+  }
+
+  async #decide(
+    call: ScreenCall,
+    items: readonly Item[],
+    wholeCandidates: readonly ApprovalRule[] | Promise<readonly ApprovalRule[]>,
+    itemCandidates: ReadonlyArray<readonly ApprovalRule[] | Promise<readonly ApprovalRule[]>>,
+  ): Promise<Screened> {
+    let wholeRule: ApprovalRule | undefined;
+    let itemRules: Array<ApprovalRule | undefined>;
+    try {
+      wholeRule = await this.#applicable(await wholeCandidates, call.args);
+      itemRules = await Promise.all(itemCandidates.map(async (candidates, i) => this.#applicable(await candidates, items[i]!.arguments)));
+    } catch (error) {
+      // A target outside the scope: refused as the call itself would be, without asking anyone.
+      if (error instanceof Failure) return { kind: 'refuse', failure: error };
+      throw error;
+    }
+    const subjects = new Map<number, { subject: Subject; rule: ApprovalRule }>();
+    itemRules.forEach((rule, index) => {
+      const item = items[index]!;
+      const tool = call.lookup(item.tool)!;
+      if (rule) subjects.set(index, { subject: { tool: item.tool, args: item.arguments, unit: unitOf(tool, item.arguments, call.ctx, false), item: index }, rule });
+    });
+    const whole: Subject = { tool: call.tool.name, args: call.args, unit: unitOf(call.tool, call.args, call.ctx, items.length > 0) };
+
+    // A retried 2026 call brings the answers to what its first round asked.
+    const sealed = call.request?.ctx.mcpReq.requestState<SealedQuestion>();
+    const answered = sealed !== undefined ? this.#readSealed(call, sealed, whole, subjects) : undefined;
+    // Paused, a call that changes anything waits for Resume, unless a person is asked about it anyway.
+    if (!wholeRule && this.#heldByPause(call.tool)) {
+      const paused = await this.#ask(call, whole, undefined);
+      if (paused) return { kind: 'refuse', failure: paused };
+    }
+    if (!answered && (wholeRule || subjects.size > 0) && call.request && elicitationEra(call.request) === 'modern') {
+      return { kind: 'ask', result: await this.#askModern(call, whole, wholeRule, subjects) };
+    }
+    if (wholeRule) {
+      const refusal = answered ? answered.get('call') : await this.#ask(call, whole, wholeRule);
+      if (refusal) return { kind: 'refuse', failure: refusal };
+    }
+    if (subjects.size === 0) return { kind: 'run' };
+    return {
+      kind: 'run',
+      item: async (index) => {
+        const asked = subjects.get(index);
+        if (!asked) return;
+        const refusal = answered ? answered.get(`item-${index}`) : await this.#ask(call, asked.subject, asked.rule);
+        if (refusal) throw refusal;
+      },
+    };
+  }
+
+  /** Paused (only the view can pause, and resume), a call that changes anything waits. */
+  #heldByPause(tool: GatedTool): boolean {
+    return this.#view && this.board.paused && changes(tool);
+  }
+
+  /** The first candidate whose place holds for the call (its places asked of tmux only when a rule has one). */
+  async #applicable(candidates: readonly ApprovalRule[], args: unknown): Promise<ApprovalRule | undefined> {
+    if (candidates.length === 0) return undefined;
+    const placed = candidates.some((rule) => rule.host !== undefined || rule.session !== undefined);
+    const places = placed ? await this.#places(args) : [];
+    const where = places.length > 0 ? places : [{ host: 'local', label: '' } as Place];
+    return candidates.find((rule) => where.some((place) => placeHolds(rule, place.host, place.session)));
+  }
+
+  async #places(args: unknown): Promise<Place[]> {
+    return this.#options.locate ? this.#options.locate(args) : [];
+  }
+
+  /**
+   * Asks a person about `subject` (or holds it for the pause when `rule` is undefined) through every
+   * channel this call has, and waits for the first answer; undefined when it may run.
+   */
+  async #ask(call: ScreenCall, subject: Subject, rule: ApprovalRule | undefined): Promise<Failure | undefined> {
+    const started = performance.now();
+    const question = await this.#question(call, subject, rule);
+    const message = questionText(question);
+    const era = !rule || !call.request ? undefined : elicitationEra(call.request);
+    const terminal = rule ? this.#options.terminal : undefined;
+    if (!this.#view && era !== 'legacy' && !terminal) {
+      const failure = new Failure(
+        'denied',
+        `${describe(subject)} needs a person's approval (--approve ${rule!.text}), and no one can be asked: this client does not support MCP elicitation and the server has no --view; nothing was sent`,
+        'A person can approve it through a client that supports elicitation, or through the live view (start the server with --view).',
+      );
+      this.#record(call, subject, question, rule, { failed: 'no channel' }, failure, performance.now() - started);
+      return failure;
+    }
+    const withdraw = new AbortController();
+    const settled = await withProgress(call.progress, this.timeoutMs, (s) => `waiting ${s}s for a person to approve ${subject.tool}`, () =>
+      new Promise<Settled>((resolve) => {
+        const timer = setTimeout(() => resolve({ timedOut: true }), Math.max(0, question.deadline - Date.now()));
+        const onAbort = () => resolve({ cancelled: 'client' });
+        call.signal.addEventListener('abort', onAbort, { once: true });
+        if (call.signal.aborted) onAbort();
+        const unshut = onShutdown(() => resolve({ cancelled: 'stopping' }));
+        const unpost = this.#view ? this.board.post(question, (answer) => resolve({ answer })) : () => {};
+        const channels = [
+          ...(era === 'legacy' ? [askDuringCall(call.request!, message, withdraw.signal, this.timeoutMs)] : []),
+          ...(terminal ? [terminal(message, withdraw.signal)] : []),
+        ];
+        for (const channel of channels) {
+          channel.then(
+            (answer) => resolve({ answer }),
+            // A client that fails to ask leaves the view to answer; with no view, the call is refused.
+            (error: unknown) => !withdraw.signal.aborted && !this.#view && resolve({ failed: error instanceof Error ? error.message : String(error) }),
+          );
+        }
+        withdraw.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          call.signal.removeEventListener('abort', onAbort);
+          unshut();
+          unpost();
+        });
+      }).finally(() => withdraw.abort()),
+    );
+    const failure = refusalOf(settled, subject, rule, this.timeoutMs);
+    this.#record(call, subject, question, rule, settled, failure, performance.now() - started);
+    return failure;
+  }
+
+  /** 2026-07-28 with a client that can be asked: every question of the call at once, in one sealed input_required. */
+  async #askModern(call: ScreenCall, whole: Subject, wholeRule: ApprovalRule | undefined, subjects: ReadonlyMap<number, { subject: Subject; rule: ApprovalRule }>): Promise<InputRequiredResult> {
+    const asked: Array<[key: string, subject: Subject, rule: ApprovalRule]> = [
+      ...(wholeRule ? [['call', whole, wholeRule] as [string, Subject, ApprovalRule]] : []),
+      ...[...subjects].map(([index, { subject, rule }]) => [`item-${index}`, subject, rule] as [string, Subject, ApprovalRule]),
+    ];
+    const questions = await Promise.all(asked.map(async ([key, subject, rule]) => [key, questionText(await this.#question(call, subject, rule))] as const));
+    const now = Date.now();
+    const state = await this.#seal.seal(
+      { id: ApprovalBoard.newId(), call: callDigest(call.tool.name, call.args), askedAt: now, deadline: now + this.timeoutMs, keys: asked.map(([key, , rule]) => [key, rule.text] as const) },
+      call.request!.ctx,
+    );
+    return askByInputRequired(questions, state);
+  }
+
+  /** The answers a retried 2026 call brings, each a refusal or undefined (approved), by key. */
+  #readSealed(call: ScreenCall, sealed: SealedQuestion, whole: Subject, subjects: ReadonlyMap<number, { subject: Subject; rule: ApprovalRule }>): Map<string, Failure | undefined> {
+    // The seal and its one use were checked by the SDK's verify hook; it must also be this very call.
+    if (sealed.call !== callDigest(call.tool.name, call.args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+    const answers = new Map<string, Failure | undefined>();
+    const late = Date.now() > sealed.deadline;
+    for (const [key, ruleText] of sealed.keys) {
+      const subject = key === 'call' ? whole : subjects.get(Number(key.slice(5)))?.subject;
+      if (!subject) continue;
+      const rule = this.rules.rules.find((each) => each.text === ruleText);
+      const answer = late ? undefined : answerIn(call.request!.ctx, key);
+      const settled: Settled = late ? { timedOut: true } : answer ? { answer } : { answer: { decision: 'deny', channel: 'elicitation', reason: 'the client sent no answer' } };
+      const failure = refusalOf(settled, subject, rule, this.timeoutMs);
+      this.#record(call, subject, { where: [] }, rule, settled, failure, Date.now() - sealed.askedAt);
+      answers.set(key, failure);
+    }
+    return answers;
+  }
+
+  async #question(call: ScreenCall, subject: Subject, rule: ApprovalRule | undefined): Promise<PendingQuestion> {
+    const places = await this.#places(subject.args).catch(() => []);
+    const typed = await typedOf(subject.unit);
+    const text = typed.map((each) => each.sent).join('\n');
+    const clean = this.#trail ? this.#trail.clean(subject.args) : subject.args;
+    return {
+      id: ApprovalBoard.newId(),
+      tool: subject.tool,
+      ...(subject.item !== undefined ? { batch: { tool: call.tool.name, index: subject.item } } : {}),
+      where: places.map((place) => place.label),
+      ...(text !== '' ? { text: text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}...[${text.length - MAX_SHOWN_TEXT} more characters]` : text } : {}),
+      arguments: clean,
+      ...(rule ? { rule: rule.text } : {}),
+      paused: rule === undefined,
+      client: call.client ?? {},
+      askedAt: new Date().toISOString(),
+      deadline: Date.now() + this.timeoutMs,
+    };
+  }
+
+  /** The question's line in the audit, beside the call's own: its answer, channel, reason and wait. */
+  #record(
+    call: ScreenCall,
+    subject: Subject,
+    question: Pick<PendingQuestion, 'text' | 'where'>,
+    rule: ApprovalRule | undefined,
+    settled: Settled,
+    failure: Failure | undefined,
+    waitedMs: number,
+  ): void {
+    const trail = this.#trail;
+    if (!trail?.active) return;
+    const answer = 'answer' in settled ? settled.answer : undefined;
+    trail.record({
+      id: trail.nextId(),
+      time: new Date().toISOString(),
+      client: call.client ?? {},
+      tool: subject.tool,
+      arguments: subject.args,
+      targets: [],
+      outcome: failure ? 'error' : 'ok',
+      ...(failure ? { error: failure.message } : {}),
+      ms: Math.round(waitedMs * 1000) / 1000,
+      ...(subject.item !== undefined && call.callId !== undefined ? { batch: { id: call.callId, tool: call.tool.name, index: subject.item } } : {}),
+      approval: {
+        ...(call.callId !== undefined ? { call: call.callId } : {}),
+        ...(rule ? { rule: rule.text } : { paused: true }),
+        ...(question.where.length ? { where: question.where } : {}),
+        ...(question.text !== undefined ? { text: question.text } : {}),
+        answer: answer ? (answer.decision === 'approve' ? 'approved' : 'denied') : 'timedOut' in settled ? 'timeout' : 'cancelled' in settled ? 'cancelled' : 'refused',
+        ...(answer ? { channel: answer.channel } : {}),
+        ...(answer?.reason ? { reason: answer.reason } : {}),
+      },
+    });
+  }
+}
+
+const NONE: readonly ApprovalRule[] = [];
+
+function isNone(candidates: readonly ApprovalRule[] | Promise<readonly ApprovalRule[]>): boolean {
+  return !(candidates instanceof Promise) && candidates.length === 0;
+}
+
+/** Whether a tool changes anything: it neither is marked read-only nor belongs to the reading toolset. */
+function changes(tool: GatedTool): boolean {
+  return tool.annotations?.readOnlyHint !== true && tool.group !== READ_GROUP;
+}
+
+/** The unit a person is asked about for `tool`: a batch as a whole is asked about only by name. */
+function unitOf(tool: GatedTool, args: unknown, ctx: unknown, batch: boolean): Unit {
+  if (batch) return { tool: tool.name, destructive: false };
+  const typed = tool.typed;
+  return {
+    tool: tool.name,
+    destructive: tool.annotations?.destructiveHint === true && changes(tool),
+    ...(typed
+      ? {
+          typed: () => {
+            // Arguments that cannot be typed fail in the handler before anything is sent.
+            try {
+              const texts = typed(args, ctx);
+              return texts instanceof Promise ? texts.catch(() => []) : texts;
+            } catch {
+              return [];
+            }
+          },
+        }
+      : {}),
+  };
+}
+
+async function typedOf(unit: Unit): Promise<readonly { sent: string }[]> {
+  return unit.typed ? await unit.typed() : [];
+}
+
+/** A batch's items: its own `items`, or for a batch of nested calls its operations. */
+function itemsOf(tool: GatedTool, args: unknown): Item[] | undefined {
+  if (tool.items) return [...tool.items(args)];
+  if (!tool.nestedAuthority) return undefined;
+  const operations = (args as { operations?: unknown }).operations;
+  return Array.isArray(operations) ? operations.map((op: { tool?: unknown; arguments?: unknown }) => ({ tool: String(op?.tool), arguments: op?.arguments ?? {} })) : [];
+}
+
+function describe(subject: Subject): string {
+  return subject.item !== undefined ? `operations[${subject.item}] (${subject.tool})` : subject.tool;
+}
+
+/** The question as the client's form and the terminal put it: tool, where, what it types, why it asks. */
+export function questionText(question: PendingQuestion): string {
+  return [
+    `${question.paused ? 'The server is paused' : 'Approval needed'}: ${question.batch ? `${question.batch.tool} operations[${question.batch.index}] ` : ''}${question.tool}` +
+      (question.client.name ? ` from ${question.client.name}` : ''),
+    ...(question.where.length ? [`Where: ${question.where.join(', ')}`] : []),
+    ...(question.text !== undefined ? [`Types or runs:\n${question.text}`] : [`Arguments: ${JSON.stringify(question.arguments)}`]),
+    ...(question.rule ? [`Rule: ${question.rule}`] : []),
+  ].join('\n');
+}
+
+function refusalOf(settled: Settled, subject: Subject, rule: ApprovalRule | undefined, timeoutMs: number): Failure | undefined {
+  const what = describe(subject);
+  const why = rule ? `(--approve ${rule.text})` : '(the server is paused)';
+  if ('answer' in settled) {
+    if (settled.answer.decision === 'approve') return undefined;
+    const by = settled.answer.channel === 'elicitation' ? 'in the client' : settled.answer.channel === 'view' ? 'in the live view' : 'on the terminal';
+    return new Failure('denied', `${what} was denied by a person ${by} ${why}${settled.answer.reason ? `: ${settled.answer.reason}` : ''}; nothing was sent`, 'Do not retry it as it is; ask the person what to do instead.');
+  }
+  if ('timedOut' in settled) {
+    return new Failure('denied', `${what} was not approved within ${timeoutMs / 1000} s ${why} (--approve-timeout); nothing was sent`, 'A person was asked and did not answer; try again later or ask them.');
+  }
+  if ('cancelled' in settled) {
+    const why = settled.cancelled === 'stopping' ? 'the server is stopping' : 'the call was cancelled';
+    return new Failure('cancelled', `${what} did not run: ${why} while it waited for approval; nothing was sent`, undefined, { touched: false });
+  }
+  return new Failure('denied', `${what} needs a person's approval ${why}, and the client could not be asked (${settled.failed}); nothing was sent`, 'Approve it through the live view (--view), or use a client that supports elicitation.');
+}
