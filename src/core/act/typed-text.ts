@@ -4,7 +4,8 @@
  * over several keys or spelling Space as a key name reads the same as typing it. Two readings are
  * given, and a rule looks at both: everything in the order sent, and the lines a line editor would
  * hold (Backspace, the cursor keys, C-u and the like applied), so "rmx", BSpace, " -rf" reads as
- * "rm -rf". History recall, completion and a program's own bindings are not replayed.
+ * "rm -rf". A reading continues the line earlier input left unfinished, so a word split over two
+ * calls reads whole too. History recall, completion and a program's own bindings are not replayed.
  */
 import { planKeys, type InputStep, type KeysRequest } from './input.js';
 
@@ -62,28 +63,46 @@ const EDIT_OF: Readonly<Record<string, Edit>> = {
   '^c': 'abandon',
 };
 
-/** The two readings of what a pane receives: `sent` in order, `edited` as the lines a line editor keeps. */
+/** What a call types into a pane: the send steps tmux will get (input.ts), read on demand. */
+export interface Typed {
+  readonly steps: readonly InputStep[];
+  /** A command run as a process of its own (a new pane's, a new session's): it continues no pane's line. */
+  readonly own?: true;
+}
+
+/**
+ * The readings of what a pane receives: `sent` in order, `edited` as the lines a line editor keeps,
+ * and `unfinished`, the line left without an Enter (what the next input continues).
+ */
 export interface TypedText {
   readonly sent: string;
   readonly edited: string;
+  readonly unfinished: string;
 }
 
-/** What typing `request` sends, read as text (throws as planKeys does for input that could not be sent). */
-export function typedKeys(request: KeysRequest): TypedText {
-  return readSteps(planKeys(request));
+/** What typing `request` sends (throws as planKeys does for input that could not be sent). */
+export function typedKeys(request: KeysRequest): Typed {
+  return { steps: planKeys(request) };
 }
 
-/** Text pasted or run as it is, optionally followed by Enter. */
-export function typedText(text: string, enter = false): TypedText {
-  const sent = enter ? `${text}\n` : text;
-  return { sent, edited: sent };
+/** Text pasted or run as it is (its newlines as Enter), optionally followed by Enter. */
+export function typedText(text: string, enter = false): Typed {
+  return { steps: planKeys({ keys: [text], literal: true, enter }) };
 }
 
-/** Reads send steps back as text: characters and key names that stand for characters, then line editing. */
-export function readSteps(steps: readonly InputStep[]): TypedText {
-  let sent = '';
-  const editor = new LineEditor();
-  for (const step of steps) {
+/** A command line tmux starts as a process of its own (split-window, respawn-pane, new-session). */
+export function typedCommand(command: string): Typed {
+  return { ...typedText(command, true), own: true };
+}
+
+/**
+ * Reads send steps back as text: characters and key names that stand for characters, then line
+ * editing, continuing `pending`, the unfinished line earlier input left (the cursor at its end).
+ */
+export function readTyped(typed: Typed, pending = ''): TypedText {
+  let sent = pending;
+  const editor = new LineEditor(pending);
+  for (const step of typed.steps) {
     if (step.kind === 'text') {
       sent += step.text;
       editor.type(step.text);
@@ -105,14 +124,19 @@ export function readSteps(steps: readonly InputStep[]): TypedText {
       }
     }
   }
-  return { sent, edited: editor.text() };
+  return { sent, edited: editor.text(), unfinished: editor.current() };
 }
 
 /** The lines as an emacs-style line editor keeps them: finished lines, and the current one with its cursor. */
 class LineEditor {
   readonly #done: string[] = [];
-  #line: string[] = [];
-  #cursor = 0;
+  #line: string[];
+  #cursor: number;
+
+  constructor(pending: string) {
+    this.#line = [...pending];
+    this.#cursor = this.#line.length;
+  }
 
   type(text: string): void {
     for (const char of text) {
@@ -168,6 +192,10 @@ class LineEditor {
         this.#cursor = 0;
         break;
     }
+  }
+
+  current(): string {
+    return this.#line.join('');
   }
 
   text(): string {

@@ -16,6 +16,8 @@ import { ApprovalBoard, type Answer, type PendingQuestion } from './board.js';
 import { answerIn, askByInputRequired, askDuringCall, callDigest, elicitationEra, QuestionSeal, type ClientRequest, type SealedQuestion } from './elicit.js';
 import type { Locate, Place } from './place.js';
 import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
+import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
+import { readTyped, type Typed, type TypedText } from '../../core/act/typed-text.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 
 export interface ApprovalOptions {
@@ -62,11 +64,19 @@ interface Item {
   readonly arguments: unknown;
 }
 
+/** What a unit comes to for the rules: those it meets, what it types, and the line it leaves unfinished in its pane. */
+interface Reading {
+  readonly rules: readonly ApprovalRule[];
+  /** What it types, read as the pane receives it (with the pane's unfinished line before it); undefined when not read. */
+  readonly text?: string;
+  readonly pane?: { readonly key: string; readonly line: string };
+}
+
 /** One question's subject: the whole call, or one item of its batch. */
 interface Subject {
-  readonly tool: string;
+  readonly tool: GatedTool;
   readonly args: unknown;
-  readonly unit: Unit;
+  readonly reading: Reading;
   readonly item?: number;
 }
 
@@ -76,12 +86,15 @@ type Settled = { readonly answer: Answer } | { readonly timedOut: true } | { rea
 /** Longest text a question shows of what a call types. */
 const MAX_SHOWN_TEXT = 2000;
 
+const QUIET: Reading = { rules: [] };
+
 export class Approvals {
   readonly board: ApprovalBoard;
   readonly rules: RuleSet;
   readonly timeoutMs: number;
   readonly #options: ApprovalOptions;
   readonly #seal: QuestionSeal;
+  readonly #lines = new UnfinishedLines();
   #view = false;
   #trail: AuditTrail | undefined;
 
@@ -111,42 +124,79 @@ export class Approvals {
   /**
    * Whether a direct call may run now. Undefined (synchronously) when no rule meets it and nothing
    * is paused: it runs as if there were no gate. Otherwise what to do once a person has been asked.
+   * A batch's items are read in order, each continuing the lines the ones before it left.
    */
   screen(call: ScreenCall): Promise<Screened> | undefined {
     const items = itemsOf(call.tool, call.args);
-    const whole = this.rules.candidates(unitOf(call.tool, call.args, call.ctx, items !== undefined));
-    const itemRules = items?.map((item) => {
+    const overlay = new Map<string, string>();
+    const whole = this.#read(call.tool, call.args, call.ctx, overlay, items !== undefined);
+    const reads: Array<Reading | Promise<Reading>> = [];
+    let previous: Reading | Promise<Reading> = whole;
+    for (const item of items ?? []) {
       const tool = call.lookup(item.tool);
-      return tool ? this.rules.candidates(unitOf(tool, item.arguments, call.ctx, false)) : NONE;
-    });
-    const held = this.#heldByPause(call.tool);
-    if (!held && isNone(whole) && (!itemRules || itemRules.every(isNone))) return undefined;
-    return this.#decide(call, items ?? [], whole, itemRules ?? []);
+      const read = () => this.#read(tool, item.arguments, call.ctx, overlay, false);
+      previous = previous instanceof Promise ? previous.then(read) : read();
+      reads.push(previous);
+    }
+    if (!this.#heldByPause(call.tool) && quiet(whole) && reads.every(quiet)) {
+      for (const reading of [whole, ...reads] as Reading[]) this.#commit(reading);
+      return undefined;
+    }
+    return this.#decide(call, items ?? [], whole, reads);
   }
 
-  async #decide(
-    call: ScreenCall,
-    items: readonly Item[],
-    wholeCandidates: readonly ApprovalRule[] | Promise<readonly ApprovalRule[]>,
-    itemCandidates: ReadonlyArray<readonly ApprovalRule[] | Promise<readonly ApprovalRule[]>>,
-  ): Promise<Screened> {
-    let wholeRule: ApprovalRule | undefined;
-    let itemRules: Array<ApprovalRule | undefined>;
+  /** The rules a unit meets: by name and annotations, and (text rules set) by what it types after its pane's unfinished line. */
+  #read(tool: GatedTool | undefined, args: unknown, ctx: unknown, overlay: Map<string, string>, batch: boolean): Reading | Promise<Reading> {
+    if (!tool) return QUIET;
+    const named = this.rules.named(unitOf(tool, batch));
+    if (batch || !tool.typed || !this.rules.readsText) return named.length ? { rules: named } : QUIET;
+    const finish = (typed: readonly Typed[]): Reading => {
+      // A command of its own (a new pane's) is read alone, and leaves the pane's line as it was.
+      const own = typed.every((each) => each.own);
+      const key = own ? undefined : paneKey(args);
+      const pending = key === undefined ? '' : overlay.has(key) ? overlay.get(key)! : this.#lines.get(key);
+      const texts: TypedText[] = [];
+      for (const each of typed) texts.push(readTyped(each, texts.length ? texts[texts.length - 1]!.unfinished : pending));
+      const matched = this.rules.matching(texts);
+      const rules = matched.length ? [...named, ...matched] : named;
+      const text = texts.map((each) => each.sent).join('\n');
+      if (key === undefined) return { rules, text };
+      const line = unfinishedOf(texts, pending);
+      overlay.set(key, line);
+      return { rules, text, pane: { key, line } };
+    };
+    let typed: readonly Typed[] | Promise<readonly Typed[]>;
     try {
-      wholeRule = await this.#applicable(await wholeCandidates, call.args);
-      itemRules = await Promise.all(itemCandidates.map(async (candidates, i) => this.#applicable(await candidates, items[i]!.arguments)));
+      typed = tool.typed(args, ctx);
+    } catch {
+      // Arguments that cannot be typed fail in the handler before anything is sent.
+      typed = [];
+    }
+    return typed instanceof Promise ? typed.then(finish, () => finish([])) : finish(typed);
+  }
+
+  /** A unit was let run: the line it leaves is its pane's unfinished line from now on. */
+  #commit(reading: Reading): void {
+    if (reading.pane) this.#lines.set(reading.pane.key, reading.pane.line);
+  }
+
+  async #decide(call: ScreenCall, items: readonly Item[], wholeRead: Reading | Promise<Reading>, reads: ReadonlyArray<Reading | Promise<Reading>>): Promise<Screened> {
+    const whole: Subject = { tool: call.tool, args: call.args, reading: await wholeRead };
+    const readings = await Promise.all(reads);
+    let wholeRule: ApprovalRule | undefined;
+    const subjects = new Map<number, { subject: Subject; rule: ApprovalRule }>();
+    try {
+      wholeRule = await this.#applicable(whole.reading.rules, call.args);
+      for (const [index, reading] of readings.entries()) {
+        const rule = await this.#applicable(reading.rules, items[index]!.arguments);
+        const tool = call.lookup(items[index]!.tool);
+        if (rule && tool) subjects.set(index, { subject: { tool, args: items[index]!.arguments, reading, item: index }, rule });
+      }
     } catch (error) {
       // A target outside the scope: refused as the call itself would be, without asking anyone.
       if (error instanceof Failure) return { kind: 'refuse', failure: error };
       throw error;
     }
-    const subjects = new Map<number, { subject: Subject; rule: ApprovalRule }>();
-    itemRules.forEach((rule, index) => {
-      const item = items[index]!;
-      const tool = call.lookup(item.tool)!;
-      if (rule) subjects.set(index, { subject: { tool: item.tool, args: item.arguments, unit: unitOf(tool, item.arguments, call.ctx, false), item: index }, rule });
-    });
-    const whole: Subject = { tool: call.tool.name, args: call.args, unit: unitOf(call.tool, call.args, call.ctx, items.length > 0) };
 
     // A retried 2026 call brings the answers to what its first round asked.
     const sealed = call.request?.ctx.mcpReq.requestState<SealedQuestion>();
@@ -163,14 +213,19 @@ export class Approvals {
       const refusal = answered ? answered.get('call') : await this.#ask(call, whole, wholeRule);
       if (refusal) return { kind: 'refuse', failure: refusal };
     }
-    if (subjects.size === 0) return { kind: 'run' };
+    this.#commit(whole.reading);
+    if (subjects.size === 0) {
+      for (const reading of readings) this.#commit(reading);
+      return { kind: 'run' };
+    }
     return {
       kind: 'run',
       item: async (index) => {
         const asked = subjects.get(index);
-        if (!asked) return;
-        const refusal = answered ? answered.get(`item-${index}`) : await this.#ask(call, asked.subject, asked.rule);
+        const refusal = !asked ? undefined : answered ? answered.get(`item-${index}`) : await this.#ask(call, asked.subject, asked.rule);
         if (refusal) throw refusal;
+        const reading = readings[index];
+        if (reading) this.#commit(reading);
       },
     };
   }
@@ -213,7 +268,7 @@ export class Approvals {
       return failure;
     }
     const withdraw = new AbortController();
-    const settled = await withProgress(call.progress, this.timeoutMs, (s) => `waiting ${s}s for a person to approve ${subject.tool}`, () =>
+    const settled = await withProgress(call.progress, this.timeoutMs, (s) => `waiting ${s}s for a person to approve ${subject.tool.name}`, () =>
       new Promise<Settled>((resolve) => {
         const timer = setTimeout(() => resolve({ timedOut: true }), Math.max(0, question.deadline - Date.now()));
         const onAbort = () => resolve({ cancelled: 'client' });
@@ -281,15 +336,14 @@ export class Approvals {
 
   async #question(call: ScreenCall, subject: Subject, rule: ApprovalRule | undefined): Promise<PendingQuestion> {
     const places = await this.#places(subject.args).catch(() => []);
-    const typed = await typedOf(subject.unit);
-    const text = typed.map((each) => each.sent).join('\n');
+    const text = subject.reading.text ?? (await typedTextOf(subject.tool, subject.args, call.ctx));
     const clean = this.#trail ? this.#trail.clean(subject.args) : subject.args;
     return {
       id: ApprovalBoard.newId(),
-      tool: subject.tool,
+      tool: subject.tool.name,
       ...(subject.item !== undefined ? { batch: { tool: call.tool.name, index: subject.item } } : {}),
       where: places.map((place) => place.label),
-      ...(text !== '' ? { text: text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}...[${text.length - MAX_SHOWN_TEXT} more characters]` : text } : {}),
+      ...(text ? { text: text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}...[${text.length - MAX_SHOWN_TEXT} more characters]` : text } : {}),
       arguments: clean,
       ...(rule ? { rule: rule.text } : {}),
       paused: rule === undefined,
@@ -316,7 +370,7 @@ export class Approvals {
       id: trail.nextId(),
       time: new Date().toISOString(),
       client: call.client ?? {},
-      tool: subject.tool,
+      tool: subject.tool.name,
       arguments: subject.args,
       targets: [],
       outcome: failure ? 'error' : 'ok',
@@ -336,10 +390,8 @@ export class Approvals {
   }
 }
 
-const NONE: readonly ApprovalRule[] = [];
-
-function isNone(candidates: readonly ApprovalRule[] | Promise<readonly ApprovalRule[]>): boolean {
-  return !(candidates instanceof Promise) && candidates.length === 0;
+function quiet(reading: Reading | Promise<Reading>): boolean {
+  return !(reading instanceof Promise) && reading.rules.length === 0;
 }
 
 /** Whether a tool changes anything: it neither is marked read-only nor belongs to the reading toolset. */
@@ -348,30 +400,17 @@ function changes(tool: GatedTool): boolean {
 }
 
 /** The unit a person is asked about for `tool`: a batch as a whole is asked about only by name. */
-function unitOf(tool: GatedTool, args: unknown, ctx: unknown, batch: boolean): Unit {
-  if (batch) return { tool: tool.name, destructive: false };
-  const typed = tool.typed;
-  return {
-    tool: tool.name,
-    destructive: tool.annotations?.destructiveHint === true && changes(tool),
-    ...(typed
-      ? {
-          typed: () => {
-            // Arguments that cannot be typed fail in the handler before anything is sent.
-            try {
-              const texts = typed(args, ctx);
-              return texts instanceof Promise ? texts.catch(() => []) : texts;
-            } catch {
-              return [];
-            }
-          },
-        }
-      : {}),
-  };
+function unitOf(tool: GatedTool, batch: boolean): Unit {
+  return { tool: tool.name, destructive: !batch && tool.annotations?.destructiveHint === true && changes(tool) };
 }
 
-async function typedOf(unit: Unit): Promise<readonly { sent: string }[]> {
-  return unit.typed ? await unit.typed() : [];
+/** What a unit types, for a question about it when no text rule read it. */
+async function typedTextOf(tool: GatedTool, args: unknown, ctx: unknown): Promise<string> {
+  try {
+    return tool.typed ? (await tool.typed(args, ctx)).map((typed) => readTyped(typed).sent).join('\n') : '';
+  } catch {
+    return '';
+  }
 }
 
 /** A batch's items: its own `items`, or for a batch of nested calls its operations. */
@@ -383,7 +422,7 @@ function itemsOf(tool: GatedTool, args: unknown): Item[] | undefined {
 }
 
 function describe(subject: Subject): string {
-  return subject.item !== undefined ? `operations[${subject.item}] (${subject.tool})` : subject.tool;
+  return subject.item !== undefined ? `operations[${subject.item}] (${subject.tool.name})` : subject.tool.name;
 }
 
 /** The question as the client's form and the terminal put it: tool, where, what it types, why it asks. */

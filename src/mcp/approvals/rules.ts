@@ -3,7 +3,8 @@
  * (`tool:GLOB`), every tool that may destroy something (`destructive`), or what is typed or run
  * (`text:REGEX`, over what tmux would receive), each optionally only on a host or in sessions
  * (`HOST:`, `SESSION:`, `HOST:SESSION:`, as --allow-session names them). Deciding whether a call
- * matches is synchronous and, for a tool no rule names, one map lookup.
+ * matches is synchronous: for a tool no rule names, one map lookup and, with text rules, one
+ * reading of what it types.
  */
 import { boundedRegex, MatchTimeoutError, type BoundedRegex } from '../../core/read/bounded-regex.js';
 import type { TypedText } from '../../core/act/typed-text.js';
@@ -28,18 +29,11 @@ export interface ApprovalRule {
   readonly pattern?: BoundedRegex;
 }
 
-/** One unit a person may be asked about: a call, or one item of a batch. */
+/** One unit a person may be asked about (a call, or one item of a batch), as its name and annotations tell. */
 export interface Unit {
   readonly tool: string;
   /** The tool's published annotations say destructiveHint and it does not only read. */
   readonly destructive: boolean;
-  /** What the unit types or runs, as tmux would receive it; computed only when a text rule needs it. */
-  readonly typed?: () => readonly TypedText[] | Promise<readonly TypedText[]>;
-}
-
-/** Rules matched by kind and name; the ones with a place still wait for the call's place to be known. */
-export interface Candidates {
-  readonly rules: readonly ApprovalRule[];
 }
 
 const KINDS = /^(?:destructive$|tool:|text:)/;
@@ -114,22 +108,13 @@ export class RuleSet {
     this.#text = rules.filter((rule) => rule.kind === 'text');
   }
 
-  get empty(): boolean {
-    return this.rules.length === 0;
+  /** Whether any rule reads what calls type (only then is it read). */
+  get readsText(): boolean {
+    return this.#text.length > 0;
   }
 
-  /**
-   * The rules a unit meets by its name, its annotations and what it types, in the order given:
-   * an empty list (the usual answer) when none does. Text is read only when a text rule exists.
-   */
-  candidates(unit: Unit): readonly ApprovalRule[] | Promise<readonly ApprovalRule[]> {
-    const byName = this.#namedRules(unit);
-    if (this.#text.length === 0 || !unit.typed) return byName;
-    const typed = unit.typed();
-    return typed instanceof Promise ? typed.then((texts) => this.#withText(byName, texts)) : this.#withText(byName, typed);
-  }
-
-  #namedRules(unit: Unit): readonly ApprovalRule[] {
+  /** The rules a unit meets by its name and annotations, in the order given; usually none. */
+  named(unit: Unit): readonly ApprovalRule[] {
     const key = unit.destructive ? `!${unit.tool}` : unit.tool;
     let found = this.#named.get(key);
     if (!found) {
@@ -139,9 +124,9 @@ export class RuleSet {
     return found;
   }
 
-  #withText(byName: readonly ApprovalRule[], texts: readonly TypedText[]): readonly ApprovalRule[] {
-    const matched = this.#text.filter((rule) => texts.some((text) => finds(rule.pattern!, text.sent) || (text.edited !== text.sent && finds(rule.pattern!, text.edited))));
-    return matched.length === 0 ? byName : [...byName, ...matched];
+  /** The text rules that find what they look for in either reading of `texts`. */
+  matching(texts: readonly TypedText[]): ApprovalRule[] {
+    return this.#text.filter((rule) => texts.some((text) => finds(rule.pattern!, text.sent) || (text.edited !== text.sent && finds(rule.pattern!, text.edited))));
   }
 }
 

@@ -3,7 +3,7 @@
  * contract's schemas, annotations and `_meta`, the selection group, and the handler.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { TypedText } from '../../core/act/typed-text.js';
+import type { Typed } from '../../core/act/typed-text.js';
 import type { JsonSchema, Static } from './schema.js';
 
 export interface ToolAnnotations {
@@ -49,7 +49,7 @@ export interface ToolCall<Ctx> {
 }
 
 /** What a call types or runs in a pane, as tmux would receive it: what --approve text: rules read. */
-export type TypedBy<Args, Ctx> = (args: Args, ctx: Ctx) => readonly TypedText[] | Promise<readonly TypedText[]>;
+export type TypedBy<Args, Ctx> = (args: Args, ctx: Ctx) => readonly Typed[] | Promise<readonly Typed[]>;
 
 /** The calls a batch makes, one per item, each approved on its own (--approve). */
 export type ItemsOf<Args> = (args: Args) => ReadonlyArray<{ readonly tool: string; readonly arguments: unknown }>;

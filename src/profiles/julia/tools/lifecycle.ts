@@ -2,7 +2,7 @@
  * The lifecycle tools: create_session and teardown_session (sessions this process owns, the only
  * ones it may tear down), and kill_pane.
  */
-import { typedText } from '../../../core/act/typed-text.js';
+import { typedCommand } from '../../../core/act/typed-text.js';
 import { createSession as create, programArgv } from '../../../core/arrange/lifecycle.js';
 import { killPane as kill, killSession } from '../../../core/arrange/teardown.js';
 import { invalidArgument } from '../../../core/failure.js';
@@ -53,7 +53,7 @@ export const createSession = juliaTool({
     ),
   output: outcomes(created),
   // Run without a shell, but a person reads it as the command line it is.
-  typed: (args) => [typedText(args.command.join(' '), true)],
+  typed: (args) => [typedCommand(args.command.join(' '))],
   plan(args, app) {
     if (!app.settings.allowCreate) throw new PolicyRefusal('creation_denied', 'session creation requires allow_create=true');
     checkText(args.name, 64, 'name');

@@ -1,5 +1,5 @@
 /** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
-import { typedText } from '../../../core/act/typed-text.js';
+import { typedCommand } from '../../../core/act/typed-text.js';
 import { randomBytes } from 'node:crypto';
 import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
 import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
@@ -102,7 +102,7 @@ export const splitWindowTool = pythonTool({
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
   output: paneSchema,
-  typed: (args) => (args.shell != null ? [typedText(args.shell, true)] : []),
+  typed: (args) => (args.shell != null ? [typedCommand(args.shell)] : []),
   async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
@@ -140,7 +140,7 @@ export const respawnPaneTool = pythonTool({
     ['pane_id'],
   ),
   output: paneSchema,
-  typed: (args) => (args.shell != null ? [typedText(args.shell, true)] : []),
+  typed: (args) => (args.shell != null ? [typedCommand(args.shell)] : []),
   async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
     const spawn = await spawnSettings(args);
