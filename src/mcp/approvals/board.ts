@@ -74,7 +74,7 @@ export class ApprovalBoard {
   answer(id: string, decision: Decision, reason?: string): boolean {
     const entry = this.#pending.get(id);
     if (!entry) return false;
-    const kept = reason?.trim().slice(0, MAX_REASON);
+    const kept = reason?.trim().slice(0, MAX_REASON).trim();
     entry.settle({ decision, channel: 'view', ...(kept ? { reason: kept } : {}) });
     return true;
   }

@@ -76,7 +76,7 @@ export function answerIn(ctx: ServerContext, key: string): Answer | undefined {
 /** accept + approve is the only yes; decline and dismissing the question are a no. */
 function answerOf(result: ElicitResult): Answer {
   const content = (result.content ?? {}) as { decision?: unknown; reason?: unknown };
-  const given = typeof content.reason === 'string' ? content.reason.trim().slice(0, MAX_REASON) : '';
+  const given = typeof content.reason === 'string' ? content.reason.trim().slice(0, MAX_REASON).trim() : '';
   if (result.action === 'accept' && content.decision === 'approve') return { decision: 'approve', channel: 'elicitation', ...(given ? { reason: given } : {}) };
   const reason = given || (result.action === 'decline' ? 'declined in the client' : result.action === 'cancel' ? 'dismissed in the client' : '');
   return { decision: 'deny', channel: 'elicitation', ...(reason ? { reason } : {}) };
