@@ -21,21 +21,24 @@ export function approvalRules(config: Config): ApprovalRule[] {
   }
 }
 
-export function openApprovals(config: Config, rules: readonly ApprovalRule[], registry: EngineRegistry, terminal?: ApprovalOptions['terminal']): Approvals {
-  return new Approvals({
-    rules,
-    timeoutMs: config.approvals!.timeoutMs,
-    startPaused: config.approvals!.startPaused,
-    locate: locator(registry),
+export function openApprovals(config: Config, rules: readonly ApprovalRule[], registry: EngineRegistry, local?: Pick<ApprovalOptions, 'terminal' | 'howToAsk'>): Approvals {
+  return new Approvals({ rules, timeoutMs: config.approvals!.timeoutMs, startPaused: config.approvals!.startPaused, locate: locator(registry), ...local });
+}
+
+/** What `tmux-mcp call` in this process offers: its terminal when it has one, and what to do when it has none. */
+export function localAsking(): Pick<ApprovalOptions, 'terminal' | 'howToAsk'> {
+  const terminal = terminalAsker();
+  return {
     ...(terminal ? { terminal } : {}),
-  });
+    howToAsk: 'Run tmux-mcp call on a terminal (it asks there), or send the call with --url to a server started with --view and approve it in its page.',
+  };
 }
 
 /**
  * Asks on the terminal (stderr, answered on stdin) when both are one; undefined otherwise, so a
  * call nobody can be asked about is refused rather than run.
  */
-export function terminalAsker(): ApprovalOptions['terminal'] {
+function terminalAsker(): ApprovalOptions['terminal'] {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
   return (message, signal) =>
     new Promise<Answer>((resolve, reject) => {

@@ -12,7 +12,7 @@ import { createServerFactory, profileWire } from '../mcp/server.js';
 import { buildProfile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
 import { registryFor } from './engine.js';
-import { approvalRules, openApprovals, terminalAsker } from './approvals.js';
+import { approvalRules, localAsking, openApprovals } from './approvals.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 
 export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): Promise<CallSession> {
@@ -35,7 +35,7 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
   }
   const { profile } = build;
   // A call that needs approval asks on this terminal when there is one, else it is refused (nobody to ask).
-  const approvals = rules ? openApprovals(config, rules, registry, terminalAsker()) : undefined;
+  const approvals = rules ? openApprovals(config, rules, registry, localAsking()) : undefined;
   const server = createServerFactory(profile, approvals ? { approvals } : {})();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(profileWire(profile, serverSide));

@@ -30,6 +30,8 @@ export interface ApprovalOptions {
   readonly locate?: Locate;
   /** In-process `tmux-mcp call` on a terminal: asks there. */
   readonly terminal?: (message: string, signal: AbortSignal) => Promise<Answer>;
+  /** How a person can be asked, for the refusal when no one can be (the default speaks of a server's clients and view). */
+  readonly howToAsk?: string;
 }
 
 /** What the gate needs to know of a tool, whatever its profile's context. */
@@ -262,7 +264,7 @@ export class Approvals {
       const failure = new Failure(
         'denied',
         `${describe(subject)} needs a person's approval (--approve ${rule!.text}), and no one can be asked: this client does not support MCP elicitation and the server has no --view; nothing was sent`,
-        'A person can approve it through a client that supports elicitation, or through the live view (start the server with --view).',
+        this.#options.howToAsk ?? 'A person can approve it through a client that supports elicitation, or through the live view (start the server with --view).',
       );
       this.#record(call, subject, question, rule, { failed: 'no channel' }, failure, performance.now() - started);
       return failure;
