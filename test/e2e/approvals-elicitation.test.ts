@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ERAS, startMcp } from '../fixture/mcp.js';
+import { connectHttp, ERAS, startMcp } from '../fixture/mcp.js';
+import { startHttp } from '../fixture/http.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
 import { APPROVE, auditPath, deny, elicitingClient, neverTyped, questionLines, untilWithdrawn, type Reply } from '../fixture/approvals.js';
@@ -188,4 +189,26 @@ test('elicitation: python answers a denial with its error _meta, julia with its 
   assert.match(error.message, /denied by a person in the client/);
   await neverTyped(tmux, pane, 'python-1');
   await neverTyped(tmux, pane, 'julia-2');
+});
+
+test('elicitation over HTTP in both eras: asked during the call (2025 session) or by input_required (2026), approved and denied', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const server = await startHttp(t, { env: tmux.env, args: ['--approve', RULE] });
+  for (const [negotiation, , version] of ERAS) {
+    const replies: Reply[] = [APPROVE, deny(`no over ${version}`)];
+    const client = elicitingClient(() => replies.shift()!);
+    const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation, client: client.setup });
+    assert.equal(mcp.client.getNegotiatedProtocolVersion(), version);
+    // With a progress token, as clients that show progress send.
+    const progress = { onprogress: () => {} };
+    const ran = await mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: [`echo rm -rf http-${version}`], literal: true, enter: true } }, progress);
+    assert.equal(ran.isError, undefined, JSON.stringify(ran));
+    await until('the approved command ran', async () => new RegExp(`^rm -rf http-${version}$`, 'm').test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+    const refused = await mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: [`echo rm -rf denied-${version}`], literal: true, enter: true } }, progress);
+    assert.equal(refused.isError, true);
+    assert.match((refused.content as Array<{ text: string }>)[0]!.text, new RegExp(`denied by a person in the client .*: no over ${version}`));
+    await neverTyped(tmux, pane, `denied-${version}`);
+    assert.equal(client.asked.length, 2);
+  }
 });
