@@ -7,6 +7,8 @@
  * question errs that way, never the other.
  */
 import type { TypedText } from '../../core/act/typed-text.js';
+import { decodeRef } from '../../core/targets/refs.js';
+import { LOCAL_HOST } from '../../core/servers/host-config.js';
 import { auditTargets } from '../tools/audit-targets.js';
 
 /** The longest unfinished line kept per pane (its end): a longer one matched its own rules when typed. */
@@ -29,8 +31,24 @@ export class UnfinishedLines {
   }
 }
 
-/** The pane a unit types into, as a key: its targets' ids (a ref read as its id), each on its host; `?` when it names none. */
+/** A pane id alone or after its host (`gpu:%3`). */
+const PANE = /^(?:([A-Za-z][A-Za-z0-9_-]{0,15}):)?(%\d{1,9})$/;
+
+/**
+ * The pane a unit types into, as a key: the pane it names (every profile's pane argument wins over
+ * a window or session), a ref read as its pane, on its host; else all its targets' ids; `?` when it
+ * names none.
+ */
 export function paneKey(args: unknown): string {
+  const given = args as { paneId?: unknown; pane_id?: unknown; target?: { paneId?: unknown } } | null;
+  const pane = given?.paneId ?? given?.pane_id ?? given?.target?.paneId;
+  if (typeof pane === 'string') {
+    const id = PANE.exec(pane);
+    if (id) return `${id[1] ?? LOCAL_HOST}:${id[2]}`;
+    const ref = decodeRef(pane);
+    const part = ref?.subject.split(':').find((each) => each.startsWith('%'));
+    if (ref && part) return `${ref.host ?? LOCAL_HOST}:${part}`;
+  }
   const ids = auditTargets(args, undefined).ids;
   return ids.length ? ids.sort().join(' ') : '?';
 }
