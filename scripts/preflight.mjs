@@ -18,6 +18,7 @@ const NEEDS = [
   { command: 'zsh', pkg: 'zsh', why: 'run_shell_command in zsh' },
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
+  { command: 'script', pkg: 'bsdutils', why: 'a terminal for tmux-mcp call\'s approval question' },
 ];
 
 /** The first executable `name` on PATH, or undefined. */
