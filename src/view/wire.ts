@@ -23,18 +23,5 @@ export interface Screen {
   readonly paint: string;
 }
 
-/** A call waiting for a person, as the page shows it (mcp/approvals/board.ts PendingQuestion). */
-export interface ViewQuestion {
-  readonly id: string;
-  readonly tool: string;
-  readonly batch?: { readonly tool: string; readonly index: number };
-  readonly where: readonly string[];
-  readonly text?: string;
-  readonly arguments: unknown;
-  readonly rule?: string;
-  readonly paused: boolean;
-  readonly client: { readonly name?: string };
-  readonly askedAt: string;
-  /** Milliseconds since the epoch. */
-  readonly deadline: number;
-}
+/** A call waiting for a person, as the page shows it (the gate's own shape). */
+export type { PendingQuestion as ViewQuestion } from '../mcp/approvals/question.js';

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import puppeteer from 'puppeteer-core';
 import { startMcp } from '../fixture/mcp.js';
 import { hostArgs, hostServers } from '../fixture/hosts.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { until } from '../fixture/until.js';
 import { auditPath, elicitingClient, neverTyped, questionLines, untilWithdrawn } from '../fixture/approvals.js';
+import { browser, viewUrl } from '../fixture/view.js';
 
 const NO_ONE = /needs a person's approval \(--approve [^)]+\), and no one can be asked/;
 
@@ -56,10 +56,8 @@ test('channels: with a client that can be asked and the view, the first answer w
   const client = elicitingClient((_, signal) => untilWithdrawn(signal));
   // 2025-11-25: the server holds the call, so both channels can answer it.
   const mcp = await startMcp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: token }, args: ['--view', '127.0.0.1:0', '--approve', 'text:rm\\s+-rf'], negotiation: 'legacy', client: client.setup });
-  const url = await until('the view banner', () => /view at (http:\/\/\S+\/)/.exec(mcp.stderr())?.[1]);
-  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_BIN || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  t.after(() => browser.close());
-  const page = await browser.newPage();
+  const url = await viewUrl(mcp.stderr);
+  const page = await (await browser(t)).newPage();
   await page.goto(`${url}?token=${token}`);
 
   const call = mcp.call('send_keys', { paneId: pane, keys: ['echo rm -rf both-1'], literal: true, enter: true });

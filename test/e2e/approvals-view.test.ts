@@ -10,27 +10,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { test } from 'node:test';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
 import { startHttp } from '../fixture/http.js';
 import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { neverTyped } from '../fixture/approvals.js';
+import { browser, viewUrl } from '../fixture/view.js';
 
 const TOKEN = 'view-token-0123456789abcdef';
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
 const RULE = 'text:rm\\s+-rf';
-
-async function browser(t: { after: (fn: () => Promise<void>) => void }): Promise<Browser> {
-  // As root, Chromium's sandbox needs namespaces this machine's containers may not give: --no-sandbox.
-  const launched = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  t.after(() => launched.close());
-  return launched;
-}
-
-async function viewUrl(stderr: () => string): Promise<string> {
-  return until('the view banner', () => /view at (http:\/\/\S+\/)/.exec(stderr())?.[1]);
-}
 
 /** Opens the page with the token link and waits until it is live. */
 async function openView(t: { after: (fn: () => Promise<void>) => void }, url: string): Promise<Page> {

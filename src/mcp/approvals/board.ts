@@ -5,29 +5,9 @@
  * the calls the pause held, in the order they came.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuditClient } from '../tools/audit.js';
+import type { PendingQuestion } from './question.js';
 
-/** A call waiting for a person, with the facts the person decides on. */
-export interface PendingQuestion {
-  /** Opaque and unguessable: the view's Approve and Deny name it. */
-  readonly id: string;
-  readonly tool: string;
-  /** When the question is about one item of a batch. */
-  readonly batch?: { readonly tool: string; readonly index: number };
-  /** Where the call acts: `local:%3 (session agent, window 1)`, as far as it could be told. */
-  readonly where: readonly string[];
-  /** What it types or runs, exactly (bounded). */
-  readonly text?: string;
-  /** Its arguments, as the audit shows them (redacted). */
-  readonly arguments: unknown;
-  /** Why it waits: the rule that matched, or the pause. */
-  readonly rule?: string;
-  readonly paused: boolean;
-  readonly client: AuditClient;
-  /** When it was asked, ISO 8601, and when it will be refused unanswered (ms since the epoch). */
-  readonly askedAt: string;
-  readonly deadline: number;
-}
+export type { PendingQuestion } from './question.js';
 
 export type Decision = 'approve' | 'deny';
 
