@@ -14,8 +14,7 @@ rmSync(outdir, { recursive: true, force: true });
 
 const result = await build({
   absWorkingDir: root,
-  // The HTTP module is an entry of its own: the bench's HTTP floor serves through it.
-  entryPoints: ['src/cli.ts', 'src/mcp/http/serve.ts'],
+  entryPoints: ['src/cli.ts'],
   outbase: 'src',
   outdir,
   bundle: true,

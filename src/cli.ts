@@ -129,6 +129,8 @@ async function serve(config: Config): Promise<void> {
   const mcpLoading = loading ?? loadMcp();
   serving ??= await build();
   const { profile, registry } = serving;
+  // The view shows the panes of every listed server: from the first call on, no call reaches a socket out of its sight.
+  if (config.view) registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
   // The control connection opens while the SDK loads, so the first call finds it ready.
   if (running) void registry.defaultEngine.identity().catch(() => {});
   const { createServerFactory, profileWire, serveBothErasOverStdio } = await mcpLoading;

@@ -65,6 +65,9 @@ export class Engine {
     this.scope = options.scope ?? new Scope(options.caller ? { caller: options.caller } : {});
     const gateHost = { tmux, serverPid: async () => (await this.identity())?.pid };
     tmux.gate = (command) => checkCommand(this.scope, gateHost, command);
+    // This server's own clients attach only inside the scope: none marks a session outside as attached.
+    const scope = this.scope;
+    if (scope.limitsSessions) tmux.attachChoice = (sessions) => sessions.find((s) => scope.allowsSession(tmux.host, s.name))?.id;
   }
 
   // ---- running tmux --------------------------------------------------------------------------

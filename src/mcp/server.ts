@@ -30,6 +30,7 @@ import { isShuttingDown, SHUTDOWN_NOTE } from '../core/servers/shutdown.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
 import type { Approvals, ItemGate } from './approvals/gate.js';
 import type { ClientRequest } from './approvals/elicit.js';
+import { withShapeAudit } from './tools/audit-shape.js';
 
 export interface Profile<Ctx> {
   readonly name: string;
@@ -51,7 +52,7 @@ export interface Profile<Ctx> {
   readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
   readonly context: Ctx;
   /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
-  describeUnavailable?(name: string): string;
+  describeUnavailable?(name: string): string | undefined;
   /**
    * A call to a tool the profile has but does not serve (its toolset is off), answered as a tool
    * result the agent reads, when the contract answers so; undefined keeps the protocol error.
@@ -183,6 +184,12 @@ function buildServer<Ctx>(
   });
 
   server.setRequestHandler('tools/list', async () => ({ tools: listing as never }));
+  if (invoker.audits) {
+    // A call the SDK refuses by its request schema reaches no handler: the audit hears of it on the way in.
+    const connect = server.connect.bind(server);
+    server.connect = (transport) =>
+      connect(withShapeAudit(transport, (call) => invoker.refusedUnlisted(call.tool, call.arguments, call.why, clientOf(call.clientName ?? server.getClientVersion()?.name, call.session))));
+  }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
@@ -341,7 +348,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals
     };
   }
 
-  return { listed, invoke, auditing: () => trail?.active === true, refusedUnlisted };
+  return { listed, invoke, audits: trail !== undefined, auditing: () => trail?.active === true, refusedUnlisted };
 }
 
 /** A tool call's answer: its result, or (2026, approvals) the question the client is to answer first. */

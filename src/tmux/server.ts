@@ -12,7 +12,8 @@ import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
 import { isSharedRead, SharedReads } from './shared-reads.js';
 import { ChangeCount } from './change-count.js';
-import { CommandConnection } from './command-connection.js';
+import { CommandConnection, type AttachChoice, type SessionName } from './command-connection.js';
+import { rowFormat } from './formats.js';
 import { runSpawned } from './spawned.js';
 import { runWithOutput, Watchers } from './watchers.js';
 import { checkLocalSocket, localSocket, socketLabel, type LocalSocket } from './local-socket.js';
@@ -73,6 +74,8 @@ export class TmuxServer {
   readonly #localSocket: LocalSocket | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
+  /** Set by the engine while sessions are limited: the sessions this server's clients may attach to. */
+  attachChoice: AttachChoice | undefined;
   /** On a host, listings keep their replies for FRESH_MS while this stamp holds (shared-reads.ts). */
   readonly #sharedReads: SharedReads;
 
@@ -104,6 +107,8 @@ export class TmuxServer {
       checkSocket: () => this.checkSocket(),
       closed: () => this.#closed,
       watchers: () => this.#watchers.all(),
+      attachChoice: () => this.attachChoice,
+      listSessions: () => this.#sessionNames(),
     });
   }
 
@@ -316,6 +321,12 @@ export class TmuxServer {
     await this.#changes.during(commands, () => runWithOutput(client, commands, this.commandTimeoutMs, atReplies));
   }
 
+  /** tmux's sessions, through a spawned tmux (no control client is attached yet to ask). */
+  async #sessionNames(): Promise<SessionName[]> {
+    const stdout = await this.#spawnRaw(['list-sessions', '-F', SESSION_NAMES.format], this.commandTimeoutMs, undefined);
+    return SESSION_NAMES.parse(stdout.toString('utf8').split('\n'));
+  }
+
   /** What this server and its tmux have done, as one value; undefined with no connection (shared-reads.ts). */
   #stamp(): string | undefined {
     const epoch = this.#connection.epoch;
@@ -365,6 +376,8 @@ export class TmuxServer {
     return stdout;
   }
 }
+
+const SESSION_NAMES = rowFormat({ id: 'session_id', name: 'session_name' });
 
 /** How long a read that found no current session waits for tmux to end the command client that lost its own. */
 const CLIENT_END_MS = 1000;

@@ -8,8 +8,7 @@
  * nothing was sent there (tmux/shared-reads.ts): what follows a call of this server shows at once, a
  * title set by anyone else once that reply is old. A host that
  * hangs (its sshd or its tmux stopped) costs a listing its command timeout once, is named in the
- * answer, and the others are still listed. Nothing is left running on any side. (The timing of the
- * same listing over one host against eight is in `npm run bench -- --only hosts`.)
+ * answer, and the others are still listed. Nothing is left running on any side.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -84,6 +84,25 @@ export const REDACTED = '[redacted]';
 
 export class AuditFileError extends Error {}
 
+/** Why an opened audit file is not one to write a trail to: not a regular file, another user's, or open to others. */
+function fileProblem(fd: number): string | undefined {
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) return 'not a regular file';
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) return `the file belongs to another user (uid ${stat.uid}); use a file of your own`;
+  const mode = stat.mode & 0o777;
+  if (mode !== 0o600) return `the file's mode is ${mode.toString(8).padStart(4, '0')}, not 0600; run chmod 600 on it (a trail may hold secrets)`;
+  return undefined;
+}
+
+/**
+ * JSON.stringify leaves U+2028, U+2029 and the C1 controls (U+0085 among them) raw, and some readers
+ * take them for line ends; escaped, each line is one line for every reader. They occur only inside strings.
+ */
+function oneLine(json: string): string {
+  return json.replace(/[\u0080-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export class AuditTrail {
   readonly #fd: number | undefined;
   readonly #file: string | undefined;
@@ -101,15 +120,22 @@ export class AuditTrail {
     let fd: number;
     try {
       // O_APPEND: each line lands whole at the end even with another writer; no O_TRUNC: a trail only grows.
-      fd = openSync(options.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+      // O_NOFOLLOW: a link planted under the name is refused, not written through.
+      fd = openSync(options.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+      const why =
+        code === 'ENOENT' ? 'its directory does not exist'
+        : code === 'EACCES' ? 'permission denied'
+        : code === 'EISDIR' ? 'it is a directory'
+        : code === 'ELOOP' ? 'it is a symbolic link; name the file itself'
+        : (error as Error).message;
       throw new AuditFileError(`--audit ${options.file}: cannot write there (${why})`);
     }
-    if (!fstatSync(fd).isFile()) {
+    const problem = fileProblem(fd);
+    if (problem) {
       closeSync(fd);
-      throw new AuditFileError(`--audit ${options.file}: not a regular file`);
+      throw new AuditFileError(`--audit ${options.file}: ${problem}`);
     }
     this.#fd = fd;
   }
@@ -169,18 +195,29 @@ export class AuditTrail {
     return this.#clean(value, 0);
   }
 
-  /** Redacts, appends the line (one write, so it is in the file when the call answers), and tells subscribers. */
+  /**
+   * Redacts every string of the entry (tool and client names, argument keys and values, targets, the
+   * error), appends the line (one write, so it is in the file when the call answers), and tells subscribers.
+   */
   record(entry: AuditEntry): void {
+    const text = (value: string) => this.#text(value);
     const clean: AuditEntry = {
       ...entry,
+      client: {
+        ...(entry.client.name !== undefined ? { name: text(entry.client.name) } : {}),
+        ...(entry.client.session !== undefined ? { session: text(entry.client.session) } : {}),
+      },
+      tool: text(entry.tool),
       arguments: this.#clean(entry.arguments, 0),
-      ...(entry.error !== undefined ? { error: this.#text(entry.error) } : {}),
+      targets: entry.targets.map(text),
+      ...(entry.error !== undefined ? { error: text(entry.error) } : {}),
+      ...(entry.batch ? { batch: { ...entry.batch, tool: text(entry.batch.tool) } } : {}),
       // What a question showed and the reason given are the call's text too: redacted the same way.
       ...(entry.approval ? { approval: this.#clean(entry.approval, 0) as ApprovalRecord } : {}),
     };
     if (this.#fd !== undefined) {
       try {
-        writeSync(this.#fd, JSON.stringify(clean) + '\n');
+        writeSync(this.#fd, oneLine(JSON.stringify(clean)) + '\n');
         this.#writeFailed = false;
       } catch (error) {
         // A full disk must not fail the call; say so once per run of failures, on stderr.
@@ -219,9 +256,10 @@ export class AuditTrail {
     this.#listeners.clear();
   }
 
+  /** Redacted first, then cut: a secret across the cut is caught whole. */
   #text(value: string): string {
-    const cut = value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}...[${value.length - MAX_STRING} more characters]` : value;
-    return this.#redact ? cut.replace(this.#redact, REDACTED) : cut;
+    const clean = this.#redact ? value.replace(this.#redact, REDACTED) : value;
+    return clean.length > MAX_STRING ? `${clean.slice(0, MAX_STRING)}...[${clean.length - MAX_STRING} more characters]` : clean;
   }
 
   /** A copy of `value` with every string redacted and bounded. */
@@ -231,7 +269,7 @@ export class AuditTrail {
     if (depth >= MAX_DEPTH) return '[nested too deep]';
     if (Array.isArray(value)) return value.map((item) => this.#clean(item, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = this.#clean(item, depth + 1);
+    for (const [key, item] of Object.entries(value)) out[this.#text(key)] = this.#clean(item, depth + 1);
     return out;
   }
 }

@@ -8,6 +8,7 @@ import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/servers/registry.js';
 import { generationOf } from '../../core/servers/generation.js';
 import type { Profile } from '../../mcp/server.js';
+import { readOnlyRefusal } from '../../mcp/tools/selection.js';
 import { VERSION } from '../../version.js';
 import { JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
 import { juliaDeclaration, type SchemaSettings } from './declare.js';
@@ -74,6 +75,8 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
       modernVersion: '2026-07-28',
       limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
     },
+    // A tool of this profile left out by --read-only is refused as such, not as unknown.
+    describeUnavailable: (name) => (oversight.readOnly && TOOL_NAMES.includes(name) && !names.includes(name) ? readOnlyRefusal(name) : undefined),
     renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
     renderSuccess: (outcome, tool) => ({ result: limited(outcome.structured as Payload, tool, outcome.text) }),
     closing: () => app.close(),

@@ -385,7 +385,9 @@ export const listServersTool = pythonTool({
   async handler(args, { ctx }) {
     const scope = ctx.registry.defaultEngine.scope;
     if (scope.limitsSessions) throw outside(scope, 'list_servers looks at every tmux server of this user');
-    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter((s) => s.alive);
+    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter(
+      (s) => s.alive && ctx.registry.reaches(s.socketName !== null ? { socketName: s.socketName } : { socketPath: s.socketPath }),
+    );
     const rows = await Promise.all(
       sockets.map((socket) =>
         ctx.registry.use(socket.socketName !== null ? { socketName: socket.socketName } : { socketPath: socket.socketPath }, async (engine) => ({

@@ -2,6 +2,7 @@
 import { typedCommand } from '../../../core/act/typed-text.js';
 import { randomBytes } from 'node:crypto';
 import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
+import { checkWindowName } from '../../../core/arrange/naming.js';
 import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
 import { invalidArgument } from '../../../core/failure.js';
 import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
@@ -69,6 +70,8 @@ export const createWindowTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
+    // Before anything is made: a name no answer could carry (or tmux would store otherwise) is refused.
+    if (args.window_name != null) checkWindowName(args.window_name, 'window_name');
     const spawn = await spawnSettings(args);
     const session = await resolveSession(engine, args);
     const window = await createWindow(engine, session.id, {

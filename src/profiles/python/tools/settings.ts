@@ -149,8 +149,10 @@ export const setOptionTool = pythonTool({
   description:
     'Set a tmux option: globally (default: the global session table, or with global_ the global table of scope), or on one ' +
     'session, window or pane (scope + target). tmux checks the value against the option\'s type (numbers, on/off, ' +
-    'colours). Changes persist in the tmux server and affect the user\'s view (status line, mouse, history-limit). A ' +
-    '#(...) shell job in a value is refused. To read an option use show_option.',
+    'colours). Changes persist in the tmux server and affect the user\'s view (status line, mouse, history-limit). ' +
+    'Refused: hooks (commands tmux runs on events; read them with show_hooks), a #(...) shell job or an E:/T: modifier ' +
+    'in a value, and while the server is limited to some sessions, server options and formats that reach other ' +
+    'sessions. To read an option use show_option.',
   toolset: 'execute',
   input: params({ option: field('string', 'Option name, like "mouse" or "@my_option".'), value: field('string', 'The value, as tmux takes it on its command line ("on", "5000", "red").'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option', 'value']),
   output: model({ option: field('string', 'The option set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['option', 'value', 'status']),
