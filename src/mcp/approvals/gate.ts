@@ -16,6 +16,7 @@ import { ApprovalBoard, type Answer, type PendingQuestion } from './board.js';
 import { answerIn, askByInputRequired, askDuringCall, callDigest, elicitationEra, QuestionSeal, type ClientRequest, type SealedQuestion } from './elicit.js';
 import type { Locate, Place } from './place.js';
 import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
+import { noOneToAsk, questionText, refusalOf, type Settled } from './wording.js';
 import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
 import { readTyped, type Typed, type TypedText } from '../../core/act/typed-text.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
@@ -82,8 +83,6 @@ interface Subject {
   readonly item?: number;
 }
 
-/** How a question ended. */
-type Settled = { readonly answer: Answer } | { readonly timedOut: true } | { readonly cancelled: 'client' | 'stopping' } | { readonly failed: string };
 
 /** Longest text a question shows of what a call types. */
 const MAX_SHOWN_TEXT = 2000;
@@ -261,11 +260,7 @@ export class Approvals {
     const era = !rule || !call.request ? undefined : elicitationEra(call.request);
     const terminal = rule ? this.#options.terminal : undefined;
     if (!this.#view && era !== 'legacy' && !terminal) {
-      const failure = new Failure(
-        'denied',
-        `${describe(subject)} needs a person's approval (--approve ${rule!.text}), and no one can be asked: this client does not support MCP elicitation and the server has no --view; nothing was sent`,
-        this.#options.howToAsk ?? 'A person can approve it through a client that supports elicitation, or through the live view (start the server with --view).',
-      );
+      const failure = noOneToAsk(describe(subject), rule!, this.#options.howToAsk);
       this.#record(call, subject, question, rule, { failed: 'no channel' }, failure, performance.now() - started);
       return failure;
     }
@@ -297,7 +292,7 @@ export class Approvals {
         });
       }).finally(() => withdraw.abort()),
     );
-    const failure = refusalOf(settled, subject, rule, this.timeoutMs);
+    const failure = refusalOf(settled, describe(subject), rule, this.timeoutMs);
     this.#record(call, subject, question, rule, settled, failure, performance.now() - started);
     return failure;
   }
@@ -329,7 +324,7 @@ export class Approvals {
       const rule = this.rules.rules.find((each) => each.text === ruleText);
       const answer = late ? undefined : answerIn(call.request!.ctx, key);
       const settled: Settled = late ? { timedOut: true } : answer ? { answer } : { answer: { decision: 'deny', channel: 'elicitation', reason: 'the client sent no answer' } };
-      const failure = refusalOf(settled, subject, rule, this.timeoutMs);
+      const failure = refusalOf(settled, describe(subject), rule, this.timeoutMs);
       this.#record(call, subject, { where: [] }, rule, settled, failure, Date.now() - sealed.askedAt);
       answers.set(key, failure);
     }
@@ -425,33 +420,4 @@ function itemsOf(tool: GatedTool, args: unknown): Item[] | undefined {
 
 function describe(subject: Subject): string {
   return subject.item !== undefined ? `operations[${subject.item}] (${subject.tool.name})` : subject.tool.name;
-}
-
-/** The question as the client's form and the terminal put it: tool, where, what it types, why it asks. */
-export function questionText(question: PendingQuestion): string {
-  return [
-    `${question.paused ? 'The server is paused' : 'Approval needed'}: ${question.batch ? `${question.batch.tool} operations[${question.batch.index}] ` : ''}${question.tool}` +
-      (question.client.name ? ` from ${question.client.name}` : ''),
-    ...(question.where.length ? [`Where: ${question.where.join(', ')}`] : []),
-    ...(question.text !== undefined ? [`Types or runs:\n${question.text}`] : [`Arguments: ${JSON.stringify(question.arguments)}`]),
-    ...(question.rule ? [`Rule: ${question.rule}`] : []),
-  ].join('\n');
-}
-
-function refusalOf(settled: Settled, subject: Subject, rule: ApprovalRule | undefined, timeoutMs: number): Failure | undefined {
-  const what = describe(subject);
-  const why = rule ? `(--approve ${rule.text})` : '(the server is paused)';
-  if ('answer' in settled) {
-    if (settled.answer.decision === 'approve') return undefined;
-    const by = settled.answer.channel === 'elicitation' ? 'in the client' : settled.answer.channel === 'view' ? 'in the live view' : 'on the terminal';
-    return new Failure('denied', `${what} was denied by a person ${by} ${why}${settled.answer.reason ? `: ${settled.answer.reason}` : ''}; nothing was sent`, 'Do not retry it as it is; ask the person what to do instead.');
-  }
-  if ('timedOut' in settled) {
-    return new Failure('denied', `${what} was not approved within ${timeoutMs / 1000} s ${why} (--approve-timeout); nothing was sent`, 'A person was asked and did not answer; try again later or ask them.');
-  }
-  if ('cancelled' in settled) {
-    const why = settled.cancelled === 'stopping' ? 'the server is stopping' : 'the call was cancelled';
-    return new Failure('cancelled', `${what} did not run: ${why} while it waited for approval; nothing was sent`, undefined, { touched: false });
-  }
-  return new Failure('denied', `${what} needs a person's approval ${why}, and the client could not be asked (${settled.failed}); nothing was sent`, 'Approve it through the live view (--view), or use a client that supports elicitation.');
 }
