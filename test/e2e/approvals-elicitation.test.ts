@@ -212,3 +212,26 @@ test('elicitation over HTTP in both eras: asked during the call (2025 session) o
     assert.equal(client.asked.length, 2);
   }
 });
+
+test('elicitation 2026-07-28: a batch\'s questions are put at once, before it starts, each answered on its own', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const screens: string[] = [];
+  const client = elicitingClient(async (asked) => {
+    screens.push(await tmux.tmux('capture-pane', '-p', '-t', pane));
+    return /first-0/.test(asked.message) ? APPROVE : deny('not the third');
+  });
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--approve', RULE], negotiation: 'auto', client: client.setup });
+  const op = (text: string) => ({ paneId: pane, keys: [text], literal: true, enter: true });
+  const result = await mcp.ok('send_keys_batch', { operations: [op('echo rm -rf first-0'), op('echo second-1'), op('echo rm -rf third-2')] });
+  assert.equal(client.asked.length, 2);
+  assert.match(client.asked[0]!.message, /send_keys_batch operations\[0\] send_keys/);
+  // Asked before anything of the batch was typed: the protocol answers a call with questions only before it runs.
+  for (const screen of screens) assert.ok(!screen.includes('first-0'), screen);
+  assert.equal(result.completed, 2);
+  assert.equal(result.failures.length, 1);
+  assert.equal(result.failures[0].index, 2);
+  assert.match(result.failures[0].reason, /operations\[2\] \(send_keys\) was denied by a person in the client .*: not the third/);
+  await until('the approved items ran', async () => /^second-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await neverTyped(tmux, pane, 'third-2');
+});

@@ -199,9 +199,11 @@ export class Approvals {
       throw error;
     }
 
-    // A retried 2026 call brings the answers to what its first round asked.
+    // A retried 2026 call brings the answers to what its first round asked; what it did not ask (a
+    // pane's line changed meanwhile, so another item now meets a rule) is asked again, never let through.
     const sealed = call.request?.ctx.mcpReq.requestState<SealedQuestion>();
-    const answered = sealed !== undefined ? this.#readSealed(call, sealed, whole, subjects) : undefined;
+    let answered = sealed !== undefined ? this.#readSealed(call, sealed, whole, subjects) : undefined;
+    if (answered && [...(wholeRule ? ['call'] : []), ...[...subjects.keys()].map((index) => `item-${index}`)].some((key) => !answered!.has(key))) answered = undefined;
     // Paused, a call that changes anything waits for Resume, unless a person is asked about it anyway.
     if (!wholeRule && this.#heldByPause(call.tool)) {
       const paused = await this.#ask(call, whole, undefined);
