@@ -235,3 +235,20 @@ test('elicitation 2026-07-28: a batch\'s questions are put at once, before it st
   await until('the approved items ran', async () => /^second-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
   await neverTyped(tmux, pane, 'third-2');
 });
+
+test('elicitation: a server stopping while a call waits answers it (nothing sent) and withdraws the question', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const server = await startHttp(t, { env: tmux.env, args: ['--approve', RULE] });
+  const client = elicitingClient((_, signal) => untilWithdrawn(signal));
+  const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation: 'legacy', client: client.setup });
+  const call = mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: ['echo rm -rf stopping-1'], literal: true, enter: true } }, { onprogress: () => {} });
+  await until('asked', () => client.asked.length === 1);
+  const stopped = server.stop();
+  const answer = await call;
+  assert.equal(answer.isError, true);
+  assert.match((answer.content as Array<{ text: string }>)[0]!.text, /send_keys did not run: the server is stopping while it waited for approval; nothing was sent/);
+  assert.equal(client.asked[0]!.withdrawn, true);
+  assert.equal(await stopped, 0);
+  await neverTyped(tmux, pane, 'stopping-1');
+});
