@@ -36,8 +36,6 @@ export interface Config {
   readonly allowSessions: readonly SessionPattern[];
   /** `--read-only` / TMUX_MCP_READ_ONLY=1: only the tools that only read are listed and callable. */
   readonly readOnly: boolean;
-  /** TMUX_MCP_IDLE_GC=0: no full collection when the server goes idle (src/idle-memory.ts); on when unset. */
-  readonly idleGc?: false;
   /** Set by `--http`: serve Streamable HTTP instead of stdio. */
   readonly http?: HttpConfig;
   /** The julia profile's own options (its command-line flags); present only for that profile. */

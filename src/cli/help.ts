@@ -48,8 +48,6 @@ Environment:
                           counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http (and --view)
   TMUX_MCP_RECORD         as --record DIR; TMUX_MCP_RECORD_MAX_MB as --record-max-mb
-  TMUX_MCP_IDLE_GC=0      no full garbage collection when the server goes idle (default on: it gives back
-                          the memory of the calls before; docs/performance.md)
 
 Oversight (docs/oversight.md):
   --record DIR         record every pane the server types into, runs a command in, waits on,

@@ -327,15 +327,8 @@ function loadConfig(env: NodeJS.ProcessEnv, profileArg?: string): Config {
     caller: callerFrom(env),
     allowSessions: [],
     readOnly: false,
-    ...(idleGc(env.TMUX_MCP_IDLE_GC) ? {} : { idleGc: false as const }),
     ...(profile === 'julia' ? { julia: juliaOptions(new Map(), false, env) } : {}),
   };
-}
-
-/** TMUX_MCP_IDLE_GC: '0' turns the idle collection off; unset or '1' keeps it. */
-function idleGc(variable: string | undefined): boolean {
-  if (variable !== undefined && variable !== '' && variable !== '0' && variable !== '1') throw new ConfigError("TMUX_MCP_IDLE_GC must be unset, '0', or '1'");
-  return variable !== '0';
 }
 
 function clamp(value: number, min: number, max: number): number {

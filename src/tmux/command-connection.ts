@@ -4,7 +4,6 @@
  * check on a host that its tmux is one we can drive, and what one silent connection means for the others.
  */
 import { checkTmuxVersion } from './binary.js';
-import type { ChangeCount } from './change-count.js';
 import { ControlClient } from './control-client.js';
 import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from './errors.js';
 import type { Launcher } from './launcher.js';
@@ -18,8 +17,6 @@ export interface CommandConnectionOptions {
   readonly globalArgs: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly commandTimeoutMs: number;
-  /** Counts the changes the command client's notifications announce. */
-  readonly changes: ChangeCount;
   /** Throws when the local socket is one tmux would destroy; checked before every attach. */
   readonly checkSocket: () => void;
   /** True once the server is closing: a client attached then is closed again at once. */
@@ -113,9 +110,6 @@ export class CommandConnection {
       .then((target) => this.attach(target, false))
       .then((client) => {
         this.#epoch++;
-        client.onNotification((name) => {
-          this.#options.changes.notified(name);
-        });
         this.#orphans.reap(client, this.#options.commandTimeoutMs);
         client.onClose(() => {
           this.noteSilence(client);

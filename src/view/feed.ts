@@ -6,12 +6,18 @@
  * the watches and the audit subscription are held only while the page is open.
  */
 import type { ServerResponse } from 'node:http';
-import type { Engine } from '../core/engine.js';
-import { LOCAL_HOST } from '../core/servers/host-config.js';
-import type { PaneRecord } from '../core/read/records.js';
-import type { EngineRegistry } from '../core/servers/registry.js';
+import {
+  type Engine,
+  type EngineRegistry,
+  listPanes,
+  listWindows,
+  LOCAL_HOST,
+  PAINT_FORMAT,
+  paintCommands,
+  paintScreen,
+  type PaneRecord,
+} from '../core/index.js';
 import type { ViewPane } from './wire.js';
-import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/watch/screen-paint.js';
 import type { AuditTrail } from '../mcp/tools/audit.js';
 import type { ApprovalBoard } from '../mcp/approvals/board.js';
 
@@ -228,7 +234,7 @@ export class PaneFeed {
 
 /** The panes of one server as the page lists them, through the same listings the tools use. */
 async function listView(engine: Engine, host: string | undefined): Promise<Array<{ pane: ViewPane; engine: Engine; record: PaneRecord }>> {
-  const [windows, panes] = await Promise.all([engine.listWindows(), engine.listPanes()]);
+  const [windows, panes] = await Promise.all([listWindows(engine), listPanes(engine)]);
   const windowOf = new Map(windows.map((w) => [w.id, w]));
   const where = host ?? LOCAL_HOST;
   return panes.map((record) => ({

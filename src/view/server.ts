@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { EngineRegistry } from '../core/servers/registry.js';
+import type { EngineRegistry } from '../core/index.js';
 import { hostGates, tokenCheck } from '../mcp/http/auth.js';
 import type { AuditTrail } from '../mcp/tools/audit.js';
 import type { ApprovalBoard } from '../mcp/approvals/board.js';

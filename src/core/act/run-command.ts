@@ -38,7 +38,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tailBudget } from '../read/capture.js';
-import type { Engine } from '../engine.js';
+import { type Engine, perServer } from '../engine.js';
 import { before, type PaneStream, type StreamPosition } from '../watch/pane-stream.js';
 import { openPaneStream } from '../watch/pane-streams.js';
 import type { PaneRecord } from '../read/records.js';
@@ -51,6 +51,11 @@ import { MarkReader } from './shell-integration/mark-reader.js';
 import { install, installFailedIn, promptDrawn, startedUp } from './shell-integration/readiness.js';
 import { FrameReader, frameFor } from './run-frame.js';
 import { DEFAULT_INTERRUPT_ADVICE, shellName } from './run-checks.js';
+
+/** Frames typed and not yet ended, by pane. */
+const activeRuns = perServer(() => new Map<string, ActiveRun>());
+/** Ends of timed-out integrated runs seen after their call answered, by pane. */
+const endedRuns = perServer(() => new Map<string, EndedRun>());
 
 export { checkCommand, checkPane, DEFAULT_INTERRUPT_ADVICE, NON_POSIX_SHELLS, POSIX_SHELLS } from './run-checks.js';
 
@@ -127,7 +132,7 @@ export interface ActiveRun {
   waiting: boolean;
 }
 
-// Frames typed and not yet ended are kept per pane (engine.state.activeRuns): typing a second frame
+// Frames typed and not yet ended are kept per pane (activeRuns(engine)): typing a second frame
 // meanwhile would interleave with the first (while a call waits) or queue behind a command still
 // running (after a timeout).
 
@@ -149,7 +154,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const started = performance.now();
   const { pane } = request;
   const advice = request.interruptAdvice ?? DEFAULT_INTERRUPT_ADVICE;
-  const runs = engine.state.activeRuns;
+  const runs = activeRuns(engine);
   const lease = await openPaneStream(engine, pane);
   const stream = lease.stream;
   let integration: Integration | undefined;
@@ -308,12 +313,12 @@ function plainText(command: string, suppressHistory: boolean): string {
 }
 
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
-  engine.state.endedRuns.set(pane.id, { status, at: Date.now(), panePid: pane.pid });
+  endedRuns(engine).set(pane.id, { status, at: Date.now(), panePid: pane.pid });
 }
 
 /** The end of a command an earlier call timed out on, once (for the same shell process). */
 function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
-  const map = engine.state.endedRuns;
+  const map = endedRuns(engine);
   const end = map.get(pane.id);
   if (!end) return undefined;
   map.delete(pane.id);

@@ -381,7 +381,7 @@ export class EngineRegistry {
       });
     // The caller guard is about the pane this process runs in, and /proc describes this machine's
     // processes: both apply only to a local tmux, never to a host's.
-    const engineOptions = host ? { ...this.#options.engine, caller: undefined, localProcesses: false } : this.#options.engine;
+    const engineOptions = host ? { ...this.#options.engine, caller: undefined } : this.#options.engine;
     return { key, location, engine: new Engine(tmux, engineOptions), leases: 0, idle: undefined };
   }
 }

@@ -7,8 +7,7 @@
  * unanswered in time or with no one to ask, the call is refused with nothing sent to tmux.
  * A call no rule meets costs one synchronous look at the rules.
  */
-import { Failure } from '../../core/failure.js';
-import { onShutdown } from '../../core/servers/shutdown.js';
+import { Failure, onShutdown, readTyped, type Typed, type TypedText } from '../../core/index.js';
 import type { AuditClient, AuditTrail } from '../tools/audit.js';
 import { withProgress, type ToolCall, type ToolDeclaration } from '../tools/tool.js';
 import { READ_GROUP } from '../tools/selection.js';
@@ -18,7 +17,6 @@ import type { Locate, Place } from './place.js';
 import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
 import { noOneToAsk, questionText, refusalOf, type Settled } from './wording.js';
 import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
-import { readTyped, type Typed, type TypedText } from '../../core/act/typed-text.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 
 export interface ApprovalOptions {
@@ -36,7 +34,7 @@ export interface ApprovalOptions {
 }
 
 /** What the gate needs to know of a tool, whatever its profile's context. */
-export type GatedTool = Pick<ToolDeclaration<any>, 'name' | 'annotations' | 'group' | 'typed' | 'items' | 'nestedAuthority'>;
+export type GatedTool = Pick<ToolDeclaration<any>, 'name' | 'annotations' | 'group' | 'typed' | 'items' | 'nestedAuthority' | 'targets'>;
 
 /** One direct call about to run, as the dispatcher knows it. */
 export interface ScreenCall {
@@ -154,7 +152,7 @@ export class Approvals {
     const finish = (typed: readonly Typed[]): Reading => {
       // A command of its own (a new pane's) is read alone, and leaves the pane's line as it was.
       const own = typed.every((each) => each.own);
-      const key = own ? undefined : paneKey(args);
+      const key = own ? undefined : paneKey(args, tool.targets);
       const pending = key === undefined ? '' : overlay.has(key) ? overlay.get(key)! : this.#lines.get(key);
       const texts: TypedText[] = [];
       for (const each of typed) texts.push(readTyped(each, texts.length ? texts[texts.length - 1]!.unfinished : pending));
@@ -187,10 +185,10 @@ export class Approvals {
     let wholeRule: ApprovalRule | undefined;
     const subjects = new Map<number, { subject: Subject; rule: ApprovalRule }>();
     try {
-      wholeRule = await this.#applicable(whole.reading.rules, call.args);
+      wholeRule = await this.#applicable(whole.reading.rules, call.tool, call.args);
       for (const [index, reading] of readings.entries()) {
-        const rule = await this.#applicable(reading.rules, items[index]!.arguments);
         const tool = call.lookup(items[index]!.tool);
+        const rule = tool && (await this.#applicable(reading.rules, tool, items[index]!.arguments));
         if (rule && tool) subjects.set(index, { subject: { tool, args: items[index]!.arguments, reading, item: index }, rule });
       }
     } catch (error) {
@@ -239,16 +237,16 @@ export class Approvals {
   }
 
   /** The first candidate whose place holds for the call (its places asked of tmux only when a rule has one). */
-  async #applicable(candidates: readonly ApprovalRule[], args: unknown): Promise<ApprovalRule | undefined> {
+  async #applicable(candidates: readonly ApprovalRule[], tool: GatedTool, args: unknown): Promise<ApprovalRule | undefined> {
     if (candidates.length === 0) return undefined;
     const placed = candidates.some((rule) => rule.host !== undefined || rule.session !== undefined);
-    const places = placed ? await this.#places(args) : [];
+    const places = placed ? await this.#places(tool, args) : [];
     const where = places.length > 0 ? places : [{ host: 'local', label: '' } as Place];
     return candidates.find((rule) => where.some((place) => placeHolds(rule, place.host, place.session)));
   }
 
-  async #places(args: unknown): Promise<Place[]> {
-    return this.#options.locate ? this.#options.locate(args) : [];
+  async #places(tool: GatedTool, args: unknown): Promise<Place[]> {
+    return this.#options.locate ? this.#options.locate(args, tool.targets ?? []) : [];
   }
 
   /**
@@ -334,7 +332,7 @@ export class Approvals {
   }
 
   async #question(call: ScreenCall, subject: Subject, rule: ApprovalRule | undefined): Promise<PendingQuestion> {
-    const places = await this.#places(subject.args).catch(() => []);
+    const places = await this.#places(subject.tool, subject.args).catch(() => []);
     const text = subject.reading.text ?? (await typedTextOf(subject.tool, subject.args, call.ctx));
     const clean = this.#trail ? this.#trail.clean(subject.args) : subject.args;
     return {

@@ -6,9 +6,7 @@
  * way (a program that read it, a person), a later call may be asked about for nothing: the
  * question errs that way, never the other.
  */
-import type { TypedText } from '../../core/act/typed-text.js';
-import { decodeRef } from '../../core/targets/refs.js';
-import { LOCAL_HOST } from '../../core/servers/host-config.js';
+import { decodeRef, LOCAL_HOST, type TypedText } from '../../core/index.js';
 import { auditTargets } from '../tools/audit-targets.js';
 
 /** The longest unfinished line kept per pane (its end): a longer one matched its own rules when typed. */
@@ -39,7 +37,7 @@ const PANE = /^(?:([A-Za-z][A-Za-z0-9_-]{0,15}):)?(%\d{1,9})$/;
  * a window or session), a ref read as its pane, on its host; else all its targets' ids; `?` when it
  * names none.
  */
-export function paneKey(args: unknown): string {
+export function paneKey(args: unknown, targets: readonly string[] = []): string {
   const given = args as { paneId?: unknown; pane_id?: unknown; target?: { paneId?: unknown } } | null;
   const pane = given?.paneId ?? given?.pane_id ?? given?.target?.paneId;
   if (typeof pane === 'string') {
@@ -49,7 +47,7 @@ export function paneKey(args: unknown): string {
     const part = ref?.subject.split(':').find((each) => each.startsWith('%'));
     if (ref && part) return `${ref.host ?? LOCAL_HOST}:${part}`;
   }
-  const ids = auditTargets(args, undefined).ids;
+  const ids = auditTargets(args, undefined, targets).ids;
   return ids.length ? ids.sort().join(' ') : '?';
 }
 

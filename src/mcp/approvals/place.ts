@@ -3,9 +3,7 @@
  * arguments name (as the audit reads them: ids and refs, each on its host), with their session
  * asked of tmux, and sessions named outright. Asked only when a rule matched, never for the others.
  */
-import { asFailure } from '../../core/failure.js';
-import { LOCAL_HOST } from '../../core/servers/host-config.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
+import { asFailure, getPane, getSession, getWindow, LOCAL_HOST, type EngineRegistry } from '../../core/index.js';
 import { auditTargets } from '../tools/audit-targets.js';
 
 export interface Place {
@@ -16,15 +14,15 @@ export interface Place {
   readonly label: string;
 }
 
-/** Finds the places of a call's arguments; throws the scope's own failure when a target is outside it. */
-export type Locate = (args: unknown) => Promise<Place[]>;
+/** Finds the places of a call's arguments (`targets`: where its tool declares them); throws the scope's own failure when one is outside it. */
+export type Locate = (args: unknown, targets: readonly string[]) => Promise<Place[]>;
 
 /** Argument names that hold a session's name in some profile (python's session_name, libtmux's session). */
 const SESSION_KEY = /^session(?:_?name)?$/i;
 
 export function locator(registry: EngineRegistry): Locate {
-  return async (args) => {
-    const ids = auditTargets(args, undefined).ids;
+  return async (args, targets) => {
+    const ids = auditTargets(args, undefined, targets).ids;
     const places = await Promise.all(ids.map((key) => placeOf(registry, key)));
     for (const name of sessionNames(args)) {
       const colon = name.indexOf(':');
@@ -43,10 +41,10 @@ async function placeOf(registry: EngineRegistry, key: string): Promise<Place> {
   try {
     const engine = registry.engineOn(host === LOCAL_HOST ? undefined : host);
     if (id.startsWith('$')) {
-      const session = await engine.getSession(id);
+      const session = await getSession(engine, id);
       return { host, session: session.name, label: `${key} (session ${session.name})` };
     }
-    const window = await engine.getWindow(id.startsWith('@') ? id : (await engine.getPane(id)).windowId);
+    const window = await getWindow(engine, id.startsWith('@') ? id : (await getPane(engine, id)).windowId);
     return { host, session: window.sessionName, label: `${key} (session ${window.sessionName}, window ${window.index})` };
   } catch (error) {
     // Outside the scope: the call would be refused anyway, so no one is asked. Anything else: shown as given.

@@ -6,10 +6,17 @@
  * matches is synchronous: for a tool no rule names, one map lookup and, with text rules, one
  * reading of what it types.
  */
-import { boundedRegex, MatchTimeoutError, type BoundedRegex } from '../../core/read/bounded-regex.js';
-import type { TypedText } from '../../core/act/typed-text.js';
-import { HOST_NAME, LOCAL_HOST } from '../../core/servers/host-config.js';
-import { parseSessionPatterns, ScopeError, type SessionPattern } from '../../core/targets/scope.js';
+import {
+  boundedRegex,
+  HOST_NAME,
+  LOCAL_HOST,
+  MatchTimeoutError,
+  parseSessionPatterns,
+  ScopeError,
+  type BoundedRegex,
+  type SessionPattern,
+  type TypedText,
+} from '../../core/index.js';
 
 export class RuleError extends Error {}
 

@@ -2,7 +2,7 @@
  * How approvals read: the question as a client's form and a terminal put it, and the refusal a
  * call answers with when a person said no, did not answer, or could not be asked.
  */
-import { Failure } from '../../core/failure.js';
+import { Failure } from '../../core/index.js';
 import type { Answer, PendingQuestion } from './board.js';
 import type { ApprovalRule } from './rules.js';
 

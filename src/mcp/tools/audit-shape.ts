@@ -6,7 +6,6 @@
  */
 import { CLIENT_INFO_META_KEY, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { isRequest } from '../wire/message-kind.js';
-import { isObject } from '../wire/raw-json.js';
 import { TransportGate, type Extra } from '../wire/transport-gate.js';
 
 /** A refused call as the audit records it. */
@@ -57,4 +56,8 @@ function shapeRefusal(params: unknown): Omit<ShapeRefusal, 'session'> | undefine
         ? `params.arguments: expected an object, got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`}`
         : undefined;
   return why === undefined ? undefined : { tool, arguments: args, why, ...(clientName !== undefined ? { clientName } : {}) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

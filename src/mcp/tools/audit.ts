@@ -5,7 +5,7 @@
  * replaced in every string of the arguments and in the error before anything is written or shown.
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
-import { auditTargets } from './audit-targets.js';
+import { auditTargets, TargetSet } from './audit-targets.js';
 import { describeError } from './results.js';
 
 export interface AuditClient {
@@ -62,6 +62,8 @@ export type AuditListener = (entry: AuditEntry) => void;
 export interface TrackedCall {
   readonly tool: string;
   readonly arguments: unknown;
+  /** The arguments its tool declares as targets (ToolFacts.targets). */
+  readonly targets?: readonly string[];
   readonly client?: AuditClient;
   readonly batch?: AuditEntry['batch'];
 }
@@ -109,6 +111,8 @@ export class AuditTrail {
   readonly #redact: RegExp | undefined;
   readonly #listeners = new Set<AuditListener>();
   readonly #recent: AuditEntry[] = [];
+  /** What the items of each batch still running named, by the batch's entry id. */
+  readonly #itemTargets = new Map<number, TargetSet>();
   #nextId = 1;
   #writeFailed = false;
 
@@ -173,7 +177,13 @@ export class AuditTrail {
       error = describeError(thrown);
       throw thrown;
     } finally {
-      const targets = auditTargets(call.arguments, structured);
+      // What its items named counts for a batch too (they end before it, so all are in by now).
+      const found = new TargetSet();
+      found.addAll(auditTargets(call.arguments, structured, call.targets));
+      const items = this.#itemTargets.get(id);
+      if (items) found.addAll(items.targets);
+      this.#itemTargets.delete(id);
+      const targets = found.targets;
       this.record({
         id,
         time,
@@ -200,6 +210,11 @@ export class AuditTrail {
    * error), appends the line (one write, so it is in the file when the call answers), and tells subscribers.
    */
   record(entry: AuditEntry): void {
+    if (entry.batch) {
+      let items = this.#itemTargets.get(entry.batch.id);
+      if (!items) this.#itemTargets.set(entry.batch.id, (items = new TargetSet()));
+      items.addAll({ ids: entry.targets, omitted: entry.targetsOmitted ?? 0 });
+    }
     const text = (value: string) => this.#text(value);
     const clean: AuditEntry = {
       ...entry,

@@ -4,7 +4,7 @@
  * (LIBTMUX_TOOLS), then exclusions (LIBTMUX_EXCLUDE_TOOLS), which win over everything and also
  * narrow what a batch may call. Filtering shapes the interface; it is not an authorization boundary.
  */
-import { quoted } from '../../core/quote.js';
+import { quoted } from '../../core/index.js';
 import { nearest } from './nearest.js';
 
 /** A toolset or tool list that names nothing known; the command line reports it as a usage error (exit 2). */

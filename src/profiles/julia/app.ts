@@ -3,10 +3,7 @@
  * (resolved at start-up into generation-bound targets), the sessions this process created (the
  * only ones it may tear down), the count of calls running, and each call's deadline.
  */
-import type { Engine } from '../../core/engine.js';
-import { Failure } from '../../core/failure.js';
-import { checkGeneration, generationHost, wrongServer } from '../../core/servers/generation.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
+import { checkGeneration, type Engine, type EngineRegistry, Failure, generationHost, wrongServer } from '../../core/index.js';
 
 export interface PaneTarget {
   readonly paneId: string;

@@ -4,7 +4,7 @@
  * touching tmux, and a `run` that acts. Every item of run_operations is planned before any runs.
  */
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
-import type { ItemsOf, ToolAnnotations, ToolCall, ToolDeclaration, ToolFacts, TypedBy } from '../../mcp/tools/tool.js';
+import { declaredTargets, type ItemsOf, type ToolAnnotations, type ToolCall, type ToolDeclaration, type ToolFacts, type TypedBy } from '../../mcp/tools/tool.js';
 import { Deadline, type JuliaApp } from './app.js';
 import type { Payload } from './envelope.js';
 
@@ -64,6 +64,7 @@ export function juliaDeclaration(tool: JuliaTool, app: JuliaApp, settings: Schem
     outputSchema: tool.output,
     annotations: tool.annotations,
     group: 'julia',
+    ...declaredTargets(tool, input),
     ...(tool.typed ? { typed: tool.typed } : {}),
     ...(tool.items ? { items: tool.items } : {}),
     handler: (args, call) =>

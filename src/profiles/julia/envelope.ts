@@ -5,8 +5,7 @@
  * touched, never by its wording; a payload over the result limit becomes a `result_limit` error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clipUtf8 } from '../../core/read/capture.js';
-import { asFailure, reportedByTmux, type Failure, type FailureKind } from '../../core/failure.js';
+import { asFailure, clipUtf8, type Failure, type FailureKind, reportedByTmux } from '../../core/index.js';
 import { PolicyRefusal } from './app.js';
 
 export type Payload = Record<string, unknown>;

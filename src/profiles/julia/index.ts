@@ -4,10 +4,8 @@
  * envelope. The tools in force and their order come from --tool; schemas follow the configuration.
  */
 import { ConfigError, type JuliaOptions } from '../../config.js';
-import type { Engine } from '../../core/engine.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
-import { generationOf } from '../../core/servers/generation.js';
-import type { Profile } from '../../mcp/server.js';
+import { type Engine, type EngineRegistry, generationOf, listPanes } from '../../core/index.js';
+import type { Profile } from '../../mcp/profile.js';
 import { readOnlyRefusal } from '../../mcp/tools/selection.js';
 import { VERSION } from '../../version.js';
 import { JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
@@ -88,7 +86,7 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
 /** Pane ids given at start-up, bound to the generation of the server running now; a missing one stops start-up. */
 async function resolvePanes(engine: Engine, paneIds: readonly string[]): Promise<PaneTarget[]> {
   if (paneIds.length === 0) return [];
-  const panes = await engine.listPanes();
+  const panes = await listPanes(engine);
   return paneIds.map((paneId) => {
     const pane = panes.find((p) => p.id === paneId);
     if (!pane) throw new ConfigError(`configured pane ${paneId} does not exist`);

@@ -1,6 +1,5 @@
 /** Suggestions for the python profile's template variables and prompt arguments, on the server socket_name names. */
-import { listSockets } from '../../core/servers/servers.js';
-import { EngineRegistry } from '../../core/servers/registry.js';
+import { EngineRegistry, listSockets } from '../../core/index.js';
 import { tmuxIdCompleters, type Completer } from '../../mcp/surface/completions.js';
 
 export function pythonCompleters(registry: EngineRegistry): Readonly<Record<string, Completer>> {

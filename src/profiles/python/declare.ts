@@ -5,12 +5,10 @@
  * (`socket_name`, else the configured one). Every tool carries the contract's one set of
  * conservative annotations. Unknown arguments are named, as that server names them.
  */
-import type { Engine } from '../../core/engine.js';
-import { EngineRegistry } from '../../core/servers/registry.js';
-import { invalidArgument } from '../../core/failure.js';
+import { type Engine, EngineRegistry, invalidArgument } from '../../core/index.js';
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import type { NestedCaller, ToolCall, ToolDeclaration, ToolOutcome, ToolSpec } from '../../mcp/tools/tool.js';
+import { declaredTargets, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome, type ToolSpec } from '../../mcp/tools/tool.js';
 import type { PythonCall, PythonContext } from './context.js';
 
 
@@ -51,6 +49,7 @@ export function pythonTool<In extends JsonSchema>(spec: PythonToolSpec<In>): Pyt
     annotations: { ...ANNOTATIONS },
     _meta: { ...(spec.alwaysLoad ? { 'anthropic/alwaysLoad': true } : {}), fastmcp: { tags } },
     group: spec.toolset,
+    ...declaredTargets(spec, spec.input),
     toolset: spec.toolset,
     selfBounded: spec.selfBounded ?? false,
     textOnly: spec.textOnly ?? false,

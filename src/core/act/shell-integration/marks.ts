@@ -4,7 +4,6 @@
  * and its command count. Marks without that parameter (another program's, or a terminal
  * integration of the user's own) are kept with no nonce and never end a run.
  */
-import type { StreamPosition } from '../../watch/pane-stream.js';
 
 export interface ShellMark {
   readonly kind: 'A' | 'B' | 'C' | 'D';
@@ -15,13 +14,13 @@ export interface ShellMark {
   /** D: the command's exit status; A: the shell's `$?` when it drew the prompt. */
   readonly status?: number;
   /** Where in the stream it arrived: output before it printed before it. */
-  readonly position: StreamPosition;
+  readonly position: { readonly line: number; readonly col: number };
 }
 
 const TOKEN = /^tmcp=([A-Za-z0-9]{1,40})\.(\d{1,9})$/;
 
 /** Reads a mark's payload (after `133;`); undefined for one this server does not know. */
-export function parseMark(payload: string, position: StreamPosition): ShellMark | undefined {
+export function parseMark(payload: string, position: ShellMark['position']): ShellMark | undefined {
   const [kind, ...params] = payload.split(';');
   if (kind !== 'A' && kind !== 'B' && kind !== 'C' && kind !== 'D') return undefined;
   let status: number | undefined;

@@ -2,12 +2,15 @@
  * When a shell is ready to be typed into with the integration: installing it in a shell found at
  * its prompt, a shell this server started reaching its first prompt, and the prompt being drawn.
  */
-import type { Engine } from '../../engine.js';
+import { type Engine, perServer } from '../../engine.js';
 import { withPaneInput } from '../input.js';
 import { before, type PaneStream } from '../../watch/pane-stream.js';
 import type { PaneRecord } from '../../read/records.js';
 import { installLine, newNonce, readIntegration, type IntegratedShell, type Integration } from './index.js';
 import { lastOwnMark } from './mark-reader.js';
+
+/** Shell processes where installing the integration failed, pane id to pid. */
+const installFailed = perServer(() => new Map<string, number>());
 
 /** How long a pane whose shell is about to be back (after C-c, or a program's last words) is waited for, at most. */
 export const PROMPT_GRACE_MS = 1000;
@@ -17,7 +20,7 @@ const INSTALL_MS = 3000;
 
 /** Whether installing the integration already failed in this pane's shell process (framed from then on). */
 export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
-  return engine.state.installFailed.get(pane.id) === pane.pid;
+  return installFailed(engine).get(pane.id) === pane.pid;
 }
 
 /**
@@ -61,7 +64,7 @@ export async function install(engine: Engine, pane: PaneRecord, stream: PaneStre
     stream.consumed(stream.end);
     return { shell, nonce };
   }
-  engine.state.installFailed.set(pane.id, pane.pid);
+  installFailed(engine).set(pane.id, pane.pid);
   return undefined;
 }
 

@@ -3,7 +3,7 @@
  * policy) before any runs, then run in order under the one call deadline, stopping at the first
  * failure. Not atomic: what completed stays done, and the answer says which did.
  */
-import { invalidArgument } from '../../../core/failure.js';
+import { invalidArgument } from '../../../core/index.js';
 import { array, integer, object, string, typed, type JsonSchema } from '../../../mcp/tools/schema.js';
 import { compileValidator, type Validator } from '../../../mcp/tools/validation.js';
 import { PolicyRefusal } from '../app.js';

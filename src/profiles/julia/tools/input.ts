@@ -1,6 +1,5 @@
 /** The input tools: typing keys into a pane, and pasting a block of text. */
-import { typedKeys, typedText } from '../../../core/act/typed-text.js';
-import { pasteText as paste, sendKeys as send } from '../../../core/act/input.js';
+import { pasteText as paste, sendKeys as send, typedKeys, typedText } from '../../../core/index.js';
 import { string } from '../../../mcp/tools/schema.js';
 import { checkKeys, checkText, planOn } from '../checks.js';
 import { CHANGE, juliaTool } from '../declare.js';
@@ -8,6 +7,7 @@ import { keysFields, mutationDone, mutationOutput, paneInput } from '../schemas.
 
 export const sendKeys = juliaTool({
   name: 'send_keys',
+  targets: ['target.paneId'],
   description:
     'Type into a pane or press keys in it, as at its keyboard: answer a prompt, drive a full-screen program, interrupt ' +
     '(keys ["C-c"]). Strings that are tmux key names are pressed, others typed; no Enter is added, so run a line with ' +
@@ -34,6 +34,7 @@ const MAX_PASTE_BYTES = 65536;
 
 export const pasteText = juliaTool({
   name: 'paste_text',
+  targets: ['target.paneId'],
   description:
     'Insert a block of text into a pane in one go, through a private tmux buffer (deleted afterwards), with its ' +
     'newlines kept: a shell that supports bracketed paste inserts it without running each line. Nothing is pressed ' +

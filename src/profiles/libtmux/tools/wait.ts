@@ -1,10 +1,25 @@
 /** The wait tools: block until a pane prints something, read what it printed since a cursor, or run a command in a shell and wait for its end. */
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
-import { typedText } from '../../../core/act/typed-text.js';
-import { Failure, refused } from '../../../core/failure.js';
-import { captureSince, CURSOR_MAX_CHARS, decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/read/capture-since.js';
-import { fingerprint } from '../../../core/targets/refs.js';
-import { compileMatchers, decodeCursor, type WaitCursor, waitForText, type WaitResult } from '../../../core/watch/wait.js';
+import {
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  CURSOR_MAX_CHARS,
+  decodeCursor,
+  decodeSinceCursor,
+  encodeRef,
+  Failure,
+  fingerprint,
+  isSinceCursor,
+  refused,
+  resolvePane,
+  runCommand,
+  type RunResult,
+  typedText,
+  type WaitCursor,
+  waitForText,
+  type WaitResult,
+} from '../../../core/index.js';
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { READS_CONTENT, libtmuxTool } from '../declare.js';
@@ -16,6 +31,7 @@ const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 export const waitForTextTool = libtmuxTool({
   name: 'wait_for_text',
+  targets: ['paneId'],
   title: 'Wait for text',
   description:
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
@@ -94,7 +110,7 @@ export const waitForTextTool = libtmuxTool({
     } else if (args.cursor !== undefined) cursor = decodeCursor(args.cursor);
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
-    const pane = await engine.resolvePane(args.paneId);
+    const pane = await resolvePane(engine, args.paneId);
     if (cursor) {
       if (cursor.paneId !== pane.id) throw refused(`the cursor is for pane ${cursor.paneId}, not ${pane.id}`, 'Pass the cursor only to waits on the pane it came from, or omit it.');
       if (cursor.fingerprint !== fingerprint(pane.incarnation)) {
@@ -105,7 +121,7 @@ export const waitForTextTool = libtmuxTool({
       waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal }),
     );
     const structured = {
-      paneRef: engine.ref('pane', pane.id, pane.incarnation),
+      paneRef: encodeRef('pane', pane.id, pane.incarnation),
       outcome: result.outcome,
       matched: result.matched,
       matchedIndex: result.matchedIndex,
@@ -169,6 +185,7 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
 
 export const captureSinceTool = libtmuxTool({
   name: 'capture_since',
+  targets: ['paneId'],
   title: 'Capture since',
   description:
     'Follow a pane\'s output without re-reading what you have seen: returns only the rows that appeared or changed ' +
@@ -204,12 +221,12 @@ export const captureSinceTool = libtmuxTool({
   ),
   async handler(args, { ctx, signal }) {
     if (args.cursor !== undefined) decodeSinceCursor(args.cursor); // a garbled cursor fails before any tmux call
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const result = await captureSince(ctx.engine, pane, { ...args, signal });
     return {
       structured: {
         pane: pane.id,
-        paneRef: ctx.engine.ref('pane', pane.id, pane.incarnation),
+        paneRef: encodeRef('pane', pane.id, pane.incarnation),
         lines: result.lines,
         cursor: result.cursor,
         linesMissed: result.linesMissed,
@@ -224,6 +241,7 @@ const DEFAULT_MAX_LINES = 200;
 
 export const runShellCommandTool = libtmuxTool({
   name: 'run_shell_command',
+  targets: ['paneId'],
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
@@ -285,7 +303,7 @@ export const runShellCommandTool = libtmuxTool({
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const pane = await checkPane(engine, await engine.resolvePane(args.paneId), args.force ?? false);
+    const pane = await checkPane(engine, await resolvePane(engine, args.paneId), args.force ?? false);
     const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
       runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
     );
@@ -295,7 +313,7 @@ export const runShellCommandTool = libtmuxTool({
     }
     if (result.outcome === 'watchLost') throw new Failure('observation_lost', runSummary(pane.id, result, timeoutMs), WATCH_LOST_HINT);
     const structured = {
-      paneRef: engine.ref('pane', pane.id, pane.incarnation),
+      paneRef: encodeRef('pane', pane.id, pane.incarnation),
       pane: pane.id,
       exitStatus: result.exitStatus,
       timedOut: result.outcome === 'timedOut' || result.outcome === 'notStarted',

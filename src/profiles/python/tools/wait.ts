@@ -1,17 +1,39 @@
 /** The wait tools: wait_for_text and capture_since watch a pane without sleeping; run_command runs a command and waits for its end. */
-import { typedText } from '../../../core/act/typed-text.js';
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
-import { Failure, invalidArgument, refused } from '../../../core/failure.js';
-import { escapeRegExp } from '../../../core/read/bounded-regex.js';
-import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/read/capture-since.js';
-import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { readVariables } from '../../../core/read/variables.js';
-import { compileMatchers, waitForText } from '../../../core/watch/wait.js';
+import {
+  captureLines,
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  decodeSinceCursor,
+  escapeRegExp,
+  Failure,
+  getPane,
+  invalidArgument,
+  paneDetail,
+  readVariables,
+  refused,
+  runCommand,
+  type RunResult,
+  tailBudget,
+  typedText,
+  waitForText,
+} from '../../../core/index.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { defaulted, field, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE } from '../schema.js';
-import { checkTarget, resolvePaneId } from '../targets.js';
+import {
+  defaulted,
+  field,
+  model,
+  optional,
+  PANE_TARGET,
+  params,
+  positiveTimeout,
+  SOCKET_NAME,
+  stringList,
+  TARGETING_NOTE,
+} from '../schema.js';
+import { checkTarget, targetedPaneId } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './inspect.js';
 
 const REPORT_LINES = 20;
@@ -28,6 +50,7 @@ function matchers(patterns: readonly string[], regex: boolean, matchCase: boolea
 
 export const waitForTextTool = pythonTool({
   name: 'wait_for_text',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Wait For Text',
   description:
     'Block until a pane prints one of `patterns` (or, with patterns null, anything new), instead of sleeping and ' +
@@ -82,7 +105,7 @@ export const waitForTextTool = pythonTool({
     const patterns = matchers(args.patterns ?? [], regex, matchCase, 'patterns');
     const stops = matchers(args.stop ?? [], regex, matchCase, 'stop');
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await engine.getPane(await resolvePaneId(engine, args));
+    const pane = await getPane(engine, await targetedPaneId(engine, args));
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on pane ${pane.id}: ${elapsed}s elapsed`, () =>
       waitForText(engine, { pane, patterns, stops, timeoutMs, maxLines: REPORT_LINES, signal }),
     );
@@ -125,6 +148,7 @@ export const waitForTextTool = pythonTool({
 
 export const captureSinceTool = pythonTool({
   name: 'capture_since',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id', 'cursor'],
   title: 'Capture Since',
   description:
     'Read only what is new in a pane since your last read, for watching output over several calls without re-reading ' +
@@ -157,7 +181,7 @@ export const captureSinceTool = pythonTool({
       }
     }
     const targeted = args.pane_id != null || args.window_id != null || args.session_id != null || args.session_name != null;
-    const paneId = cursorPane && !targeted ? cursorPane : await resolvePaneId(engine, args);
+    const paneId = cursorPane && !targeted ? cursorPane : await targetedPaneId(engine, args);
     if (cursorPane && cursorPane !== paneId) throw refused(`cursor pane ${cursorPane} does not match requested pane ${paneId}`, 'Pass the cursor only with the pane it came from, or null to start over.');
     const pane = await paneDetail(engine, paneId);
     if (pane.isDead) throw refused(`pane ${pane.id} died; cursor/baseline anchor is no longer valid`, 'Respawn it with respawn_pane and start over with cursor null.');
@@ -186,6 +210,7 @@ const ALL_LINES = 1_000_000;
 
 export const runCommandTool = pythonTool({
   name: 'run_command',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Run Command',
   description:
     'Run a shell command in a pane and get its real exit status and output in one call: the preferred way to run anything ' +
@@ -238,7 +263,7 @@ export const runCommandTool = pythonTool({
     const timeout = positiveTimeout(args.timeout ?? 30);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await checkPane(engine, await engine.getPane(await resolvePaneId(engine, args)), false, INTERRUPT);
+    const pane = await checkPane(engine, await getPane(engine, await targetedPaneId(engine, args)), false, INTERRUPT);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
       runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory, interruptAdvice: INTERRUPT }),
     );
