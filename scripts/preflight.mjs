@@ -24,6 +24,7 @@ const NEEDS = [
   { file: '/usr/share/powerlevel9k/powerlevel9k.zsh-theme', pkg: 'zsh-theme-powerlevel9k', why: 'run_shell_command behind powerlevel9k' },
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
+  { command: 'script', pkg: 'bsdutils', why: 'a terminal for tmux-mcp call\'s approval question' },
 ];
 
 /** The first executable `name` on PATH, or undefined. */

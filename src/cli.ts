@@ -54,6 +54,9 @@ async function serve(config: Config): Promise<void> {
   // A trail that cannot be written, a tmux that cannot run, a recording directory that is not writable
   // or a socket path tmux would unlink (an ordinary file, say): each stops start-up before any tmux runs.
   const trail = config.audit ? await openTrail(config.audit) : undefined;
+  // So does an approval rule that does not parse.
+  const gate = config.approvals ? await import('./cli/approvals.js') : undefined;
+  const approvalRules = gate?.approvalRules(config);
   // The server's modules load while `tmux -V` runs; a failed check ends the process first.
   const loading = loadServer();
   loading.catch(() => {});
@@ -71,7 +74,9 @@ async function serve(config: Config): Promise<void> {
   // The view shows the panes of every listed server: from the first call on, no call reaches a socket out of its sight.
   if (config.view) registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
-  const factory = createServerFactory(profile, trail ? { trail } : {});
+  const approvals = gate && approvalRules ? gate.openApprovals(config, approvalRules, registry) : undefined;
+  if (approvals && trail) approvals.attachTrail(trail);
+  const factory = createServerFactory(profile, { ...(trail ? { trail } : {}), ...(approvals ? { approvals } : {}) });
   // The control connection opens while the client starts, so the first call finds it ready.
   if (running) void registry.defaultEngine.identity().catch(() => {});
 
@@ -140,10 +145,11 @@ async function serve(config: Config): Promise<void> {
   if (config.view && token && trail) {
     // Loaded only here: with no --view, nothing of the view is in the process.
     const { serveView } = await import('./view/server.js');
-    const view = await serveView({ ...config.view, token: token.value, registry, trail }).catch((error: Error) => {
+    const view = await serveView({ ...config.view, token: token.value, registry, trail, ...(approvals ? { approvals: approvals.board } : {}) }).catch((error: Error) => {
       throw new ConfigError(`--view ${config.view!.host}:${config.view!.port}: ${error.message}`);
     });
     closeView = () => view.close();
+    approvals?.attachView();
     where += `, view at ${view.url}`;
     if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
@@ -161,6 +167,8 @@ function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, ru
     `${selectionSummary}` +
     (config.readOnly ? ', read-only' : '') +
     (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
+    (config.approvals?.rules.length ? `, asks a person before ${config.approvals.rules.join(' ')}` : '') +
+    (config.approvals?.startPaused ? ', paused' : '') +
     `${where}\n`
   );
 }

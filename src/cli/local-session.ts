@@ -12,6 +12,7 @@ import { createServerFactory, profileWire } from '../mcp/server.js';
 import { buildProfile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
 import { registryFor } from './engine.js';
+import { approvalRules, localAsking, openApprovals } from './approvals.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 
 export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): Promise<CallSession> {
@@ -21,6 +22,8 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
   if (config.record) {
     throw new ConfigError('--record keeps recordings for a running server: start `tmux-mcp --http PORT --record DIR` and send calls to it with --url');
   }
+  // Checked before tmux is touched: a bad rule is a usage error.
+  const rules = config.approvals ? approvalRules(config) : undefined;
   const registry = registryFor(config);
   const running = (await registry.defaultEngine.identity().catch(() => undefined)) !== undefined;
   let build: Awaited<ReturnType<typeof buildProfile>>;
@@ -31,7 +34,9 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
     throw error;
   }
   const { profile } = build;
-  const server = createServerFactory(profile)();
+  // A call that needs approval asks on this terminal when there is one, else it is refused (nobody to ask).
+  const approvals = rules ? openApprovals(config, rules, registry, localAsking()) : undefined;
+  const server = createServerFactory(profile, approvals ? { approvals } : {})();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(profileWire(profile, serverSide));
   const rpc = new JsonRpc(clientSide);

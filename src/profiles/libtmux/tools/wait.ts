@@ -15,6 +15,7 @@ import {
   resolvePane,
   runCommand,
   type RunResult,
+  typedText,
   type WaitCursor,
   waitForText,
   type WaitResult,
@@ -302,6 +303,7 @@ export const runShellCommandTool = libtmuxTool({
     },
     ['droppedLines', 'effectiveTimeout', 'exitStatus', 'linesMissed', 'output', 'pane', 'paneRef', 'seconds', 'timedOut'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, signal, progress }) {
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
