@@ -7,8 +7,10 @@ import { isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli } from './cli/options.js'
 import { checkTmuxBin } from './cli/tmux-check.js';
 import { beginShutdown } from './core/servers/shutdown.js';
 import type { PaneRecorder } from './core/watch/recorder.js';
+import type { EngineRegistry } from './core/servers/registry.js';
 import { VERSION } from './version.js';
 import type { AuditTrail } from './mcp/tools/audit.js';
+import type { OpenedTrail } from './cli/audit-file.js';
 import { FirstAnswers } from './mcp/wire/first-answers.js';
 import { SelectionError } from './mcp/tools/selection.js';
 import { firstSurface } from './mcp/surface/listing.js';
@@ -64,16 +66,27 @@ async function memoryPolicy() {
 }
 
 async function serve(config: Config): Promise<void> {
+  // First: a trail that cannot be written stops start-up before anything else happens.
+  const opened = config.audit ? await openTrail(config.audit) : undefined;
+  try {
+    await serveWith(config, opened?.trail);
+  } catch (error) {
+    // A start that fails leaves no empty audit file of its own making behind.
+    opened?.discardIfUnused();
+    throw error;
+  }
+}
+
+async function serveWith(config: Config, trail: AuditTrail | undefined): Promise<void> {
   // Over HTTP the SDK loads at once; over stdio the policy's modules wait for the first answers.
   let memory = config.http ? await memoryPolicy() : undefined;
-  // First: a trail that cannot be written stops start-up before anything else happens.
-  const trail = config.audit ? await openTrail(config.audit) : undefined;
   // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
   const loading = config.http ? loadMcp() : undefined;
   const checking = checkTmuxBin(config, process.env);
   // Over stdio the usual configurations have their first answers stored by the build: the engine and
-  // the profile load after those are written. Any other loads now, while `tmux -V` runs.
-  const stored = config.http ? undefined : storedSurface(config);
+  // the profile load after those are written. Any other loads now, while `tmux -V` runs; so does
+  // the engine behind a live view, which is served from the start.
+  const stored = config.http || config.view ? undefined : storedSurface(config);
   const engineLoading = stored ? undefined : loadEngine();
   // A failed check below ends the process first; the rejections are awaited later otherwise.
   for (const promise of [loading, engineLoading]) promise?.catch(() => {});
@@ -118,8 +131,24 @@ async function serve(config: Config): Promise<void> {
   const running = await runningAtStart;
   const selectionSummary = stored?.selectionSummary ?? serving!.selectionSummary;
   const banner = (where: string) => process.stderr.write(bannerLine(config, socket.label, running, selectionSummary, where));
-  // Over stdio with nothing else to start, the banner is written before the first answer.
-  if (!config.http && !config.view) banner('');
+  // One token for --http and --view, however it is given; a generated one is made once.
+  const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
+  // The view is up from the start, whatever the transport: a person may open it before any agent connects.
+  let viewAt = '';
+  let viewLink = '';
+  if (config.view && token && trail) {
+    const view = await startView(config.view, token, serving!.registry, trail);
+    closeView = () => view.close();
+    viewAt = `, view at ${view.url}`;
+    // A generated token: the link that opens the page, after the banner.
+    if (token.generated) viewLink = `tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`;
+  }
+  const announce = (where: string) => {
+    banner(where);
+    if (viewLink) process.stderr.write(viewLink);
+  };
+  // Over stdio the banner is written before the first answer (the view's link with it).
+  if (!config.http) announce(viewAt);
   // The signals are handled before anything is answered: a client may interrupt from its first answer on.
   const first = config.http ? undefined : new FirstAnswers(stored?.surface ?? firstSurface(serving!.profile));
   await first?.needed;
@@ -133,14 +162,11 @@ async function serve(config: Config): Promise<void> {
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const factory = createServerFactory(profile, trail ? { trail } : {});
 
-  let where: string;
-  // One token for --http and --view, however it is given; a generated one is made once.
-  const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
   if (config.http && token) {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
     const { serveHttp } = await import('./mcp/http/serve.js');
     const http = await serveHttp(factory, {
-      onListenError: (error) => new StartupError(`cannot listen on ${config.http!.host.includes(':') ? `[${config.http!.host}]` : config.http!.host}:${config.http!.port}: ${listenProblem(error)}`),
+      onListenError: (error) => new StartupError(`cannot listen on ${hostPort(config.http!)}: ${listenProblem(error)}`),
       host: config.http.host,
       port: config.http.port,
       token: token.value,
@@ -151,7 +177,7 @@ async function serve(config: Config): Promise<void> {
     closeTransport = () => http.close();
     drainTransport = () => http.drain(DRAIN_LIMIT_MS);
     // A generated token is part of the one banner line, printed once.
-    where = `, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}`;
+    announce(`, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}${viewAt}`);
   } else {
     const connection = serveBothErasOverStdio(factory, {
       // Calls in flight when stdin ends are answered first: waits end at once, the rest get the drain limit.
@@ -165,21 +191,22 @@ async function serve(config: Config): Promise<void> {
     closeTransport = () => connection.close();
     drainTransport = () => connection.drain();
     void connection.closed.then(() => shutdown(0));
-    where = '';
-  }
-  if (config.view && token && trail) {
-    // Loaded only here: with no --view, nothing of the view is in the process.
-    const { serveView } = await import('./view/server.js');
-    const view = await serveView({ ...config.view, token: token.value, registry, trail }).catch((error: Error) => {
-      throw new ConfigError(`--view ${config.view!.host}:${config.view!.port}: ${error.message}`);
-    });
-    closeView = () => view.close();
-    where += `, view at ${view.url}`;
-    if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
   }
   if (config.idleGc !== false) memory.collectWhenIdle();
+}
 
-  if (config.http || config.view) banner(where);
+/** The live view, listening; a port it cannot have ends start-up as a taken --http port does (one line, exit 1). */
+async function startView(view: HttpConfig, token: { value: string; generated: boolean }, registry: EngineRegistry, trail: AuditTrail) {
+  // Loaded only here: with no --view, nothing of the view is in the process.
+  const { serveView } = await import('./view/server.js');
+  const serving = await serveView({ ...view, token: token.value, registry, trail }).catch((error: NodeJS.ErrnoException) => {
+    throw new StartupError(`--view: cannot listen on ${hostPort(view)}: ${listenProblem(error)}`);
+  });
+  return serving;
+}
+
+function hostPort(listen: HttpConfig): string {
+  return `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
 }
 
 /** The one line on stderr that says what this process serves. */
@@ -189,8 +216,8 @@ function bannerLine(config: Config, socketLabel: string, running: boolean, selec
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +
+    // The selection says read-only when it is (and which toolsets that leaves).
     `${selectionSummary}` +
-    (config.readOnly ? ', read-only' : '') +
     (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
     `${where}\n`
   );
@@ -204,10 +231,10 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 }
 
 /** The audit trail of --audit (its file checked now) and of --view; an unwritable file ends start-up with exit status 1. */
-async function openTrail(audit: NonNullable<Config['audit']>): Promise<AuditTrail> {
-  const { AuditFileError, AuditTrail } = await import('./mcp/tools/audit.js');
+async function openTrail(audit: NonNullable<Config['audit']>): Promise<OpenedTrail> {
+  const { AuditFileError, openAuditTrail } = await import('./cli/audit-file.js');
   try {
-    return new AuditTrail({ ...(audit.file !== undefined ? { file: audit.file } : {}), redact: audit.redact.map((source) => new RegExp(source, 'g')) });
+    return openAuditTrail(audit);
   } catch (error) {
     if (!(error instanceof AuditFileError)) throw error;
     process.stderr.write(`tmux-mcp: ${error.message}\n`);
@@ -220,10 +247,7 @@ async function startRecorder(config: Config): Promise<PaneRecorder | undefined> 
   if (!config.record) return undefined;
   const { PaneRecorder, recordDirectoryProblem } = await import('./core/watch/recorder.js');
   const problem = await recordDirectoryProblem(config.record.dir);
-  if (problem !== undefined) {
-    process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);
-    process.exit(1);
-  }
+  if (problem !== undefined) throw new StartupError(`--record ${config.record.dir}: ${problem}`);
   return new PaneRecorder({ ...config.record, onError: (message) => process.stderr.write(`tmux-mcp: ${message}\n`) });
 }
 

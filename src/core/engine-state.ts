@@ -21,6 +21,8 @@ export class EngineState {
   readonly installFailed = new Map<string, number>();
   /** The shared output stream of each watched pane (watch/pane-streams.ts). */
   readonly paneStreams = new Map<string, StreamEntry>();
+  /** Input marks being set in tmux (watch/input-mark.ts). */
+  readonly markWrites = new Set<Promise<unknown>>();
   /** The recording of each recorded pane (watch/recorder.ts). */
   readonly recordings = new Map<string, Recording>();
   /** The session list last read, while tmux reports no change (read/session-list.ts). */

@@ -4,6 +4,7 @@
  * then detaches. The number of streams is bounded; idle ones are closed first.
  */
 import type { Engine } from '../engine.js';
+import { settleMarks, writeMark } from './input-mark.js';
 import { PaneStream } from './pane-stream.js';
 
 /** How long an unused stream stays attached so its cursors remain resumable. */
@@ -73,6 +74,8 @@ export async function openPaneStream(engine: Engine, pane: { readonly id: string
 function createEntry(engine: Engine, registry: Map<string, StreamEntry>, paneId: string, sessionId: string): StreamEntry {
   evictIdle(registry);
   const stream = new PaneStream(paneId, sessionId);
+  // Where new output starts is kept in tmux too, for the waits of other processes.
+  stream.onUnread = (mark) => writeMark(engine, paneId, mark);
   const entry: StreamEntry = {
     users: 0,
     lastUsed: Date.now(),
@@ -133,8 +136,9 @@ export async function markInput(engine: Engine, pane: { readonly id: string; rea
   }
 }
 
-/** Closes every stream of `engine` (server shutdown, tests). */
-export function closePaneStreams(engine: Engine): void {
+/** Closes every stream of `engine` (server shutdown, tests), once the marks they set are in tmux. */
+export async function closePaneStreams(engine: Engine): Promise<void> {
   const registry = engine.state.paneStreams;
   for (const [paneId, entry] of [...registry.entries()]) closeEntry(registry, paneId, entry, 'shutdown');
+  await settleMarks(engine);
 }
