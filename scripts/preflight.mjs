@@ -36,7 +36,7 @@ export function which(name, path = process.env.PATH ?? '') {
   return undefined;
 }
 
-/** tmux 3.2 or newer: undefined when it is, else what is wrong. */
+/** tmux 3.3a or newer: undefined when it is, else what is wrong. */
 function tmuxVersion(bin) {
   let said = '';
   try {
@@ -47,7 +47,31 @@ function tmuxVersion(bin) {
   const match = /^tmux (?:next-)?(\d+)\.(\d+)/.exec(said);
   if (!match) return `${bin} -V said "${said}", not a tmux version`;
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major > 3 || (major === 3 && minor >= 2) ? undefined : `it is ${said}; the suite needs tmux 3.2 or newer`;
+  return major > 3 || (major === 3 && minor >= 3) ? undefined : `it is ${said}; the suite needs tmux 3.3a or newer`;
+}
+
+/** What `bin -V` says, or undefined when it does not run. */
+function versionOf(bin, env) {
+  try {
+    return execFileSync(bin, ['-V'], { encoding: 'utf8', timeout: 10_000, env }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A tmux of another version than the suite's, for the test of a host on one version beside this
+ * machine's on another: TMUX_MCP_TEST_OTHER_TMUX, else the 3.5a that scripts/build-tmux.sh builds,
+ * else Debian's /usr/bin/tmux, whichever first says another version than the suite's tmux.
+ */
+export function otherTmux(env = process.env) {
+  const suite = versionOf(env.LIBTMUX_TMUX_BIN || which('tmux', env.PATH ?? '') || 'tmux', env);
+  const cache = env.XDG_CACHE_HOME || join(env.HOME ?? '', '.cache');
+  const candidates = env.TMUX_MCP_TEST_OTHER_TMUX ? [env.TMUX_MCP_TEST_OTHER_TMUX] : [join(cache, 'tmux-mcp-ts', 'tmux-3.5a', 'bin', 'tmux'), '/usr/bin/tmux'];
+  return candidates.find((bin) => {
+    const said = versionOf(bin, env);
+    return said !== undefined && said !== suite;
+  });
 }
 
 /** Every problem found, in one list: nothing is installed piecemeal. */
@@ -72,6 +96,9 @@ export function preflight(env = process.env) {
       problems.push(`${name}: ${wrong}`);
       packages.add(need.pkg);
     }
+  }
+  if (problems.length === 0 && !otherTmux(env)) {
+    problems.push('a tmux of a second version, for the test of a host on another tmux than this machine\'s (build Debian 13\'s 3.5a with scripts/build-tmux.sh, or set TMUX_MCP_TEST_OTHER_TMUX to one)');
   }
   return { problems, packages: [...packages] };
 }

@@ -90,7 +90,7 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
   const engineLoading = stored ? undefined : loadEngine();
   // A failed check below ends the process first; the rejections are awaited later otherwise.
   for (const promise of [loading, engineLoading]) promise?.catch(() => {});
-  await checking;
+  const tmuxVersion = await checking;
   const recorder = await startRecorder(config);
   // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socket = socketAtStart(config, process.env);
@@ -130,7 +130,7 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
   process.on('SIGTERM', () => void shutdown(0));
   const running = await runningAtStart;
   const selectionSummary = stored?.selectionSummary ?? serving!.selectionSummary;
-  const banner = (where: string) => process.stderr.write(bannerLine(config, socket.label, running, selectionSummary, where));
+  const banner = (where: string) => process.stderr.write(bannerLine(config, tmuxVersion, socket.label, running, selectionSummary, where));
   // One token for --http and --view, however it is given; a generated one is made once.
   const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
   // The view is up from the start, whatever the transport: a person may open it before any agent connects.
@@ -210,9 +210,9 @@ function hostPort(listen: HttpConfig): string {
 }
 
 /** The one line on stderr that says what this process serves. */
-function bannerLine(config: Config, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
+function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
   return (
-    `tmux-mcp ${VERSION}: profile ${config.profile}, socket ${socketLabel} (${config.socketSource}, ` +
+    `tmux-mcp ${VERSION}: profile ${config.profile}, ${tmuxVersion}, socket ${socketLabel} (${config.socketSource}, ` +
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +

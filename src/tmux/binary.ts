@@ -5,13 +5,11 @@
 import { localLauncher, type Launcher } from './launcher.js';
 import { spawnTmux } from './spawn.js';
 import { TmuxHostError, TmuxUnavailableError } from './errors.js';
-
-/** Oldest tmux the server is written for (control-mode flags, formats). */
-const MIN_TMUX = [3, 2] as const;
+import { OLDEST_TESTED, parseVersion, tooOld } from './versions.js';
 
 /**
  * Runs `bin -V` and returns the version it reports ("3.3a", "next-3.5", "master"). Throws
- * TmuxUnavailableError when it cannot run, exits non-zero, is not tmux, or is older than MIN_TMUX.
+ * TmuxUnavailableError when it cannot run, exits non-zero, is not tmux, or is older than the oldest tested.
  */
 export async function checkTmuxBinary(bin: string, env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
   return checkTmuxVersion(localLauncher(bin), env, timeoutMs);
@@ -33,10 +31,10 @@ export async function checkTmuxVersion(launcher: Launcher, env: NodeJS.ProcessEn
     throw problem(`\`${bin} -V\` ${result.code !== 0 ? `exited with status ${result.code}` : 'did not answer "tmux <version>"'}${said ? ` (it said: ${said})` : ''}; it is not a working tmux`);
   }
   const version = m[1]!;
-  const numbers = /(\d+)\.(\d+)/.exec(version);
-  // Builds from git ("master") carry no number; they are newer than any release.
-  if (numbers && (Number(numbers[1]) < MIN_TMUX[0] || (Number(numbers[1]) === MIN_TMUX[0] && Number(numbers[2]) < MIN_TMUX[1]))) {
-    throw problem(`it is tmux ${version}; tmux ${MIN_TMUX.join('.')} or newer is needed`);
+  if (tooOld(parseVersion(version))) {
+    const why = `it is tmux ${version}; tmux ${OLDEST_TESTED} or newer is needed`;
+    if (launcher.host !== undefined) throw problem(why);
+    throw new TmuxUnavailableError(bin, why, { message: `${bin}: ${why}`, hint: `Install tmux ${OLDEST_TESTED} or newer (Debian 13 ships 3.5a), or set LIBTMUX_TMUX_BIN to one.` });
   }
   return version;
 }

@@ -116,7 +116,7 @@ export class CommandConnection {
   }
 
   /**
-   * On a host, checks once that its tmux is one this server can drive (`tmux -V`, >= 3.2), so an
+   * On a host, checks once that its tmux is one this server can drive (`tmux -V`, 3.3a or newer), so an
    * old or missing one is a clear error naming the host rather than a failed attach. Here: nothing
    * (the local binary is checked at start-up).
    */

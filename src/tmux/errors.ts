@@ -43,10 +43,11 @@ export class TmuxNotTmuxSocketError extends TmuxError {
 
 /** The tmux binary could not be started at all. */
 export class TmuxUnavailableError extends TmuxError {
-  constructor(bin: string, cause: unknown) {
+  /** `words`: a message and hint of the caller's, for a tmux that runs but cannot be used (too old). */
+  constructor(bin: string, cause: unknown, words?: { readonly message: string; readonly hint: string }) {
     super(
-      `cannot run tmux (${bin}): ${cause instanceof Error ? cause.message : String(cause)}`,
-      'Install tmux or set LIBTMUX_TMUX_BIN to its path.',
+      words?.message ?? `cannot run tmux (${bin}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      words?.hint ?? 'Install tmux or set LIBTMUX_TMUX_BIN to its path.',
       { cause },
     );
   }
@@ -130,7 +131,7 @@ export class TmuxHostError extends TmuxError {
     return new TmuxHostError(
       host,
       `tmux on host ${host} (ssh ${destination}) cannot be used: ${problem}`,
-      `Install tmux 3.2 or newer on ${host}, or point TMUX_MCP_REMOTE_TMUX at one; calls on other hosts are not affected.`,
+      `Install tmux 3.3a or newer on ${host}, or point TMUX_MCP_REMOTE_TMUX at one; calls on other hosts are not affected.`,
     );
   }
 }

@@ -3,7 +3,7 @@
  * carry a per-process random nonce, so no byte a program can put in a name, title or path (tabs,
  * `;`, newlines, invalid UTF-8) can forge a field or a row.
  *
- * What tmux prints may come back escaped (tmux 3.4 and newer: versions.ts `printsEscaped`), so each
+ * What tmux prints may come back escaped (tmux 3.4 and newer: versions.ts), so each
  * variable's backslashes are doubled by tmux itself: then a single backslash only ever starts an
  * escape, the escaped form of a marker cannot come from a field, and one decoder reads every version.
  */

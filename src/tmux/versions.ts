@@ -46,16 +46,13 @@ export function newerThanTested(version: TmuxVersion): boolean {
   return compare(version, parseVersion(NEWEST_TESTED)) > 0;
 }
 
-/**
+/*
  * tmux 3.4 and newer print a command's output through vis(3) (server-client.c
  * `server_client_print`: VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH): control characters and invalid UTF-8
  * come back as `\ooo` or `\r`, `\b`, `\a`, `\v`, `\f`, `\0`; a backslash itself is left alone.
- * capture-pane and show-buffer print raw in every version.
+ * capture-pane and show-buffer print raw in every version. Rows are read exactly on every version by
+ * having tmux double their backslashes (formats.ts) and decoding what comes back here.
  */
-export function printsEscaped(version: TmuxVersion): boolean {
-  return atLeast(version, 3, 4);
-}
-
 const CSTYLE: Readonly<Record<string, string>> = { r: '\r', b: '\b', a: '\u0007', v: '\v', f: '\f', '0': '\0' };
 
 const ESCAPE = /\\(\\|[0-3][0-7]{2}|[rbavf0])/g;

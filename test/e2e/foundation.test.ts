@@ -10,7 +10,7 @@ test('serves initialize and tools/list with no tmux server on its socket', async
   assert.ok(tools.some((tool) => tool.name === 'list_sessions'));
   assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });
   assert.deepEqual(await mcp.ok('list_panes'), { panes: [] });
-  assert.match(mcp.stderr(), /tmux-mcp .*profile libtmux, socket .*tmux\.sock/);
+  assert.match(mcp.stderr(), /tmux-mcp .*profile libtmux, tmux [0-9][^,]*, socket .*tmux\.sock/);
 });
 
 test('list_sessions, list_panes and capture_pane end to end', async (t) => {

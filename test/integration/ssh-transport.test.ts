@@ -208,9 +208,9 @@ test('the tmux on a host is checked on connect: an old one is a clear error nami
   const sshd = await loopbackSshd(t);
   const tmux = privateTmux(t);
   await tmux.start();
-  // A tmux that says it is 3.1 and would otherwise work: only the version check can refuse it.
+  // A tmux that says it is 3.2a and would otherwise work: only the version check can refuse it.
   const fake = join(tmux.dir, 'old-tmux');
-  writeFileSync(fake, `#!/bin/sh\nif [ "$1" = -V ]; then echo 'tmux 3.1c'; exit 0; fi\nexec tmux "$@"\n`, { mode: 0o755 });
+  writeFileSync(fake, `#!/bin/sh\nif [ "$1" = -V ]; then echo 'tmux 3.2a'; exit 0; fi\nexec tmux "$@"\n`, { mode: 0o755 });
   const server = new TmuxServer({
     bin: 'tmux',
     ssh: { host: 'old', destination: 'hosta', sshConfig: sshd.config, remoteTmux: fake },
@@ -225,7 +225,7 @@ test('the tmux on a host is checked on connect: an old one is a clear error nami
       (e: unknown) => e,
     );
     assert.ok(error instanceof TmuxHostError, String(error));
-    assert.match(error.message, /tmux on host old \(ssh hosta\) cannot be used: it is tmux 3\.1c; tmux 3\.2 or newer is needed/);
+    assert.match(error.message, /tmux on host old \(ssh hosta\) cannot be used: it is tmux 3\.2a; tmux 3\.3a or newer is needed/);
   }
   await server.close();
   await settle(() => sshd.sessions().length === 0 && sshClients().length === 0);

@@ -63,9 +63,9 @@ test('preflight: what is missing is named, with the one apt-get line that instal
   assert.equal(lines[1], 'Install them (as root): apt-get install -y openssh-client fish asciinema');
 });
 
-test('preflight: a tmux older than 3.2 is named with its version', (t) => {
-  const run = preflight(pathWithout(t, [], { tmux: '#!/bin/sh\necho "tmux 3.1c"\n' }));
+test('preflight: a tmux older than 3.3a is named with its version', (t) => {
+  const run = preflight(pathWithout(t, [], { tmux: '#!/bin/sh\necho "tmux 3.2a"\n' }));
   assert.equal(run.status, 1);
-  assert.match(run.stderr, /tmux: it is tmux 3\.1c; the suite needs tmux 3\.2 or newer/);
+  assert.match(run.stderr, /tmux: it is tmux 3\.2a; the suite needs tmux 3\.3a or newer/);
   assert.match(run.stderr, /apt-get install -y tmux$/m);
 });

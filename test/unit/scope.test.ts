@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSessionPatterns, Scope, ScopeError } from '../../src/core/targets/scope.js';
-import { parseCommand, targetFlags, targetKind } from '../../src/tmux/command-syntax.js';
+import { execFileSync } from 'node:child_process';
+import { CommandTable } from '../../src/tmux/command-syntax.js';
+import { atLeast, parseVersion } from '../../src/tmux/versions.js';
+import { TMUX_BIN, testTmuxTmpdir } from '../fixture/tmux.js';
 import { ConfigError } from '../../src/config.js';
 import { parseCli } from '../../src/cli/options.js';
 
@@ -57,7 +60,17 @@ test('the caller: its pane on its own server only, never on a host', () => {
   assert.equal(scope.active, false, 'the caller alone narrows no listing');
 });
 
+/** The argument table of the tmux the suite runs, from its own list-commands (it needs no server). */
+function runningTable(): CommandTable {
+  const env = { ...process.env, TMUX_TMPDIR: testTmuxTmpdir() };
+  const lines = execFileSync(TMUX_BIN, ['-L', 'table', 'list-commands', '-F', '#{command_list_name} #{command_list_usage}'], { encoding: 'utf8', env }).trimEnd().split('\n');
+  return CommandTable.fromUsage(lines);
+}
+
 test("tmux's arguments as getopt reads them: values, clusters, --, and what -t and -s name", () => {
+  const table = runningTable();
+  const parseCommand = (argv: string[]) => table.parse(argv);
+  const targetKind = (command: string, flag: string) => table.targetKind(command, flag);
   const send = parseCommand(['send-keys', '-l', '-t', '%3', '--', '-t', '%9']);
   assert.equal(send.values.get('t'), '%3');
   assert.deepEqual(send.positionals, ['-t', '%9'], 'text after -- is never read as a target');
@@ -70,8 +83,34 @@ test("tmux's arguments as getopt reads them: values, clusters, --, and what -t a
   assert.equal(targetKind('new-session', 's'), undefined, 'new-session -s is a name, not a target');
   assert.equal(targetKind('move-window', 's'), 'window');
   assert.equal(targetKind('kill-session', 't'), 'session');
-  assert.deepEqual(targetFlags('join-pane').sort(), ['s', 't']);
+  assert.deepEqual(table.targetFlags('join-pane').sort(), ['s', 't']);
   assert.equal(parseCommand(['no-such-command']).known, false);
+});
+
+test('flags a later tmux added are read as that tmux reads them (3.5: send-keys -c, list-clients -f, source-file -t)', () => {
+  const table = runningTable();
+  const version = parseVersion(execFileSync(TMUX_BIN, ['-V'], { encoding: 'utf8' }).trim().replace(/^tmux /, ''));
+  // With -c read as a switch, `%9` would be the first key and -t never seen.
+  const send = table.parse(['send-keys', '-c', '%9', '-t', '%3', 'x']);
+  const source = table.parse(['source-file', '-t', '%3', 'file']);
+  if (atLeast(version, 3, 5)) {
+    assert.equal(send.values.get('c'), '%9');
+    assert.equal(send.values.get('t'), '%3');
+    assert.equal(table.parse(['list-clients', '-f', '#{S:x}']).values.get('f'), '#{S:x}');
+    assert.equal(table.targetKind('source-file', 't'), 'pane');
+    assert.equal(source.values.get('t'), '%3');
+  } else {
+    assert.deepEqual(send.positionals, ['%9', '-t', '%3', 'x'], 'before 3.5 send-keys has no -c: tmux reads %9 as the first key');
+    assert.equal(table.targetKind('source-file', 't'), undefined);
+    assert.deepEqual(source.positionals, ['%3', 'file'], 'before 3.5 source-file has no -t value: %3 is a path');
+  }
+});
+
+test('a usage line as list-commands prints it, run-together brackets included', () => {
+  const table = CommandTable.fromUsage(['display-menu [-MO] [-b border-lines] [-t target-pane][-T title] name key command ...']);
+  assert.equal(table.targetKind('display-menu', 't'), 'pane');
+  assert.deepEqual(table.targetFlags('display-menu'), ['t']);
+  assert.equal(table.parse(['display-menu', '-T', 'x', '-t', '%1']).values.get('t'), '%1');
 });
 
 test('--allow-session, TMUX_MCP_ALLOW_SESSIONS and --read-only in the configuration', () => {

@@ -1,12 +1,12 @@
 /**
  * The scope rule applied to each tmux command before it is sent: every session, window and pane a
- * command names (read through tmux's own argument table, src/tmux/command-syntax.ts) is looked up
+ * command names (read through the running tmux's own argument table, src/tmux/command-syntax.ts) is looked up
  * in tmux's current state and must be in scope; server-wide commands are refused while sessions
  * are limited; and no move, swap, join, break or link may take the caller's pane or window.
  * One check under every profile and tool, so no tool can forget it and no sequence of calls walks
  * around it: pane ids are stable across moves, and each check reads where things are now.
  */
-import { parseCommand, targetFlags, targetKind, type ParsedCommand, type TargetKind } from '../../tmux/command-syntax.js';
+import { commandTable, type CommandTable, type ParsedCommand, type TargetKind } from '../../tmux/command-syntax.js';
 import type { TmuxServer } from '../../tmux/server.js';
 import { failedAs, Failure, refused } from '../failure.js';
 import { LOCAL_HOST } from '../servers/host-config.js';
@@ -78,10 +78,10 @@ export function checkCommand(scope: Scope, host: GateHost, command: readonly str
   const limited = scope.active;
   const callerMove = scope.caller !== undefined && host.tmux.host === undefined && MOVES.has(name);
   if (!limited && !callerMove) return undefined;
-  return check(scope, host, parseCommand(command), limited, callerMove);
+  return commandTable(host.tmux).then((table) => check(scope, host, table, table.parse(command), limited, callerMove));
 }
 
-async function check(scope: Scope, host: GateHost, command: ParsedCommand, limited: boolean, callerMove: boolean): Promise<void> {
+async function check(scope: Scope, host: GateHost, table: CommandTable, command: ParsedCommand, limited: boolean, callerMove: boolean): Promise<void> {
   const where = host.tmux.host;
   const name = command.name;
   const sessionsLimited = scope.limitsSessions;
@@ -104,7 +104,7 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
   }
   const caller = callerMove ? await callerPlace(scope, host) : undefined;
   const places = new Map<string, Place>();
-  for (const flag of targetFlags(name)) {
+  for (const flag of table.targetFlags(name)) {
     const value = command.values.get(flag);
     if (value === undefined) {
       if (sessionsLimited && !TARGETLESS.has(name) && !(name === 'new-session' && flag === 't')) {
@@ -113,7 +113,7 @@ async function check(scope: Scope, host: GateHost, command: ParsedCommand, limit
       continue;
     }
     const destination = flag === 't' && DESTINATIONS.has(name) && !command.switches.has('k');
-    const kind = destination ? 'session' : name === 'display-message' ? readKind(value) : targetKind(name, flag)!;
+    const kind = destination ? 'session' : name === 'display-message' ? readKind(value) : table.targetKind(name, flag)!;
     const place = await placeOf(host.tmux, value);
     if (!place) continue; // tmux finds nothing there either: the command fails on its own (or makes a new index)
     places.set(flag, place);
