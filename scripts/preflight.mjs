@@ -18,6 +18,8 @@ const NEEDS = [
   { command: 'zsh', pkg: 'zsh', why: 'run_shell_command in zsh' },
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
+  { command: 'jq', pkg: 'jq', why: 'the skill\'s examples, run as written' },
+  { command: 'openssl', pkg: 'openssl', why: 'the README\'s token file, made as written' },
 ];
 
 /** The first executable `name` on PATH, or undefined. */
