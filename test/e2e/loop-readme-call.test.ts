@@ -5,36 +5,24 @@
  * under a scope; the mark it keeps in tmux never shows in an answer.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { type } from 'node:os';
 import { test } from 'node:test';
 import { CLI } from '../fixture/mcp.js';
 import { contractCheck } from '../fixture/schema-check.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
+import { runProgram } from '../fixture/cli-run.js';
 
 const check = contractCheck('libtmux');
 
 /** One `tmux-mcp call`, a process of its own with stdin closed; its answer checked against the contract. */
-function call(env: NodeJS.ProcessEnv, tool: string, args: Record<string, unknown> = {}): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'call', tool, JSON.stringify(args)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (status) => {
-      try {
-        assert.equal(status, 0, `${tool} exited ${status}: ${stderr}`);
-        assert.doesNotMatch(stdout + stderr, /tmux-mcp-input-mark/, 'the mark kept in tmux is not in any answer');
-        const value = JSON.parse(stdout);
-        check(tool, { structuredContent: value });
-        resolve(value);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+async function call(env: NodeJS.ProcessEnv, tool: string, args: Record<string, unknown> = {}): Promise<any> {
+  const run = await runProgram(process.execPath, [CLI, 'call', tool, JSON.stringify(args)], env, { stdin: 'ignore' });
+  assert.equal(run.status, 0, `${tool} exited ${run.status}: ${run.stderr}`);
+  assert.doesNotMatch(run.stdout + run.stderr, /tmux-mcp-input-mark/, 'the mark kept in tmux is not in any answer');
+  const value = JSON.parse(run.stdout);
+  check(tool, { structuredContent: value });
+  return value;
 }
 
 async function readmeLoop(env: NodeJS.ProcessEnv): Promise<void> {

@@ -43,9 +43,15 @@ export function writeMark(engine: Engine, paneId: string, mark: UnreadMark): voi
   void writing.finally(() => engine.state.markWrites.delete(writing));
 }
 
-/** Waits for the marks still being set (before a process closes its connection to tmux). */
+/** Longest a closing process waits for its marks: a tmux that does not answer must not hold it up. */
+const SETTLE_MS = 1000;
+
+/** Waits (a bounded time) for the marks still being set, before a process closes its connection to tmux. */
 export async function settleMarks(engine: Engine): Promise<void> {
-  await Promise.all([...engine.state.markWrites]);
+  if (engine.state.markWrites.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all([...engine.state.markWrites]), new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
+  clearTimeout(timer);
 }
 
 /** The option's value as set by markCommand; undefined when unset or not of that shape. */
