@@ -50,6 +50,9 @@ test('libtmux: --read-only lists and runs the inspect tools only, whatever LIBTM
 
   await mcp.ok('capture_pane', { paneId: pane });
   await mcp.ok('list_sessions');
+  // A wait reads: it leaves no mark of where it stopped in tmux either (waits across processes, input-mark.ts).
+  assert.equal((await mcp.ok('wait_for_text', { paneId: pane, patterns: ['never'], timeoutMs: 100 })).outcome, 'timedOut');
+  assert.equal((await tmux.tmux('show-options', '-p', '-t', pane)).trim(), '', 'no pane option set');
   for (const [tool, args] of [
     ['send_keys', { paneId: pane, keys: ['echo no'] }],
     ['kill_session', { session: 'work' }],

@@ -74,8 +74,8 @@ export async function openPaneStream(engine: Engine, pane: { readonly id: string
 function createEntry(engine: Engine, registry: Map<string, StreamEntry>, paneId: string, sessionId: string): StreamEntry {
   evictIdle(registry);
   const stream = new PaneStream(paneId, sessionId);
-  // Where new output starts is kept in tmux too, for the waits of other processes.
-  stream.onUnread = (mark) => writeMark(engine, paneId, mark);
+  // Where new output starts is kept in tmux too, for the waits of other processes (read-only changes nothing there).
+  if (!engine.options.readOnly) stream.onUnread = (mark) => writeMark(engine, paneId, mark);
   const entry: StreamEntry = {
     users: 0,
     lastUsed: Date.now(),
