@@ -29,7 +29,7 @@ export function holdLowLatencyIdle(wanted: boolean): IdleHold {
   }
   return {
     held: true,
-    description: `PM QoS cpu_dma_latency held at 0 for the run (${idle}): idle CPUs poll instead of halting, for floor and server alike`,
+    description: `PM QoS cpu_dma_latency held at 0 for the run (${idle}): idle CPUs poll instead of halting, for every server measured alike`,
     release: () => closeSync(fd),
   };
 }

@@ -1,14 +1,14 @@
 /**
- * Drives an MCP server over stdio or Streamable HTTP with the official SDK Client, as a real agent
- * host does, timing each tools/call from just before the request is written to the parsed result.
+ * Drives an MCP server over stdio with the official SDK Client, as an agent host does, timing each
+ * tools/call from just before the request is written to the parsed result; and the processes the
+ * bench starts: our built server, the no-op SDK server and the peers' stand-ins (bench/servers/).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
-import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 let cliPath = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -18,7 +18,35 @@ export function useCli(path: string): void {
 }
 /** The server under test. */
 export const cli = () => cliPath;
-const script = (name: string) => compiled(fileURLToPath(new URL(`./${name}.ts`, import.meta.url)));
+
+/** The bench's own servers, each a script of bench/servers/. */
+export type BenchServer = 'noop' | 'nickgnd' | 'python';
+
+/**
+ * A bench server bundled with its dependencies into one file, as scripts/build.mjs bundles ours:
+ * start-up and memory then compare like with like (Node's ESM loader costs per module, and the SDK
+ * unbundled is several hundred).
+ */
+const bundles = new Map<BenchServer, Promise<string>>();
+export function script(name: BenchServer): Promise<string> {
+  let done = bundles.get(name);
+  if (!done) {
+    const outfile = fileURLToPath(new URL(`../node_modules/.cache/tmux-mcp-bench/${name}.mjs`, import.meta.url));
+    done = build({
+      entryPoints: [fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url))],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+      // As scripts/build.mjs: bundled CommonJS calls require(), which ESM has not.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    }).then(() => outfile);
+    bundles.set(name, done);
+  }
+  return done;
+}
 
 export interface CallOutcome {
   readonly ms: number;
@@ -27,72 +55,37 @@ export interface CallOutcome {
   readonly isError: boolean;
   readonly text: string;
   readonly structured: any;
-  /** The result as the client received it. */
-  readonly result: unknown;
 }
 
-const HTTP_TOKEN = `bench-${process.pid}`;
+export class ToolError extends Error {}
+
 /** BENCH_NODE_ARGS: node flags for every server of ours, e.g. `--cpu-prof --cpu-prof-dir DIR` to profile them. */
 const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-
-/** Over HTTP: which protocol era the client negotiates (2025-11-25 by `initialize`, 2026-07-28 by `server/discover`). */
-export type HttpEra = 'legacy' | 'auto';
 
 export class McpDriver {
   private constructor(
     readonly client: Client,
     readonly tools: Set<string>,
     readonly pid: number,
-    /** An HTTP server's process, which the driver started and stops. */
-    readonly child?: ChildProcess,
   ) {}
 
-  /** Our server: the built dist/cli.js, with the given environment (the private socket) and arguments (`--profile`). */
-  static ours(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], cliArgs: string[] = []): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [...NODE_ARGS, ...nodeArgs, cliPath, ...cliArgs], env);
+  /** Our server: the built dist/cli.js with the given environment (the private socket) and arguments. */
+  static ours(env: NodeJS.ProcessEnv, cliArgs: string[] = []): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [...NODE_ARGS, cliPath, ...cliArgs], env);
   }
 
-  /** The floor: a no-op SDK server on the same transport; with `answers` (a file), its canned answers too. */
-  static noop(env: NodeJS.ProcessEnv, answers?: string): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [script('noop-server'), ...(answers ? ['--answers', answers] : [])], env);
-  }
-
-  /** The 3-field peer (bench/three-field-server.ts). */
-  static threeField(env: NodeJS.ProcessEnv): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [script('three-field-server')], env);
-  }
-
-  /** The script of our server, the no-op floor, or the bare responder (bench/bare-responder.ts). */
-  static script(which: 'ours' | 'noop' | 'bare'): string {
-    return which === 'ours' ? cliPath : script(which === 'noop' ? 'noop-server' : 'bare-responder');
+  /** The no-op SDK server, or a peer's stand-in. */
+  static async bench(name: BenchServer, env: NodeJS.ProcessEnv): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [await script(name)], env);
   }
 
   static async start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<McpDriver> {
     const transport = new StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'pipe' });
     transport.stderr?.on('data', () => {});
-    const { client, tools } = await connect(transport, 'legacy');
-    return new McpDriver(client, tools, transport.pid!);
-  }
-
-  /** Our server over Streamable HTTP on a free loopback port, with a bearer token. */
-  static oursOverHttp(env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
-    return McpDriver.startHttp([cliPath, '--http', '127.0.0.1:0'], env, era);
-  }
-
-  /** The floor over HTTP: the no-op server behind our own HTTP stack (dist/mcp/http/serve.js), token and all. */
-  static noopOverHttp(env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
-    return McpDriver.startHttp([script('noop-server'), '--http', fileURLToPath(new URL('../dist/mcp/http/serve.js', import.meta.url))], env, era);
-  }
-
-  static async startHttp(args: string[], env: NodeJS.ProcessEnv, era: HttpEra): Promise<McpDriver> {
-    const { child, url } = await startListening(args, env, HTTP_TOKEN);
-    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${HTTP_TOKEN}` } } });
-    const { client, tools } = await connect(transport, era);
-    return new McpDriver(client, tools, child.pid!, child);
-  }
-
-  has(tool: string): boolean {
-    return this.tools.has(tool);
+    const client = new Client({ name: 'tmux-mcp-bench', version: '0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    return new McpDriver(client, new Set(tools.map((t) => t.name)), transport.pid!);
   }
 
   async call(name: string, args: Record<string, unknown> = {}, timeoutMs = 120_000): Promise<CallOutcome> {
@@ -109,28 +102,23 @@ export class McpDriver {
       isError: result.isError === true,
       text: result.content.map((c) => c.text ?? '').join('\n'),
       structured: result.structuredContent,
-      result,
     };
   }
 
-  /** VmRSS of the server process, in MiB. */
-  memory(): number {
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'))?.[1]) / 1024;
+  /** One call that must succeed: its outcome, or a ToolError saying what it answered. */
+  async ok(name: string, args: Record<string, unknown> = {}, timeoutMs?: number): Promise<CallOutcome> {
+    const outcome = await this.call(name, args, timeoutMs);
+    if (outcome.isError) throw new ToolError(`${name}: ${outcome.text.slice(0, 300)}`);
+    return outcome;
   }
 
-  /** VmRSS of the server and every process below it (its tmux control clients), in MiB (a process gone meanwhile counts 0). */
+  /** VmRSS of the server and every process below it (our tmux control clients), in MiB. */
   treeMemory(): number {
     return [this.pid, ...descendants(this.pid)].reduce((kib, pid) => kib + rssKiB(pid), 0) / 1024;
   }
 
-  /** CPU time the server process has used so far, in nanoseconds (all threads). */
-  cpuNs(): number {
-    return processCpuNs(this.pid);
-  }
-
   async close(): Promise<void> {
     await this.client.close().catch(() => {});
-    if (this.child) await stop(this.child);
   }
 }
 
@@ -143,7 +131,7 @@ const rssKiB = (pid: number) => {
 };
 
 /** Live processes below `pid` (its children, theirs, ...). */
-export function descendants(pid: number): number[] {
+function descendants(pid: number): number[] {
   const found: number[] = [];
   const pending = [pid];
   while (pending.length > 0) {
@@ -158,13 +146,6 @@ export function descendants(pid: number): number[] {
     }
   }
   return found;
-}
-
-async function connect(transport: Transport, era: HttpEra): Promise<{ client: Client; tools: Set<string> }> {
-  const client = new Client({ name: 'tmux-mcp-bench', version: '0' }, { versionNegotiation: { mode: era } });
-  await client.connect(transport);
-  const { tools } = await client.listTools();
-  return { client, tools: new Set(tools.map((t) => t.name)) };
 }
 
 /** `node ARGS` for a server that prints "HTTP at <url>" on stderr once it listens (TMUX_MCP_TOKEN = token): its process and URL. */
@@ -189,35 +170,4 @@ export async function stop(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
-}
-
-/**
- * A bench server (the floor, the peer) as plain JavaScript (in node_modules/.cache, so its imports
- * resolve): it must not pay for a TypeScript loader that our built server does not have.
- */
-const compiledFiles = new Map<string, string>();
-function compiled(source: string): string {
-  const done = compiledFiles.get(source);
-  if (done) return done;
-  const out = fileURLToPath(new URL(`../node_modules/.cache/tmux-mcp-bench/${source.split('/').pop()!.replace(/\.ts$/, '.mjs')}`, import.meta.url));
-  const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, outputText);
-  compiledFiles.set(source, out);
-  return out;
-}
-
-/** CPU time of a process in nanoseconds, summed over its threads (/proc/<pid>/task/<tid>/schedstat): steadier than wall time under load. */
-export function processCpuNs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return total;
 }

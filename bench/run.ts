@@ -1,44 +1,37 @@
 /**
- * `npm run bench`: latency and memory of the built server against private tmux servers through the
- * official SDK Client, each beside its reference measured in the same run. Prints each table as it
- * goes and writes bench/RESULTS.md. Options: `--help`. One file per scenario in bench/scenarios/.
+ * `npm run bench`: what a user of the built server feels, beside the no-op SDK server and the peer
+ * servers' ways of working, all in the same run, on private tmux servers through the official SDK
+ * client. Prints each table as it goes, then the checks against the issue's targets, and writes
+ * bench/RESULTS.md. `--only NAME,...` runs some scenarios, `--quick` a few samples of each; `--help`.
  */
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { baseServer, floorSummary, type Base, type Floor } from './base.js';
+import { baseServer, type Base } from './base.js';
 import { holdLowLatencyIdle } from './idle.js';
-import { useTmuxPid } from './measure.js';
 import { useCli } from './mcp.js';
-import { opts } from './options.js';
-import { machine, report, targetLines } from './report.js';
-import { ms } from './stats.js';
-import { captureScenario } from './scenarios/capture.js';
-import { fastScenario } from './scenarios/fast.js';
-import { growthScenario } from './scenarios/growth.js';
-import { hostsScenario } from './scenarios/hosts.js';
+import { opts, type ScenarioName } from './options.js';
+import { checkSummary, machine, report } from './report.js';
+import { approvalsScenario } from './scenarios/approvals.js';
+import { callsScenario } from './scenarios/calls.js';
 import { httpScenario } from './scenarios/http.js';
-import { idleMemoryScenario } from './scenarios/idle.js';
 import { memoryScenario } from './scenarios/memory.js';
-import { oversightScenario } from './scenarios/oversight.js';
-import { pythonParity } from './scenarios/parity.js';
-import { sshScenario } from './scenarios/ssh.js';
-import { coldStartScenario } from './scenarios/start.js';
+import { panesScenario } from './scenarios/panes.js';
+import { runScenario } from './scenarios/run.js';
+import { shellsScenario } from './scenarios/shells.js';
+import { startScenario } from './scenarios/start.js';
 import { waitScenario } from './scenarios/wait.js';
 
-/** The scenarios in the order they run, on the shared tmux server; growth builds servers of its own. */
-const SCENARIOS: ReadonlyArray<readonly [string, (base: Base, floor: Floor) => Promise<void>]> = [
-  ['fast', fastScenario],
-  ['parity', pythonParity],
-  ['http', httpScenario],
-  ['oversight', oversightScenario],
-  ['idle', idleMemoryScenario],
-  ['start', coldStartScenario],
-  ['wait', waitScenario],
-  ['capture', captureScenario],
-  ['memory', memoryScenario],
-  ['ssh', sshScenario],
-  ['hosts', hostsScenario],
-];
+const SCENARIOS: Record<ScenarioName, (base: Base) => Promise<void>> = {
+  calls: callsScenario,
+  run: runScenario,
+  shells: shellsScenario,
+  wait: waitScenario,
+  panes: panesScenario,
+  start: startScenario,
+  memory: memoryScenario,
+  http: httpScenario,
+  approvals: approvalsScenario,
+};
 
 async function main(): Promise<void> {
   if (opts.cli) useCli(opts.cli);
@@ -48,18 +41,18 @@ async function main(): Promise<void> {
   console.log(machineLines.join('\n'));
   const base = await baseServer();
   try {
-    useTmuxPid(await base.tmux.serverPid());
-    const floor = await floorSummary(base.tmux.env);
-    console.log(`floor p50 ${ms(floor.summary.p50)} ms`);
-    for (const [name, run] of SCENARIOS) if (opts.only.has(name)) await run(base, floor);
-    base.tmux.dispose();
-    if (opts.only.has('growth')) await growthScenario(floor.summary);
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      if (!opts.only.has(name as ScenarioName)) continue;
+      const began = performance.now();
+      await scenario(base);
+      console.log(`  (${name}: ${((performance.now() - began) / 1000).toFixed(0)} s)`);
+    }
   } finally {
     base.tmux.dispose();
     idle.release();
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\n## Targets\n${targetLines().join('\n')}\n\ndone in ${seconds.toFixed(0)} s`);
+  console.log(`\n## Checks\n${checkSummary()}\n\ndone in ${seconds.toFixed(0)} s`);
   if (opts.out !== '-') {
     writeFileSync(opts.out, report(machineLines, seconds));
     console.log(`wrote ${opts.out}`);

@@ -1,7 +1,6 @@
 // Builds dist/: one ESM bundle of the server with its dependencies inside, so that start-up reads a
 // handful of files instead of resolving and loading several hundred modules of the SDK, zod and ajv
 // (bench/notes.md). The licences of what is bundled go beside it.
-import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -14,8 +13,7 @@ rmSync(outdir, { recursive: true, force: true });
 
 const result = await build({
   absWorkingDir: root,
-  // The HTTP module is an entry of its own: the bench's HTTP floor serves through it.
-  entryPoints: ['src/cli.ts', 'src/mcp/http/serve.ts'],
+  entryPoints: ['src/cli.ts'],
   outbase: 'src',
   outdir,
   bundle: true,
@@ -46,9 +44,6 @@ const page = await build({
   logLevel: 'warning',
 });
 copyFileSync(join(root, 'node_modules/@xterm/xterm/css/xterm.css'), join(outdir, 'view', 'xterm.css'));
-
-// initialize and tools/list for the usual configurations, answered at start-up before the profile loads.
-execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/store-surfaces.ts'), outdir], { cwd: root, stdio: 'inherit' });
 
 chmodSync(join(outdir, 'cli.js'), 0o755);
 writeFileSync(join(outdir, 'THIRD-PARTY-NOTICES.txt'), notices([...Object.keys(result.metafile.inputs), ...Object.keys(page.metafile.inputs)]));

@@ -7,15 +7,12 @@ import { isLoopback, MIN_REMOTE_TOKEN_LENGTH, parseCli } from './cli/options.js'
 import { checkTmuxBin } from './cli/tmux-check.js';
 import { beginShutdown } from './core/servers/shutdown.js';
 import type { PaneRecorder } from './core/watch/recorder.js';
-import type { EngineRegistry } from './core/servers/registry.js';
 import { VERSION } from './version.js';
 import type { AuditTrail } from './mcp/tools/audit.js';
 import type { OpenedTrail } from './cli/audit-file.js';
-import { FirstAnswers } from './mcp/wire/first-answers.js';
+import type { ViewOptions } from './view/server.js';
 import { SelectionError } from './mcp/tools/selection.js';
-import { firstSurface } from './mcp/surface/listing.js';
 import { socketAtStart } from './core/servers/socket-at-start.js';
-import { storedSurface } from './profiles/stored-surface.js';
 
 /** A start-up failure that is not a bad option (say, the port is taken): one line, exit code 1. */
 class StartupError extends Error {}
@@ -48,25 +45,16 @@ const DRAIN_LIMIT_MS = 700;
 /** After the drain and the profile's own close (julia's owned sessions), the most that closing tmux clients may take. */
 const EXIT_GRACE_MS = 250;
 
-/** The engine and the profile in use. */
-function loadEngine() {
-  return Promise.all([import('./cli/engine.js'), import('./profiles/index.js')]).then(([engine, profiles]) => ({ ...engine, ...profiles }));
+/** The engine, the profiles' lookup and the SDK's side of the server. */
+async function loadServer() {
+  const [engine, profiles, server, stdio] = await Promise.all([import('./cli/engine.js'), import('./profiles/index.js'), import('./mcp/server.js'), import('./mcp/wire/stdio.js')]);
+  return { ...engine, ...profiles, ...server, ...stdio };
 }
 
-/** The SDK's side of the server: the SDK and zod, most of start-up. */
-function loadMcp() {
-  return Promise.all([import('./mcp/server.js'), import('./mcp/wire/stdio.js')]).then(([server, stdio]) => ({ ...server, ...stdio }));
-}
-
-/** The memory policy (idle-memory.ts), its young generation capped before the SDK's load could grow it. */
-async function memoryPolicy() {
-  const policy = await import('./idle-memory.js');
-  policy.capYoungGeneration();
-  return policy;
-}
-
+/** Check, build, load the SDK, serve. */
 async function serve(config: Config): Promise<void> {
-  // First: a trail that cannot be written stops start-up before anything else happens.
+  // A trail that cannot be written, a tmux that cannot run, a recording directory that is not writable
+  // or a socket path tmux would unlink (an ordinary file, say): each stops start-up before any tmux runs.
   const opened = config.audit ? await openTrail(config.audit) : undefined;
   try {
     await serveWith(config, opened?.trail);
@@ -78,31 +66,32 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function serveWith(config: Config, trail: AuditTrail | undefined): Promise<void> {
-  // Over HTTP the SDK loads at once; over stdio the policy's modules wait for the first answers.
-  let memory = config.http ? await memoryPolicy() : undefined;
-  // Over HTTP the SDK loads while tmux is probed; over stdio after the first answers (first-answers.ts).
-  const loading = config.http ? loadMcp() : undefined;
-  const checking = checkTmuxBin(config, process.env);
-  // Over stdio the usual configurations have their first answers stored by the build: the engine and
-  // the profile load after those are written. Any other loads now, while `tmux -V` runs; so does
-  // the engine behind a live view, which is served from the start.
-  const stored = config.http || config.view ? undefined : storedSurface(config);
-  const engineLoading = stored ? undefined : loadEngine();
-  // A failed check below ends the process first; the rejections are awaited later otherwise.
-  for (const promise of [loading, engineLoading]) promise?.catch(() => {});
-  const tmuxVersion = await checking;
+  // So does an approval rule that does not parse.
+  const gate = config.approvals ? await import('./cli/approvals.js') : undefined;
+  const approvalRules = gate?.approvalRules(config);
+  // The server's modules load while `tmux -V` runs; a failed check ends the process first.
+  const loading = loadServer();
+  loading.catch(() => {});
+  const tmuxVersion = await checkTmuxBin(config, process.env);
   const recorder = await startRecorder(config);
-  // Before any tmux runs: a socket path tmux would unlink (an ordinary file, say) stops start-up.
   const socket = socketAtStart(config, process.env);
   if (socket.problem !== undefined) throw new ConfigError(`${config.socketSource}: ${socket.problem}`);
   // Whether a tmux server ran before this one could start one.
-  const runningAtStart = socket.listening();
-  const build = async () => {
-    const { registryFor, buildProfile } = await (engineLoading ?? loadEngine());
-    const registry = registryFor(config, recorder);
-    return { registry, ...(await buildProfile(config, registry, runningAtStart.then((running) => !running))) };
-  };
-  let serving = stored ? undefined : await build();
+  const running = await socket.listening();
+
+  const { registryFor, buildProfile, createServerFactory, profileWire, serveBothErasOverStdio } = await loading;
+  const registry = registryFor(config, recorder);
+  // Only the profile in use loads its code.
+  const { profile, selectionSummary, close } = await buildProfile(config, registry, !running);
+  // The view shows the panes of every listed server: from the first call on, no call reaches a socket out of its sight.
+  if (config.view) registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
+  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
+  const approvals = gate && approvalRules ? gate.openApprovals(config, approvalRules, registry) : undefined;
+  if (approvals && trail) approvals.attachTrail(trail);
+  const factory = createServerFactory(profile, { ...(trail ? { trail } : {}), ...(approvals ? { approvals } : {}) });
+  // The control connection opens while the client starts, so the first call finds it ready.
+  if (running) void registry.defaultEngine.identity().catch(() => {});
+
   let closeView: () => Promise<void> = async () => {};
   let closeTransport: () => Promise<void> = async () => {};
   let drainTransport: () => Promise<void> = async () => {};
@@ -112,15 +101,15 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
     closing = true;
     beginShutdown();
     // Waits end at once; a profile that can end its calls does (cancelled, or closed if not begun); all are answered first.
-    serving?.profile.closing?.();
+    profile.closing?.();
     await drainTransport().catch(() => {});
     await closeView().catch(() => {});
     await closeTransport().catch(() => {});
-    await serving?.close?.().catch(() => {});
+    await close?.().catch(() => {});
     trail?.close();
     // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
     setTimeout(() => process.exit(code), EXIT_GRACE_MS);
-    await serving?.registry.close();
+    await registry.close();
     await recorder?.close();
     process.exit(code);
   };
@@ -128,40 +117,25 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
   // manager's ordinary stop, a clean end like end of input (systemd counts only 0 as success).
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
-  const running = await runningAtStart;
-  const selectionSummary = stored?.selectionSummary ?? serving!.selectionSummary;
   const banner = (where: string) => process.stderr.write(bannerLine(config, tmuxVersion, socket.label, running, selectionSummary, where));
+
   // One token for --http and --view, however it is given; a generated one is made once.
   const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
   // The view is up from the start, whatever the transport: a person may open it before any agent connects.
-  let viewAt = '';
+  let where = '';
   let viewLink = '';
   if (config.view && token && trail) {
-    const view = await startView(config.view, token, serving!.registry, trail);
+    const view = await startView(config.view, token, { registry, trail, ...(approvals ? { approvals: approvals.board } : {}) });
     closeView = () => view.close();
-    viewAt = `, view at ${view.url}`;
+    approvals?.attachView();
+    where = `, view at ${view.url}`;
     // A generated token: the link that opens the page, after the banner.
     if (token.generated) viewLink = `tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`;
   }
-  const announce = (where: string) => {
-    banner(where);
+  const announce = (at: string) => {
+    banner(at);
     if (viewLink) process.stderr.write(viewLink);
   };
-  // Over stdio the banner is written before the first answer (the view's link with it).
-  if (!config.http) announce(viewAt);
-  // The signals are handled before anything is answered: a client may interrupt from its first answer on.
-  const first = config.http ? undefined : new FirstAnswers(stored?.surface ?? firstSurface(serving!.profile));
-  await first?.needed;
-  memory ??= await memoryPolicy();
-  const mcpLoading = loading ?? loadMcp();
-  serving ??= await build();
-  const { profile, registry } = serving;
-  // The control connection opens while the SDK loads, so the first call finds it ready.
-  if (running) void registry.defaultEngine.identity().catch(() => {});
-  const { createServerFactory, profileWire, serveBothErasOverStdio } = await mcpLoading;
-  // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
-  const factory = createServerFactory(profile, trail ? { trail } : {});
-
   if (config.http && token) {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
     const { serveHttp } = await import('./mcp/http/serve.js');
@@ -177,8 +151,10 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
     closeTransport = () => http.close();
     drainTransport = () => http.drain(DRAIN_LIMIT_MS);
     // A generated token is part of the one banner line, printed once.
-    announce(`, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}${viewAt}`);
+    announce(`, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}${where}`);
   } else {
+    // Over stdio the banner is written before the first answer (the view's address with it).
+    announce(where);
     const connection = serveBothErasOverStdio(factory, {
       // Calls in flight when stdin ends are answered first: waits end at once, the rest get the drain limit.
       drainLimitMs: DRAIN_LIMIT_MS,
@@ -186,23 +162,20 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
       onInputEnd: beginShutdown,
       wrap: (wire) => profileWire(profile, wire),
       ...(profile.jsonRpcRules?.limits ? { limits: profile.jsonRpcRules.limits } : {}),
-      ...(first ? { handover: first.handOver() } : {}),
     });
     closeTransport = () => connection.close();
     drainTransport = () => connection.drain();
     void connection.closed.then(() => shutdown(0));
   }
-  if (config.idleGc !== false) memory.collectWhenIdle();
 }
 
 /** The live view, listening; a port it cannot have ends start-up as a taken --http port does (one line, exit 1). */
-async function startView(view: HttpConfig, token: { value: string; generated: boolean }, registry: EngineRegistry, trail: AuditTrail) {
+async function startView(view: HttpConfig, token: { value: string }, serving: Omit<ViewOptions, keyof HttpConfig | 'token'>) {
   // Loaded only here: with no --view, nothing of the view is in the process.
   const { serveView } = await import('./view/server.js');
-  const serving = await serveView({ ...view, token: token.value, registry, trail }).catch((error: NodeJS.ErrnoException) => {
+  return serveView({ ...view, token: token.value, ...serving }).catch((error: NodeJS.ErrnoException) => {
     throw new StartupError(`--view: cannot listen on ${hostPort(view)}: ${listenProblem(error)}`);
   });
-  return serving;
 }
 
 function hostPort(listen: HttpConfig): string {
@@ -216,9 +189,11 @@ function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, ru
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +
-    // The selection says read-only when it is (and which toolsets that leaves).
+    // The selection says read-only when it is (and which toolset that leaves).
     `${selectionSummary}` +
     (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
+    (config.approvals?.rules.length ? `, asks a person before ${config.approvals.rules.join(' ')}` : '') +
+    (config.approvals?.startPaused ? ', paused' : '') +
     `${where}\n`
   );
 }

@@ -1,72 +1,61 @@
-/** wait_for_text: from the pane printing the text to the result. */
-import type { Base, Floor } from '../base.js';
+/** A wait's wake-up: from the pane printing the awaited text to the result, ours and the Python way (polling). */
+import { BEFORE } from '../before.js';
+import { servers, type Base } from '../base.js';
 import { sleep } from '../measure.js';
-import { McpDriver } from '../mcp.js';
+import { ToolError, type McpDriver } from '../mcp.js';
 import { opts } from '../options.js';
-import { addRow, table } from '../report.js';
-import { summarize } from '../stats.js';
+import { sampled, table } from '../report.js';
 
-export async function waitScenario(base: Base, { summary: floor }: Floor): Promise<void> {
-  const t = table('wait_for_text: time from print to result', 'From the pane printing the text (its own wall clock) to the result parsed; method: bench/notes.md.');
-  const driver = await McpDriver.ours(base.tmux.env);
-  try {
-    if (!driver.has('wait_for_text')) {
-      addRow(t, { name: 'wait_for_text latency after print', unavailable: true, target: 5 });
-      return;
-    }
-    // Cold start (control clients to attach, the pane's output watch to open) happens here, not in a sample.
-    await driver.call('wait_for_text', { paneId: base.marker, patterns: ['no such text'], timeoutMs: 100 });
-    const armMs = 40;
-    const samples: number[] = [];
-    const calls: number[] = [];
-    let discarded = 0;
-    let lastError = '';
-    const total = opts.waitIterations + 3;
-    for (let i = 0; i < total; i++) {
-      const token = `${process.pid}x${i}`;
-      const pending = driver.call('wait_for_text', { paneId: base.marker, patterns: [`MARK-${token}-END`], timeoutMs: 3_000 });
-      await sleep(i < 3 ? 250 : armMs); // the first waits also open the pane's output stream
-      await base.tmux.tmux('send-keys', '-t', base.marker, '-l', token, ';', 'send-keys', '-t', base.marker, 'Enter');
-      const outcome = await pending;
-      // Taken when the result arrived, not after the trigger's tmux process (awaited above) exited.
-      const received = outcome.receivedAt;
-      const s = outcome.structured as { outcome?: string; matchedAtEntry?: boolean } | undefined;
-      if (outcome.isError || s?.outcome !== 'matched' || s.matchedAtEntry) {
-        discarded++;
-        lastError = `sample ${i}: ` + (outcome.isError ? outcome.text.slice(0, 160) : `outcome ${s?.outcome}, matchedAtEntry ${s?.matchedAtEntry}`);
-        continue;
-      }
-      const marked = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`);
-      let stamp = marked.exec(outcome.text)?.[1];
-      if (!stamp) stamp = marked.exec(await base.tmux.tmux('capture-pane', '-p', '-t', base.marker, '-S', '-50'))?.[1];
-      if (!stamp) {
-        discarded++;
-        lastError = 'no timestamp in the result or on the screen';
-        continue;
-      }
-      if (i < 3) continue; // warm-up
-      samples.push(received - Number(stamp) * 1000);
-      calls.push(outcome.ms);
-    }
-    if (samples.length === 0) {
-      addRow(t, { name: 'wait_for_text latency after print', error: `no valid sample (${discarded} discarded): ${lastError}`, target: 5 });
-      return;
-    }
-    addRow(t, {
-      name: 'wait_for_text: print -> result received',
-      summary: summarize(samples),
-      target: 5,
-      note: `${discarded} discarded${discarded ? ` (last: ${lastError})` : ''}; arm delay ${armMs} ms`,
-    });
-    const whole = summarize(calls);
-    addRow(t, {
-      name: 'wait_for_text: whole call (includes the arm delay and trigger)',
-      summary: whole,
-      ratio: whole.p50 / floor.p50,
-      note: 'informational',
-    });
-  } finally {
-    await driver.close();
-  }
+/** Time for a wait to be armed before the text is printed (ours attaches a watch; the poller takes its entry snapshot). */
+const ARM_MS = 100;
+
+/**
+ * One sample: a wait for `MARK-<token>-END`, armed, then `<token>` typed into the marker pane, whose
+ * bash prints the line with its wall clock read right before the write. Latency: result received
+ * minus that clock. undefined when the wait did not see the line printed after it was armed.
+ */
+async function wakeUp(base: Base, wait: (pattern: string) => Promise<{ receivedAt: number; matched: boolean }>, token: string): Promise<number | undefined> {
+  const pending = wait(`MARK-${token}-END`);
+  await sleep(ARM_MS);
+  await base.tmux.tmux('send-keys', '-t', base.marker, '-l', token, ';', 'send-keys', '-t', base.marker, 'Enter');
+  const { receivedAt, matched } = await pending;
+  const stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(await base.tmux.tmux('capture-pane', '-p', '-t', base.marker, '-S', '-50'))?.[1];
+  return matched && stamp ? receivedAt - Number(stamp) * 1000 : undefined;
 }
 
+export async function waitScenario(base: Base): Promise<void> {
+  const row = table(
+    "A wait's wake-up: print to result",
+    `wait_for_text on a pane where bash prints the awaited line with its own wall clock; the client reads the same clock when the result is parsed. ` +
+      `Each wait armed ${ARM_MS} ms before the text is typed; ours and the Python way alternate. The Python way polls every 50 ms, its default.`,
+  );
+  const { ours, python, close } = await servers(base, ['ours', 'python']);
+  const waits: Record<'ours' | 'python', (pattern: string) => Promise<{ receivedAt: number; matched: boolean }>> = {
+    ours: async (pattern) => {
+      const outcome = await ours.ok('wait_for_text', { paneId: base.marker, patterns: [pattern], timeoutMs: 3000 });
+      return { receivedAt: outcome.receivedAt, matched: outcome.structured?.outcome === 'matched' && !outcome.structured.matchedAtEntry };
+    },
+    python: async (pattern) => {
+      const outcome = await python.ok('wait_for_text', { pane_id: base.marker, patterns: [pattern], timeout: 3 });
+      return { receivedAt: outcome.receivedAt, matched: outcome.structured?.result?.outcome === 'matched' };
+    },
+  };
+  const samples = { ours: [] as number[], python: [] as number[] };
+  const missed = { ours: 0, python: 0 };
+  try {
+    const warm = 3;
+    for (let i = 0; i < opts.sizes.waitSamples + warm; i++) {
+      for (const side of i % 2 ? (['python', 'ours'] as const) : (['ours', 'python'] as const)) {
+        const latency = await wakeUp(base, waits[side], `${process.pid}${side[0]}${i}`);
+        if (latency === undefined) missed[side]++;
+        else if (i >= warm) samples[side].push(latency);
+      }
+    }
+    if (samples.ours.length === 0 || samples.python.length === 0) throw new ToolError(`wait_for_text: no sample (missed: ${JSON.stringify(missed)})`);
+    const note = (side: keyof typeof missed) => (missed[side] ? `${missed[side]} samples left out: the wait was not armed in time` : undefined);
+    row(sampled('ours: wait_for_text, print -> result', samples.ours, { before: BEFORE.wait, note: note('ours') }));
+    row(sampled("Python libtmux-mcp's way: wait_for_text polling every 50 ms", samples.python, { note: note('python') }));
+  } finally {
+    await close();
+  }
+}

@@ -4,6 +4,7 @@ import type { PaneObserver } from '../core/engine.js';
 import { EngineRegistry } from '../core/servers/registry.js';
 import { Scope } from '../core/targets/scope.js';
 import { PANE_ID } from '../core/ids.js';
+import { paneInScope } from '../core/read/listings.js';
 
 /** `recorder`: told of every pane acted on (--record); absent, nothing is recorded. */
 export function registryFor(config: Config, recorder?: PaneObserver): EngineRegistry {
@@ -33,7 +34,7 @@ function scopedObserver(observer: PaneObserver): PaneObserver {
   return {
     actedOn(engine, target, sessionId) {
       if (!PANE_ID.test(target)) return observer.actedOn(engine, target, sessionId);
-      engine.paneInScope(target).then(
+      paneInScope(engine, target).then(
         (inScope) => inScope && observer.actedOn(engine, target, sessionId),
         () => {},
       );

@@ -41,8 +41,6 @@ Environment:
   TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
                           counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http (and --view)
-  TMUX_MCP_IDLE_GC=0      no full garbage collection when the server goes idle (default on: it gives back
-                          the memory of the calls before; docs/performance.md)
 
 Oversight (any profile; see docs/oversight.md):
   --allow-session PATTERN  see and act only inside matching sessions (repeatable or a comma list;
@@ -58,8 +56,18 @@ Oversight (any profile; see docs/oversight.md):
   --audit FILE         append one JSON line per tool call (batch items too) to FILE, created mode 0600
                        (also TMUX_MCP_AUDIT); a FILE that cannot be written stops start-up
   --audit-redact REGEX write matches in arguments and errors as [redacted] (repeatable; also TMUX_MCP_AUDIT_REDACT)
-  --view [HOST:]PORT   a read-only web page with the panes live and the audit trail (also TMUX_MCP_VIEW);
-                       the token as for --http: open http://HOST:PORT/?token=TOKEN once
+  --view [HOST:]PORT   a web page with the panes live (read-only), the audit trail, the calls waiting
+                       for a person and a Pause button (also TMUX_MCP_VIEW); the token as for --http:
+                       open http://HOST:PORT/?token=TOKEN once
+  --approve RULE       a call the rule meets waits until a person approves it, in the MCP client
+                       (elicitation) or the view; with neither, it is refused. Repeatable; also
+                       TMUX_MCP_APPROVE (one rule a line, or a comma list). RULE: tool:GLOB (tool:kill_*),
+                       destructive, or text:REGEX (what is typed or run, as the pane receives it),
+                       optionally after HOST:, SESSION: or HOST:SESSION: (as --allow-session)
+  --approve-timeout S  seconds a question waits before the call is refused (default 120, 1 to 3600;
+                       also TMUX_MCP_APPROVE_TIMEOUT)
+  --start-paused       with --view: calls that change anything wait until Resume on the page
+                       (also TMUX_MCP_START_PAUSED=1)
 
 Python profile (--profile python):
   LIBTMUX_SOCKET          the socket name for calls without socket_name (instead of LIBTMUX_SOCKET_NAME)

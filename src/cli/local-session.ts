@@ -12,6 +12,7 @@ import { createServerFactory, profileWire } from '../mcp/server.js';
 import { buildProfile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
 import { registryFor } from './engine.js';
+import { approvalRules, localAsking, openApprovals } from './approvals.js';
 import { AuditFileError, openAuditTrail, type OpenedTrail } from './audit-file.js';
 import { PaneRecorder, recordDirectoryProblem } from '../core/watch/recorder.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
@@ -22,6 +23,8 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
     throw new ConfigError('--view (TMUX_MCP_VIEW) serves a live page while a server runs: start `tmux-mcp --http PORT --view PORT` and send calls to it with --url');
   }
   await checkTmuxBin(config, env);
+  // Checked before tmux is touched: a bad rule is a usage error.
+  const rules = config.approvals ? approvalRules(config) : undefined;
   // The oversight a server keeps, kept for this one call: its audit line beside the server's, its
   // panes recorded while it runs (a recording per pane it acts on).
   const recorder = config.record ? await startRecorder(config.record) : undefined;
@@ -42,7 +45,10 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
     throw error;
   }
   const { profile } = build;
-  const server = createServerFactory(profile, audit ? { trail: audit.trail } : {})();
+  // A call that needs approval asks on this terminal when there is one, else it is refused (nobody to ask).
+  const approvals = rules ? openApprovals(config, rules, registry, localAsking()) : undefined;
+  if (approvals && audit) approvals.attachTrail(audit.trail);
+  const server = createServerFactory(profile, { ...(audit ? { trail: audit.trail } : {}), ...(approvals ? { approvals } : {}) })();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(profileWire(profile, serverSide));
   const rpc = new JsonRpc(clientSide);

@@ -1,20 +1,13 @@
 /**
- * The profile-neutral engine: one tmux server, its identity, and running its commands, where what
- * tmux reports becomes a Failure (failure.ts). Listings (read/listings.ts), targets and refs
- * (targets/resolve.ts) and the caller guard (targets/caller-guard.ts) live in their folders; the
- * methods below them are the doors profiles call, each one line.
+ * The engine: a handle on one tmux server, its identity and its scope, and running its commands,
+ * where what tmux reports becomes a Failure (failure.ts). What core does with it (listings,
+ * targets, the caller guard, input, waits...) are functions of their own modules that take it.
  */
 import { TmuxNoServerError } from '../tmux/errors.js';
 import { rowFormat, toInt } from '../tmux/formats.js';
 import type { RunOptions, TmuxServer } from '../tmux/server.js';
-import { EngineState } from './engine-state.js';
 import { asFailure, type Failure } from './failure.js';
-import * as listings from './read/listings.js';
-import { readSessionList, type SessionList } from './read/session-list.js';
-import type { Incarnation, InputPaneRecord, PaneField, PaneRecord, PaneRowFormats, RowCore, SessionRecord, WindowRecord } from './read/records.js';
-import * as guard from './targets/caller-guard.js';
-import { encodeRef, type RefKind } from './targets/refs.js';
-import * as targets from './targets/resolve.js';
+import type { Incarnation } from './read/records.js';
 import { Scope } from './targets/scope.js';
 import { checkCommand } from './targets/scope-gate.js';
 
@@ -23,11 +16,6 @@ export interface EngineOptions {
   readonly waitMaxMs: number;
   /** The pane this process runs in, when it runs inside tmux. */
   readonly caller?: { readonly paneId: string; readonly serverPid?: number; readonly socketPath?: string };
-  /**
-   * Whether the tmux server may be on this machine, so pane foregrounds can be read from /proc
-   * (checked against /proc as well). False for a tmux server reached over ssh. Default true.
-   */
-  readonly localProcesses?: boolean;
   /**
    * What calls may see and touch (core/scope.ts), shared by every engine of a process; without
    * one, only the caller guard applies.
@@ -55,9 +43,6 @@ export class Engine {
   readonly options: EngineOptions;
   #identity: { epoch: number; value: ServerIdentity } | undefined;
 
-  /** What core's modules keep for this tmux server (inputs in flight, runs, streams, recordings). */
-  readonly state = new EngineState();
-
   /** The scope rule every command and listing of this engine passes. */
   readonly scope: Scope;
 
@@ -67,6 +52,9 @@ export class Engine {
     this.scope = options.scope ?? new Scope(options.caller ? { caller: options.caller } : {});
     const gateHost = { tmux, serverPid: async () => (await this.identity())?.pid };
     tmux.gate = (command) => checkCommand(this.scope, gateHost, command);
+    // This server's own clients attach only inside the scope: none marks a session outside as attached.
+    const scope = this.scope;
+    if (scope.limitsSessions) tmux.attachChoice = (sessions) => sessions.find((s) => scope.allowsSession(tmux.host, s.name))?.id;
   }
 
   // ---- running tmux --------------------------------------------------------------------------
@@ -100,6 +88,16 @@ export class Engine {
   /** Runs commands on the client carrying a session's pane output, answered in order with it (TmuxServer.runInWatch). */
   runInWatch(...args: Parameters<TmuxServer['runInWatch']>): Promise<void> {
     return this.tmux.runInWatch(...args).catch(failed);
+  }
+
+  /** The socket for messages ("-L name", a path, and the host it is on). */
+  get socketLabel(): string {
+    return this.tmux.socketLabel;
+  }
+
+  /** The socket as configured: a name (`-L`), a path (`-S`), or neither for tmux's default. */
+  get socket(): { readonly name?: string; readonly path?: string } {
+    return this.tmux.socket;
   }
 
   /** Why this host's link was ended for silence, while that is the last word on it. */
@@ -136,93 +134,19 @@ export class Engine {
   capWait(requestedMs: number): number {
     return Math.min(requestedMs, this.options.waitMaxMs);
   }
+}
 
-  ref(kind: RefKind, subject: string, incarnation: Incarnation): string {
-    return encodeRef(kind, subject, incarnation);
-  }
-
-  // ---- listings (read/listings.ts) --------------------------------------------------------------
-
-  listSessions(): Promise<SessionRecord[]> {
-    return listings.listSessions(this);
-  }
-  /** What list_sessions shows of each session, and the clients of people per session, kept while tmux reports no change (read/session-list.ts). */
-  sessionList(): Promise<SessionList> {
-    return readSessionList(this);
-  }
-  foreignClientsBySession(): Promise<Map<string, number>> {
-    return listings.foreignClientsBySession(this);
-  }
-  listWindows(sessionId?: string): Promise<WindowRecord[]> {
-    return listings.listWindows(this, sessionId);
-  }
-  listPanes(scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-    return listings.listPanes(this, scope);
-  }
-  listPaneRows<K extends string, B extends PaneField = PaneField>(
-    scope: { sessionId?: string; windowId?: string },
-    formats: PaneRowFormats<K, B>,
-    options?: { readonly everyLink?: boolean },
-  ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
-    return listings.listPaneRows(this, scope, formats, options);
-  }
-  inScope<T extends { readonly id: string }>(rows: readonly T[]): Promise<T[]> {
-    return listings.inScope(this, rows);
-  }
-  paneInScope(paneId: string): Promise<boolean> {
-    return listings.paneInScope(this, paneId);
-  }
-
-  // ---- targets (targets/resolve.ts) -------------------------------------------------------------
-
-  checkSessionName(name: string): void {
-    targets.checkSessionName(this, name);
-  }
-  getPane(paneId: string): Promise<PaneRecord> {
-    return targets.getPane(this, paneId);
-  }
-  getInputPane(paneId: string): Promise<InputPaneRecord> {
-    return targets.getInputPane(this, paneId);
-  }
-  getWindow(windowId: string): Promise<WindowRecord> {
-    return targets.getWindow(this, windowId);
-  }
-  getSession(sessionId: string): Promise<SessionRecord> {
-    return targets.getSession(this, sessionId);
-  }
-  resolvePane(input: string, field?: string): Promise<PaneRecord> {
-    return targets.resolvePane(this, input, field);
-  }
-  resolveInputPane(input: string, field?: string): Promise<InputPaneRecord> {
-    return targets.resolveInputPane(this, input, field);
-  }
-  resolvePaneId(input: string, field?: string): Promise<string> {
-    return targets.resolvePaneId(this, input, field);
-  }
-  paneIdFrom(input: string, field?: string): Promise<string> {
-    return targets.paneIdFrom(this, input, field);
-  }
-  onPane<T>(paneId: string, work: () => Promise<T>): Promise<T> {
-    return targets.onPane(this, paneId, work);
-  }
-  resolveWindow(input: string, field?: string): Promise<WindowRecord> {
-    return targets.resolveWindow(this, input, field);
-  }
-  resolveSession(input: string, field?: string): Promise<SessionRecord> {
-    return targets.resolveSession(this, input, field);
-  }
-
-  // ---- the caller guard (targets/caller-guard.ts) ----------------------------------------------
-
-  isCallerPane(paneId: string): Promise<boolean> {
-    return guard.isCallerPane(this, paneId);
-  }
-  guardCaller(paneIds: readonly string[], action: string, force: boolean | undefined): Promise<void> {
-    return guard.guardCaller(this, paneIds, action, force);
-  }
-  guardCallerWithin(scope: { windowId: string } | { sessionId: string }, action: string, force: boolean | undefined): Promise<void> {
-    return guard.guardCallerWithin(this, scope, action, force);
-  }
+/**
+ * What a core module keeps for each tmux server (inputs in flight, runs, streams, recordings): made
+ * on first use, dropped with the engine. Each module holds its own.
+ */
+export function perServer<T>(make: () => T): (engine: Engine) => T {
+  const held = new WeakMap<Engine, T>();
+  return (engine) => {
+    let value = held.get(engine);
+    if (value === undefined) held.set(engine, (value = make()));
+    return value;
+  };
 }
 
 /** Rethrows what tmux reported as the Failure it is. */

@@ -8,69 +8,31 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  isInputRequiredResult,
   type CallToolResult,
+  type InputRequiredResult,
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { withCapacity, type CapacityOptions } from './wire/capacity.js';
-import { withJsonRpcRules, type JsonRpcRules } from './wire/jsonrpc-rules.js';
+import { withCapacity } from './wire/capacity.js';
+import { withJsonRpcRules } from './wire/jsonrpc-rules.js';
+import type { Profile } from './profile.js';
 import { withEraResourceNotFound } from './surface/resource-not-found.js';
 import { compileValidator, ensureValidation, validationReady, type Validator } from './tools/validation.js';
 import { boundError, boundErrorText } from './tools/error-cap.js';
 import { serveCompletions } from './surface/completions.js';
-import { servePrompts, type PromptDeclaration } from './surface/prompts.js';
-import { serveResources, type ResourceDeclaration, type ResourceTemplateDeclaration } from './surface/resources.js';
+import { servePrompts } from './surface/prompts.js';
+import { serveResources } from './surface/resources.js';
 import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult, type RenderedResult } from './tools/results.js';
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
-import { Failure, refused } from '../core/failure.js';
-import { isShuttingDown, SHUTDOWN_NOTE } from '../core/servers/shutdown.js';
+import { Failure, isShuttingDown, refused, SHUTDOWN_NOTE } from '../core/index.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
+import type { Approvals, ItemGate } from './approvals/gate.js';
+import type { ClientRequest } from './approvals/elicit.js';
+import { withShapeAudit } from './tools/audit-shape.js';
 
-export interface Profile<Ctx> {
-  readonly name: string;
-  readonly serverInfo: { readonly name: string; readonly title?: string; readonly version: string };
-  readonly instructions?: string;
-  /** The tools this process lists and serves, already narrowed by the selection in force. */
-  readonly tools: readonly ToolDeclaration<Ctx>[];
-  /**
-   * Tools that are not listed and cannot be called directly, but that a listed tool may call
-   * through its `nestedAuthority` (a batch keeps its reach when its nested tools are not selected).
-   */
-  readonly nestedOnlyTools?: readonly ToolDeclaration<Ctx>[];
-  readonly resources?: readonly ResourceDeclaration[];
-  /** Resource templates; a variable with a completer makes the server offer completions. */
-  readonly resourceTemplates?: readonly ResourceTemplateDeclaration[];
-  /** Prompts; an argument with a completer makes the server offer completions. */
-  readonly prompts?: readonly PromptDeclaration[];
-  /** Capabilities the contract advertises beyond what the server derives (logging, tools.listChanged). */
-  readonly capabilities?: { readonly logging?: boolean; readonly toolsListChanged?: boolean };
-  readonly context: Ctx;
-  /** Why `name` cannot be called here (not a tool, or not selected); the default says "unknown tool". */
-  describeUnavailable?(name: string): string;
-  /**
-   * A call to a tool the profile has but does not serve (its toolset is off), answered as a tool
-   * result the agent reads, when the contract answers so; undefined keeps the protocol error.
-   */
-  answerUnavailable?(name: string): CallToolResult | undefined;
-  /** Turns a thrown failure into the tool result this contract prescribes. */
-  renderError?(error: unknown, tool: string): CallToolResult;
-  /** Renders a success; the default is `structuredContent` plus its JSON as text. */
-  renderSuccess?(outcome: ToolOutcome, tool: string): RenderedResult;
-  /** The most bytes one response may take on the wire, when the contract says other than MAX_RESPONSE_BYTES. */
-  readonly maxResponseBytes?: number;
-  /** When the contract bounds concurrent tool calls: the transport is wrapped with withCapacity (capacity.ts). */
-  readonly capacity?: CapacityOptions;
-  /** When the contract sets JSON-RPC admission rules: the transport is wrapped with withJsonRpcRules (jsonrpc-rules.ts). */
-  readonly jsonRpcRules?: JsonRpcRules;
-  /**
-   * When the profile can end its calls at once as the server stops (its contract's "closed"): calls
-   * running end now and later ones are refused, and the transports answer all of them before they close.
-   */
-  closing?(): void;
-  /** The contract fixes `content` to exactly one block (julia): no note is added beside it. */
-  readonly singleContentBlock?: boolean;
-}
+export type { Profile } from './profile.js';
 
 /**
  * The wire as the profile's contract wants it: each era's resource-not-found code, its JSON-RPC
@@ -99,61 +61,29 @@ interface Invocation {
   readonly client?: AuditClient;
   /** Inside a batch, when calls are audited: the batch's entry and the next item's place. */
   readonly batch?: { readonly id: number; readonly tool: string; next: number };
+  /** With approvals: the SDK request the call came in on, so the client can be asked. */
+  readonly request?: ClientRequest;
+  /** Inside a batch whose items need approval: asks about item `index` when its turn comes. */
+  readonly approveItem?: ItemGate;
 }
 
 export interface ServerFactoryOptions {
   /** When set, every tools/call (batch items too) is recorded here: the audit log and the view's trail. */
   readonly trail?: AuditTrail;
+  /** When set (--approve, the view's pause), calls wait for a person where its rules say (approvals/gate.ts). */
+  readonly approvals?: Approvals;
 }
-
-/**
- * A profile's tools/list and tools/call as its servers answer them, without a server: for a transport
- * that answers the plainest requests itself (http/modern-calls.ts) and leaves the rest to a server.
- */
-export interface DirectCalls {
-  /** The identity every server of the factory is built with. */
-  readonly serverInfo: Profile<unknown>['serverInfo'];
-  /** The tools a client may call directly. */
-  readonly listed: ReadonlySet<string>;
-  /** The tools/list handler's result. */
-  readonly listing: readonly object[];
-  /** A listed tool's call as the tools/call handler runs it for a request without a progress token. */
-  call(name: string, args: Record<string, unknown>, request: DirectRequest): Promise<CallToolResult>;
-}
-
-/** One direct call's request: its id, what aborts it, and who made it (for the audit). */
-export interface DirectRequest {
-  readonly id: RequestId;
-  readonly signal: AbortSignal;
-  /** The client's name: its 2026 envelope's, or its 2025 session's initialize clientInfo. */
-  readonly clientName?: string;
-  /** The 2025 HTTP session the call came in. */
-  readonly session?: string;
-}
-
-/** Builds a fresh `Server`; also carries the same profile's calls for transports that answer some without one. */
-export type ServerFactory = (() => Server) & { readonly calls: DirectCalls };
 
 /**
  * Prepares a profile once (compiled validators, the listing) and returns the factory the transports
  * call for a fresh `Server` per connection (stdio) or per request (HTTP); every server it builds
  * shares the profile's context, so one engine serves them all.
  */
-export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): ServerFactory {
-  const invoker = createInvoker(profile, options.trail);
+export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): () => Server {
+  const invoker = createInvoker(profile, options.trail, options.approvals);
   const listing = toolListing(profile);
   const surface = extraSurface(profile);
-  const calls: DirectCalls = {
-    serverInfo: profile.serverInfo,
-    listed: invoker.listed,
-    listing,
-    call(name, args, request) {
-      // As the handler below: the client's name and session, and with no token progress goes nowhere.
-      const client = invoker.auditing() ? clientOf(request.clientName, request.session) : undefined;
-      return invoker.invoke(name, args, { requestId: request.id, signal: request.signal, mayNest: true, ...(client ? { client } : {}), progress: async () => {} });
-    },
-  };
-  return Object.assign(() => buildServer(profile, invoker, listing, surface), { calls });
+  return () => buildServer(profile, invoker, listing, surface, options.approvals);
 }
 
 function buildServer<Ctx>(
@@ -161,6 +91,7 @@ function buildServer<Ctx>(
   invoker: ReturnType<typeof createInvoker<Ctx>>,
   listing: readonly object[],
   surface: Surface,
+  approvals: Approvals | undefined,
 ): Server {
   const { resources, templates, prompts, completable } = surface;
   const hasResources = resources.length > 0 || templates.length > 0;
@@ -168,9 +99,16 @@ function buildServer<Ctx>(
   const server = new Server(profile.serverInfo, {
     capabilities: serverCapabilities(profile, surface),
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
+    ...(approvals ? approvals.serverOptions : {}),
   });
 
   server.setRequestHandler('tools/list', async () => ({ tools: listing as never }));
+  if (invoker.audits) {
+    // A call the SDK refuses by its request schema reaches no handler: the audit hears of it on the way in.
+    const connect = server.connect.bind(server);
+    server.connect = (transport) =>
+      connect(withShapeAudit(transport, (call) => invoker.refusedUnlisted(call.tool, call.arguments, call.why, clientOf(call.clientName ?? server.getClientVersion()?.name, call.session))));
+  }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
@@ -190,6 +128,7 @@ function buildServer<Ctx>(
       signal: ctx.mcpReq.signal,
       mayNest: true,
       ...(client ? { client } : {}),
+      ...(approvals ? { request: { server, ctx } } : {}),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await ctx.mcpReq
@@ -215,7 +154,7 @@ function buildServer<Ctx>(
  * handler, validate its result, render it, keep it under the wire cap. A batch calls its nested
  * tools through here too, so they are checked exactly as if the client had called them.
  */
-function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
+function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals?: Approvals) {
   const registered = new Map<string, Registered<Ctx>>();
   for (const declaration of [...profile.tools, ...(profile.nestedOnlyTools ?? [])]) {
     registered.set(declaration.name, {
@@ -236,7 +175,14 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
         }
         // Audited, the item's entry names the batch and its place in it.
         const item = parent.batch ? { id: parent.batch.id, tool: parent.batch.tool, next: index ?? parent.batch.next++ } : undefined;
-        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) });
+        if (parent.approveItem && index !== undefined) {
+          try {
+            await parent.approveItem(index);
+          } catch (error) {
+            return renderFailure(profile, error, name);
+          }
+        }
+        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) }) as Promise<CallToolResult>;
       },
     };
   };
@@ -246,19 +192,25 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
    * ends, with the targets read from its arguments and answer (audit-targets.ts). A batch's items (nested calls) are
    * entries of their own that name their batch; their targets count for the batch too.
    */
-  async function audited(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+  async function audited(name: string, args: unknown, invocation: Invocation): Promise<Answer> {
     const { batch, client } = invocation;
     return trail!.track(
-      { tool: name, arguments: args, ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
+      { tool: name, arguments: args, ...targetsOf(name), ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
       (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
-      (result) => ({ ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
+      (result) => (isInputRequiredResult(result) ? { asked: true } : { ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
     );
   }
 
   /** For a batch that runs its items itself: each item an entry of its own, as a nested call would be. */
   function itemAuditor(batch: NonNullable<Invocation['batch']>, client: AuditClient | undefined): AuditItem {
     return (tool, args, work) =>
-      trail!.track({ tool, arguments: args, ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
+      trail!.track({ tool, arguments: args, ...targetsOf(tool), ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
+  }
+
+  /** The arguments a tool declares as targets, for its audit entry. */
+  function targetsOf(name: string): { targets?: readonly string[] } {
+    const targets = registered.get(name)?.declaration.targets;
+    return targets ? { targets } : {};
   }
 
   /** Without an audit (or with only a view that no page has open), a call is just run: nothing is timed or recorded. */
@@ -269,12 +221,20 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     if (trail?.active) trail.record({ id: trail.nextId(), time: new Date().toISOString(), client: client ?? {}, tool: name, arguments: args, targets: [], outcome: 'error', error: message, ms: 0 });
   }
 
-  async function run(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+  async function run(name: string, args: unknown, invocation: Invocation): Promise<Answer> {
     const tool = registered.get(name)!;
     const { declaration } = tool;
     if (!validationReady()) await ensureValidation();
     const problem = tool.validateInput(args);
     if (problem) return renderFailure(profile, new Failure('invalid_argument', `${name}: ${problem}`), name);
+    // A person may have to say yes first (approvals/gate.ts); a call no rule meets is not held here.
+    const screening = approvals && invocation.mayNest ? approvals.screen(screenCall(declaration, args, invocation)) : undefined;
+    if (screening) {
+      const screened = await screening;
+      if (screened.kind === 'ask') return screened.result;
+      if (screened.kind === 'refuse') return renderFailure(profile, screened.failure, name);
+      if (screened.item) invocation = { ...invocation, approveItem: screened.item };
+    }
     let outcome: ToolOutcome;
     try {
       outcome = await declaration.handler(args, {
@@ -283,6 +243,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
         progress: invocation.progress,
         ...(declaration.nestedAuthority && invocation.mayNest ? { nested: nestedCaller(declaration, invocation) } : {}),
         ...(trail?.active && invocation.batch && invocation.mayNest ? { auditItem: itemAuditor(invocation.batch, invocation.client) } : {}),
+        ...(invocation.approveItem && invocation.mayNest ? { approveItem: invocation.approveItem } : {}),
       });
     } catch (error) {
       return renderFailure(profile, error, name);
@@ -297,8 +258,26 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     return result;
   }
 
-  return { listed, invoke, auditing: () => trail?.active === true, refusedUnlisted };
+  /** What the gate is told of a direct call. */
+  function screenCall(declaration: ToolDeclaration<Ctx>, args: unknown, invocation: Invocation) {
+    return {
+      tool: declaration,
+      args,
+      ctx: profile.context,
+      lookup: (name: string) => registered.get(name)?.declaration,
+      signal: invocation.signal,
+      progress: invocation.progress,
+      ...(invocation.request ? { request: invocation.request } : {}),
+      ...(invocation.client ? { client: invocation.client } : {}),
+      ...(invocation.batch ? { callId: invocation.batch.id } : {}),
+    };
+  }
+
+  return { listed, invoke, audits: trail !== undefined, auditing: () => trail?.active === true, refusedUnlisted };
 }
+
+/** A tool call's answer: its result, or (2026, approvals) the question the client is to answer first. */
+type Answer = CallToolResult | InputRequiredResult;
 
 /** The client's name (its 2026 per-request envelope, else its 2025 initialize) and the HTTP session, if any. */
 function auditClient(server: Server, ctx: { sessionId?: string; mcpReq: { envelope?: object } }): AuditClient {

@@ -1,7 +1,7 @@
 /** Profile lookup: one engine, one contract per profile. */
 import { ConfigError, type Config } from '../config.js';
-import type { EngineRegistry } from '../core/servers/registry.js';
-import type { Profile } from '../mcp/server.js';
+import type { EngineRegistry } from '../core/index.js';
+import type { Profile } from '../mcp/profile.js';
 import { selectionSummary } from '../mcp/tools/selection.js';
 
 export interface ProfileBuild {

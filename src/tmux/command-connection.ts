@@ -4,7 +4,6 @@
  * check on a host that its tmux is one we can drive, and what one silent connection means for the others.
  */
 import { checkTmuxVersion } from './binary.js';
-import type { ChangeCount } from './change-count.js';
 import { ControlClient } from './control-client.js';
 import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from './errors.js';
 import type { Launcher } from './launcher.js';
@@ -18,15 +17,32 @@ export interface CommandConnectionOptions {
   readonly globalArgs: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly commandTimeoutMs: number;
-  /** Counts the changes the command client's notifications announce. */
-  readonly changes: ChangeCount;
   /** Throws when the local socket is one tmux would destroy; checked before every attach. */
   readonly checkSocket: () => void;
   /** True once the server is closing: a client attached then is closed again at once. */
   readonly closed: () => boolean;
   /** The output-receiving clients, dropped with the command client when a connection goes silent. */
   readonly watchers: () => Iterable<ControlClient>;
+  /** Which sessions a client may attach to (undefined: any, tmux's choice); see AttachChoice. */
+  readonly attachChoice: () => AttachChoice | undefined;
+  /** tmux's sessions now, read without a control client (a spawned tmux): for the choice. */
+  readonly listSessions: () => Promise<ReadonlyArray<SessionName>>;
 }
+
+export interface SessionName {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * Picks the session a control client attaches to from tmux's sessions: the id of one, or undefined
+ * for none (commands then go through a spawned tmux). Set while sessions are limited, so this
+ * server's clients never mark a session outside the scope as attached, nor run its client hooks.
+ */
+export type AttachChoice = (sessions: ReadonlyArray<SessionName>) => string | undefined;
+
+/** No session the choice allows exists (yet): nothing is attached, commands are spawned. */
+class NoSessionAllowed extends Error {}
 
 export class CommandConnection {
   readonly #options: CommandConnectionOptions;
@@ -90,12 +106,10 @@ export class CommandConnection {
   async client(): Promise<ControlClient | undefined> {
     if (this.#client && !this.#client.closed) return this.#client;
     if (Date.now() - this.#lastAttachFailure < ATTACH_RETRY_MS) return undefined;
-    this.#connecting ??= this.attach(undefined, false)
+    this.#connecting ??= this.#commandTarget()
+      .then((target) => this.attach(target, false))
       .then((client) => {
         this.#epoch++;
-        client.onNotification((name) => {
-          this.#options.changes.notified(name);
-        });
         this.#orphans.reap(client, this.#options.commandTimeoutMs);
         client.onClose(() => {
           this.noteSilence(client);
@@ -113,6 +127,15 @@ export class CommandConnection {
     // A caller past its deadline may not wait for it: its rejection must not go unhandled.
     this.#connecting.catch(() => {});
     return this.#connecting;
+  }
+
+  /** The session the command client attaches to: tmux's choice without an AttachChoice, else the one it picks. */
+  async #commandTarget(): Promise<string | undefined> {
+    const choose = this.#options.attachChoice();
+    if (!choose) return undefined;
+    const chosen = choose(await this.#options.listSessions());
+    if (chosen === undefined) throw new NoSessionAllowed();
+    return chosen;
   }
 
   /**
@@ -148,7 +171,22 @@ export class CommandConnection {
       throw error;
     }
     this.#linkLost = undefined;
+    this.#stayInChoice(client);
     return client;
+  }
+
+  /**
+   * tmux moves a client whose session is destroyed to another one when `detach-on-destroy` says so:
+   * a client moved to a session the choice does not allow is closed (the next call attaches anew).
+   */
+  #stayInChoice(client: ControlClient): void {
+    client.onNotification((name, args) => {
+      const choose = this.#options.attachChoice();
+      if (name !== 'session-changed' || !choose) return;
+      const space = args.indexOf(' ');
+      const session = { id: space === -1 ? args : args.slice(0, space), name: space === -1 ? '' : args.slice(space + 1) };
+      if (choose([session]) === undefined) void client.close();
+    });
   }
 
   /**
@@ -172,8 +210,10 @@ export class CommandConnection {
       globalArgs: this.#options.globalArgs,
       env: this.#options.env,
       target: sessionId,
-      // No limit here: callers stop waiting at their own deadline (byDeadline), and the attach
-      // stays pending for the next call instead of a new client per call.
+      // Here no limit: callers stop waiting at their own deadline (byDeadline), and the attach
+      // stays pending for the next call instead of a new client per call. On a host, connecting is
+      // bounded on its own, so a host that never answers fails every call in seconds.
+      ...(this.#options.launcher.connectMs !== undefined ? { connectTimeoutMs: this.#options.launcher.connectMs } : {}),
       receiveOutput,
     });
     if (this.#options.closed()) {

@@ -10,7 +10,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent, type ControlReply } from './control-parser.js';
 import { commandLine } from './command-line.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
 import { SilenceWatch } from './silence.js';
 
@@ -142,10 +142,10 @@ export class ControlClient {
           ? undefined
           : setTimeout(() => {
               void client.close();
-              // Over ssh, silence means the host or the network: the same bound as any command.
+              // Over ssh, silence means the host or the network.
               reject(
                 options.launcher.host !== undefined
-                  ? new TmuxTimeoutError(['attach-session'], options.connectTimeoutMs!, options.launcher.host)
+                  ? TmuxHostError.silent(options.launcher.host, options.launcher.destination ?? options.launcher.label, options.connectTimeoutMs!)
                   : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`),
               );
             }, options.connectTimeoutMs);

@@ -68,7 +68,9 @@ export class TmuxTimeoutError extends TmuxError {
   constructor(command: readonly string[], timeoutMs: number, host?: string) {
     super(
       `tmux ${command[0] ?? ''}${host === undefined ? '' : ` on host ${host}`} did not answer within ${timeoutMs} ms`,
-      'The tmux server may be overloaded or stopped; retry once, then check it with get_server_info.',
+      host === undefined
+        ? 'The tmux server may be overloaded or stopped; retry once, then check it with get_server_info.'
+        : `Host ${host} or its tmux is not answering; retry once (list_sessions names the hosts that answer). Calls on other hosts are not affected.`,
     );
   }
 }
@@ -120,10 +122,21 @@ export class TmuxHostError extends TmuxError {
 
   static ssh(host: string, destination: string, sshMessage: string): TmuxHostError {
     const said = lastLines(sshMessage) || 'the ssh connection failed or was closed (ssh exited with status 255 and said nothing)';
+    // ssh's ConnectTimeout: the host took the connection (or none) and never answered.
+    const silent = /timed out/i.test(said);
     return new TmuxHostError(
       host,
-      `cannot reach host ${host} (ssh ${destination}): ${said}`,
+      `${silent ? `host ${host} did not answer` : `cannot reach host ${host}`} (ssh ${destination}): ${said}`,
       `Check that \`ssh -o BatchMode=yes ${shellWord(destination)} tmux -V\` works from this machine without a prompt (keys or agent, a known host key); calls on other hosts are not affected.`,
+    );
+  }
+
+  /** Connected, but the host (its sshd, or its tmux) said nothing more within `ms`. */
+  static silent(host: string, destination: string, ms: number): TmuxHostError {
+    return new TmuxHostError(
+      host,
+      `host ${host} did not answer (ssh ${destination}): nothing came back within ${ms} ms of connecting`,
+      `The host, its sshd or its tmux is not answering; calls on other hosts are not affected. Check \`ssh -o BatchMode=yes ${shellWord(destination)} tmux -V\` from this machine.`,
     );
   }
 

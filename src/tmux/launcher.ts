@@ -24,6 +24,11 @@ export interface Launcher {
    * it counts as dropped (a link can die without a word). Undefined here: a local pipe cannot.
    */
   readonly silenceMs?: number;
+  /**
+   * For a host: how long connecting may take in all (ssh's ConnectTimeout covers the TCP connect and
+   * the host's first word; this bounds the rest: authentication and tmux's answer to the attach).
+   */
+  readonly connectMs?: number;
   /** The process that runs `tmux ...tmuxArgs`. */
   launch(tmuxArgs: readonly string[]): Launch;
   /**
@@ -61,6 +66,12 @@ export interface SshTarget {
 /** How long a host's connection may be silent while a call waits on it: a drop is noticed within about a second. */
 export const DEFAULT_SILENCE_MS = 750;
 
+/**
+ * ssh's ConnectTimeout for a host, at most: a host that accepts the connection and never answers
+ * (firewalled, powered off, a hung sshd) is given up after this, not after the command timeout.
+ */
+export const HOST_CONNECT_MS = 5000;
+
 /** ssh exits with 255 for its own failures (connect, host key, authentication); anything else is the remote command's. */
 const SSH_FAILED = 255;
 
@@ -69,10 +80,11 @@ export function sshLauncher(target: SshTarget): Launcher {
     throw new TypeError(`ssh destination ${JSON.stringify(target.destination)} for host ${target.host} is not a destination`);
   }
   const sshBin = target.sshBin ?? 'ssh';
+  const connectSeconds = Math.max(1, Math.ceil(Math.min(target.connectTimeoutMs, HOST_CONNECT_MS) / 1000));
   const options = [
     '-T', // no terminal: control mode speaks lines, and a pty would echo and translate them
     '-o', 'BatchMode=yes', // never a prompt: no password, no host-key question
-    '-o', `ConnectTimeout=${Math.max(1, Math.ceil(target.connectTimeoutMs / 1000))}`,
+    '-o', `ConnectTimeout=${connectSeconds}`,
     // A link that dies without a word (no FIN, no RST) would leave ssh waiting forever. Control
     // connections notice it themselves within the silence limit (see ControlClient); keepalives end
     // ssh anyway after 10-15 s, for the spawned commands (wait-for, buffer loads) and idle links.
@@ -86,6 +98,7 @@ export function sshLauncher(target: SshTarget): Launcher {
     label: `ssh ${target.destination}`,
     destination: target.destination,
     silenceMs: target.silenceMs ?? DEFAULT_SILENCE_MS,
+    connectMs: Math.min(target.connectTimeoutMs, 2 * connectSeconds * 1000),
     launch: (tmuxArgs) => ({
       file: sshBin,
       args: [...options, target.destination, '--', remoteCommandLine([remoteTmux, ...tmuxArgs])],

@@ -6,13 +6,20 @@
  */
 import type { ControlClient, NotificationListener, OutputListener } from './control-client.js';
 import type { ControlReply } from './control-parser.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxLinkSilentError, TmuxNoServerError, TmuxTimeoutError } from './errors.js';
+import {
+  TmuxAttachRefusedError,
+  TmuxCommandError,
+  TmuxConnectionLostError,
+  TmuxLinkSilentError,
+  TmuxNoServerError,
+  TmuxTimeoutError,
+} from './errors.js';
 import { localLauncher, sshLauncher, type Launcher, type SshTarget } from './launcher.js';
 import { byDeadline, left } from './deadline.js';
 import { decodeBody, decodeLines, splitLines } from './reply-lines.js';
 import { isSharedRead, SharedReads } from './shared-reads.js';
-import { ChangeCount } from './change-count.js';
-import { CommandConnection } from './command-connection.js';
+import { CommandConnection, type AttachChoice, type SessionName } from './command-connection.js';
+import { rowFormat } from './formats.js';
 import { runSpawned } from './spawned.js';
 import { runWithOutput, Watchers } from './watchers.js';
 import { checkLocalSocket, localSocket, socketLabel, type LocalSocket } from './local-socket.js';
@@ -57,6 +64,8 @@ export class TmuxServer {
   /** Starts tmux processes: here, or over ssh on `host`. */
   readonly launcher: Launcher;
   readonly globalArgs: readonly string[];
+  /** The socket as configured: a name (`-L`), a path (`-S`), or neither for tmux's default. */
+  readonly socket: { readonly name?: string; readonly path?: string };
   /** Human-readable socket, for messages and the banner. */
   readonly socketLabel: string;
   readonly commandTimeoutMs: number;
@@ -67,14 +76,14 @@ export class TmuxServer {
   /** The command client, and every attach's checks. */
   readonly #connection: CommandConnection;
   #closed = false;
-  #sent = 0;
-  readonly #changes = new ChangeCount();
   /** This machine's socket file (undefined on a host): checked before every tmux process started on it. */
   readonly #localSocket: LocalSocket | undefined;
   /** Set by the engine: every command passes it before it is sent. */
   gate: CommandGate | undefined;
-  /** On a host, listings keep their replies for FRESH_MS while this stamp holds (shared-reads.ts). */
-  readonly #sharedReads: SharedReads;
+  /** Set by the engine while sessions are limited: the sessions this server's clients may attach to. */
+  attachChoice: AttachChoice | undefined;
+  /** Identical listings asked at once share one reply (shared-reads.ts). */
+  readonly #sharedReads = new SharedReads();
 
   constructor(options: TmuxServerOptions) {
     if (options.socketName !== undefined && options.socketPath !== undefined) {
@@ -85,6 +94,7 @@ export class TmuxServer {
     // tmux would turn every control character and non-ASCII byte of command output into "_".
     const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
     this.globalArgs = ['-u', ...socket];
+    this.socket = { ...(options.socketName !== undefined ? { name: options.socketName } : {}), ...(options.socketPath !== undefined ? { path: options.socketPath } : {}) };
     this.socketLabel = options.ssh ? `${socketLabel(options)} on host ${options.ssh.host}` : socketLabel(options);
     this.commandTimeoutMs = options.commandTimeoutMs;
     this.launcher = options.ssh ? sshLauncher({ ...options.ssh, connectTimeoutMs: options.commandTimeoutMs }) : localLauncher(options.bin);
@@ -94,16 +104,16 @@ export class TmuxServer {
     this.#env = env;
     this.#localSocket = options.ssh ? undefined : localSocket(options, env);
     this.#spawnOnly = options.spawnOnly ?? false;
-    this.#sharedReads = new SharedReads(options.ssh ? () => this.#stamp() : undefined);
     this.#connection = new CommandConnection({
       launcher: this.launcher,
       globalArgs: this.globalArgs,
       env,
       commandTimeoutMs: this.commandTimeoutMs,
-      changes: this.#changes,
       checkSocket: () => this.checkSocket(),
       closed: () => this.#closed,
       watchers: () => this.#watchers.all(),
+      attachChoice: () => this.attachChoice,
+      listSessions: () => this.#sessionNames(),
     });
   }
 
@@ -118,8 +128,8 @@ export class TmuxServer {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    if (isSharedRead(command, options)) return this.#sharedReads.read(command, options, (askedAt) => this.#execute(command, options, askedAt).then(decode));
-    return decode(await this.#execute(command, options));
+    if (isSharedRead(command, options)) return this.#sharedReads.read(command, options, (askedAt) => this.#send(command, options, askedAt).then(decode));
+    return decode(await this.#send(command, options, performance.now()));
   }
 
   /**
@@ -138,8 +148,7 @@ export class TmuxServer {
       this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
     if (client) {
-      this.#sent += commands.length;
-      const replies = await Promise.allSettled(commands.map((command) => this.#changes.during([command], () => client.runReply(command, this.commandTimeoutMs))));
+      const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
       for (; next < replies.length; next++) {
         const reply = replies[next]!;
         if (reply.status === 'fulfilled') continue;
@@ -156,10 +165,6 @@ export class TmuxServer {
    * included, is bounded by its timeout: while tmux does not answer (stopped, or overloaded) an
    * attach waits in the background, shared by every call, and each call gives up at its deadline.
    */
-  #execute(command: readonly string[], options: RunOptions, askedAt = performance.now()): Promise<ControlReply | Buffer[]> {
-    return this.#changes.during([command], () => this.#send(command, options, askedAt));
-  }
-
   async #send(command: readonly string[], options: RunOptions, askedAt: number): Promise<ControlReply | Buffer[]> {
     if (this.#closed) throw new TmuxConnectionLostError('the server is shutting down');
     const timeoutMs = options.timeoutMs ?? this.commandTimeoutMs;
@@ -171,7 +176,6 @@ export class TmuxServer {
       // deadline bounds the loop.
       for (let client = await this.#clientBy(deadline, command, timeoutMs); client; client = await this.#clientBy(deadline, command, timeoutMs)) {
         try {
-          this.#sent++;
           return await client.runReply(command, left(deadline));
         } catch (error) {
           // Closing: no new client (one attaching to a stopped tmux could not be ended safely).
@@ -179,7 +183,6 @@ export class TmuxServer {
         }
       }
     }
-    this.#sent++;
     return this.#spawn(command, left(deadline), options.stdin, options.signal);
   }
 
@@ -243,19 +246,6 @@ export class TmuxServer {
     return this.#connection.linkLost;
   }
 
-  /** How many tmux commands this server has sent so far (a batch checks with it what its reads sent). */
-  get commandsSent(): number {
-    return this.#sent;
-  }
-
-  /**
-   * Grows whenever this server's sessions, their windows or its clients may have changed (change-count.ts).
-   * Together with `connectionEpoch` it tells a caller whether what it read before can still be what tmux holds.
-   */
-  get changes(): number {
-    return this.#changes.value;
-  }
-
   /**
    * Changes whenever commands start going to a different control client (or to none). While it
    * stays the same and is not 0, the tmux server cannot have restarted in between.
@@ -313,13 +303,13 @@ export class TmuxServer {
    */
   async runInWatch(sessionId: string, commands: ReadonlyArray<readonly string[]>, atReplies: (outputs: string[][]) => void): Promise<void> {
     const client = this.#watchers.attached(sessionId);
-    await this.#changes.during(commands, () => runWithOutput(client, commands, this.commandTimeoutMs, atReplies));
+    await runWithOutput(client, commands, this.commandTimeoutMs, atReplies);
   }
 
-  /** What this server and its tmux have done, as one value; undefined with no connection (shared-reads.ts). */
-  #stamp(): string | undefined {
-    const epoch = this.#connection.epoch;
-    return epoch === 0 ? undefined : `${epoch} ${this.#changes.value} ${this.#changes.commands}`;
+  /** tmux's sessions, through a spawned tmux (no control client is attached yet to ask). */
+  async #sessionNames(): Promise<SessionName[]> {
+    const stdout = await this.#spawnRaw(['list-sessions', '-F', SESSION_NAMES.format], this.commandTimeoutMs, undefined);
+    return SESSION_NAMES.parse(stdout.toString('utf8').split('\n'));
   }
 
   /** Closes every control client and waits for their processes to end. */
@@ -348,7 +338,7 @@ export class TmuxServer {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    return this.#changes.during([command], () => this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal));
+    return this.#spawnRaw(command, options.timeoutMs ?? this.commandTimeoutMs, options.stdin, options.signal);
   }
 
   async #spawn(command: readonly string[], timeoutMs: number, stdin: Buffer | undefined, signal?: AbortSignal): Promise<Buffer[]> {
@@ -375,3 +365,5 @@ const SERVER_LISTINGS = new Set(['list-clients', 'list-panes', 'list-windows']);
 function lacksCurrentSession(command: readonly string[], error: unknown): boolean {
   return error instanceof TmuxCommandError && error.message.trim() === 'no current target' && SERVER_LISTINGS.has(command[0] ?? '') && !command.includes('-t');
 }
+
+const SESSION_NAMES = rowFormat({ id: 'session_id', name: 'session_name' });

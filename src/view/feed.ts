@@ -6,13 +6,20 @@
  * the watches and the audit subscription are held only while the page is open.
  */
 import type { ServerResponse } from 'node:http';
-import type { Engine } from '../core/engine.js';
-import { LOCAL_HOST } from '../core/servers/host-config.js';
-import type { PaneRecord } from '../core/read/records.js';
-import type { EngineRegistry } from '../core/servers/registry.js';
+import {
+  type Engine,
+  type EngineRegistry,
+  listPanes,
+  listWindows,
+  LOCAL_HOST,
+  PAINT_FORMAT,
+  paintCommands,
+  paintScreen,
+  type PaneRecord,
+} from '../core/index.js';
 import type { ViewPane } from './wire.js';
-import { PAINT_FORMAT, paintCommands, paintScreen } from '../core/watch/screen-paint.js';
 import type { AuditTrail } from '../mcp/tools/audit.js';
+import type { ApprovalBoard } from '../mcp/approvals/board.js';
 
 /** Most panes one page shows live; the rest are listed as left out. */
 export const MAX_VIEW_PANES = 24;
@@ -28,6 +35,8 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 export interface FeedOptions {
   readonly registry: EngineRegistry;
   readonly trail: AuditTrail;
+  /** The calls waiting for a person and the pause, shown and answered on the page. */
+  readonly approvals?: ApprovalBoard;
 }
 
 interface Watched {
@@ -54,6 +63,7 @@ export class PaneFeed {
   #behind = false;
   #closed = false;
   #stopAudit: (() => void) | undefined;
+  #stopApprovals: (() => void) | undefined;
 
   constructor(res: ServerResponse, options: FeedOptions) {
     this.#res = res;
@@ -71,6 +81,11 @@ export class PaneFeed {
     this.#send('hello', { readOnly: true, maxPanes: MAX_VIEW_PANES });
     for (const entry of this.#options.trail.recent()) this.#send('audit', entry);
     this.#stopAudit = this.#options.trail.subscribe((entry) => this.#send('audit', entry));
+    const board = this.#options.approvals;
+    if (board) {
+      this.#send('approvals', { paused: board.paused, questions: board.list() });
+      this.#stopApprovals = board.subscribe((event) => this.#send(event.kind, event));
+    }
     void this.#refresh();
     this.#refreshTimer = setInterval(() => void this.#refresh(), REFRESH_MS);
   }
@@ -81,6 +96,7 @@ export class PaneFeed {
     clearInterval(this.#refreshTimer);
     clearTimeout(this.#flushTimer);
     this.#stopAudit?.();
+    this.#stopApprovals?.();
     for (const watched of this.#watched.values()) this.#unwatch(watched);
     this.#watched.clear();
     this.#pending.clear();
@@ -218,7 +234,7 @@ export class PaneFeed {
 
 /** The panes of one server as the page lists them, through the same listings the tools use. */
 async function listView(engine: Engine, host: string | undefined): Promise<Array<{ pane: ViewPane; engine: Engine; record: PaneRecord }>> {
-  const [windows, panes] = await Promise.all([engine.listWindows(), engine.listPanes()]);
+  const [windows, panes] = await Promise.all([listWindows(engine), listPanes(engine)]);
   const windowOf = new Map(windows.map((w) => [w.id, w]));
   const where = host ?? LOCAL_HOST;
   return panes.map((record) => ({

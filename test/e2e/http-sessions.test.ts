@@ -1,7 +1,8 @@
 /**
- * `tmux-mcp --http`, 2025-11-25 sessions on our own transport (src/mcp/http/session-transport.ts):
+ * `tmux-mcp --http`, 2025-11-25 sessions on the SDK's stateful transport (src/mcp/http/sessions.ts):
  * each request of a session is answered with the status, headers and JSON-RPC error the SDK's
- * WebStandardStreamableHTTPServerTransport gives, from the handshake to DELETE.
+ * WebStandardStreamableHTTPServerTransport gives, from the handshake to DELETE; a call in a session
+ * ends when notifications/cancelled names it or the session ends, and goes on when its client drops it.
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -91,4 +92,61 @@ test('HTTP 2025-11-25: a session answers each request as the SDK transport does,
   assert.equal((await send(server.url, 'DELETE', session)).status, 200);
   const gone = await post(server.url, session, { jsonrpc: '2.0', id: 10, method: 'ping' });
   assert.deepEqual([gone.status, error(gone).error.code], [404, -32001]);
+});
+
+/** A wait of `channel` sent in a session as request `id`: the request (to drop it) and its whole answer once it ends. */
+function startWait(url: string, session: Record<string, string>, id: number, channel: string): { drop(): void; answer: Promise<string> } {
+  const req = request(url, { method: 'POST', headers: { ...session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+  const answer = new Promise<string>((resolve) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('close', () => resolve(text));
+    });
+    req.on('error', () => resolve(''));
+  });
+  req.end(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } } }));
+  return { drop: () => req.destroy(), answer };
+}
+
+test('HTTP 2025-11-25: a call in a session ends when notifications/cancelled names it or its session ends, and goes on when its client drops it', async (t) => {
+  const tmux = privateTmux(t);
+  await tmux.start();
+  const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
+  const opened = await post(server.url, auth, INITIALIZE);
+  const session = { ...auth, 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
+  assert.equal((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+
+  // Cancelled: the wait's tmux process goes, no answer is written, and the session answers its next call.
+  const channel = `session-cancel-${process.pid}`;
+  let answered = false;
+  const wait = startWait(server.url, session, 41, channel);
+  void wait.answer.then(() => (answered = true));
+  await until('the wait-for process', () => waiters(channel).length === 1);
+  assert.equal((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41, reason: 'enough' } })).status, 202);
+  await until('the wait-for process to go once cancelled', () => waiters(channel).length === 0, 10_000);
+  const next = await post(server.url, session, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
+  assert.equal(next.status, 200);
+  assert.match(next.body, /^event: message\ndata: \{"result":/);
+  assert.equal(answered, false, 'a cancelled call is not answered');
+  wait.drop();
+
+  // Dropped: in 2025-11-25 a disconnection is not a cancellation, so the wait goes on until it ends.
+  const channel2 = `session-drop-${process.pid}`;
+  const dropped = startWait(server.url, session, 43, channel2);
+  await until('the dropped wait-for process', () => waiters(channel2).length === 1);
+  dropped.drop();
+  const after = await post(server.url, session, { jsonrpc: '2.0', id: 44, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
+  assert.match(after.body, /^event: message\ndata: \{"result":/);
+  assert.equal(waiters(channel2).length, 1, 'the dropped request\'s wait goes on');
+  await tmux.tmux('wait-for', '-S', channel2);
+  await until('the dropped wait to end once its channel is signalled', () => waiters(channel2).length === 0, 10_000);
+
+  // The session ended (DELETE): the wait ends, and its POST ends without an answer.
+  const channel3 = `session-delete-${process.pid}`;
+  const ended = startWait(server.url, session, 45, channel3);
+  await until('the wait-for process before DELETE', () => waiters(channel3).length === 1);
+  assert.equal((await send(server.url, 'DELETE', session)).status, 200);
+  assert.equal(await ended.answer, '', 'the ended session\'s POST closes empty');
+  await until('the wait-for process to go once its session ended', () => waiters(channel3).length === 0, 10_000);
 });

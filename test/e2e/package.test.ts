@@ -51,9 +51,9 @@ test('npm pack, install into an empty folder, npx tmux-mcp --version, one tool c
   assert.ok(files.includes('package/dist/cli.js') && files.includes('package/LICENSE') && files.includes('package/README.md'), files.join('\n'));
   assert.ok(files.includes('package/skills/tmux/SKILL.md'), 'the skill for agents that read skills ships with the package');
   assert.deepEqual(
-    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/view\/xterm\.css|dist\/surfaces\/(index|[0-9a-f]{16})\.json|dist\/THIRD-PARTY-NOTICES\.txt|skills\/tmux\/SKILL\.md|LICENSE|README\.md|package\.json)$/.test(file)),
+    files.filter((file) => !/^package\/(dist\/.*\.js(\.map)?|dist\/view\/xterm\.css|dist\/THIRD-PARTY-NOTICES\.txt|skills\/tmux\/SKILL\.md|LICENSE|README\.md|package\.json)$/.test(file)),
     [],
-    'nothing but the build (with its stored first answers), the notices of what it bundles, the skill, the license, the readme and package.json',
+    'nothing but the build, the notices of what it bundles, the skill, the license, the readme and package.json',
   );
   const skill = execFileSync('tar', ['-xzOf', join(packed, tarball!), 'package/skills/tmux/SKILL.md'], { encoding: 'utf8' });
   assert.match(skill, /^---\nname: tmux\ndescription: \S.*\n---\n/, 'front matter with name and description');

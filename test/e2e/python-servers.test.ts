@@ -91,7 +91,7 @@ test('python: call_read_tools_batch runs reads in order; other tools fail their 
   assert.ok(!listed.includes('get_server_info'), 'LIBTMUX_EXCLUDE_TOOLS removes it');
 });
 
-test('python: call_read_tools_batch pipelines pane reads and answers each row as the direct call does, in order', async (t) => {
+test('python: call_read_tools_batch answers each row as the direct call does, in order', async (t) => {
   const tmux = privateTmux(t);
   const a = await tmux.start({ session: 'alpha' });
   const b = await tmux.newSession('beta');

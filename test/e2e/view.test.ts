@@ -8,14 +8,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { test } from 'node:test';
-import puppeteer, { type Browser } from 'puppeteer-core';
 import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
 import { startHttp } from '../fixture/http.js';
 import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { browser, viewUrl } from '../fixture/view.js';
 
 const TOKEN = 'view-token-0123456789abcdef';
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
 
 /** One raw request with exactly these headers (node:http lets a test set Host); the body is dropped. */
 function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown> }> {
@@ -28,18 +27,6 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET'):
     req.on('error', reject);
     req.end();
   });
-}
-
-async function browser(t: { after: (fn: () => Promise<void>) => void }): Promise<Browser> {
-  // As root, Chromium's sandbox needs namespaces this machine's containers may not give: --no-sandbox.
-  const launched = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  t.after(() => launched.close());
-  return launched;
-}
-
-/** The view's URL from the banner on stderr. */
-async function viewUrl(stderr: () => string): Promise<string> {
-  return until('the view banner', () => /view at (http:\/\/\S+\/)/.exec(stderr())?.[1]);
 }
 
 test('view: 401 without token or cookie, 403 for a foreign Host or Origin, the token traded for a cookie', async (t) => {

@@ -13,6 +13,7 @@ import { renameWindow } from '../../src/core/arrange/naming.js';
 import { engineOn } from '../fixture/engine.js';
 import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { getPane, getWindow } from '../../src/core/index.js';
 
 const untouched = (kind: string) => (error: unknown) => error instanceof Failure && error.kind === kind && !error.touched;
 
@@ -78,7 +79,7 @@ test('names with # runs and #[ arrive as typed (literalFormat)', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const engine = engineOn(t, tmux);
-  const window = await engine.getWindow((await engine.getPane(pane)).windowId);
+  const window = await getWindow(engine, (await getPane(engine, pane)).windowId);
   for (const name of ['#[fg=red]x', '##[y] #z ## %d', 'a#{pane_id}b']) {
     assert.equal((await renameWindow(engine, window, name)).name, name);
   }

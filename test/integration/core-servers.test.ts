@@ -12,6 +12,7 @@ import { probeSocket } from '../../src/tmux/socket-probe.js';
 import { engineOn } from '../fixture/engine.js';
 import { until } from '../fixture/until.js';
 import { privateTmux, socketTmpdir } from '../fixture/tmux.js';
+import { listSessions } from '../../src/core/index.js';
 
 const alive = (pid: number) => {
   try {
@@ -94,6 +95,6 @@ test('kill_server ends that server only; the caller guard holds unless forced', 
   const engine = engineOn(t, red, { caller: { paneId: redPane, serverPid: redPid } });
   await killServer(engine, { force: true });
   await until('red to exit', () => !alive(redPid));
-  assert.deepEqual(await engine.listSessions(), []);
+  assert.deepEqual(await listSessions(engine), []);
   await assert.rejects(killServer(engine), (error: unknown) => error instanceof Failure && error.kind === 'not_found');
 });

@@ -14,6 +14,7 @@ import { setOption, showOption, unsetOption, type OptionScope } from '../../src/
 import { engineOn } from '../fixture/engine.js';
 import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { getPane } from '../../src/core/index.js';
 
 const isFailure = (kind: string, touched = true) => (error: unknown) => error instanceof Failure && error.kind === kind && error.touched === touched;
 
@@ -39,7 +40,7 @@ test('options are set at server, global and local scopes, values exactly as give
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'main' });
   const engine = engineOn(t, tmux);
-  const { sessionId, windowId } = await engine.getPane(pane);
+  const { sessionId, windowId } = await getPane(engine, pane);
 
   assert.deepEqual(await setOption(engine, { kind: 'server' }, 'escape-time', '7'), [{ name: 'escape-time', value: '7' }]);
   assert.deepEqual(await setOption(engine, { kind: 'global_session' }, 'history-limit', '1234'), [{ name: 'history-limit', value: '1234' }]);
@@ -79,7 +80,7 @@ test('environment: set globally and per session, new panes get it; unset and rem
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'main' });
   const engine = engineOn(t, tmux);
-  const { sessionId } = await engine.getPane(pane);
+  const { sessionId } = await getPane(engine, pane);
 
   for (const value of ['-r', '--', 'ends;', '$HOME `id` $(id)', 'two\nlines', '', 'é']) {
     assert.equal(await setEnvironment(engine, 'MCP_GLOBAL', value), value, JSON.stringify(value));

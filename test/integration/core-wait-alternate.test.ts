@@ -10,6 +10,7 @@ import { EscapeFilter } from '../../src/core/read/terminal-text.js';
 import type { Engine } from '../../src/core/engine.js';
 import { engineOn } from '../fixture/engine.js';
 import { privateTmux } from '../fixture/tmux.js';
+import { getPane } from '../../src/core/index.js';
 
 test('the escape filter follows switches to and from the alternate screen, across chunks', () => {
   const filter = new EscapeFilter();
@@ -31,7 +32,7 @@ test('the escape filter follows switches to and from the alternate screen, acros
 
 /** A wait resumed from a cursor taken before `command` ran, so its output is scanned whatever the timing. */
 async function waitAfter(engine: Engine, pane: string, type: () => Promise<void>, request: Partial<WaitRequest>) {
-  const record = await engine.getPane(pane);
+  const record = await getPane(engine, pane);
   const base = { pane: record, patterns: compileMatchers(['NEEDLE'], false, 'patterns'), stops: [], maxLines: 50, signal: new AbortController().signal };
   const mark = await waitForText(engine, { ...base, timeoutMs: 1 });
   await type();
@@ -76,7 +77,7 @@ test('a pane already on the alternate screen when the watch begins counts as on 
   // A fresh engine has no stream yet: only the state read at entry can tell.
   const engine = engineOn(t, tmux);
   const result = await waitForText(engine, {
-    pane: await engine.getPane(pane),
+    pane: await getPane(engine, pane),
     patterns: compileMatchers(['NEEDLE'], false, 'patterns'),
     stops: [],
     maxLines: 50,

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { captureSince, decodeCursor } from '../../src/core/read/capture-since.js';
+import { captureSince, decodeSinceCursor } from '../../src/core/read/capture-since.js';
 import { Engine } from '../../src/core/engine.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
 import { until } from '../fixture/until.js';
+import { resolvePane } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 10_000, env: scrubbedEnv() });
@@ -21,7 +22,7 @@ async function quietPane(t: Parameters<typeof privateTmux>[0]) {
   await tmux.typeAndWait(pane, "PS1=''");
   const engine = engineFor(t as never, tmux);
   const since = async (cursor?: string, extra: { maxLines?: number; waitMs?: number } = {}) =>
-    captureSince(engine, await engine.resolvePane(pane), { cursor, maxLines: 2000, ...extra });
+    captureSince(engine, await resolvePane(engine, pane), { cursor, maxLines: 2000, ...extra });
   return { tmux, pane, engine, since };
 }
 
@@ -44,10 +45,10 @@ test('following a pane that prints continuously loses nothing', async (t) => {
   const engine = engineFor(t, tmux);
   // A new pane, so it gets the fixture's history-limit of 100000 rows.
   const pane = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', first, 'sh', '-c', 'exec cat')).trim();
-  const record = await engine.resolvePane(pane);
+  const record = await resolvePane(engine, pane);
   let cursor = (await captureSince(engine, record, {})).cursor;
   await tmux.tmux('respawn-pane', '-k', '-t', pane, 'sh', '-c', 'i=0; while [ $i -lt 30000 ]; do echo n$i; i=$((i+1)); done; echo END; exec cat');
-  const fresh = await engine.resolvePane(pane);
+  const fresh = await resolvePane(engine, pane);
   cursor = (await captureSince(engine, fresh, { cursor })).cursor; // restarted: the pane was respawned
   // Rows printed before the restarted cursor are not reported: count from the first row seen.
   let next: number | undefined;
@@ -80,7 +81,7 @@ test('a prompt rewritten in place is reported again, each time it changes', asyn
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const engine = engineFor(t, tmux);
-  const record = await engine.resolvePane(pane);
+  const record = await resolvePane(engine, pane);
   let cursor = (await captureSince(engine, record, {})).cursor;
   await tmux.tmux('send-keys', '-t', pane, '-l', 'abc');
   const seen: string[] = [];
@@ -129,14 +130,14 @@ test('a cursor from an earlier tmux server restarts instead of reading a reused 
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const engine = engineFor(t, tmux);
-  const old = await captureSince(engine, await engine.resolvePane(pane), {});
+  const old = await captureSince(engine, await resolvePane(engine, pane), {});
   const serverPid = Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
   await tmux.tmux('kill-server');
   // kill-server returns before the server is gone, and tmux has no event for that: poll, bounded.
   await until('the old tmux server to exit', () => !alive(serverPid));
   const again = await tmux.start();
   assert.equal(again, pane, 'tmux reuses the pane id');
-  const result = await captureSince(engine, await engine.resolvePane(again), { cursor: old.cursor });
+  const result = await captureSince(engine, await resolvePane(engine, again), { cursor: old.cursor });
   assert.equal(result.restarted, true);
   assert.deepEqual(result.lines, []);
   assert.notEqual(result.cursor, old.cursor);
@@ -144,6 +145,6 @@ test('a cursor from an earlier tmux server restarts instead of reading a reused 
 
 test('garbled cursors are refused', () => {
   for (const bad of ['', 'cs1.', 'cs1.!!!', 'cs2.e30', 'cs1.' + Buffer.from('[]').toString('base64url'), 'cs1.' + Buffer.from('{"p":"%1"}').toString('base64url')]) {
-    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument', bad);
+    assert.throws(() => decodeSinceCursor(bad), (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument', bad);
   }
 });

@@ -10,6 +10,7 @@ import { killSession } from '../../src/core/arrange/teardown.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { PrivateTmux, privateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
+import { listSessions } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
@@ -29,13 +30,13 @@ test('killing the session the control connection sits in never makes the next co
   for (let round = 0; round < 15; round++) {
     const a = await createSession(engine, { name: `a${round}` });
     const b = await createSession(engine, { name: `b${round}` });
-    await engine.listSessions(); // makes sure commands go over control mode
+    await listSessions(engine); // makes sure commands go over control mode
     const attached = (await controlSession(tmux)) ?? a.id;
     const [first, second] = attached === a.id ? [a, b] : [b, a];
     await killSession(engine, first.id, false);
-    assert.deepEqual((await engine.listSessions()).map((s) => s.id), [second.id], `round ${round}`);
+    assert.deepEqual((await listSessions(engine)).map((s) => s.id), [second.id], `round ${round}`);
     await killSession(engine, second.id, false);
-    assert.deepEqual(await engine.listSessions(), [], `round ${round}: the last kill ends the server`);
+    assert.deepEqual(await listSessions(engine), [], `round ${round}: the last kill ends the server`);
     assert.equal(await engine.identity(), undefined);
   }
 });

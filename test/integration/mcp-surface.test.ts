@@ -11,8 +11,10 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { EngineRegistry } from '../../src/core/servers/registry.js';
 import { Failure } from '../../src/core/failure.js';
 import { tmuxIdCompleters } from '../../src/mcp/surface/completions.js';
-import { createServerFactory, type Profile } from '../../src/mcp/server.js';
+import { createServerFactory } from '../../src/mcp/server.js';
+import type { Profile } from '../../src/mcp/profile.js';
 import { privateTmux, TMUX_BIN } from '../fixture/tmux.js';
+import { listSessions } from '../../src/core/index.js';
 
 function profileWith(extra: Partial<Profile<null>>): Profile<null> {
   return { name: 'surface', serverInfo: { name: 'surface', version: '0' }, tools: [], context: null, ...extra };
@@ -62,7 +64,7 @@ for (const mode of ['auto', 'legacy'] as const) {
           mimeType: 'application/json',
           complete: { session: ids.sessionName },
           async read({ session }) {
-            const found = (await registry.defaultEngine.listSessions()).find((s) => s.name === session);
+            const found = (await listSessions(registry.defaultEngine)).find((s) => s.name === session);
             if (!found) throw new Failure('not_found', `no session ${session}`, 'list_sessions names them');
             return JSON.stringify({ id: found.id, name: found.name });
           },

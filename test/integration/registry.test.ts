@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { EngineRegistry, checkSocketName, locationKey, socketDirectory } from '../../src/core/servers/registry.js';
 import { Failure } from '../../src/core/failure.js';
 import { socketTmpdir, TMUX_BIN } from '../fixture/tmux.js';
+import { listSessions } from '../../src/core/index.js';
 
 function registryFor(t: { after: (fn: () => Promise<void>) => void }, bin = TMUX_BIN) {
   const registry = new EngineRegistry({ bin, commandTimeoutMs: 5000, engine: { waitMaxMs: 10_000 }, defaultLocation: { socketName: 'unused-default' } });
@@ -47,7 +48,7 @@ test('two tmux servers by socket name: one engine each, shared by equal location
   await blue.start({ session: 'blue-session' });
   const registry = registryFor(t);
 
-  const names = async (socketName: string) => registry.use({ socketName }, async (engine) => (await engine.listSessions()).map((s) => s.name));
+  const names = async (socketName: string) => registry.use({ socketName }, async (engine) => (await listSessions(engine)).map((s) => s.name));
   assert.deepEqual(await names('red'), ['red-session']);
   assert.deepEqual(await names('blue'), ['blue-session']);
   const [a, b] = await Promise.all([

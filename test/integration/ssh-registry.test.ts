@@ -11,6 +11,7 @@ import { Failure } from '../../src/core/failure.js';
 import { checkGeneration, generationOf } from '../../src/core/servers/generation.js';
 import { loopbackSshd } from '../fixture/sshd.js';
 import { privateTmux, TMUX_BIN } from '../fixture/tmux.js';
+import { encodeRef, isCallerPane, listPanes, listSessions, resolvePane } from '../../src/core/index.js';
 
 test('registry: hosts are engines of their own, addressed by location or by a HOST: socket name', async (t) => {
   const sshd = await loopbackSshd(t);
@@ -32,7 +33,7 @@ test('registry: hosts are engines of their own, addressed by location or by a HO
   assert.deepEqual(registry.hostNames, ['a', 'b']);
 
   const viaName = await registry.use(EngineRegistry.named('a:'), async (engine) => {
-    const [session] = await engine.listSessions();
+    const [session] = await listSessions(engine);
     return { engine, session: session! };
   });
   assert.equal(viaName.session.name, 'alpha');
@@ -43,12 +44,12 @@ test('registry: hosts are engines of their own, addressed by location or by a HO
   assert.equal(registry.keys().length, 3, 'the local engine and one per host, nothing more');
 
   // Refs carry their host; another host's engine refuses them.
-  const [paneOnB] = await registry.use(registry.hostLocation('b'), (engine) => engine.listPanes());
-  const refB = viaName.engine.ref('pane', paneOnB!.id, paneOnB!.incarnation);
+  const [paneOnB] = await registry.use(registry.hostLocation('b'), (engine) => listPanes(engine));
+  const refB = encodeRef('pane', paneOnB!.id, paneOnB!.incarnation);
   assert.equal(decodeRef(refB)?.host, 'b');
-  await assert.rejects(viaName.engine.resolvePane(refB), (e: unknown) => e instanceof Failure && e.kind === 'refused' && /belongs to host b, not to host a/.test(e.message));
-  await assert.rejects(registry.defaultEngine.resolvePane(refB), /belongs to host b, not to the local tmux/);
-  assert.equal((await registry.use(registry.hostLocation('b'), (engine) => engine.resolvePane(refB))).id, '%0');
+  await assert.rejects(resolvePane(viaName.engine, refB), (e: unknown) => e instanceof Failure && e.kind === 'refused' && /belongs to host b, not to host a/.test(e.message));
+  await assert.rejects(resolvePane(registry.defaultEngine, refB), /belongs to host b, not to the local tmux/);
+  assert.equal((await registry.use(registry.hostLocation('b'), (engine) => resolvePane(engine, refB))).id, '%0');
 
   // Generations (the julia profile's targets) name the host too: host a's is another server on host b.
   const generationA = generationOf(viaName.session.incarnation);
@@ -59,8 +60,8 @@ test('registry: hosts are engines of their own, addressed by location or by a HO
   assert.equal((await checkGeneration(viaName.engine, '%0', generationA)).host, 'a');
 
   // The caller guard is about the pane this process runs in: %0 here, not %0 on a host.
-  assert.equal(await registry.defaultEngine.isCallerPane('%0'), true);
-  assert.equal(await viaName.engine.isCallerPane('%0'), false);
+  assert.equal(await isCallerPane(registry.defaultEngine, '%0'), true);
+  assert.equal(await isCallerPane(viaName.engine, '%0'), false);
 
   // A host that is not configured is an error, not a new connection.
   assert.throws(() => registry.hostLocation('zz'), /no host named "zz"/);

@@ -11,6 +11,7 @@ import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
 import { until } from '../fixture/until.js';
+import { foreignClientsBySession, getPane, listPanes, listSessions, listWindows } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
@@ -21,8 +22,8 @@ function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: Privat
 test('with no tmux server: empty listings, no identity, no error', async (t) => {
   const tmux = privateTmux(t);
   const engine = engineFor(t, tmux);
-  assert.deepEqual(await engine.listSessions(), []);
-  assert.deepEqual(await engine.listPanes(), []);
+  assert.deepEqual(await listSessions(engine), []);
+  assert.deepEqual(await listPanes(engine), []);
   assert.equal(await engine.identity(), undefined);
 });
 
@@ -51,15 +52,15 @@ test('listings survive any byte in names, titles and paths', async (t) => {
   await tmux.tmux('new-window', '-c', weirdDir, '-n', 'win\tdow;x');
   await tmux.tmux('select-pane', '-T', 'title\nwith newline');
   const engine = engineFor(t, tmux);
-  const panes = await engine.listPanes();
+  const panes = await listPanes(engine);
   assert.equal(panes.length, 2);
   const inWeird = panes.find((pane) => pane.currentPath === weirdDir);
   assert.ok(inWeird, `a pane reports the directory exactly: ${JSON.stringify(panes.map((p) => p.currentPath))}`);
   assert.ok(panes.every((pane) => /^%\d+$/.test(pane.id) && /^@\d+$/.test(pane.windowId)));
-  const sessions = await engine.listSessions();
+  const sessions = await listSessions(engine);
   assert.equal(sessions.length, 1);
   assert.equal(sessions[0]!.name, 'semi;colon');
-  const windows = await engine.listWindows();
+  const windows = await listWindows(engine);
   assert.equal(windows.length, 2);
 });
 
@@ -73,8 +74,8 @@ test('without a UTF-8 locale in the environment, output still arrives byte for b
     const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: { ...bare, LANG: 'C' }, spawnOnly });
     t.after(() => server.close());
     const engine = new Engine(server, { waitMaxMs: 10_000 });
-    assert.deepEqual((await engine.listSessions()).map((s) => s.name), ['caf\u00e9 \u6f22 \ud83d\ude00'], `spawnOnly ${spawnOnly}`);
-    assert.equal((await engine.listPanes()).length, 1);
+    assert.deepEqual((await listSessions(engine)).map((s) => s.name), ['caf\u00e9 \u6f22 \ud83d\ude00'], `spawnOnly ${spawnOnly}`);
+    assert.equal((await listPanes(engine)).length, 1);
     assert.deepEqual(await server.run(['show-options', '-gv', '@text']), ['x\u00e9\u6f22\ud83d\ude00\ty']);
   }
 });
@@ -83,21 +84,21 @@ test('the control client neither resizes windows nor counts as a person watching
   const tmux = privateTmux(t);
   await tmux.start({ width: 100, height: 30 });
   const engine = engineFor(t, tmux);
-  await engine.listPanes(); // attaches the control client
+  await listPanes(engine); // attaches the control client
   assert.equal(await tmux.tmux('display', '-p', '-t', 'test:', '#{window_width}x#{window_height} #{session_attached}'), '100x30 1\n');
-  assert.equal((await engine.foreignClientsBySession()).size, 0);
+  assert.equal((await foreignClientsBySession(engine)).size, 0);
 });
 
 test('a killed session is not kept alive; the engine moves to another session', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ session: 'first' });
   const engine = engineFor(t, tmux);
-  assert.equal((await engine.listSessions()).length, 1);
+  assert.equal((await listSessions(engine)).length, 1);
   await tmux.newSession('second');
   await tmux.tmux('kill-session', '-t', 'first');
-  assert.deepEqual((await engine.listSessions()).map((s) => s.name), ['second']);
+  assert.deepEqual((await listSessions(engine)).map((s) => s.name), ['second']);
   await tmux.tmux('kill-session', '-t', 'second');
-  assert.deepEqual(await engine.listSessions(), []);
+  assert.deepEqual(await listSessions(engine), []);
 });
 
 test('a tmux server that dies mid-command gives a clear error, then the engine recovers', async (t) => {
@@ -114,9 +115,9 @@ test('a tmux server that dies mid-command gives a clear error, then the engine r
   process.kill(pid, 'SIGKILL');
   // The client reports the server gone; the command never began, so it is tried again and finds no server.
   await assert.rejects(pending, TmuxNoServerError);
-  assert.deepEqual(await engine.listSessions(), [], 'no server now: an empty listing, not an error');
+  assert.deepEqual(await listSessions(engine), [], 'no server now: an empty listing, not an error');
   await tmux.start();
-  assert.equal((await engine.listSessions()).length, 1, 'the next call attaches to the new server');
+  assert.equal((await listSessions(engine)).length, 1, 'the next call attaches to the new server');
 });
 
 test('a tmux server killed under the engine: empty listings, then a new server is picked up', async (t) => {
@@ -125,7 +126,7 @@ test('a tmux server killed under the engine: empty listings, then a new server i
   const engine = engineFor(t, tmux);
   const identity = await engine.requireIdentity();
   await tmux.tmux('kill-server');
-  assert.deepEqual(await engine.listSessions(), []);
+  assert.deepEqual(await listSessions(engine), []);
   assert.equal(await engine.identity(), undefined);
   await tmux.start();
   const fresh = await engine.requireIdentity();
@@ -138,14 +139,14 @@ test('records carry the incarnation of the server that listed them, across a res
   for (const spawnOnly of [false, true]) {
     const engine = engineFor(t, tmux, spawnOnly);
     const before = await engine.requireIdentity();
-    assert.deepEqual((await engine.listPanes()).map((p) => p.incarnation.pid), [before.pid]);
+    assert.deepEqual((await listPanes(engine)).map((p) => p.incarnation.pid), [before.pid]);
     // Replaced behind the engine's back: the cached identity must not be stamped on the new rows.
     await tmux.tmux('kill-server');
     await until('the old tmux server to exit', () => !alive(before.pid));
     await tmux.start();
-    const panes = await engine.listPanes();
-    const sessions = await engine.listSessions();
-    const pane = await engine.getPane(panes[0]!.id);
+    const panes = await listPanes(engine);
+    const sessions = await listSessions(engine);
+    const pane = await getPane(engine, panes[0]!.id);
     const now = await engine.requireIdentity();
     assert.notEqual(now.pid, before.pid);
     for (const record of [...panes, ...sessions, pane]) {
@@ -171,7 +172,7 @@ test('the spawn fallback runs commands and ends a stuck tmux with SIGTERM then S
   const tmux = privateTmux(t);
   await tmux.start();
   const engine = engineFor(t, tmux, true);
-  assert.equal((await engine.listSessions()).length, 1);
+  assert.equal((await listSessions(engine)).length, 1);
   assert.equal(engine.tmux.ownClientPids().size, 0, 'spawn-only never attaches');
 
   const stuck = join(tmux.dir, 'stuck-tmux');
@@ -190,7 +191,7 @@ test('a trailing ";" stays text on the spawn path too', async (t) => {
   await engine.tmux.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'x;', '-x', '80', '-y', '24']);
   await engine.tmux.run(['set-option', '-g', '@a', 'a\\;']);
   await engine.tmux.run(['set-option', '-g', '@b', 'b;;']);
-  assert.deepEqual((await engine.listSessions()).map((s) => s.name), ['x;']);
+  assert.deepEqual((await listSessions(engine)).map((s) => s.name), ['x;']);
   assert.deepEqual(await engine.tmux.run(['show-options', '-gv', '@a']), ['a\\;']);
   assert.deepEqual(await engine.tmux.run(['show-options', '-gv', '@b']), ['b;;']);
 });

@@ -10,6 +10,7 @@ import { compileMatchers, decodeCursor, encodeCursor, waitForText } from '../../
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
+import { getPane } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux): Engine {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });
@@ -91,7 +92,7 @@ test('waitForText: cancellation answers at once; two waits share one stream', as
   const tmux = privateTmux(t);
   const paneId = await tmux.start();
   const engine = engineFor(t, tmux);
-  const pane = await engine.getPane(paneId);
+  const pane = await getPane(engine, paneId);
   const controller = new AbortController();
   const request = { pane, stops: [], timeoutMs: 60_000, maxLines: 20 };
   const cancelled = waitForText(engine, { ...request, patterns: compileMatchers(['never'], false, 'patterns'), signal: controller.signal });
@@ -125,7 +126,7 @@ test('runCommand: huge output keeps the newest lines and counts the rest exactly
   const tmux = privateTmux(t);
   const paneId = await tmux.start();
   const engine = engineFor(t, tmux);
-  const pane = await engine.getPane(paneId);
+  const pane = await getPane(engine, paneId);
   const signal = new AbortController().signal;
   const big = await runCommand(engine, { pane, command: 'seq 1 30000', timeoutMs: 30_000, maxLines: 5, signal });
   assert.equal(big.exitStatus, 0);
@@ -148,7 +149,7 @@ test('waitForText: a long wait on a chatty pane returns just the newest lines as
   const tmux = privateTmux(t);
   const paneId = await tmux.start();
   const engine = engineFor(t, tmux);
-  const pane = await engine.getPane(paneId);
+  const pane = await getPane(engine, paneId);
   const lease = await openPaneStream(engine, pane);
   t.after(() => lease.release());
   const cursor = { fingerprint: fingerprint(pane.incarnation), paneId, streamKey: lease.stream.key, position: lease.stream.end };

@@ -116,79 +116,23 @@ test('the byte count a batch hands on equals the encoded report, with and withou
   }
 });
 
-/**
- * A stand-in for one control connection: commands are counted when sent and answered in the order
- * sent, after a timer, so several can be in flight; `log` records the order tmux would run them.
- */
-function fifo() {
-  let sent = 0;
+test('operations run one after another: each starts once the one before it answered', async () => {
   const log: string[] = [];
-  return {
-    log,
-    commandsSent: () => sent,
-    send(command: string): Promise<string> {
-      sent++;
-      log.push(command);
-      return new Promise((resolve) => setTimeout(() => resolve(command), 5));
-    },
-  };
-}
-
-test('pipelined reads each send one command in operation order and answer as a serial run would', async () => {
-  const channel = fifo();
-  const calls: string[] = [];
-  const read = async (args: { pane: string }) => ok(await channel.send(`capture ${args.pane}`));
-  const call = caller({ read: () => ok('unused') }, calls);
-  call.nested!.call = async (name, args) => {
-    calls.push(name);
-    return read(args as { pane: string });
-  };
-  const operations = ['%1', '%2', '%3', '%4'].map((pane) => ({ tool: 'read', arguments: { pane } }));
-  const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { accepts: (op) => op.tool === 'read', commandsSent: channel.commandsSent } });
-  const report = outcome.structured as unknown as BatchReport;
-  assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['capture %1', 'capture %2', 'capture %3', 'capture %4']);
-  assert.deepEqual(channel.log, ['capture %1', 'capture %2', 'capture %3', 'capture %4'], 'sent in operation order');
-  assert.equal(calls.length, 4, 'each read ran once');
-});
-
-test('a pipelined read that sends two commands makes the run go again one read at a time', async () => {
-  const channel = fifo();
-  const calls: string[] = [];
-  const call = caller({ read: () => ok('unused'), twice: () => ok('unused') }, calls);
-  call.nested!.call = async (name, args) => {
-    calls.push(name);
-    const pane = (args as { pane: string }).pane;
-    if (name === 'twice') await channel.send(`identity for ${pane}`);
-    return ok(await channel.send(`capture ${pane}`));
-  };
-  const operations = [
-    { tool: 'read', arguments: { pane: '%1' } },
-    { tool: 'twice', arguments: { pane: '%2' } },
-    { tool: 'read', arguments: { pane: '%3' } },
-  ];
-  const outcome = await runSerialBatch(operations, call, { ...options, pipeline: { accepts: (op) => op.tool === 'read' || op.tool === 'twice', commandsSent: channel.commandsSent } });
-  const report = outcome.structured as unknown as BatchReport;
-  assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['capture %1', 'capture %2', 'capture %3']);
-  // The serial rerun: each read's commands complete before the next read's begin.
-  const rerun = channel.log.slice(channel.log.lastIndexOf('capture %1'));
-  assert.deepEqual(rerun, ['capture %1', 'identity for %2', 'capture %2', 'capture %3']);
-  assert.ok(calls.length > 3, 'the unverified run was read again');
-});
-
-test('operations the batch may not pipeline run one after another', async () => {
-  const channel = fifo();
   const call = caller({ read: () => ok('unused') });
   let inFlight = 0;
   let most = 0;
   call.nested!.call = async (_name, args) => {
     most = Math.max(most, ++inFlight);
-    const text = await channel.send(`capture ${(args as { pane: string }).pane}`);
+    const pane = (args as { pane: string }).pane;
+    log.push(`start ${pane}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    log.push(`end ${pane}`);
     inFlight--;
-    return ok(text);
+    return ok(pane);
   };
-  await runSerialBatch([{ tool: 'read', arguments: { pane: '%1' } }, { tool: 'read', arguments: { pane: '%2' } }], call, {
-    ...options,
-    pipeline: { accepts: () => false, commandsSent: channel.commandsSent },
-  });
+  const outcome = await runSerialBatch(['%1', '%2', '%3'].map((pane) => ({ tool: 'read', arguments: { pane } })), call, options);
   assert.equal(most, 1);
+  assert.deepEqual(log, ['start %1', 'end %1', 'start %2', 'end %2', 'start %3', 'end %3']);
+  const report = outcome.structured as unknown as BatchReport;
+  assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['%1', '%2', '%3']);
 });

@@ -1,17 +1,17 @@
-/** The bench's interval for a mean: its verdicts on the parity table rest on it. */
+/** The bench's percentiles: every p50 it reports, and every check against one, rests on them. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { meanWithInterval } from '../../bench/stats.js';
+import { ms, summarize } from '../../bench/stats.js';
 
-test("a mean's 95% interval is Student's t over the values, as the published tables give it", () => {
-  // Half-widths t(0.975, n-1) * sd / sqrt(n) with t from the table: 2.5706 (df 5), 2.0687 (df 23).
-  for (const [n, t] of [[6, 2.5706], [24, 2.0687]] as const) {
-    const values = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 1 : -1) + 3);
-    const { mean, low, high, sd } = meanWithInterval(values);
-    const expectedSd = Math.sqrt((n * 1) / (n - 1));
-    assert.equal(mean, 3);
-    assert.ok(Math.abs(sd - expectedSd) < 1e-12);
-    assert.ok(Math.abs((high - mean) / ((t * expectedSd) / Math.sqrt(n)) - 1) < 0.002, `n=${n}`);
-    assert.ok(Math.abs(mean - low - (high - mean)) < 1e-12);
-  }
+test('percentiles are nearest-rank: the sample at rank ceil(p/100 * n), whatever order the samples came in', () => {
+  const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100, 99, ..., 1
+  assert.deepEqual(summarize(hundred), { n: 100, p50: 50, p90: 90, p99: 99 });
+  // Ten samples: ranks 5, 9 and 10.
+  assert.deepEqual(summarize([7, 1, 9, 3, 5, 2, 10, 4, 8, 6]), { n: 10, p50: 5, p90: 9, p99: 10 });
+  // One sample is every percentile.
+  assert.deepEqual(summarize([0.25]), { n: 1, p50: 0.25, p90: 0.25, p99: 0.25 });
+});
+
+test('numbers print with about three significant figures', () => {
+  assert.deepEqual([0.0421, 0.314, 7.234, 31.04, 189.4, -0.0123].map(ms), ['0.042', '0.31', '7.23', '31.0', '189', '-0.012']);
 });

@@ -15,9 +15,8 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
  * one of its top-level files; `cli.ts`, the entry point, belongs to `cli`.
  */
 const ALLOWED: Record<string, readonly string[]> = {
-  // Leaves: the version constant and the idle-memory switches use only Node.
+  // A leaf: the version constant uses only Node.
   'version.ts': [],
-  'idle-memory.ts': [],
   tmux: [],
   core: ['tmux'],
   // The configuration is plain data for the layers above core: its types and defaults, nothing that parses.
@@ -27,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The live view sits beside the profiles: it uses core's pane streams, the audit trail and HTTP gates of mcp.
   view: ['mcp', 'config.ts', 'core'],
   // The command line is on top: it may start anything but speaks to tmux only through core.
-  cli: ['view', 'profiles', 'mcp', 'config.ts', 'core', 'version.ts', 'idle-memory.ts'],
+  cli: ['view', 'profiles', 'mcp', 'config.ts', 'core', 'version.ts'],
 };
 
 function files(dir: string): string[] {
@@ -78,4 +77,50 @@ test('cli/ is on top: no other layer imports it', () => {
     .filter((file) => layerOf(file) !== 'cli')
     .filter((file) => [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].some((m) => layerOf(resolve(dirname(file), m[1]!)) === 'cli'));
   assert.deepEqual(importers.map((file) => relative(SRC, file)), []);
+});
+
+/** The relative imports of a source file (type-only ones too: they tie the files together for a reader as much), as files. */
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
+}
+
+/** Layers above core: they use core only through its front door. */
+const ABOVE_CORE = ['mcp', 'profiles', 'view'];
+
+test('profiles, mcp and view import core only through src/core/index.ts', () => {
+  const door = join(SRC, 'core', 'index.ts');
+  const side = files(SRC)
+    .filter((file) => ABOVE_CORE.includes(layerOf(file)))
+    .flatMap((file) => importsOf(file).filter((target) => layerOf(target) === 'core' && target !== door).map((target) => `${relative(SRC, file)} imports ${relative(SRC, target)}`));
+  assert.deepEqual(side, []);
+});
+
+test('nothing above core reaches past an engine into its tmux connection (`.tmux.`)', () => {
+  const reaches = files(SRC)
+    .filter((file) => !['core', 'tmux'].includes(layerOf(file)))
+    .flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (/\w\.tmux\b/.test(line) ? [`${relative(SRC, file)}:${i + 1}: ${line.trim()}`] : [])));
+  assert.deepEqual(reaches, []);
+});
+
+test('no import cycle inside a layer', () => {
+  const sources = files(SRC);
+  const cycles: string[] = [];
+  for (const layer of new Set(sources.map(layerOf))) {
+    const inLayer = new Set(sources.filter((file) => layerOf(file) === layer));
+    const state = new Map<string, 'open' | 'done'>();
+    const path: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, 'open');
+      path.push(file);
+      for (const target of importsOf(file)) {
+        if (!inLayer.has(target)) continue;
+        if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].map((f) => relative(SRC, f)).join(' -> '));
+        else if (!state.has(target)) visit(target);
+      }
+      path.pop();
+      state.set(file, 'done');
+    };
+    for (const file of inLayer) if (!state.has(file)) visit(file);
+  }
+  assert.deepEqual(cycles, []);
 });

@@ -99,22 +99,21 @@ test('the trail: redacted and bounded lines, appended, 0600, recent entries and 
   assert.equal(readFileSync(file, 'utf8').trimEnd().split('\n').length, 4);
 });
 
-test('audit targets: ids and refs under target names in the arguments, and the answer\'s own object', () => {
+test('audit targets: ids and refs in the arguments the tool declares as targets, and the answer\'s own object', () => {
   const ref = encodeRef('pane', '%7', { host: 'gpu', socketPath: '/tmp/s', pid: 1, startTime: 2 });
-  assert.deepEqual(auditTargets({ paneId: '%3', keys: ['%9 is text, not a target'] }, undefined).ids, ['local:%3']);
-  assert.deepEqual(auditTargets({ pane_id: 'gpu:%4', window_id: '@2', session: 'work' }, undefined).ids, ['gpu:%4', 'local:@2']);
-  assert.deepEqual(auditTargets({ target: { paneId: '%5', generation: '1:2:abc' } }, undefined).ids, ['local:%5']);
-  assert.deepEqual(auditTargets({ paneId: ref }, undefined).ids, ['gpu:%7'], 'a ref names its host');
-  assert.deepEqual(
-    auditTargets({ operations: [{ tool: 'capture_pane', arguments: { paneId: '%1' } }, { tool: 'get_pane_info', arguments: { paneId: 'local:%2' } }] }, undefined).ids,
-    ['local:%1', 'local:%2'],
-    'a batch targets what its operations do',
-  );
+  assert.deepEqual(auditTargets({ paneId: '%3', keys: ['%9 is text, not a target'] }, undefined, ['paneId']).ids, ['local:%3']);
+  assert.deepEqual(auditTargets({ pane_id: 'gpu:%4', window_id: '@2', session_name: 'work' }, undefined, ['pane_id', 'window_id', 'session_name']).ids, ['gpu:%4', 'local:@2']);
+  assert.deepEqual(auditTargets({ target: { paneId: '%5', generation: '1:2:abc' } }, undefined, ['target.paneId']).ids, ['local:%5']);
+  assert.deepEqual(auditTargets({ paneId: ref }, undefined, ['paneId']).ids, ['gpu:%7'], 'a ref names its host');
+  assert.deepEqual(auditTargets({ operations: [{ paneId: '%1' }, { paneId: 'local:%2' }, {}] }, undefined, ['operations[].paneId']).ids, ['local:%1', 'local:%2'], 'each item of an array');
+  // Only what is declared: a new window's name that looks like an id is a name (the old guess by
+  // argument name took windowName for a target).
+  assert.deepEqual(auditTargets({ name: 'work', windowName: '%1' }, undefined, []).ids, []);
   // The answer: the object acted on (a created pane, the session of a pane), not a listing's rows.
-  assert.deepEqual(auditTargets({ session: 'work' }, { paneId: '%8', windowId: '@3', sessionId: '$1' }).ids, ['local:%8', 'local:@3', 'local:$1']);
+  assert.deepEqual(auditTargets({ session: 'work' }, { paneId: '%8', windowId: '@3', sessionId: '$1' }, ['session']).ids, ['local:%8', 'local:@3', 'local:$1']);
   assert.deepEqual(auditTargets({ name: 'work' }, { ref: 'tmux1_x', id: '$4', name: 'work' }).ids, ['local:$4'], 'a created session');
   assert.deepEqual(auditTargets({}, { panes: [{ paneId: '%1' }, { paneId: '%2' }] }).ids, []);
-  const many = auditTargets({ pane_ids: Array.from({ length: 70 }, (_, i) => `%${i}`) }, undefined);
+  const many = auditTargets({ operations: Array.from({ length: 70 }, (_, i) => ({ paneId: `%${i}` })) }, undefined, ['operations[].paneId']);
   assert.equal(many.ids.length, 64);
   assert.equal(many.omitted, 6);
 });

@@ -6,6 +6,7 @@
 import type { Engine } from '../engine.js';
 import { invalidArgument } from '../failure.js';
 import type { PaneRecord } from '../read/records.js';
+import { getPane, onPane } from '../targets/resolve.js';
 
 /** Most lines one call scrolls back (tmux stops at the top of the history anyway). */
 const MAX_SCROLL_LINES = 1_000_000;
@@ -18,14 +19,14 @@ export async function enterCopyMode(engine: Engine, paneId: string, options: { s
   }
   const commands = [['copy-mode', '-t', paneId]];
   if (scrollUp > 0) commands.push(['send-keys', '-X', '-N', String(scrollUp), '-t', paneId, 'scroll-up']);
-  await engine.onPane(paneId, () => engine.runInOrder(commands));
-  return engine.getPane(paneId);
+  await onPane(engine, paneId, () => engine.runInOrder(commands));
+  return getPane(engine, paneId);
 }
 
 /** Leaves copy mode (or whichever mode the pane shows); a pane in no mode is left as it is. */
 export async function exitCopyMode(engine: Engine, paneId: string): Promise<PaneRecord> {
-  const pane = await engine.getPane(paneId);
+  const pane = await getPane(engine, paneId);
   if (pane.modeCount === 0) return pane;
-  await engine.onPane(paneId, () => engine.run(['send-keys', '-X', '-t', paneId, 'cancel']));
-  return engine.getPane(paneId);
+  await onPane(engine, paneId, () => engine.run(['send-keys', '-X', '-t', paneId, 'cancel']));
+  return getPane(engine, paneId);
 }

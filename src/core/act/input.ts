@@ -7,10 +7,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { invalidArgument, refused } from '../failure.js';
-import type { Engine } from '../engine.js';
+import { type Engine, perServer } from '../engine.js';
 import type { InputPaneRecord } from '../read/records.js';
 import { markInput } from '../watch/pane-streams.js';
 import { PANE_ID } from '../../tmux/ids.js';
+import { listPanes } from '../read/listings.js';
+import { guardCaller } from '../targets/caller-guard.js';
+import { getWindow, resolveInputPane } from '../targets/resolve.js';
+
+/** Input to each pane, chained so two calls' steps never interleave. */
+const inputQueues = perServer(() => new Map<string, Promise<unknown>>());
 
 /** One tmux command's worth of input. */
 export type InputStep =
@@ -183,19 +189,19 @@ export interface PreflightOptions {
  * dead pane, a pane showing a mode (copy mode swallows keys), or this server's own pane.
  */
 export async function preflightInput(engine: Engine, paneInput: string, options: PreflightOptions): Promise<InputTarget> {
-  const pane = await engine.resolveInputPane(paneInput, options.field ?? 'paneId');
+  const pane = await resolveInputPane(engine, paneInput, options.field ?? 'paneId');
   refuseUnready(pane, options.action);
   let receivers = [pane.id];
   if ((options.synchronized ?? true) && pane.isSynchronized) {
-    const window = await engine.getWindow(pane.windowId);
+    const window = await getWindow(engine, pane.windowId);
     // tmux copies keys only to panes that show (a zoomed window shows just its active pane),
     // that run a program, and that are not in a mode.
-    const others = (await engine.listPanes({ windowId: pane.windowId })).filter(
+    const others = (await listPanes(engine, { windowId: pane.windowId })).filter(
       (p) => p.id !== pane.id && p.isSynchronized && !p.isDead && p.modeCount === 0 && (!window.zoomed || p.id === window.activePaneId),
     );
     receivers = [pane.id, ...others.map((p) => p.id)];
   }
-  await engine.guardCaller(receivers, options.action, options.force);
+  await guardCaller(engine, receivers, options.action, options.force);
   return { pane, receivers };
 }
 
@@ -221,7 +227,7 @@ function refuseUnready(pane: InputPaneRecord, action: string): void {
  * two concurrent calls (text, Enter, text...) never interleave.
  */
 export async function withPaneInput<T>(engine: Engine, paneId: string, work: () => Promise<T>): Promise<T> {
-  const byPane = engine.state.inputQueues;
+  const byPane = inputQueues(engine);
   const previous = byPane.get(paneId) ?? Promise.resolve();
   const current = previous.then(work, work);
   const settled = current.catch(() => {});
@@ -301,7 +307,7 @@ async function checkedInput<C>(
     await act(checked);
     return checked;
   };
-  if (PANE_ID.test(pane) && !engine.state.inputQueues.has(pane)) return withPaneInput(engine, pane, run);
+  if (PANE_ID.test(pane) && !inputQueues(engine).has(pane)) return withPaneInput(engine, pane, run);
   return withPaneInput(engine, paneOf(await check()), run);
 }
 

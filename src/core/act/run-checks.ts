@@ -8,6 +8,8 @@ import { invalidArgument, refused } from '../failure.js';
 import type { PaneRecord } from '../read/records.js';
 import { FISH } from './run-frame.js';
 import { PROMPT_GRACE_MS, PROMPT_POLL_MS } from './shell-integration/readiness.js';
+import { guardCaller } from '../targets/caller-guard.js';
+import { getPane } from '../targets/resolve.js';
 
 /** Shells the POSIX frame is written for. */
 export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
@@ -58,7 +60,7 @@ export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean
   if (pane.isSynchronized) {
     throw refused(`pane ${pane.id} has synchronize-panes on; the command would be typed into every pane of its window`, 'Turn it off with set_synchronize_panes, or use send_keys if that is intended.');
   }
-  await engine.guardCaller([pane.id], 'run a command in it', force);
+  await guardCaller(engine, [pane.id], 'run a command in it', force);
   const isShell = (p: PaneRecord) => {
     const program = shellName(p.currentCommand);
     return POSIX_SHELLS.has(program) || program === FISH || NON_POSIX_SHELLS.has(program);
@@ -83,7 +85,7 @@ async function shellSoon(engine: Engine, pane: PaneRecord, isShell: (p: PaneReco
   let now = pane;
   while (performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
-    now = await engine.getPane(pane.id);
+    now = await getPane(engine, pane.id);
     if (isShell(now) || now.isDead) return now;
   }
   return now;

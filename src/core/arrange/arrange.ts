@@ -2,11 +2,13 @@
 import { refused } from '../failure.js';
 import type { Engine } from '../engine.js';
 import type { PaneLayout, WindowRecord } from '../read/records.js';
+import { listPanes, listWindows } from '../read/listings.js';
+import { getPane, getWindow } from '../targets/resolve.js';
 
 /** Makes `pane` the active pane of its window (its window is not brought to the front); returns it as it is now. */
 export async function selectPane(engine: Engine, pane: { readonly id: string }): Promise<PaneLayout> {
   await engine.run(['select-pane', '-t', pane.id]);
-  const now = await engine.getPane(pane.id);
+  const now = await getPane(engine, pane.id);
   if (!now.isActive) throw refused(`tmux did not make ${pane.id} the active pane of window ${now.windowId}`);
   return now;
 }
@@ -19,11 +21,11 @@ export async function selectPane(engine: Engine, pane: { readonly id: string }):
 export async function swapPanes(engine: Engine, pane: PaneLayout, other: PaneLayout): Promise<void> {
   if (pane.id === other.id) return;
   const windows = [...new Set([pane.windowId, other.windowId])];
-  const activeBefore = await Promise.all(windows.map(async (id) => (await engine.getWindow(id)).activePaneId));
+  const activeBefore = await Promise.all(windows.map(async (id) => (await getWindow(engine, id)).activePaneId));
   await engine.run(['swap-pane', '-d', '-s', pane.id, '-t', other.id]);
   for (const [i, windowId] of windows.entries()) {
     const active = activeBefore[i]!;
-    const now = await engine.getPane(active);
+    const now = await getPane(engine, active);
     if (now.windowId === windowId && !now.isActive) await engine.run(['select-pane', '-t', active]);
   }
 }
@@ -34,7 +36,7 @@ const WINDOW_STEP_FLAG: Record<WindowStep, string> = { next: '-n', previous: '-p
 /** Moves a session's current window to the next, previous or last-used one; returns the window now current. */
 export async function stepWindow(engine: Engine, sessionId: string, step: WindowStep): Promise<WindowRecord> {
   await engine.run(['select-window', WINDOW_STEP_FLAG[step], '-t', sessionId]);
-  const current = (await engine.listWindows(sessionId)).find((w) => w.isActive);
+  const current = (await listWindows(engine, sessionId)).find((w) => w.isActive);
   if (!current) throw refused(`session ${sessionId} has no current window after select-window`);
   return current;
 }
@@ -48,7 +50,7 @@ const PANE_STEP_FLAG: Record<'up' | 'down' | 'left' | 'right', string> = { up: '
  * Returns the pane now active.
  */
 export async function stepPane(engine: Engine, windowId: string, step: PaneStep): Promise<string> {
-  const panes = await engine.listPanes({ windowId });
+  const panes = await listPanes(engine, { windowId });
   const active = panes.find((p) => p.isActive) ?? panes[0];
   if (!active) throw refused(`window ${windowId} has no panes`);
   if (step === 'next' || step === 'previous') {
@@ -60,7 +62,7 @@ export async function stepPane(engine: Engine, windowId: string, step: PaneStep)
   } else {
     await engine.run(['select-pane', PANE_STEP_FLAG[step], '-t', active.id]);
   }
-  const now = (await engine.listPanes({ windowId })).find((p) => p.isActive);
+  const now = (await listPanes(engine, { windowId })).find((p) => p.isActive);
   if (!now) throw refused(`window ${windowId} has no active pane after select-pane`);
   return now.id;
 }

@@ -7,6 +7,7 @@
 import { invalidArgument } from '../failure.js';
 import type { Engine } from '../engine.js';
 import type { WindowRecord } from '../read/records.js';
+import { getWindow } from '../targets/resolve.js';
 
 /** The layouts every supported tmux knows by name. */
 export const NAMED_LAYOUTS = ['even-horizontal', 'even-vertical', 'main-horizontal', 'main-vertical', 'tiled'] as const;
@@ -119,7 +120,7 @@ export function checkLayout(layout: string, panes: number, field = 'layout'): La
 export async function selectLayout(engine: Engine, window: WindowRecord, layout: string, field = 'layout'): Promise<WindowRecord> {
   checkLayout(layout, window.paneCount, field);
   await engine.run(['select-layout', '-t', window.id, layout]);
-  return engine.getWindow(window.id);
+  return getWindow(engine, window.id);
 }
 
 class CellParser {

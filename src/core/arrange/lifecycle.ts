@@ -18,6 +18,9 @@ import type { PaneRecord, SessionRecord, WindowRecord } from '../read/records.js
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../tmux/ids.js';
 import { quoted } from '../quote.js';
 import { announce, defaultShellLaunch, integrationFiles, shellLaunch, type Launch } from '../act/shell-integration/index.js';
+import { listSessions, listWindows } from '../read/listings.js';
+import { guardCaller } from '../targets/caller-guard.js';
+import { getPane, getSession, getWindow } from '../targets/resolve.js';
 
 /**
  * How a new pane starts: with the shell integration when it would run tmux's default shell and
@@ -108,7 +111,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
     lines = await engine.run(command);
   } catch (error) {
     if (tmuxSaid(error, /duplicate session/i)) {
-      const existing = (await engine.listSessions()).find((s) => s.name === input.name);
+      const existing = (await listSessions(engine)).find((s) => s.name === input.name);
       throw refused(
         `a session named ${quoted(input.name)} already exists${existing ? ` (${existing.id})` : ''}`,
         'Pick another name, or use the existing session (create_window adds a window to it).',
@@ -121,7 +124,7 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   const sameDaemon = (identity: { pid: number; startTime: number } | undefined) => identity !== undefined && String(identity.pid) === pid && String(identity.startTime) === startTime;
   let session: SessionRecord;
   try {
-    session = await engine.getSession(sessionId);
+    session = await getSession(engine, sessionId);
   } catch (error) {
     if (!sameDaemon(await engine.identity().catch(() => undefined))) throw replacedDaemon(sessionId);
     throw error;
@@ -172,8 +175,8 @@ export async function createWindow(
   const windowId = createdId(await engine.run(command), WINDOW_ID, 'new-window');
   if (launch) await announce(engine, windowId, launch.integration);
   engine.options.recorder?.actedOn(engine, windowId);
-  const link = (await engine.listWindows(sessionId)).find((w) => w.id === windowId);
-  return link ?? engine.getWindow(windowId);
+  const link = (await listWindows(engine, sessionId)).find((w) => w.id === windowId);
+  return link ?? getWindow(engine, windowId);
 }
 
 export type SplitDirection = 'right' | 'left' | 'above' | 'below';
@@ -216,7 +219,7 @@ export async function splitPane(
   }
   const newId = createdId(lines, PANE_ID, 'split-window');
   if (launch) await announce(engine, newId, launch.integration);
-  const pane = await engine.getPane(newId);
+  const pane = await getPane(engine, newId);
   engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
   // Until the new shell has started tmux cannot read its working directory and reports ''; it is
   // then the directory tmux was told to start it in.
@@ -234,7 +237,7 @@ export async function respawnPane(
   options: SpawnOptions & { readonly killFirst?: boolean; readonly force?: boolean; readonly startDirectory?: string },
 ): Promise<PaneRecord> {
   checkSpawnOptions(options);
-  await engine.guardCaller([paneId], `respawn pane ${paneId}`, options.force);
+  await guardCaller(engine, [paneId], `respawn pane ${paneId}`, options.force);
   const command = ['respawn-pane', '-t', paneId];
   if (options.killFirst || options.force) command.push('-k');
   if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
@@ -256,7 +259,7 @@ export async function respawnPane(
     throw error;
   }
   engine.options.recorder?.actedOn(engine, paneId);
-  return engine.getPane(paneId);
+  return getPane(engine, paneId);
 }
 
 /** Turns the window option synchronize-panes on or off (input typed in one pane goes to all). */

@@ -11,6 +11,8 @@ import type { PaneLayout, PaneRecord, SessionRecord, WindowRecord } from '../rea
 import { SESSION_ID } from '../../tmux/ids.js';
 import { isRef } from '../targets/refs.js';
 import { quoted } from '../quote.js';
+import { listSessions } from '../read/listings.js';
+import { getPane, getSession, getWindow } from '../targets/resolve.js';
 
 // C0 controls, DEL and C1 controls: tmux shows them as escapes in names and ignores such titles.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
@@ -74,12 +76,12 @@ export function checkWindowName(name: string, field = 'name'): void {
 /** Renames a session (validate the name with checkSessionName first) and returns it as it is now. */
 export async function renameSession(engine: Engine, session: SessionRecord, name: string): Promise<SessionRecord> {
   if (session.name !== name) {
-    const clash = (await engine.listSessions()).find((other) => other.name === name && other.id !== session.id);
+    const clash = (await listSessions(engine)).find((other) => other.name === name && other.id !== session.id);
     if (clash) throw invalidArgument(`a session named ${quoted(name)} already exists (${clash.id})`, 'Session names are unique; pick another name');
     await engine.run(['rename-session', '-t', session.id, '--', literalFormat(name)]);
   }
   // The checks refuse what tmux would alter; a change made is answered as made, with what tmux holds.
-  return engine.getSession(session.id);
+  return getSession(engine, session.id);
 }
 
 /**
@@ -88,11 +90,11 @@ export async function renameSession(engine: Engine, session: SessionRecord, name
  */
 export async function renameWindow(engine: Engine, window: WindowRecord, name: string): Promise<WindowRecord> {
   await engine.run(['rename-window', '-t', window.id, '--', literalFormat(name)]);
-  return engine.getWindow(window.id);
+  return getWindow(engine, window.id);
 }
 
 /** Sets a pane's title (validate with checkDisplayText first) and returns the pane as it is now. */
 export async function setPaneTitle(engine: Engine, pane: PaneLayout, title: string): Promise<PaneRecord> {
   await engine.run(['select-pane', '-t', pane.id, '-T', literalFormat(title)]);
-  return engine.getPane(pane.id);
+  return getPane(engine, pane.id);
 }

@@ -9,6 +9,7 @@ import { invalidArgument, refused } from '../failure.js';
 import type { Engine } from '../engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
 import type { PaneLayout, WindowRecord } from '../read/records.js';
+import { getPane, getWindow } from '../targets/resolve.js';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -44,7 +45,7 @@ export async function requestPaneSize(engine: Engine, paneId: string, size: { re
 }
 
 export async function resizePane(engine: Engine, pane: PaneLayout, request: PaneResize): Promise<PaneResizeResult> {
-  const window = await engine.getWindow(pane.windowId);
+  const window = await getWindow(engine, pane.windowId);
   if (request.kind === 'zoom') return zoomPane(engine, pane, window, request.zoom);
   const command = ['resize-pane', '-t', pane.id];
   if (request.kind === 'step') command.push(FLAG[request.direction], String(request.amount));
@@ -53,7 +54,7 @@ export async function resizePane(engine: Engine, pane: PaneLayout, request: Pane
     if (request.height !== undefined) command.push('-y', String(request.height));
   }
   await engine.run(command);
-  const after = await engine.getPane(pane.id);
+  const after = await getPane(engine, pane.id);
   const size = `${after.width}x${after.height}`;
   const moved = after.width !== pane.width || after.height !== pane.height || window.zoomed;
   if (request.kind === 'step') {
@@ -94,10 +95,10 @@ async function zoomPane(engine: Engine, pane: PaneLayout, window: WindowRecord, 
   } else if (!zoom && window.zoomed) {
     await engine.run(['resize-pane', '-Z', '-t', pane.id]);
   }
-  const now = await engine.getWindow(window.id);
+  const now = await getWindow(engine, window.id);
   const ok = zoom ? now.zoomed && now.activePaneId === pane.id : !now.zoomed;
   if (!ok) throw refused(`tmux did not ${zoom ? 'zoom' : 'unzoom'} window ${window.id} (zoomed: ${now.zoomed}, active pane ${now.activePaneId})`);
-  const after = await engine.getPane(pane.id);
+  const after = await getPane(engine, pane.id);
   const changed = zoom ? !zoomedHere : window.zoomed;
   return {
     pane: after,
@@ -116,7 +117,7 @@ export async function resizeWindow(engine: Engine, window: WindowRecord, size: {
   if (size.width !== undefined) command.push('-x', String(size.width));
   if (size.height !== undefined) command.push('-y', String(size.height));
   await engine.run(command);
-  const after = await engine.getWindow(window.id);
+  const after = await getWindow(engine, window.id);
   if ((size.width ?? after.width) !== after.width || (size.height ?? after.height) !== after.height) {
     throw refused(
       `tmux left window ${window.id} at ${after.width}x${after.height} instead of ${size.width ?? after.width}x${size.height ?? after.height}`,

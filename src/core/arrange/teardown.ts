@@ -4,21 +4,22 @@
  * attached to detaches it; TmuxServer resends whatever tmux had not begun, so nothing more is owed.
  */
 import type { Engine } from '../engine.js';
+import { guardCaller, guardCallerWithin } from '../targets/caller-guard.js';
 
 export async function killPane(engine: Engine, paneId: string, force: boolean | undefined): Promise<void> {
-  await engine.guardCaller([paneId], `kill pane ${paneId}`, force);
+  await guardCaller(engine, [paneId], `kill pane ${paneId}`, force);
   await engine.run(['kill-pane', '-t', paneId]);
 }
 
 /** Kills the window everywhere it is linked. */
 export async function killWindow(engine: Engine, windowId: string, force: boolean | undefined): Promise<void> {
-  await engine.guardCallerWithin({ windowId }, `kill window ${windowId}`, force);
+  await guardCallerWithin(engine, { windowId }, `kill window ${windowId}`, force);
   await engine.run(['kill-window', '-t', windowId]);
 }
 
 /** Kills the session; with the last session gone the tmux server exits too. */
 export async function killSession(engine: Engine, sessionId: string, force: boolean | undefined): Promise<void> {
-  await engine.guardCallerWithin({ sessionId }, `kill session ${sessionId}`, force);
+  await guardCallerWithin(engine, { sessionId }, `kill session ${sessionId}`, force);
   await engine.run(['kill-session', '-t', sessionId]);
 }
 

@@ -82,7 +82,7 @@ interface PaneState {
 }
 
 /** Checks a cursor's shape; call before touching tmux so a garbled one changes nothing. */
-export function decodeCursor(text: string): Cursor {
+export function decodeSinceCursor(text: string): Cursor {
   const bad = () =>
     invalidArgument('cursor is not a cursor capture_since returned', 'Omit cursor to start reading from now, then pass back the cursor each call returns.');
   if (text.length > CURSOR_MAX_CHARS) throw bad();
@@ -97,6 +97,16 @@ export function decodeCursor(text: string): Cursor {
     throw bad();
   }
   return c as Cursor;
+}
+
+/** The pane a capture_since cursor reads, or undefined for text that is not one. */
+export function sinceCursorPane(text: string): string | undefined {
+  if (!isSinceCursor(text)) return undefined;
+  try {
+    return decodeSinceCursor(text).p;
+  } catch {
+    return undefined;
+  }
 }
 
 function encodeCursor(cursor: Cursor): string {
@@ -254,12 +264,12 @@ export async function rowsSincePoint(engine: Engine, pane: PaneLayout, point: Pa
 
 /**
  * Rows new since `options.cursor` (none and a cursor for "from now on" on the first call).
- * `pane` must be resolved; decode the cursor first (decodeCursor) to fail before touching tmux.
+ * `pane` must be resolved; decode the cursor first (decodeSinceCursor) to fail before touching tmux.
  */
 export async function captureSince(engine: Engine, pane: PaneLayout, options: CaptureSinceOptions): Promise<CaptureSinceResult> {
   engine.options.recorder?.actedOn(engine, pane.id);
   const maxLines = options.maxLines ?? 200;
-  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  const cursor = options.cursor === undefined ? undefined : decodeSinceCursor(options.cursor);
   if (!cursor) return { lines: [], droppedLines: 0, linesMissed: false, restarted: false, cursor: await freshCursor(engine, pane) };
   if (cursor.p !== pane.id || cursor.f !== fingerprint(pane.incarnation) || cursor.i !== pane.pid) {
     return { lines: [], droppedLines: 0, linesMissed: false, restarted: true, cursor: await freshCursor(engine, pane) };

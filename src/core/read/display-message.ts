@@ -4,18 +4,16 @@
  * a program is refused instead: `#(...)` shell jobs, and the `E:`/`T:` modifiers, which expand a
  * value (a pane title a program set, say) as a format again. The output is bounded.
  */
-import { hasShellJob, withoutTimeConversions } from '../../tmux/formats.js';
+import { hasShellJob } from '../../tmux/formats.js';
 import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../tmux/ids.js';
 import { utf8Boundary } from './capture.js';
 import type { Engine } from '../engine.js';
 import { invalidArgument, notFound, tmuxSaid } from '../failure.js';
+import { checkFormatReach, checkReexpanding } from '../targets/scope-formats.js';
 
 const MAX_FORMAT_CHARS = 4096;
 /** Most bytes of expanded text returned; the rest is cut and counted. */
 export const MAX_DISPLAY_BYTES = 64 * 1024;
-
-// E and T as a modifier: right after #{ or after the ; that separates modifiers.
-const REEXPANDING_MODIFIER = /[{;]\s*[ET]\s*[:;]/;
 
 export function checkFormat(format: string, field = 'format_string'): void {
   if (format.length > MAX_FORMAT_CHARS) throw invalidArgument(`${field} is longer than ${MAX_FORMAT_CHARS} characters`);
@@ -23,12 +21,7 @@ export function checkFormat(format: string, field = 'format_string'): void {
   if (hasShellJob(format)) {
     throw invalidArgument(`${field} holds a #(...) shell job, which tmux would run as a command; shell jobs are not allowed here`, 'Read values with #{variable}; write ##( for a literal "#(".');
   }
-  if (REEXPANDING_MODIFIER.test(format) || REEXPANDING_MODIFIER.test(withoutTimeConversions(format))) {
-    throw invalidArgument(
-      `${field} uses the E: or T: modifier, which expands a value as a format again (and so could run a #(...) job hidden in it); it is not allowed here`,
-      'Read the value itself with #{name}, or use other modifiers (=, s/../../, l:, q:, b:, d:, ...).',
-    );
-  }
+  checkReexpanding(format, field);
 }
 
 export interface DisplayResult {
@@ -45,6 +38,7 @@ export interface DisplayResult {
  */
 export async function displayMessage(engine: Engine, format: string, target?: string): Promise<DisplayResult> {
   checkFormat(format);
+  checkFormatReach(engine.scope, format, 'format_string');
   if (target !== undefined && !PANE_ID.test(target) && !WINDOW_ID.test(target) && !SESSION_ID.test(target)) {
     throw invalidArgument(`target must be a pane id (%3), window id (@1) or session id ($0), got ${JSON.stringify(target.slice(0, 80))}`);
   }

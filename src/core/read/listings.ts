@@ -1,17 +1,15 @@
 /**
  * Listing a tmux server's sessions, windows and panes as records that carry the incarnation of the
- * server that answered, filtered by the scope rule, with pane foregrounds read from /proc where
- * that is cheaper (read/foreground.ts).
+ * server that answered, filtered by the scope rule. tmux is asked every time.
  */
 import { TmuxConnectionLostError } from '../../tmux/errors.js';
 import { rowFormat, toInt } from '../../tmux/formats.js';
 import type { Engine } from '../engine.js';
 import { asFailure } from '../failure.js';
 import {
-  FOREGROUND_FORMAT,
-  PANE_ROW_FORMATS,
+  PANE_ROW_FORMAT,
   SESSION_FORMAT,
-  type PaneRowFormats,
+  type PaneRowFormat,
   WINDOW_FORMAT,
   toPane,
   toSession,
@@ -81,12 +79,12 @@ export async function listWindows(engine: Engine, sessionId?: string): Promise<W
  * several sessions appears once, as seen from the first session tmux lists.
  */
 export async function listPanes(engine: Engine, scope: { sessionId?: string; windowId?: string } = {}): Promise<PaneRecord[]> {
-  const read = await listPaneRows(engine, scope, PANE_ROW_FORMATS);
+  const read = await listPaneRows(engine, scope, PANE_ROW_FORMAT);
   return read ? read.rows.map((row) => toPane(row, read.incarnation)) : [];
 }
 
 /**
- * The rows behind listPanes, with the extra fields `formats` adds (paneRowFormats), each pane
+ * The rows behind listPanes, with the extra fields `format` adds (paneRowFormat), each pane
  * once, or with `everyLink` once per place its window is linked (tmux's order: by session, then
  * window index; session and window fields then differ between a pane's rows); undefined when no
  * server runs.
@@ -94,62 +92,15 @@ export async function listPanes(engine: Engine, scope: { sessionId?: string; win
 export async function listPaneRows<K extends string, B extends PaneField = PaneField>(
   engine: Engine,
   scope: { sessionId?: string; windowId?: string },
-  formats: PaneRowFormats<K, B>,
+  format: PaneRowFormat<K, B>,
   options: { readonly everyLink?: boolean } = {},
 ): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
-  const read = await readPanes(engine, listPanesCommand(scope), formats);
+  const read = await readWithIncarnation(engine, [...listPanesCommand(scope), '-F', format.format]);
   if (!read) return undefined;
+  const all = format.parse(read.lines);
   const seen = new Set<string>();
-  const rows = options.everyLink ? read.rows : read.rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+  const rows = options.everyLink ? all : all.filter((row) => !seen.has(row.id) && seen.add(row.id));
   return { rows: engine.scope.active ? await inScope(engine, rows) : rows, incarnation: read.incarnation };
-}
-
-/**
- * Pane rows with every field. For a listing made before, of a tmux server on this machine, tmux lists all
- * but the foreground command and directory, which src/core/read/foreground.ts reads from /proc
- * meanwhile (the panes the same listing had last time) and after (the rest); a pane it cannot
- * read there is asked of tmux.
- */
-async function readPanes<K extends string, B extends PaneField>(
-  engine: Engine,
-  command: readonly string[],
-  formats: PaneRowFormats<K, B>,
-): Promise<{ rows: Array<Record<B | RowCore | K, string>>; incarnation: Incarnation } | undefined> {
-  type Row = Record<B | RowCore | K, string>;
-  const withFormat = (format: string) => [...command, '-F', format];
-  const identity = await engine.identity();
-  const listing = command.join(' ');
-  if (!identity || engine.options.localProcesses === false || !engine.state.foreground.worthReading(listing, identity.pid)) {
-    const read = await readWithIncarnation(engine, withFormat(formats.full.format));
-    if (!read) return undefined;
-    const rows = formats.full.parse(read.lines) as Row[];
-    engine.state.foreground.remember(listing, rows.map((row) => toInt(row.pid)));
-    return { rows, incarnation: read.incarnation };
-  }
-  const reading = readWithIncarnation(engine, withFormat(formats.noForeground.format));
-  const ahead = await engine.state.foreground.readAhead(listing, identity.pid);
-  const read = await reading;
-  if (!read) return undefined;
-  const partial = formats.noForeground.parse(read.lines);
-  const found = engine.state.foreground.complete(listing, partial.map((row) => toInt(row.pid)), read.incarnation.pid, ahead);
-  const rows: Row[] = [];
-  const unread: Row[] = [];
-  partial.forEach((row, i) => {
-    const foreground = found[i];
-    // Hot path: completed in place, as a spread copy per row costs far more in V8.
-    const full = Object.assign(row, { command: foreground?.command ?? '', path: foreground?.path ?? '' }) as Row;
-    rows.push(full);
-    if (!foreground) unread.push(full);
-  });
-  // Dead panes, processes of another user or outside the pane's terminal: tmux's own answer.
-  await Promise.all(
-    unread.map(async (row) => {
-      const lines = await engine.run(['display-message', '-p', '-t', row.id, FOREGROUND_FORMAT.format]).catch(() => []);
-      const answer = FOREGROUND_FORMAT.parse(lines)[0];
-      if (answer?.id === row.id) Object.assign(row, { command: answer.command, path: answer.path });
-    }),
-  );
-  return { rows, incarnation: read.incarnation };
 }
 
 /**

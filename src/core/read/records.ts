@@ -193,37 +193,24 @@ export function toInputPane(row: Record<string, string>, incarnation: Incarnatio
 const deadStatus = (value: string): number | null => (value === '' ? null : toInt(value));
 
 export type PaneField = keyof typeof PANE_FIELDS;
-/** What every pane row carries, whatever its base: the engine's listing relies on them. */
-export type RowCore = 'id' | 'pid' | 'command' | 'path';
+/** What every pane row carries, whatever its base: the engine's listing tells panes apart by it. */
+export type RowCore = 'id';
 
 /**
- * A pane row's two formats, with extra fields beside the base's: every PaneRecord field (the
- * default) or a PaneLayout's (PANE_LAYOUT_FIELDS). `full` has every field; `noForeground` lacks the
- * two that tmux reads from /proc for every pane (foreground command and directory, more than half
- * of tmux's cost for a row), which src/core/read/foreground.ts reads itself for a tmux server on this
- * machine. Both keep `pid` for that.
+ * A pane row's format, with extra fields beside the base's: every PaneRecord field (the default) or a
+ * PaneLayout's (PANE_LAYOUT_FIELDS).
  */
-export interface PaneRowFormats<K extends string = never, B extends PaneField = PaneField> {
-  readonly full: RowFormat<B | RowCore | K>;
-  readonly noForeground: RowFormat<Exclude<B | RowCore, 'command' | 'path'> | K>;
-}
+export type PaneRowFormat<K extends string = never, B extends PaneField = PaneField> = RowFormat<B | RowCore | K>;
 
-export function paneRowFormats<K extends string, B extends PaneField = PaneField>(
+export function paneRowFormat<K extends string, B extends PaneField = PaneField>(
   extra: Readonly<Record<K, string>>,
   base: Readonly<Record<B | RowCore, string>> = PANE_FIELDS,
-): PaneRowFormats<K, B> {
-  const { command: _c, path: _p, ...noForeground } = base;
-  return {
-    full: rowFormat({ ...base, ...extra } as Record<B | RowCore | K, string>),
-    noForeground: rowFormat({ ...noForeground, ...extra } as Record<Exclude<B | RowCore, 'command' | 'path'> | K, string>),
-  };
+): PaneRowFormat<K, B> {
+  return rowFormat({ ...base, ...extra } as Record<B | RowCore | K, string>);
 }
 
-/** A PaneRecord's own fields and nothing else (Engine.listPanes). */
-export const PANE_ROW_FORMATS: PaneRowFormats = paneRowFormats<never>({});
-
-/** The two foreground fields alone, for the panes whose /proc only tmux can read. */
-export const FOREGROUND_FORMAT = rowFormat({ id: 'pane_id', command: PANE_FIELDS.command, path: PANE_FIELDS.path });
+/** A PaneRecord's own fields and nothing else (listPanes). */
+export const PANE_ROW_FORMAT: PaneRowFormat = paneRowFormat<never>({});
 
 // Hot path: written out rather than spread from toInputPane, which V8 builds far more slowly.
 export function toPaneLayout(row: Record<string, string>, incarnation: Incarnation): PaneLayout {

@@ -11,6 +11,7 @@ import type { Incarnation } from './records.js';
 import { rowFormat } from '../../tmux/formats.js';
 import { matchLines, RegexTimeout } from './regex-worker.js';
 import { escapeRegExp } from './bounded-regex.js';
+import { inScope } from './listings.js';
 
 export const SEARCH_LIMITS = {
   panes: 200,
@@ -240,7 +241,7 @@ async function listPaneIds(engine: Engine, sessionId: string | undefined): Promi
   const lines = await engine.runIfServer(['list-panes', ...scope, '-F', PANE_IDS.format]);
   const ids = [...new Set(PANE_IDS.parse(lines ?? []).map((row) => row.id))];
   // Panes outside the scope are not searched (nor named in the count of panes available).
-  return engine.scope.active ? (await engine.inScope(ids.map((id) => ({ id })))).map((row) => row.id) : ids;
+  return engine.scope.active ? (await inScope(engine, ids.map((id) => ({ id })))).map((row) => row.id) : ids;
 }
 
 function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'timeout'> {

@@ -9,6 +9,7 @@
 import { invalidArgument } from '../failure.js';
 import type { Engine } from '../engine.js';
 import { quoted } from '../quote.js';
+import { checkFormatReach } from '../targets/scope-formats.js';
 
 const VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 export const MAX_VARIABLES = 32;
@@ -26,6 +27,7 @@ export function validateVariableNames(names: readonly string[]): void {
 /** Values of `names`, evaluated globally or, given `paneId` (resolved), for that pane. */
 export async function readVariables(engine: Engine, names: readonly string[], paneId?: string): Promise<Record<string, string | null>> {
   validateVariableNames(names);
+  for (const name of names) checkFormatReach(engine.scope, `#{${name}}`, `names: ${name}`);
   const target = paneId === undefined ? [] : ['-t', paneId];
   const unique = [...new Set(names)];
   // Pipelined over the control connection: one round trip's worth of latency for all of them.

@@ -132,6 +132,8 @@ export class EngineRegistry {
    * Hosts that failed to answer (ssh refused, or silence past the command timeout) lately, with
    * that failure: a listing over every host skips them for a while instead of waiting on each again.
    */
+  /** Set while calls may reach only the listed servers (confineToListed): why. */
+  #confinedBy: string | undefined;
   readonly #unreachable = new Map<string, { readonly until: number; readonly error: unknown }>();
 
   /** Remembers that `host` could not be reached; `forMs` later it is tried again by listings too. */
@@ -282,11 +284,37 @@ export class EngineRegistry {
     return socketName === '' ? this.hostLocation(host) : { host, socketName };
   }
 
+  /**
+   * From now on, calls reach only the servers a listing of every server covers: this machine's
+   * configured one and each host's. The live view shows only those, so a pane the agent acts on
+   * elsewhere (python's socket_name) would be out of the person's sight: such a call is refused.
+   */
+  confineToListed(why: string): void {
+    this.#confinedBy = why;
+  }
+
+  /** Whether a call may use `location` now (see confineToListed). */
+  reaches(location: ServerLocation | undefined): boolean {
+    if (this.#confinedBy === undefined || location === undefined) return true;
+    const resolved = this.#onHost(location);
+    return resolved === undefined || this.#listedKeys().has(locationKey(resolved));
+  }
+
+  #listedKeys(): Set<string> {
+    return new Set([this.#defaultKey, ...this.hostNames.map((host) => locationKey(this.hostLocation(host)!))]);
+  }
+
   #acquire(requested: ServerLocation | undefined): Entry {
     if (this.#closed) throw refused('the server is shutting down');
     const location = this.#onHost(requested);
     if (location?.socketName !== undefined) checkSocketName(location.socketName);
     const key = location === undefined ? this.#defaultKey : locationKey(location);
+    if (this.#confinedBy !== undefined && !this.#listedKeys().has(key)) {
+      throw refused(
+        `socket ${quoted(location?.socketName ?? location?.socketPath ?? '')} is not one the live view shows: ${this.#confinedBy}`,
+        'Leave socket_name out (the configured socket) or name a configured host (HOST:); to reach other sockets, the person restarts the server without --view.',
+      );
+    }
     let entry = this.#entries.get(key);
     if (!entry) {
       if (this.#entries.size >= (this.#options.maxEngines ?? DEFAULT_MAX_ENGINES)) this.#evictIdle();
@@ -353,7 +381,7 @@ export class EngineRegistry {
       });
     // The caller guard is about the pane this process runs in, and /proc describes this machine's
     // processes: both apply only to a local tmux, never to a host's.
-    const engineOptions = host ? { ...this.#options.engine, caller: undefined, localProcesses: false } : this.#options.engine;
+    const engineOptions = host ? { ...this.#options.engine, caller: undefined } : this.#options.engine;
     return { key, location, engine: new Engine(tmux, engineOptions), leases: 0, idle: undefined };
   }
 }

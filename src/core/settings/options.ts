@@ -7,6 +7,9 @@ import { hasShellJob } from '../../tmux/formats.js';
 import { asFailure, Failure, invalidArgument, notFound, tmuxSaid } from '../failure.js';
 import type { Engine } from '../engine.js';
 import { quoted } from '../quote.js';
+import { checkFormatReach, checkReexpanding } from '../targets/scope-formats.js';
+import { outside } from '../targets/scope-gate.js';
+import { optionEntry } from './option-table.js';
 
 /**
  * Where to read: tmux's `-s`, `-g`, `-gw`, or a target's local value with inheritance (`-A`), so
@@ -102,8 +105,11 @@ const MAX_OPTION_VALUE_CHARS = 16_384;
 
 /**
  * Sets the option at `scope` to `value` (tmux checks it against the option's type: numbers,
- * choices like on/off, colours) and returns the value(s) tmux holds now. A `#(...)` shell job in
- * a value is refused: tmux would run it from the status line or a border, over and over.
+ * choices like on/off, colours) and returns the value(s) tmux holds now. Refused: a `#(...)` shell
+ * job or an E:/T: modifier in a value (tmux would run it from the status line or a border, over
+ * and over), a hook (a command tmux runs on events long after this call), and while sessions are
+ * limited, a server option (tmux sets it for every session whatever the target) or a format that
+ * reaches beyond the scope.
  */
 export async function setOption(engine: Engine, scope: OptionScope, name: string, value: string): Promise<OptionValue[]> {
   validateOptionName(name);
@@ -112,6 +118,11 @@ export async function setOption(engine: Engine, scope: OptionScope, name: string
   if (hasShellJob(value)) {
     throw invalidArgument('value holds a #(...) shell job, which tmux would run as a command whenever it draws the value', 'Write ##( for a literal "#(".');
   }
+  checkReexpanding(value, 'value');
+  checkFormatReach(engine.scope, value, 'value');
+  // set-option may start a tmux server of its own; with none running there is nothing to set.
+  await engine.requireIdentity();
+  await checkOptionTable(engine, name);
   // `--` ends the flags, so a value such as "-1" stays the value.
   await changeOption(engine, ['set-option', ...scopeFlags(scope, false), '--', name, value], name);
   return showOption(engine, scope, name);
@@ -120,12 +131,26 @@ export async function setOption(engine: Engine, scope: OptionScope, name: string
 /** Removes the option's value at `scope`: a local option then inherits again, a global one returns to its default. */
 export async function unsetOption(engine: Engine, scope: OptionScope, name: string): Promise<void> {
   validateOptionName(name);
+  await engine.requireIdentity();
+  await checkOptionTable(engine, name);
   await changeOption(engine, ['set-option', '-u', ...scopeFlags(scope, false), '--', name], name);
 }
 
+/** Hooks are never set; server options not while sessions are limited: decided by the running tmux's option table. */
+async function checkOptionTable(engine: Engine, name: string): Promise<void> {
+  const entry = await optionEntry(engine, name);
+  if (entry?.hook) {
+    throw invalidArgument(
+      `option ${quoted(name)} is the tmux hook ${entry.name}: tmux would run its value as a command on every such event, long after this call; this server does not set hooks`,
+      'Run the command itself when it is needed (run_shell_command, send_keys); show_hooks lists what is set.',
+    );
+  }
+  if (entry?.server && engine.scope.limitsSessions) {
+    throw outside(engine.scope, `option ${entry.name} is a server option: tmux keeps one value for every session, whatever target it is set through`);
+  }
+}
+
 async function changeOption(engine: Engine, command: string[], name: string): Promise<void> {
-  // set-option may start a tmux server of its own; with none running there is nothing to set.
-  await engine.requireIdentity();
   try {
     await engine.run(command);
   } catch (error) {

@@ -7,6 +7,8 @@ import { invalidArgument, notFound, refused } from '../failure.js';
 import type { Engine } from '../engine.js';
 import type { SessionRecord, WindowRecord } from '../read/records.js';
 import { decodeRef } from './refs.js';
+import { listWindows } from '../read/listings.js';
+import { getSession, resolveSession, resolveWindow } from './resolve.js';
 
 interface PlacementFilter {
   /** Only placements in this session (already resolved). */
@@ -28,9 +30,9 @@ export async function resolvePlacement(
   narrow: { readonly sourceSession?: string; readonly sourceIndex?: number },
   field = 'windowId',
 ): Promise<WindowRecord> {
-  const window = await engine.resolveWindow(input, field);
+  const window = await resolveWindow(engine, input, field);
   const pinned = decodeRef(input)?.kind === 'link' ? window.sessionId : undefined;
-  const session = narrow.sourceSession !== undefined ? await engine.resolveSession(narrow.sourceSession, 'sourceSession') : undefined;
+  const session = narrow.sourceSession !== undefined ? await resolveSession(engine, narrow.sourceSession, 'sourceSession') : undefined;
   if (pinned !== undefined && session !== undefined && pinned !== session.id) {
     throw invalidArgument(`${field} is a window-link ref into session ${pinned}, but sourceSession is ${session.id}`);
   }
@@ -39,7 +41,7 @@ export async function resolvePlacement(
 
 /** The one placement of `windowId` that matches `filter`; fails when none or several do. */
 async function findPlacement(engine: Engine, windowId: string, filter: PlacementFilter): Promise<WindowRecord> {
-  const all = (await engine.listWindows()).filter((link) => link.id === windowId);
+  const all = (await listWindows(engine)).filter((link) => link.id === windowId);
   const matching = all.filter(
     (link) => (filter.sessionId === undefined || link.sessionId === filter.sessionId) && (filter.index === undefined || link.index === filter.index),
   );
@@ -61,7 +63,7 @@ async function findPlacement(engine: Engine, windowId: string, filter: Placement
 /** Makes the placement the current window of its session; returns it as it is now. */
 export async function selectPlacement(engine: Engine, link: WindowRecord): Promise<WindowRecord> {
   await engine.run(['select-window', '-t', placementTarget(link)]);
-  const now = (await engine.listWindows(link.sessionId)).find((w) => w.index === link.index && w.id === link.id);
+  const now = (await listWindows(engine, link.sessionId)).find((w) => w.index === link.index && w.id === link.id);
   if (!now?.isActive) throw refused(`tmux did not select window ${link.id} at ${placementTarget(link)}`);
   return now;
 }
@@ -74,7 +76,7 @@ export async function selectPlacement(engine: Engine, link: WindowRecord): Promi
 export async function movePlacement(engine: Engine, link: WindowRecord, destination: SessionRecord, index?: number): Promise<WindowRecord> {
   const sameSession = destination.id === link.sessionId;
   if (sameSession && index === link.index) return link;
-  const before = await engine.listWindows(destination.id);
+  const before = await listWindows(engine, destination.id);
   if (index !== undefined) {
     const taken = before.find((w) => w.index === index);
     if (taken) {
@@ -85,7 +87,7 @@ export async function movePlacement(engine: Engine, link: WindowRecord, destinat
     }
   }
   if (!sameSession) {
-    const source = await engine.getSession(link.sessionId);
+    const source = await getSession(engine, link.sessionId);
     if (source.windowCount <= 1) {
       throw refused(
         `moving window ${link.id} would leave session ${source.id} (${source.name}) with no windows, and tmux would end that session`,
@@ -94,7 +96,7 @@ export async function movePlacement(engine: Engine, link: WindowRecord, destinat
     }
   }
   await engine.run(['move-window', '-d', '-s', placementTarget(link), '-t', `${destination.id}:${index ?? ''}`]);
-  const after = (await engine.listWindows(destination.id)).filter((w) => w.id === link.id);
+  const after = (await listWindows(engine, destination.id)).filter((w) => w.id === link.id);
   const earlier = new Set(before.filter((w) => w.id === link.id).map((w) => w.index));
   const moved =
     (index !== undefined ? after.find((w) => w.index === index) : undefined) ??

@@ -12,7 +12,7 @@ import { quoted } from '../quote.js';
 import { listSessions, listWindows, readWithIncarnation } from '../read/listings.js';
 import {
   INPUT_PANE_FORMAT,
-  PANE_ROW_FORMATS,
+  PANE_ROW_FORMAT,
   SESSION_FORMAT,
   WINDOW_FORMAT,
   toInputPane,
@@ -32,13 +32,12 @@ import { outside } from './scope-gate.js';
 const NOT_FOUND = /can't find|no such|not found/i;
 
 /** Refuses a session name outside the scope, naming the rule (whether or not such a session exists). */
-export function checkSessionName(engine: Engine, name: string): void {
+export function checkSessionInScope(engine: Engine, name: string): void {
   if (!engine.scope.allowsSession(engine.tmux.host, name)) throw outside(engine.scope, `session ${quoted(name)} is outside this server's scope`);
 }
 
 export async function getPane(engine: Engine, paneId: string): Promise<PaneRecord> {
-  // One pane: tmux's own two /proc fields cost less than reading them here, and keep this one command.
-  return paneRow(engine, paneId, PANE_ROW_FORMATS.full, toPane);
+  return paneRow(engine, paneId, PANE_ROW_FORMAT, toPane);
 }
 
 /** What input checks read of a pane (a third of the row, tmux reading nothing from /proc). */
@@ -145,7 +144,7 @@ export async function resolveSession(engine: Engine, input: string, field = 'ses
   }
   if (SESSION_ID.test(input)) return getSession(engine, input);
   if (input === '') throw invalidArgument(`${field} must not be empty`);
-  checkSessionName(engine, input);
+  checkSessionInScope(engine, input);
   const sessions = await listSessions(engine);
   const byName = sessions.find((s) => s.name === input);
   if (!byName) {

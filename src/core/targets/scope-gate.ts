@@ -46,6 +46,12 @@ const TARGETLESS = new Set([
   'show-hooks',
 ]);
 
+/**
+ * Target flags whose absence names no "current" object: tmux falls back to another argument of the
+ * same command (copy-mode's source is its target pane; new-session -t groups with an existing one).
+ */
+const ANOTHER_ARGUMENT: Readonly<Record<string, string>> = { 'copy-mode': 's', 'new-session': 't' };
+
 /** Commands that write server-wide state; with -g (global) or -s (server) they reach every session. */
 const GLOBAL_WRITES = new Set(['set-option', 'set-window-option', 'set-environment', 'set-hook']);
 
@@ -107,7 +113,7 @@ async function check(scope: Scope, host: GateHost, table: CommandTable, command:
   for (const flag of table.targetFlags(name)) {
     const value = command.values.get(flag);
     if (value === undefined) {
-      if (sessionsLimited && !TARGETLESS.has(name) && !(name === 'new-session' && flag === 't')) {
+      if (sessionsLimited && !TARGETLESS.has(name) && ANOTHER_ARGUMENT[name] !== flag) {
         throw outside(scope, `${name} without -${flag} would act on whatever tmux calls current; name a target in scope`);
       }
       continue;

@@ -8,7 +8,7 @@
  * that point as new, as a wait in one server counts from its stream's mark.
  */
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import { type Engine, perServer } from '../engine.js';
 import type { PanePoint } from '../read/capture-since.js';
 import type { UnreadMark } from './pane-stream.js';
 
@@ -16,6 +16,8 @@ import type { UnreadMark } from './pane-stream.js';
 export const MARK_OPTION = '@tmux-mcp-input-mark';
 /** Format of the value, after the writer, time and reason this process fills in; tmux expands it as it sets the option. */
 const POSITION = '#{history_size} #{cursor_y} #{cursor_x} #{pane_height} #{alternate_on} #{pane_pid}';
+/** Marks being set in tmux, per server. */
+const markWrites = perServer(() => new Set<Promise<unknown>>());
 /** This process, as a writer of marks. */
 const WRITER = randomBytes(6).toString('hex');
 const VERSION = 'm1';
@@ -39,8 +41,9 @@ export function markCommand(paneId: string, mark: UnreadMark): string[] {
  */
 export function writeMark(engine: Engine, paneId: string, mark: UnreadMark): void {
   const writing: Promise<unknown> = engine.run(markCommand(paneId, mark)).catch(() => {});
-  engine.state.markWrites.add(writing);
-  void writing.finally(() => engine.state.markWrites.delete(writing));
+  const writes = markWrites(engine);
+  writes.add(writing);
+  void writing.finally(() => writes.delete(writing));
 }
 
 /** Longest a closing process waits for its marks: a tmux that does not answer must not hold it up. */
@@ -48,9 +51,10 @@ const SETTLE_MS = 1000;
 
 /** Waits (a bounded time) for the marks still being set, before a process closes its connection to tmux. */
 export async function settleMarks(engine: Engine): Promise<void> {
-  if (engine.state.markWrites.size === 0) return;
+  const writes = markWrites(engine);
+  if (writes.size === 0) return;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all([...engine.state.markWrites]), new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
+  await Promise.race([Promise.all([...writes]), new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))]);
   clearTimeout(timer);
 }
 

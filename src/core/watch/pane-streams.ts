@@ -3,9 +3,12 @@
  * its last user lets go a stream lingers for a while (so a cursor handed out stays resumable),
  * then detaches. The number of streams is bounded; idle ones are closed first.
  */
-import type { Engine } from '../engine.js';
+import { type Engine, perServer } from '../engine.js';
 import { settleMarks, writeMark } from './input-mark.js';
 import { PaneStream } from './pane-stream.js';
+
+/** The shared output stream of each watched pane. */
+const paneStreams = perServer(() => new Map<string, StreamEntry>());
 
 /** How long an unused stream stays attached so its cursors remain resumable. */
 const LINGER_MS = 10 * 60_000;
@@ -34,7 +37,7 @@ export interface StreamEntry {
 export async function openPaneStream(engine: Engine, pane: { readonly id: string; readonly sessionId: string }): Promise<StreamLease> {
   // Every input, run and wait opens the pane's stream: the one place that sees them all.
   engine.options.recorder?.actedOn(engine, pane.id, pane.sessionId);
-  const registry = engine.state.paneStreams;
+  const registry = paneStreams(engine);
   let entry = registry.get(pane.id);
   if (entry?.stream && (entry.stream.closed !== undefined || entry.stream.sessionId !== pane.sessionId)) {
     // Ended, or the pane moved to another session whose output this client does not see.
@@ -138,7 +141,7 @@ export async function markInput(engine: Engine, pane: { readonly id: string; rea
 
 /** Closes every stream of `engine` (server shutdown, tests), once the marks they set are in tmux. */
 export async function closePaneStreams(engine: Engine): Promise<void> {
-  const registry = engine.state.paneStreams;
+  const registry = paneStreams(engine);
   for (const [paneId, entry] of [...registry.entries()]) closeEntry(registry, paneId, entry, 'shutdown');
   await settleMarks(engine);
 }

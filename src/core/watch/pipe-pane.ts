@@ -10,6 +10,7 @@ import { shellQuote } from '../../tmux/launcher.js';
 import type { Engine } from '../engine.js';
 import { invalidArgument } from '../failure.js';
 import { checkWritableFile } from './writable-path.js';
+import { onPane } from '../targets/resolve.js';
 
 /** Longest path accepted (PATH_MAX). */
 const MAX_PIPE_PATH_BYTES = 4096;
@@ -58,19 +59,19 @@ export async function startPipe(engine: Engine, paneId: string, path: string, op
   }
   // The pipe's shell runs where the tmux server runs: a path on this machine is checked here.
   if (engine.tmux.host === undefined) checkWritableFile(path, options.field ?? 'output_path');
-  await engine.onPane(paneId, () => engine.run(['pipe-pane', '-t', paneId, command]));
+  await onPane(engine, paneId, () => engine.run(['pipe-pane', '-t', paneId, command]));
   return { paneId, piping: await isPiping(engine, paneId) };
 }
 
 /** Stops the pane's pipe, if it has one; the file keeps what was written. */
 export async function stopPipe(engine: Engine, paneId: string): Promise<PipeState & { readonly wasPiping: boolean }> {
   const wasPiping = await isPiping(engine, paneId);
-  if (wasPiping) await engine.onPane(paneId, () => engine.run(['pipe-pane', '-t', paneId]));
+  if (wasPiping) await onPane(engine, paneId, () => engine.run(['pipe-pane', '-t', paneId]));
   return { paneId, piping: await isPiping(engine, paneId), wasPiping };
 }
 
 /** Whether tmux pipes the pane's output now. */
 export async function isPiping(engine: Engine, paneId: string): Promise<boolean> {
-  const [flag] = await engine.onPane(paneId, () => engine.run(['display-message', '-p', '-t', paneId, '#{pane_pipe}']));
+  const [flag] = await onPane(engine, paneId, () => engine.run(['display-message', '-p', '-t', paneId, '#{pane_pipe}']));
   return flag === '1';
 }

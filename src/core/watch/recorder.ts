@@ -22,8 +22,11 @@ import { join } from 'node:path';
 import { PANE_ID } from '../../tmux/ids.js';
 import { rowFormat } from '../../tmux/formats.js';
 import { CastFile } from './cast-file.js';
-import type { Engine, PaneObserver } from '../engine.js';
+import { type Engine, type PaneObserver, perServer } from '../engine.js';
 import { PAINT_FORMAT, paintCommands, paintScreen, paneSizeInLayout, type PaintRow } from './screen-paint.js';
+
+/** The recording of each recorded pane. */
+const recordings = perServer(() => new Map<string, Recording>());
 
 export interface RecorderOptions {
   /** An existing, writable directory (cli checks it at start-up). */
@@ -69,7 +72,7 @@ export class PaneRecorder implements PaneObserver {
       void finding.finally(() => this.#finding.delete(finding));
       return;
     }
-    const panes = engine.state.recordings;
+    const panes = recordings(engine);
     const existing = panes.get(target);
     if (existing) {
       existing.seen(sessionId);

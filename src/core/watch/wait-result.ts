@@ -6,9 +6,8 @@
 import { tailBudget } from '../read/capture.js';
 import { fingerprint } from '../targets/refs.js';
 import type { PaneStream, StreamPosition } from './pane-stream.js';
-import type { WaitOutcome, WaitRequest, WaitResult, WaitStart } from './wait.js';
+import type { Matcher, WaitOutcome, WaitRequest, WaitResult, WaitStart } from './wait-request.js';
 import { encodeCursor } from './wait-cursor.js';
-import type { Matcher } from './wait-scanner.js';
 import { linesBetween } from './watch-stream.js';
 
 export interface Ending {

@@ -5,13 +5,7 @@
 import { boundedRegex, MATCH_LIMIT_MS, MatchTimeoutError, type BoundedRegex } from '../read/bounded-regex.js';
 import { invalidArgument } from '../failure.js';
 import type { PaneStream, StreamPosition } from './pane-stream.js';
-import type { WaitOutcome, WaitRequest } from './wait.js';
-
-/** A compiled pattern: finds the end of its first match in `text`, or -1. */
-export interface Matcher {
-  readonly source: string;
-  find(text: string): number;
-}
+import type { Matcher, WaitOutcome, WaitRequest } from './wait-request.js';
 
 /** Compiles patterns (literal unless `regex`); a bad one is an invalid argument, before anything waits. */
 export function compileMatchers(patterns: readonly string[], regex: boolean, field: string): Matcher[] {

@@ -8,7 +8,7 @@ import type { Engine } from '../engine.js';
 import { captureSince, rowsSincePoint } from '../read/capture-since.js';
 import { markToCountFrom, type InputMark } from './input-mark.js';
 import { before, unreadStart, type PaneStream, type StreamPosition } from './pane-stream.js';
-import type { WaitRequest, WaitStart } from './wait.js';
+import type { WaitRequest, WaitStart } from './wait-request.js';
 
 export interface StartPoint {
   readonly from: StreamPosition;

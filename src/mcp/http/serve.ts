@@ -1,35 +1,25 @@
 /**
- * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory: the SDK's
- * `createMcpHandler` serves 2026-07-28 requests (a fresh server per request; a client that drops its
- * request aborts its call) but the plainest tools/call and tools/list, which modern-calls.ts answers
- * with the same bytes from the factory's calls; 2025-11-25 traffic goes to sessions (sessions.ts), whose
- * plainest calls session-calls.ts answers from the same calls. All
- * behind three gates in this order: the Host header and the Origin header (DNS-rebinding defence, 403), then
- * the bearer token (401). Every server shares one profile context and so one engine. Requests are
- * exchanges on node:http (exchange.ts); only the SDK's fetch handler sees a Request.
+ * MCP over Streamable HTTP in both protocol eras, for any profile, from one server factory, on the
+ * SDK's own paths: `toNodeHandler` (@modelcontextprotocol/node) turns each request into a web
+ * Request and writes its Response back; the SDK's `isLegacyRequest` tells the eras apart; its
+ * `createMcpHandler` serves 2026-07-28 (a fresh server per request; a client that drops its request
+ * aborts its call) and 2025-11-25 goes to sessions on its stateful transport (sessions.ts). In front,
+ * as thin wrappers: the Host and Origin headers (the SDK's DNS-rebinding guards, 403), the bearer
+ * token (401), a contract's JSON-RPC rules and capacity, and the bounds on slow connections.
+ * Every server shares one profile context and so one engine.
  */
-import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import {
-  classifyInboundRequest,
-  createMcpHandler,
-  parseJSONRPCMessage,
-  PROTOCOL_VERSION_META_KEY,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type McpServerFactory,
-} from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerGate, bearerMatches, hostGates } from './auth.js';
 import { guardConnections } from './connections.js';
 import { legacySessions } from './sessions.js';
-import { httpAdmission, type Admission } from './capacity.js';
+import { httpAdmission, type Admission, type Inbound } from './capacity.js';
 import { httpRules } from './rules.js';
-import { parsedFor } from './body.js';
-import { serveExchanges, type Exchange } from './exchange.js';
-import { modernCalls } from './modern-calls.js';
-import type { ServerFactory } from '../server.js';
 import type { CapacityOptions } from '../wire/capacity.js';
 import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
-import { isObject } from '../wire/raw-json.js';
 
 /** A 2025 session unused this long is closed: longer than the longest wait a call may make (600 s). */
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -53,8 +43,6 @@ export interface HttpOptions {
   readonly onerror?: (error: Error) => void;
   /** The error to reject with when the address cannot be listened on (in use, not ours). */
   readonly onListenError?: (error: NodeJS.ErrnoException) => Error;
-  /** False sends every request to the SDK's entry or a 2025 session's server, even when the factory carries its calls (for tests that compare the two). */
-  readonly directCalls?: boolean;
 }
 
 export interface HttpServing {
@@ -66,29 +54,28 @@ export interface HttpServing {
   drain(limitMs: number): Promise<void>;
 }
 
-export async function serveHttp(factory: McpServerFactory | ServerFactory, options: HttpOptions): Promise<HttpServing> {
+export async function serveHttp(factory: McpServerFactory, options: HttpOptions): Promise<HttpServing> {
   const checkHostAndOrigin = hostGates(options.allowedHostnames);
   const gate = bearerGate(options.token);
   const onerror = options.onerror ? { onerror: options.onerror } : {};
-  const handler = createMcpHandler(factory, { legacy: 'reject', ...onerror });
-  // Only a factory that carries its profile's calls (server.ts) can answer without a server.
-  const calls = 'calls' in factory && options.directCalls !== false ? factory.calls : undefined;
-  const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror, ...(calls ? { calls } : {}) });
-  const direct = calls ? modernCalls(calls, options.onerror) : undefined;
-  const passThrough: Admission = (_exchange, serve) => serve();
+  const modern = createMcpHandler(factory, { legacy: 'reject', ...onerror });
+  const sessions = legacySessions(factory, { idleMs: SESSION_IDLE_MS, maxSessions: MAX_SESSIONS, ...onerror });
+  const passThrough: Admission = (_inbound, serve) => serve();
   const ruled = options.rules ? httpRules(options.rules) : passThrough;
   const counted = options.capacity ? httpAdmission(options.capacity) : passThrough;
   // The rules first, then capacity: a refused request never takes a place.
-  const admit: Admission = (exchange, serve) => ruled(exchange, () => counted(exchange, serve));
-  const serve = serveExchanges(async (exchange) => {
-    const auth = await gate(exchange.header('authorization'));
-    if (auth instanceof Response) return exchange.send(auth);
-    return admit(exchange, async () => {
-      if (isLegacy(exchange)) return sessions.serve(exchange, auth);
-      if (direct && (await direct.serve(exchange, auth))) return;
-      return exchange.send(await handler.fetch(exchange.sdkRequest(), { authInfo: auth, ...parsedFor(exchange.body) }));
+  const admit: Admission = (inbound, serve) => ruled(inbound, () => counted(inbound, serve));
+  /** One request, as the SDK's Node adapter hands it over; `res` says when its answer has been written. */
+  async function answer(request: Request, res: ServerResponse): Promise<Response> {
+    const auth = await gate(request.headers.get('authorization') ?? undefined);
+    if (auth instanceof Response) return auth;
+    const inbound = await read(request, (done) => (res.closed ? done() : res.once('close', done)));
+    return admit(inbound, async () => {
+      const { request, json } = inbound;
+      const handling = { authInfo: auth, ...(json !== undefined ? { parsedBody: json } : {}) };
+      return (await isLegacyRequest(request, json)) ? sessions.fetch(request, handling) : modern.fetch(request, handling);
     });
-  }, onerror);
+  }
 
   // POSTs not yet answered, so a stop can answer them first (GET streams stay open: they are not counted).
   let posts = 0;
@@ -108,14 +95,10 @@ export async function serveHttp(factory: McpServerFactory | ServerFactory, optio
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
       return;
     }
-    serve(req, res).catch((error: unknown) => {
-      options.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    void toNodeHandler({ fetch: (request) => answer(request, res) }, onerror)(req, res);
   });
   const connections = guardConnections(server);
-  await listen(server, options.host, options.port).catch((error: NodeJS.ErrnoException) => {
+  await once(server.listen(options.port, options.host), 'listening').catch((error: NodeJS.ErrnoException) => {
     throw options.onListenError?.(error) ?? error;
   });
   const { port } = server.address() as AddressInfo;
@@ -134,8 +117,7 @@ export async function serveHttp(factory: McpServerFactory | ServerFactory, optio
       });
     },
     async close() {
-      direct?.close();
-      await handler.close();
+      await modern.close();
       await sessions.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -144,61 +126,16 @@ export async function serveHttp(factory: McpServerFactory | ServerFactory, optio
 }
 
 /**
- * Whether the SDK's entry would serve this request as 2025-era (its isLegacyRequest, on the body
- * already parsed): a POST without JSON, or what its classifier calls legacy.
+ * A POST's body, read once: its JSON is handed to the SDK parsed, and a body that is not JSON goes to
+ * the SDK in a Request of the same text, for it to read and answer as it does.
  */
-function isLegacy(exchange: Exchange): boolean {
-  const json = exchange.body.json;
-  if (exchange.method === 'POST' && json === undefined) return true;
-  // What the SDK documents of it: a message carrying the envelope claim is never legacy, unless it is
-  // an `initialize` (whose claim the classifier weighs): the common 2026 request skips the classifier.
-  if (exchange.method === 'POST' && carriesClaim(json)) return false;
-  if (exchange.method === 'POST' && plainLegacyMessage(json, exchange.header('mcp-protocol-version'))) return true;
-  const header = (name: string) => exchange.header(name);
-  const outcome = classifyInboundRequest({
-    httpMethod: exchange.method,
-    protocolVersionHeader: header('mcp-protocol-version'),
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
-    ...(json !== undefined ? { body: json } : {}),
-  } as Parameters<typeof classifyInboundRequest>[0]);
-  return outcome.kind === 'legacy';
-}
-
-/** A single request or notification (not an `initialize`, not a response) whose params' `_meta` names a protocol version key. */
-function carriesClaim(json: unknown): boolean {
-  if (!isObject(json) || typeof json['method'] !== 'string' || json['method'] === 'initialize' || 'result' in json || 'error' in json) return false;
-  return claimsVersion(json);
-}
-
-/** Whether a message's params' `_meta` names a protocol version key (the 2026-07-28 envelope's claim). */
-function claimsVersion(json: Record<string, unknown>): boolean {
-  const params = json['params'];
-  return isObject(params) && isObject(params['_meta']) && PROTOCOL_VERSION_META_KEY in params['_meta'];
-}
-
-/**
- * A single JSON-RPC message without the envelope claim, under no header naming a modern revision: the
- * classifier calls each of these legacy (a request, a notification or a response alike), and one
- * parse of the message's own schema tells it from a malformed body, which the classifier refuses.
- */
-function plainLegacyMessage(json: unknown, versionHeader: string | undefined): boolean {
-  if (!isObject(json) || claimsVersion(json)) return false;
-  if (versionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(versionHeader)) return false;
+async function read(request: Request, whenSent: Inbound['whenSent']): Promise<Inbound> {
+  if (request.method !== 'POST') return { request, text: '', json: undefined, whenSent };
+  const text = await request.text();
   try {
-    parseJSONRPCMessage(json);
-    return true;
+    if (text !== '') return { request, text, json: JSON.parse(text), whenSent };
   } catch {
-    return false;
+    // Not JSON: below.
   }
-}
-
-function listen(server: NodeServer, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  return { request: new Request(request, { body: text }), text, json: undefined, whenSent };
 }

@@ -1,21 +1,22 @@
 /**
  * 2025-11-25 over HTTP with sessions: an `initialize` opens a session (Mcp-Session-Id) with its own
- * server from the factory on its own transport (session-transport.ts), so a 2025 client's
- * `notifications/cancelled` reaches the call it names, and GET streams and DELETE work as that
- * revision describes. Requests without a session (and that are not an `initialize`) are served
- * statelessly, as the SDK's createMcpHandler does. Sessions are bounded in number and idle time.
+ * server from the factory on the SDK's stateful WebStandardStreamableHTTPServerTransport, so a 2025
+ * client's `notifications/cancelled` reaches the call it names, and GET streams and DELETE work as
+ * that revision describes. Requests without a session (and that are not an `initialize`) are served
+ * by the SDK's stateless fallback, as its createMcpHandler does. Sessions are bounded in number and idle time.
  */
-import { legacyStatelessFallback, type AuthInfo, type HandleRequestOptions, type McpServerFactory, type Transport } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
+import {
+  legacyStatelessFallback,
+  WebStandardStreamableHTTPServerTransport,
+  type HandleRequestOptions,
+  type McpServerFactory,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { withEraResourceNotFound } from '../surface/resource-not-found.js';
-import { messageOf, parsedFor } from './body.js';
-import type { Exchange } from './exchange.js';
-import { SessionTransport } from './session-transport.js';
-import { sessionCalls } from './session-calls.js';
-import type { DirectCalls } from '../server.js';
+import { messageOf } from './capacity.js';
 
 export interface LegacySessionOptions {
-  /** When given, each session answers its plainest calls through these, without its server (session-calls.ts). */
-  readonly calls?: DirectCalls;
   /** A session unused this long is closed (longer than any single call may run). */
   readonly idleMs: number;
   /** The most sessions open at once; a new one closes the least recently used. */
@@ -24,15 +25,13 @@ export interface LegacySessionOptions {
 }
 
 export interface LegacySessions {
-  /** Serves a 2025-era exchange: in its session, opening one, or (no session named) statelessly by the SDK. */
-  serve(exchange: Exchange, authInfo: AuthInfo | undefined): Promise<void>;
-  /** Sessions open now. */
-  readonly size: number;
+  /** Serves a 2025-era request: in its session, opening one, or (no session named) statelessly. */
+  fetch(request: Request, handling: HandleRequestOptions): Promise<Response>;
   close(): Promise<void>;
 }
 
 interface Session {
-  readonly transport: SessionTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   close(): Promise<void>;
   lastUsed: number;
 }
@@ -53,19 +52,17 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     await session.close().catch((error: unknown) => options.onerror?.(error as Error));
   }
 
-  async function open(exchange: Exchange, authInfo: AuthInfo | undefined): Promise<void> {
+  async function open(request: Request, handling: HandleRequestOptions): Promise<Response> {
     if (sessions.size >= options.maxSessions) {
       const [oldest] = [...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]!;
       await drop(oldest);
     }
-    const server = await factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}), requestInfo: exchange.webRequest() });
+    const server = await factory({ era: 'legacy', ...(handling.authInfo ? { authInfo: handling.authInfo } : {}), requestInfo: request });
     let session: Session;
-    const identity = { session: () => transport.sessionId, clientName: () => ('getClientVersion' in server ? server : server.server).getClientVersion()?.name };
-    const calls = options.calls ? { calls: sessionCalls(options.calls, identity, options.onerror) } : {};
-    const transport: SessionTransport = new SessionTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void drop(id),
-      ...calls,
     });
     session = {
       transport,
@@ -77,25 +74,21 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
     };
     // The server answers through the wrapper (2025's resource-not-found code); requests still arrive at the transport.
     await server.connect(withEraResourceNotFound(transport));
-    return transport.handle(exchange, authInfo);
+    return transport.handleRequest(request, handling);
   }
 
   return {
-    async serve(exchange, authInfo) {
-      const id = exchange.header('mcp-session-id');
-      if (id !== undefined) {
+    async fetch(request, handling) {
+      const id = request.headers.get('mcp-session-id');
+      if (id !== null) {
         const session = sessions.get(id);
         // 404 tells a 2025 client its session is gone and to initialize again.
-        if (!session) return exchange.json(404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null });
+        if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null }, { status: 404 });
         session.lastUsed = Date.now();
-        return session.transport.handle(exchange, authInfo);
+        return session.transport.handleRequest(request, handling);
       }
-      if (messageOf(exchange.body)?.method === 'initialize') return open(exchange, authInfo);
-      const handling: HandleRequestOptions = { ...(authInfo ? { authInfo } : {}), ...parsedFor(exchange.body) };
-      return exchange.send(await stateless(exchange.webRequest(), handling));
-    },
-    get size() {
-      return sessions.size;
+      if (messageOf(handling.parsedBody)?.method === 'initialize') return open(request, handling);
+      return stateless(request, handling);
     },
     async close() {
       clearInterval(sweeper);

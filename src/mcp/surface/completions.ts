@@ -4,7 +4,7 @@
  * ids (panes, windows, sessions) that profiles attach to their arguments.
  */
 import type { Server } from '@modelcontextprotocol/server';
-import type { Engine } from '../../core/engine.js';
+import { type Engine, listPanes, listSessions, listWindows } from '../../core/index.js';
 
 /** Suggestions for a value being typed; `arguments` holds the other arguments already chosen. */
 export type Completer = (value: string, context: { readonly arguments: Readonly<Record<string, string>> }) => Promise<readonly string[]>;
@@ -39,11 +39,11 @@ export type EngineRunner = <T>(work: (engine: Engine) => Promise<T>, chosen: Rea
 export function tmuxIdCompleters(run: EngineRunner): { readonly pane: Completer; readonly window: Completer; readonly session: Completer; readonly sessionName: Completer } {
   const from = (list: (engine: Engine) => Promise<string[]>): Completer => async (value, { arguments: chosen }) => startingWith(value, await run(list, chosen));
   return {
-    pane: from(async (engine) => (await engine.listPanes()).map((pane) => pane.id)),
-    window: from(async (engine) => (await engine.listWindows()).map((window) => window.id)),
+    pane: from(async (engine) => (await listPanes(engine)).map((pane) => pane.id)),
+    window: from(async (engine) => (await listWindows(engine)).map((window) => window.id)),
     // A session is named by its id or its name; both are offered.
-    session: from(async (engine) => (await engine.listSessions()).flatMap((session) => [session.id, session.name])),
-    sessionName: from(async (engine) => (await engine.listSessions()).map((session) => session.name)),
+    session: from(async (engine) => (await listSessions(engine)).flatMap((session) => [session.id, session.name])),
+    sessionName: from(async (engine) => (await listSessions(engine)).map((session) => session.name)),
   };
 }
 

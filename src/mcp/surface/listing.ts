@@ -1,16 +1,8 @@
-/**
- * What a profile shows before any call: its tools/list listing, the capabilities it advertises and
- * its `initialize` answer. No SDK at run time, so the first answers (first-answers.ts) can be
- * written before the SDK is loaded, from the same code the SDK server is built with.
- */
+/** What a profile shows before any call: its tools/list listing and the capabilities it advertises. */
 import type { Completable } from './completions.js';
 import type { PromptDeclaration } from './prompts.js';
 import type { ResourceDeclaration, ResourceTemplateDeclaration } from './resources.js';
-import type { Profile } from '../server.js';
-import type { JsonRpcRules } from '../wire/jsonrpc-rules.js';
-
-/** The protocol versions `initialize` negotiates, as the SDK's own list (the first-answers test holds them equal). */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+import type { Profile } from '../profile.js';
 
 /** The tools/list listing: each selected tool exactly as declared. */
 export function toolListing<Ctx>(profile: Profile<Ctx>): object[] {
@@ -56,38 +48,5 @@ export function serverCapabilities<Ctx>(profile: Profile<Ctx>, surface: Surface)
     ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
     ...(completable ? { completions: {} } : {}),
     ...(extra.logging ? { logging: {} } : {}),
-  };
-}
-
-/**
- * What the first answers need of a profile, as plain data: made from the profile, or read from the
- * copy the build stored (profiles/stored-surface.ts), so they can be written before it is loaded.
- */
-export interface FirstSurface {
-  /** The tools/list listing, as JSON text: the largest answer, written as it was made or stored. */
-  readonly toolsJson: string;
-  readonly capabilities: object;
-  readonly serverInfo: Profile<unknown>['serverInfo'];
-  readonly instructions?: string;
-  readonly rules?: JsonRpcRules;
-}
-
-export function firstSurface<Ctx>(profile: Profile<Ctx>): FirstSurface {
-  return {
-    toolsJson: JSON.stringify(toolListing(profile)),
-    capabilities: serverCapabilities(profile, extraSurface(profile)),
-    serverInfo: profile.serverInfo,
-    ...(profile.instructions ? { instructions: profile.instructions } : {}),
-    ...(profile.jsonRpcRules ? { rules: profile.jsonRpcRules } : {}),
-  };
-}
-
-/** The `initialize` result the SDK server gives for `requested`, one of LEGACY_PROTOCOL_VERSIONS. */
-export function initializeResult(surface: FirstSurface, requested: string): object {
-  return {
-    protocolVersion: requested,
-    capabilities: surface.capabilities,
-    serverInfo: surface.serverInfo,
-    ...(surface.instructions ? { instructions: surface.instructions } : {}),
   };
 }

@@ -3,7 +3,7 @@
  * resource templates (whose variables may carry completers).
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate, type Server } from '@modelcontextprotocol/server';
-import { Failure } from '../../core/failure.js';
+import { Failure } from '../../core/index.js';
 import type { Completer } from './completions.js';
 
 export interface ResourceDeclaration {

@@ -5,8 +5,7 @@
  * results of the last kept rows (their metadata always stays). Profiles only name the fields.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { Failure, invalidArgument, refused } from '../../core/failure.js';
-import { quoted, shown, withoutControls } from '../../core/quote.js';
+import { Failure, invalidArgument, quoted, refused, shown, withoutControls } from '../../core/index.js';
 import type { ToolCall, ToolOutcome } from './tool.js';
 
 /** A batch's own budget for its JSON value; the rest of the 1,000,000-byte wire cap is for the envelope and the text. */
@@ -61,13 +60,6 @@ export interface BatchOptions {
   /** Names the batch in its text summary, e.g. "Read batch". */
   readonly label: string;
   /**
-   * Pipelining (see pipelinedRun): which operations may go ahead (nested reads that send their
-   * first tmux command before waiting on anything but tmux, answer from that one command in the
-   * usual case, and use the server whose count of tmux commands sent so far `commandsSent` reads).
-   * Without it, every operation waits for the previous one's answer.
-   */
-  readonly pipeline?: { readonly accepts: (operation: BatchOperation) => boolean; readonly commandsSent: () => number };
-  /**
    * Why a tool outside the batch's reach may not run, as the error of that operation's row. Without
    * it such a batch is refused whole before anything runs; with it, that operation fails alone.
    */
@@ -113,18 +105,13 @@ export async function runSerialBatch(
   // Each row's encoded size, kept as rows come: re-encoding the whole report after every row
   // made a batch quadratic in its results.
   const rowBytes: number[] = [];
-  let ahead: Array<Promise<CallToolResult>> = [];
   for (const [index, operation] of operations.entries()) {
     if (call.signal.aborted) throw new Failure('cancelled', `the batch was cancelled before operations[${index}]`);
     // Progress counts operations finished; the response itself says the last one is done.
     await call.progress(index, operations.length, `operations[${index}]: ${shown(operation.tool)}`);
-    if (ahead.length === 0 && options.pipeline) ahead = await pipelinedRun(operations.slice(index), index, nested, options.pipeline);
-    const pipelined = ahead.shift();
-    const row = pipelined
-      ? toRow(index, operation.tool, await pipelined)
-      : nested.names.includes(operation.tool)
-        ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}, index))
-        : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
+    const row = nested.names.includes(operation.tool)
+      ? toRow(index, operation.tool, await nested.call(operation.tool, operation.arguments ?? {}, index))
+      : toRow(index, operation.tool, { content: [{ type: 'text', text: options.outsideReach!(operation.tool) }], isError: true });
     report.results.push(row);
     rowBytes.push(jsonBytes(row));
     if (row.success) report.succeeded++;
@@ -141,60 +128,6 @@ export async function runSerialBatch(
     }
   }
   return { ...batchOutcome(report, options.label, reportBytes(report, rowBytes)), rowBytes };
-}
-
-/**
- * Runs the leading operations that are pipelined reads at once and answers their results in order
- * (none when the first is not one: the caller then runs it alone).
- *
- * Why this equals running them one after another: each of these reads answers from one tmux
- * command, and tmux runs the commands of one control connection strictly in the order they
- * arrive, each to completion. Starting read j+1 only once read j has sent its command (checked:
- * the server's count of sent commands rose by exactly one while read j was started and is still
- * waiting) makes tmux run them in operation order, which is what a serial run makes it do; a read
- * does not wait for the previous one's answer, but its own command still runs after the previous
- * one's, so it sees the same tmux state a serial run could have seen. Any doubt (a read that sent
- * no command or two, a command sent after the last read started, such as a ref needing the
- * server's identity first, or another request's command in between) makes the run unverified,
- * and its reads are all run again one after another: they are reads, so running one twice
- * changes nothing, and only the serial answers are used. A read refused without a command (bad
- * arguments) ends the run; having no tmux observation it cannot be out of order. Reads after one
- * that failed under onError "stop" may have run, but their answers are dropped, as a serial run
- * would not have made them.
- */
-async function pipelinedRun(
-  operations: readonly BatchOperation[],
-  /** Where `operations` begin in the batch. */
-  offset: number,
-  nested: NonNullable<ToolCall<unknown>['nested']>,
-  pipeline: NonNullable<BatchOptions['pipeline']>,
-): Promise<Array<Promise<CallToolResult>>> {
-  const started: Array<{ operation: BatchOperation; result: Promise<CallToolResult>; answer?: CallToolResult }> = [];
-  let sent = pipeline.commandsSent();
-  let verified = true;
-  for (const [i, operation] of operations.entries()) {
-    if (!pipeline.accepts(operation) || !nested.names.includes(operation.tool)) break;
-    const entry: (typeof started)[number] = { operation, result: nested.call(operation.tool, operation.arguments ?? {}, offset + i) };
-    void entry.result.then((answer) => (entry.answer = answer));
-    started.push(entry);
-    // One turn of the event loop: the read reaches its command, and the control client writes it.
-    await new Promise((resolve) => setImmediate(resolve));
-    const now = pipeline.commandsSent();
-    const rose = now - sent;
-    sent = now;
-    // A success of these reads always comes from its command; a failure may have come before any.
-    if (entry.answer?.isError && rose === 0) break; // refused without tmux: the run ends here
-    if (rose !== 1 || entry.answer?.isError) {
-      verified = false;
-      break;
-    }
-  }
-  if (started.length <= 1) return started.map((entry) => entry.result);
-  const results = await Promise.all(started.map((entry) => entry.result));
-  if (verified && pipeline.commandsSent() === sent) return results.map((result) => Promise.resolve(result));
-  const serial: Array<Promise<CallToolResult>> = [];
-  for (const [i, { operation }] of started.entries()) serial.push(Promise.resolve(await nested.call(operation.tool, operation.arguments ?? {}, offset + i)));
-  return serial;
 }
 
 /** For the wire cap: the same report with one more result dropped, or undefined when none is left. */

@@ -4,7 +4,7 @@
  * take, measured without encoding a large structured value twice.
  */
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
-import { asFailure } from '../../core/failure.js';
+import { asFailure } from '../../core/index.js';
 import type { ToolOutcome } from './tool.js';
 
 /** The most bytes one JSON-RPC response may take on the wire. */

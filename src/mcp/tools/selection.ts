@@ -4,7 +4,7 @@
  * (LIBTMUX_TOOLS), then exclusions (LIBTMUX_EXCLUDE_TOOLS), which win over everything and also
  * narrow what a batch may call. Filtering shapes the interface; it is not an authorization boundary.
  */
-import { quoted } from '../../core/quote.js';
+import { quoted } from '../../core/index.js';
 import { nearest } from './nearest.js';
 
 /** A toolset or tool list that names nothing known; the command line reports it as a usage error (exit 2). */
@@ -82,6 +82,11 @@ export function selectGroups(all: readonly Selectable[], request: SelectionReque
   return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names, readOnly: request.readOnly === true, readGroup: request.readGroup ?? READ_GROUP };
 }
 
+/** The refusal of a tool that changes something while the server runs read-only, in every profile. */
+export function readOnlyRefusal(name: string): string {
+  return `tool "${name}" is not available: this server runs read-only (--read-only or TMUX_MCP_READ_ONLY=1), so only tools that only read can be called`;
+}
+
 /** Why `name` is not callable under `selection`, phrased as what to change. */
 export function whyUnavailable(all: readonly Selectable[], selection: Selection, name: string): string {
   const tool = all.find((t) => t.name === name);
@@ -89,7 +94,7 @@ export function whyUnavailable(all: readonly Selectable[], selection: Selection,
   if (!tool) return `unknown tool ${quoted(name)}${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
   if (selection.excluded.has(name)) return `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`;
   if (selection.readOnly && !selection.names.has(name)) {
-    return `tool "${name}" is not available: this server runs read-only (--read-only or TMUX_MCP_READ_ONLY=1), so only tools that only read can be called`;
+    return readOnlyRefusal(name);
   }
   return (
     `tool "${name}" is not enabled on this server: it is in the "${tool.group}" toolset, and the toolsets in force are ` +
@@ -112,7 +117,7 @@ export function howToEnable(all: readonly Selectable[], selection: Selection, na
   }
   if (selection.readOnly && !selection.names.has(name)) {
     return {
-      message: `tool "${name}" is not available: this server runs read-only (--read-only or TMUX_MCP_READ_ONLY=1), so only tools that only read can be called`,
+      message: readOnlyRefusal(name),
       hint: 'Whoever runs this server chose read-only; use the tools that read (tools/list), or ask them to restart it without --read-only.',
     };
   }

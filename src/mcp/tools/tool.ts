@@ -3,6 +3,7 @@
  * contract's schemas, annotations and `_meta`, the selection group, and the handler.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Typed } from '../../core/index.js';
 import type { JsonSchema, Static } from './schema.js';
 
 export interface ToolAnnotations {
@@ -40,7 +41,18 @@ export interface ToolCall<Ctx> {
    * `nested` (julia's run_operations) runs each through here, so every item is an audit entry.
    */
   readonly auditItem?: AuditItem;
+  /**
+   * Present when items of this batch need a person's approval (--approve): a batch that runs its
+   * items itself awaits it before item `index` runs; it throws the refusal when the item may not.
+   */
+  readonly approveItem?: (index: number) => Promise<void>;
 }
+
+/** What a call types or runs in a pane, as tmux would receive it: what --approve text: rules read. */
+export type TypedBy<Args, Ctx> = (args: Args, ctx: Ctx) => readonly Typed[] | Promise<readonly Typed[]>;
+
+/** The calls a batch makes, one per item, each approved on its own (--approve). */
+export type ItemsOf<Args> = (args: Args) => ReadonlyArray<{ readonly tool: string; readonly arguments: unknown }>;
 
 /** Runs one batch item's `work`, recording it as a call of `tool` with `args` (its outcome, targets and time). */
 export type AuditItem = <T>(tool: string, args: unknown, work: () => Promise<T>) => Promise<T>;
@@ -48,7 +60,7 @@ export type AuditItem = <T>(tool: string, args: unknown, work: () => Promise<T>)
 export interface NestedCaller {
   /** The tools this call may invoke, already narrowed to those that exist and are not excluded. */
   readonly names: readonly string[];
-  /** `index`: the operation's place in the batch, for the audit (a pipelined read run again keeps its place). */
+  /** `index`: the operation's place in the batch, for the audit (rows that call nothing leave a gap). */
   call(name: string, args: unknown, index?: number): Promise<CallToolResult>;
 }
 
@@ -60,6 +72,12 @@ export interface ToolFacts {
   readonly description: string;
   /** Absent when the contract advertises no output schema. */
   readonly output?: JsonSchema;
+  /**
+   * The arguments that name tmux objects (panes, windows, sessions), for the audit: a property of
+   * the input (`paneId`), of an object argument (`target.paneId`), or of each item of an array
+   * argument (`operations[].paneId`). The audit records the ids and refs found there (audit-targets.ts).
+   */
+  readonly targets?: readonly string[];
 }
 
 /**
@@ -71,6 +89,8 @@ export interface ToolFacts {
 export interface ToolSpec<In extends JsonSchema, Call> extends ToolFacts {
   readonly input: In;
   readonly handler: Handler<In, Call>;
+  readonly typed?: TypedBy<Static<In>, Call extends { readonly ctx: infer Ctx } ? Ctx : never>;
+  readonly items?: ItemsOf<Static<In>>;
 }
 
 /** How a tool acts: the arguments its input schema accepts, checked against it, in; an outcome out. */
@@ -88,6 +108,8 @@ export interface ToolDeclaration<Ctx, Args = any> {
   /** The selection group the profile sorts it into (libtmux: inspect, manage, execute, teardown). */
   readonly group: string;
   readonly handler: (args: Args, call: ToolCall<Ctx>) => Promise<ToolOutcome>;
+  /** The arguments that name tmux objects (ToolFacts.targets), checked against `inputSchema`. */
+  readonly targets?: readonly string[];
   /** Tools this one may call through `call.nested` (a batch); others are refused. */
   readonly nestedAuthority?: readonly string[];
   /**
@@ -101,8 +123,26 @@ export interface ToolDeclaration<Ctx, Args = any> {
    * it drops one more piece (and says so in the outcome); undefined when nothing more can go.
    */
   readonly shrinkOutcome?: (outcome: ToolOutcome) => ToolOutcome | undefined;
+  /** For --approve text: rules, when the tool types or runs text in a pane. */
+  readonly typed?: TypedBy<Args, Ctx>;
+  /** For a batch that runs its items itself (not through `nested`): its items, each approved on its own. */
+  readonly items?: ItemsOf<Args>;
 }
 
+/** The facts' target arguments, each checked to name a property of `input`: a slip in a declaration fails at start-up, not in the audit. */
+export function declaredTargets(facts: ToolFacts, input: JsonSchema): { readonly targets?: readonly string[] } {
+  if (!facts.targets?.length) return {};
+  for (const path of facts.targets) {
+    let schema: JsonSchema | undefined = input;
+    for (const step of path.split('.')) {
+      const name = step.endsWith('[]') ? step.slice(0, -2) : step;
+      schema = (schema?.properties as Record<string, JsonSchema> | undefined)?.[name];
+      if (schema && step.endsWith('[]')) schema = schema.items as JsonSchema | undefined;
+    }
+    if (!schema) throw new Error(`${facts.name}: the target ${path} names no argument of its input schema`);
+  }
+  return { targets: facts.targets };
+}
 
 /**
  * How often a long call reports progress (when the client asked for it), so any call that runs past a

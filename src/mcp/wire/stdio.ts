@@ -11,7 +11,6 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { JsonRpcLines, outboundLine, readableProtocolError } from './json-rpc-lines.js';
 import type { JsonLimits } from './json-limits.js';
 import { answeredId, cancelledId, isErrorResponse, isRequest } from './message-kind.js';
-import type { Handover } from './first-answers.js';
 
 export interface StdioServing {
   /** Settles once the connection is over: stdin ended and every call read before that was answered, or close() ran. */
@@ -34,12 +33,10 @@ export interface StdioOptions {
   readonly limits?: JsonLimits;
   /** Called the moment stdin ends, before the calls in flight are awaited (so they can be ended early). */
   readonly onInputEnd?: () => void;
-  /** What the first answers (first-answers.ts) leave: read first, and the answers they gave not written again. */
-  readonly handover?: Handover;
 }
 
 export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
-  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits, options.onInputEnd, options.handover);
+  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits, options.onInputEnd);
   const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
   return {
     closed: wire.closed,
@@ -75,7 +72,6 @@ class DrainingStdioWire implements Transport {
     private readonly drainLimitMs: number,
     limits?: JsonLimits,
     private readonly onEnd?: () => void,
-    private readonly handover?: Handover,
   ) {
     this.#buffer = new JsonRpcLines(limits);
     this.closed = new Promise((resolve) => (this.#markClosed = resolve));
@@ -87,7 +83,6 @@ class DrainingStdioWire implements Transport {
     this.input.on('close', this.#onInputEnd);
     this.input.on('error', this.#onInputError);
     this.output.on('error', this.#onOutputError);
-    if (this.handover?.pending.length) this.#onData(this.handover.pending);
     this.input.resume();
     if (this.input.readableEnded || this.input.destroyed) setImmediate(this.#onInputEnd);
   }
@@ -95,12 +90,6 @@ class DrainingStdioWire implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#isClosed) throw new Error('the stdio connection is closed');
     const answered = answeredId(message);
-    if (answered !== undefined && this.handover?.answered.delete(answered)) {
-      // Answered before the SDK was loaded; the SDK's answer to the replayed request is the same, or says why not.
-      if (isErrorResponse(message)) this.onerror?.(new Error(`the replayed request ${String(answered)} failed: ${message.error.message}`));
-      this.#settle(answered);
-      return;
-    }
     try {
       await this.#write(outboundLine(isErrorResponse(message) ? readableProtocolError(message) : message));
     } finally {

@@ -2,8 +2,7 @@
  * The plan-time checks the schemas cannot express: limits in UTF-8 bytes (a schema's maxLength
  * counts characters), no NUL, well-formed Unicode, a non-empty generation. All before tmux.
  */
-import { invalidArgument } from '../../core/failure.js';
-import { hasLoneSurrogate } from '../../core/arrange/naming.js';
+import { hasLoneSurrogate, invalidArgument } from '../../core/index.js';
 import type { JuliaApp, PaneTarget } from './app.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');

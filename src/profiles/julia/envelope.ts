@@ -5,8 +5,7 @@
  * touched, never by its wording; a payload over the result limit becomes a `result_limit` error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clipUtf8 } from '../../core/read/capture.js';
-import { asFailure, reportedByTmux, type Failure, type FailureKind } from '../../core/failure.js';
+import { asFailure, clipUtf8, type Failure, type FailureKind, reportedByTmux } from '../../core/index.js';
 import { PolicyRefusal } from './app.js';
 
 export type Payload = Record<string, unknown>;
@@ -30,6 +29,7 @@ const CODE_OF_KIND: Partial<Record<FailureKind, string>> = {
   observation_lost: 'observation_lost',
   too_large: 'output_limit',
   out_of_scope: 'target_denied',
+  denied: 'approval_denied',
   tmux_timeout: 'deadline',
   output_limit: 'output_limit',
 };

@@ -4,10 +4,9 @@
  * envelope. The tools in force and their order come from --tool; schemas follow the configuration.
  */
 import { ConfigError, type JuliaOptions } from '../../config.js';
-import type { Engine } from '../../core/engine.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
-import { generationOf } from '../../core/servers/generation.js';
-import type { Profile } from '../../mcp/server.js';
+import { type Engine, type EngineRegistry, generationOf, listPanes } from '../../core/index.js';
+import type { Profile } from '../../mcp/profile.js';
+import { readOnlyRefusal } from '../../mcp/tools/selection.js';
 import { VERSION } from '../../version.js';
 import { JuliaApp, type JuliaSettings, type PaneTarget } from './app.js';
 import { juliaDeclaration, type SchemaSettings } from './declare.js';
@@ -74,6 +73,8 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
       modernVersion: '2026-07-28',
       limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
     },
+    // A tool of this profile left out by --read-only is refused as such, not as unknown.
+    describeUnavailable: (name) => (oversight.readOnly && TOOL_NAMES.includes(name) && !names.includes(name) ? readOnlyRefusal(name) : undefined),
     renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
     renderSuccess: (outcome, tool) => ({ result: limited(outcome.structured as Payload, tool, outcome.text) }),
     closing: () => app.close(),
@@ -85,7 +86,7 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
 /** Pane ids given at start-up, bound to the generation of the server running now; a missing one stops start-up. */
 async function resolvePanes(engine: Engine, paneIds: readonly string[]): Promise<PaneTarget[]> {
   if (paneIds.length === 0) return [];
-  const panes = await engine.listPanes();
+  const panes = await listPanes(engine);
   return paneIds.map((paneId) => {
     const pane = panes.find((p) => p.id === paneId);
     if (!pane) throw new ConfigError(`configured pane ${paneId} does not exist`);

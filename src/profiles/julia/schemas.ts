@@ -3,7 +3,7 @@
  * envelope branch, and the `{anyOf: [success, failure]}` shape every output schema has.
  */
 import { array, boolean, object, string, type JsonSchema } from '../../mcp/tools/schema.js';
-import { PANE_ID_PATTERN } from '../../core/ids.js';
+import { PANE_ID_PATTERN } from '../../core/index.js';
 import type { PaneTarget } from './app.js';
 import { requiredWithTarget, type SchemaSettings } from './declare.js';
 

@@ -5,9 +5,7 @@
  * mean anything: filtering shapes the interface, it does not authorize.
  */
 import type { Config } from '../../config.js';
-import type { Engine } from '../../core/engine.js';
-import { socketDirectory } from '../../core/servers/registry.js';
-import { shellQuote } from '../../core/quote.js';
+import { type Engine, shellQuote, socketDirectory } from '../../core/index.js';
 import type { ResourceDeclaration } from '../../mcp/surface/resources.js';
 import { CAPABILITY_KEY, capabilityRow, type LibtmuxTool } from './declare.js';
 import type { Selection } from './selection.js';

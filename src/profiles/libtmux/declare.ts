@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import type { ToolCall, ToolDeclaration, ToolSpec } from '../../mcp/tools/tool.js';
+import { declaredTargets, type ToolCall, type ToolDeclaration, type ToolSpec } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 
 type ProcessReach = 'none' | 'configured-process' | 'pane-input' | 'pane-command';
@@ -60,7 +60,10 @@ export function libtmuxTool<In extends JsonSchema>(spec: LibtmuxToolSpec<In>): L
     annotations: { ...ANNOTATIONS, title: spec.title },
     _meta: { [CAPABILITY_KEY]: capabilityRow(spec, spec.input) },
     group: spec.toolset,
+    ...declaredTargets(spec, spec.input),
     handler: spec.handler as LibtmuxTool['handler'],
+    ...(spec.typed ? { typed: spec.typed as LibtmuxTool['typed'] } : {}),
+    ...(spec.items ? { items: spec.items as LibtmuxTool['items'] } : {}),
   };
 }
 

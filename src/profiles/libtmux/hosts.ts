@@ -4,9 +4,16 @@
  * local tmux), the listings span every host, and ids in a host's answers come back as `NAME:%3`.
  * See core/hosts.ts for the rule, README "Hosts" for the user's view.
  */
-import { oneHost, qualify, routeTarget, type RoutedTarget } from '../../core/servers/hosts.js';
-import { unanswered, type EngineRegistry } from '../../core/servers/registry.js';
-import { asFailure, isHostUnreachable } from '../../core/failure.js';
+import {
+  asFailure,
+  type EngineRegistry,
+  isHostUnreachable,
+  oneHost,
+  qualify,
+  type RoutedTarget,
+  routeTarget,
+  unanswered,
+} from '../../core/index.js';
 import type { ToolCall, ToolOutcome } from '../../mcp/tools/tool.js';
 import type { LibtmuxContext } from './context.js';
 import type { LibtmuxTool } from './declare.js';

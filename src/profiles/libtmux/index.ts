@@ -1,7 +1,7 @@
 /** The libtmux profile: the 45-tool contract shared by the family's ports (schemas of the Swift port). */
 import type { Config } from '../../config.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
-import type { Profile } from '../../mcp/server.js';
+import type { EngineRegistry } from '../../core/index.js';
+import type { Profile } from '../../mcp/profile.js';
 import { VERSION } from '../../version.js';
 import { capabilitiesResource } from './capabilities.js';
 import { hostAware } from './hosts.js';

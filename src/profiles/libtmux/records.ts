@@ -3,9 +3,7 @@
  * schemas and the functions that build them from core records. Field names are the contract's.
  */
 import { array, boolean, integer, object, string } from '../../mcp/tools/schema.js';
-import type { Engine } from '../../core/engine.js';
-import type { PaneRecord, WindowRecord } from '../../core/read/records.js';
-import type { SessionSummary } from '../../core/read/session-list.js';
+import { encodeRef, type Engine, type PaneRecord, type SessionRecord, type WindowRecord } from '../../core/index.js';
 
 const ref = (what: string) => string({ description: `Opaque ${what} reference, valid until the tmux server restarts; accepted wherever an id is.` });
 
@@ -96,9 +94,9 @@ export const captureSchema = object(
   ['droppedLines', 'lines', 'paneId'],
 );
 
-export function sessionWire(engine: Engine, session: SessionSummary, foreignClients: ReadonlyMap<string, number>) {
+export function sessionWire(engine: Engine, session: SessionRecord, foreignClients: ReadonlyMap<string, number>) {
   return {
-    ref: engine.ref('session', session.id, session.incarnation),
+    ref: encodeRef('session', session.id, session.incarnation),
     id: session.id,
     name: session.name,
     windowCount: session.windowCount,
@@ -109,7 +107,7 @@ export function sessionWire(engine: Engine, session: SessionSummary, foreignClie
 
 export function windowWire(engine: Engine, window: WindowRecord) {
   return {
-    ref: engine.ref('window', window.id, window.incarnation),
+    ref: encodeRef('window', window.id, window.incarnation),
     id: window.id,
     name: window.name,
     paneCount: window.paneCount,
@@ -120,7 +118,7 @@ export function windowWire(engine: Engine, window: WindowRecord) {
 
 export function windowLinkWire(engine: Engine, window: WindowRecord) {
   return {
-    ref: engine.ref('link', `${window.sessionId}:${window.id}`, window.incarnation),
+    ref: encodeRef('link', `${window.sessionId}:${window.id}`, window.incarnation),
     sessionID: window.sessionId,
     windowID: window.id,
     index: window.index,
@@ -145,7 +143,7 @@ export function windowOccurrenceWire(engine: Engine, window: WindowRecord) {
 
 export function paneWire(engine: Engine, pane: PaneRecord) {
   return {
-    ref: engine.ref('pane', pane.id, pane.incarnation),
+    ref: encodeRef('pane', pane.id, pane.incarnation),
     id: pane.id,
     index: pane.index,
     width: pane.width,

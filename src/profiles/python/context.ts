@@ -1,6 +1,5 @@
 /** What every python tool handler works with: the engines, by socket, and the settings that shape results. */
-import type { Engine } from '../../core/engine.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
+import type { Engine, EngineRegistry } from '../../core/index.js';
 
 export interface PythonContext {
   readonly registry: EngineRegistry;

@@ -5,7 +5,7 @@
  * A success is the structured value with its text; a text-only tool answers the text alone.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { asFailure, type TmuxFailureKind } from '../../core/failure.js';
+import { asFailure, type TmuxFailureKind } from '../../core/index.js';
 import { successResult, type RenderedResult } from '../../mcp/tools/results.js';
 import type { ToolOutcome } from '../../mcp/tools/tool.js';
 
@@ -15,6 +15,7 @@ const ERROR_TYPES: Record<string, string> = {
   not_found: 'ObjectDoesNotExist',
   refused: 'ToolRefused',
   out_of_scope: 'OutOfScope',
+  denied: 'ApprovalDenied',
   cancelled: 'Cancelled',
   timeout: 'TimeoutError',
   server_gone: 'TmuxServerGone',

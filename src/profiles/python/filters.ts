@@ -3,8 +3,7 @@
  * Python server takes them) over the fields of each result row; every lookup must hold. A JSON
  * string holding the same object is accepted too (some clients send objects that way).
  */
-import { invalidArgument } from '../../core/failure.js';
-import { boundedRegex } from '../../core/read/bounded-regex.js';
+import { boundedRegex, invalidArgument } from '../../core/index.js';
 import { stringMapValue } from './schema.js';
 
 const OPERATORS = ['exact', 'iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith', 'regex', 'iregex'] as const;

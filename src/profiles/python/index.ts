@@ -4,10 +4,9 @@
  * each, through the registry.
  */
 import type { Config } from '../../config.js';
-import type { EngineRegistry } from '../../core/servers/registry.js';
-import type { Profile } from '../../mcp/server.js';
+import { type EngineRegistry, Failure } from '../../core/index.js';
+import type { Profile } from '../../mcp/profile.js';
 import { howToEnable, selectGroups, TOOLSETS, whyUnavailable, type Selection } from '../../mcp/tools/selection.js';
-import { Failure } from '../../core/failure.js';
 import type { PythonContext } from './context.js';
 import type { PythonTool } from './declare.js';
 import { renderError, renderSuccess } from './errors.js';

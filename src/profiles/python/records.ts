@@ -3,9 +3,14 @@
  * schemas and the functions that build them from core records. Numbers tmux prints as text
  * (indexes, sizes, pids, flags) stay strings, as that server sends them.
  */
-import type { Engine } from '../../core/engine.js';
-import type { PaneDetail } from '../../core/read/pane-details.js';
-import type { SessionRecord, WindowRecord } from '../../core/read/records.js';
+import {
+  type Engine,
+  foreignClientsBySession,
+  isCallerPane,
+  type PaneDetail,
+  type SessionRecord,
+  type WindowRecord,
+} from '../../core/index.js';
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import { field, model, optional } from './schema.js';
 
@@ -105,7 +110,7 @@ export function windowWire(window: WindowRecord) {
 
 /** A session record with its count of attached people (clients other than this server's own). */
 export async function sessionOut(engine: Engine, session: SessionRecord) {
-  return sessionWire(session, await engine.foreignClientsBySession());
+  return sessionWire(session, await foreignClientsBySession(engine));
 }
 
 export async function paneWire(engine: Engine, pane: PaneDetail) {
@@ -123,7 +128,7 @@ export async function paneWires(engine: Engine, panes: readonly PaneDetail[]) {
 async function callerTest(engine: Engine): Promise<(paneId: string) => boolean | null> {
   const caller = engine.options.caller;
   if (!caller) return () => null;
-  const here = await engine.isCallerPane(caller.paneId);
+  const here = await isCallerPane(engine, caller.paneId);
   return (paneId) => here && paneId === caller.paneId;
 }
 

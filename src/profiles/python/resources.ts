@@ -3,16 +3,23 @@
  * window with its panes, a pane) and a pane's visible text, on the configured server or the one
  * `?socket_name=` names. A missing object reads as "resource not found".
  */
-import { captureLines } from '../../core/read/capture.js';
-import { listPaneDetails, paneDetail } from '../../core/read/pane-details.js';
-import { EngineRegistry } from '../../core/servers/registry.js';
+import {
+  captureLines,
+  type Engine,
+  EngineRegistry,
+  foreignClientsBySession,
+  listPaneDetails,
+  listSessions,
+  listWindows,
+  onPane,
+  PANE_ID,
+  paneDetail,
+} from '../../core/index.js';
 import { completersFor } from './completions.js';
 import type { Completer } from '../../mcp/surface/completions.js';
-import type { Engine } from '../../core/engine.js';
 import type { ResourceTemplateDeclaration } from '../../mcp/surface/resources.js';
-import { PANE_ID } from '../../core/ids.js';
 import { paneWire, paneWires, sessionWire, windowWire } from './records.js';
-import { checkId, resolveSession, resolveWindow } from './targets.js';
+import { checkId, targetedSession, targetedWindow } from './targets.js';
 
 const META = { fastmcp: { tags: [] } };
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -42,7 +49,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'Every session of the tmux server (or of the one ?socket_name= names), as a JSON array of session records.',
       mimeType: 'application/json',
       async read(engine) {
-        const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
+        const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
         return json(sessions.map((s) => sessionWire(s, clients)));
       },
     }),
@@ -53,8 +60,8 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'One session by name, as JSON: its record plus `windows`, the records of its windows.',
       mimeType: 'application/json',
       async read(engine, { session_name }) {
-        const session = await resolveSession(engine, { session_name: session_name! });
-        const [clients, windows] = await Promise.all([engine.foreignClientsBySession(), engine.listWindows(session.id)]);
+        const session = await targetedSession(engine, { session_name: session_name! });
+        const [clients, windows] = await Promise.all([foreignClientsBySession(engine), listWindows(engine, session.id)]);
         return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
       },
     }),
@@ -65,8 +72,8 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'The windows of one session (by name), as a JSON array of window records.',
       mimeType: 'application/json',
       async read(engine, { session_name }) {
-        const session = await resolveSession(engine, { session_name: session_name! });
-        return json((await engine.listWindows(session.id)).map(windowWire));
+        const session = await targetedSession(engine, { session_name: session_name! });
+        return json((await listWindows(engine, session.id)).map(windowWire));
       },
     }),
     template(registry, completers, {
@@ -76,7 +83,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'One window, by session name and window index, as JSON: its record plus `panes`, the records of its panes.',
       mimeType: 'application/json',
       async read(engine, { session_name, window_index }) {
-        const window = await resolveWindow(engine, { session_name: session_name!, window_index: window_index! });
+        const window = await targetedWindow(engine, { session_name: session_name!, window_index: window_index! });
         const panes = await listPaneDetails(engine, { windowId: window.id });
         return json({ ...windowWire(window), panes: await paneWires(engine, panes) });
       },
@@ -101,7 +108,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       mimeType: 'text/plain',
       async read(engine, { pane_id }) {
         const paneId = checkId(pane_id!, PANE_ID, 'pane_id', '%3');
-        return (await engine.onPane(paneId, () => captureLines(engine, paneId))).join('\n');
+        return (await onPane(engine, paneId, () => captureLines(engine, paneId))).join('\n');
       },
     }),
   ];

@@ -4,7 +4,7 @@
  * spell `required` only when something is, result models are open, and a bare value (string,
  * list) comes wrapped as `{result}` with `x-fastmcp-wrap-result`. Descriptions are ours.
  */
-import { invalidArgument } from '../../core/failure.js';
+import { invalidArgument } from '../../core/index.js';
 import { typed, type JsonSchema, type ObjectOf, type Schema, type Static } from '../../mcp/tools/schema.js';
 
 type Scalars = { string: string; integer: number; number: number; boolean: boolean };

@@ -1,13 +1,12 @@
 /** ServerInfo rows: whether a tmux server answers on a socket, where, which version, how many sessions. */
-import type { Engine } from '../../core/engine.js';
-import { socketDirectory } from '../../core/servers/registry.js';
+import { type Engine, listSessions, socketDirectory } from '../../core/index.js';
 
 export async function serverInfo(engine: Engine, socketName: string | null) {
   const identity = await engine.identity();
-  const sessions = identity ? await engine.listSessions() : [];
-  const configured = engine.tmux.globalArgs;
-  const name = socketName ?? flag(configured, '-L');
-  const path = identity?.socketPath ?? flag(configured, '-S') ?? (name !== null ? `${socketDirectory()}/${name}` : null);
+  const sessions = identity ? await listSessions(engine) : [];
+  const configured = engine.socket;
+  const name = socketName ?? configured.name ?? null;
+  const path = identity?.socketPath ?? configured.path ?? (name !== null ? `${socketDirectory()}/${name}` : null);
   return {
     is_alive: identity !== undefined,
     socket_name: name,
@@ -15,9 +14,4 @@ export async function serverInfo(engine: Engine, socketName: string | null) {
     session_count: sessions.length,
     version: identity?.version ?? null,
   };
-}
-
-function flag(args: readonly string[], name: string): string | null {
-  const at = args.indexOf(name);
-  return at === -1 ? null : (args[at + 1] ?? null);
 }

@@ -1,6 +1,5 @@
 /** The spawn arguments several tools share: environment (object or JSON string), directory, persistent-history suppression. */
-import { checkStartDirectory } from '../../core/arrange/lifecycle.js';
-import { withoutPersistentHistory } from '../../core/arrange/spawn-options.js';
+import { checkStartDirectory, withoutPersistentHistory } from '../../core/index.js';
 import type { ObjectOf } from '../../mcp/tools/schema.js';
 import { defaulted, optional, stringMap, stringMapValue } from './schema.js';
 

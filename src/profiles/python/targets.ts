@@ -2,13 +2,26 @@
  * Targeting as the Python server does it: pane_id first (looked up server-wide); else window_id;
  * else a session (session_id, then session_name, then the first session), in which window_index
  * picks a window (else its first window), whose first pane is the pane. Ids are checked for shape
- * before tmux is asked.
+ * before tmux is asked. Named `targeted*`: core's `resolve*` read one id or ref, these a set of fields.
  */
-import type { Engine } from '../../core/engine.js';
-import { invalidArgument, notFound } from '../../core/failure.js';
-import { listPaneDetails, paneDetail, type PaneDetail } from '../../core/read/pane-details.js';
-import type { SessionRecord, WindowRecord } from '../../core/read/records.js';
-import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../core/ids.js';
+import {
+  checkSessionInScope,
+  type Engine,
+  getSession,
+  getWindow,
+  invalidArgument,
+  listPaneDetails,
+  listSessions,
+  listWindows,
+  notFound,
+  PANE_ID,
+  paneDetail,
+  type PaneDetail,
+  SESSION_ID,
+  type SessionRecord,
+  WINDOW_ID,
+  type WindowRecord,
+} from '../../core/index.js';
 
 export interface SessionTarget {
   readonly session_id?: string | null;
@@ -39,11 +52,11 @@ export function checkTarget(target: PaneTarget): void {
   }
 }
 
-export async function resolveSession(engine: Engine, target: SessionTarget): Promise<SessionRecord> {
-  if (target.session_id != null) return engine.getSession(checkId(target.session_id, SESSION_ID, 'session_id', '$0'));
-  const sessions = await engine.listSessions();
+export async function targetedSession(engine: Engine, target: SessionTarget): Promise<SessionRecord> {
+  if (target.session_id != null) return getSession(engine, checkId(target.session_id, SESSION_ID, 'session_id', '$0'));
+  const sessions = await listSessions(engine);
   if (target.session_name != null) {
-    engine.checkSessionName(target.session_name);
+    checkSessionInScope(engine, target.session_name);
     const session = sessions.find((s) => s.name === target.session_name);
     if (!session) {
       throw notFound(
@@ -58,10 +71,10 @@ export async function resolveSession(engine: Engine, target: SessionTarget): Pro
   return first;
 }
 
-export async function resolveWindow(engine: Engine, target: WindowTarget): Promise<WindowRecord> {
-  if (target.window_id != null) return engine.getWindow(checkId(target.window_id, WINDOW_ID, 'window_id', '@1'));
-  const session = await resolveSession(engine, target);
-  const windows = await engine.listWindows(session.id);
+export async function targetedWindow(engine: Engine, target: WindowTarget): Promise<WindowRecord> {
+  if (target.window_id != null) return getWindow(engine, checkId(target.window_id, WINDOW_ID, 'window_id', '@1'));
+  const session = await targetedSession(engine, target);
+  const windows = await listWindows(engine, session.id);
   if (target.window_index != null) {
     const window = windows.find((w) => String(w.index) === target.window_index);
     if (!window) throw notFound(`Window not found: index ${target.window_index} in session ${JSON.stringify(session.name)}`, `Its windows: ${windows.map((w) => w.index).join(', ')}. ${DISCOVER}`);
@@ -72,9 +85,9 @@ export async function resolveWindow(engine: Engine, target: WindowTarget): Promi
   return first;
 }
 
-export async function resolvePane(engine: Engine, target: PaneTarget): Promise<PaneDetail> {
+export async function targetedPane(engine: Engine, target: PaneTarget): Promise<PaneDetail> {
   if (target.pane_id != null) return paneDetail(engine, checkId(target.pane_id, PANE_ID, 'pane_id', '%3'));
-  const window = await resolveWindow(engine, target);
+  const window = await targetedWindow(engine, target);
   const panes = await listPaneDetails(engine, { windowId: window.id });
   const first = panes[0];
   if (!first) throw notFound(`Window ${window.id} has no panes`, 'Call list_panes to discover valid pane ids.');
@@ -82,7 +95,7 @@ export async function resolvePane(engine: Engine, target: PaneTarget): Promise<P
 }
 
 /** Just the pane id: a given pane_id is used as is (the tmux command aimed at it refuses a missing pane). */
-export async function resolvePaneId(engine: Engine, target: PaneTarget): Promise<string> {
+export async function targetedPaneId(engine: Engine, target: PaneTarget): Promise<string> {
   if (target.pane_id != null) return checkId(target.pane_id, PANE_ID, 'pane_id', '%3');
-  return (await resolvePane(engine, target)).id;
+  return (await targetedPane(engine, target)).id;
 }

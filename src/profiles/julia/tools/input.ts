@@ -1,5 +1,5 @@
 /** The input tools: typing keys into a pane, and pasting a block of text. */
-import { pasteText as paste, sendKeys as send } from '../../../core/act/input.js';
+import { pasteText as paste, sendKeys as send, typedKeys, typedText } from '../../../core/index.js';
 import { string } from '../../../mcp/tools/schema.js';
 import { checkKeys, checkText, planOn } from '../checks.js';
 import { CHANGE, juliaTool } from '../declare.js';
@@ -7,6 +7,7 @@ import { keysFields, mutationDone, mutationOutput, paneInput } from '../schemas.
 
 export const sendKeys = juliaTool({
   name: 'send_keys',
+  targets: ['target.paneId'],
   description:
     'Type into a pane or press keys in it, as at its keyboard: answer a prompt, drive a full-screen program, interrupt ' +
     '(keys ["C-c"]). Strings that are tmux key names are pressed, others typed; no Enter is added, so run a line with ' +
@@ -16,6 +17,7 @@ export const sendKeys = juliaTool({
   annotations: CHANGE,
   input: (settings) => paneInput(settings, keysFields, ['keys']),
   output: mutationOutput,
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: false })],
   plan: (args, app) =>
     planOn(args, app, () => {
       checkKeys(args.keys);
@@ -32,6 +34,7 @@ const MAX_PASTE_BYTES = 65536;
 
 export const pasteText = juliaTool({
   name: 'paste_text',
+  targets: ['target.paneId'],
   description:
     'Insert a block of text into a pane in one go, through a private tmux buffer (deleted afterwards), with its ' +
     'newlines kept: a shell that supports bracketed paste inserts it without running each line. Nothing is pressed ' +
@@ -42,6 +45,7 @@ export const pasteText = juliaTool({
   input: (settings) =>
     paneInput(settings, { text: string({ maxLength: MAX_PASTE_BYTES, description: `The text to insert, at most ${MAX_PASTE_BYTES} UTF-8 bytes; may be empty.` }) }, ['text']),
   output: mutationOutput,
+  typed: (args) => [typedText(args.text)],
   plan: (args, app) =>
     planOn(args, app, () => {
       checkText(args.text, MAX_PASTE_BYTES, 'text');

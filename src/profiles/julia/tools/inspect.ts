@@ -1,9 +1,15 @@
 /** The inspect tools: list_panes (the targets every other tool takes) and capture_pane. */
-import type { Engine } from '../../../core/engine.js';
-import { captureBounded, clipUtf8 } from '../../../core/read/capture.js';
-import { PANE_FIELDS, paneRowFormats } from '../../../core/read/records.js';
-import { generationOf } from '../../../core/servers/generation.js';
-import { unanswered } from '../../../core/servers/registry.js';
+import {
+  captureBounded,
+  clipUtf8,
+  type Engine,
+  generationOf,
+  listPaneRows,
+  onPane,
+  PANE_FIELDS,
+  paneRowFormat,
+  unanswered,
+} from '../../../core/index.js';
 import { array, boolean, integer, nullable, object, string } from '../../../mcp/tools/schema.js';
 import { checkTarget } from '../checks.js';
 import { juliaTool, READ, requiredWithTarget } from '../declare.js';
@@ -118,11 +124,10 @@ export const listPanes = juliaTool({
 const MAX_COVERAGE_BYTES = 1024;
 
 /**
- * What a row shows of a pane (its foreground directory is read only because every pane row carries
- * it), and the place of the row's window link: one `list-panes -a` gives both, since tmux lists a
- * pane once for every session its window is linked into.
+ * What a row shows of a pane, and the place of the row's window link: one `list-panes -a` gives both,
+ * since tmux lists a pane once for every session its window is linked into.
  */
-const ROW_FORMATS = paneRowFormats(
+const ROW_FORMAT = paneRowFormat(
   { sessionName: 'session_name', windowIndex: 'window_index', windowName: 'window_name' },
   {
     id: PANE_FIELDS.id,
@@ -132,8 +137,6 @@ const ROW_FORMATS = paneRowFormats(
     width: PANE_FIELDS.width,
     height: PANE_FIELDS.height,
     command: PANE_FIELDS.command,
-    path: PANE_FIELDS.path,
-    pid: PANE_FIELDS.pid,
     title: PANE_FIELDS.title,
     dead: PANE_FIELDS.dead,
   },
@@ -153,7 +156,7 @@ interface Link {
 
 /** One server's panes (each once, in tmux's order) with their targets, and its window links by window id. */
 async function serverRows(engine: Engine) {
-  const read = await engine.listPaneRows({}, ROW_FORMATS, { everyLink: true });
+  const read = await listPaneRows(engine, {}, ROW_FORMAT, { everyLink: true });
   if (!read) return [];
   const links = new Map<string, Link[]>();
   // A window's links are read off the rows of one of its panes (the first listed): every pane repeats them.
@@ -191,6 +194,7 @@ const captured = object(
 
 export const capturePane = juliaTool({
   name: 'capture_pane',
+  targets: ['target.paneId'],
   description:
     'Read what a pane shows: its newest `lines` lines of history and screen (blank rows below the last text left ' +
     'out), as UTF-8 text without colours or escape sequences, one newline after each line. Use a target from ' +
@@ -221,7 +225,7 @@ export const capturePane = juliaTool({
   },
   async run(plan, { app }) {
     const engine = await app.checkTarget(plan.target);
-    const { text, truncated } = await engine.onPane(plan.target.paneId, () => captureBounded(engine, plan.target.paneId, plan));
+    const { text, truncated } = await onPane(engine, plan.target.paneId, () => captureBounded(engine, plan.target.paneId, plan));
     return {
       terminalContent: 'data',
       encoding: 'utf-8',

@@ -2,11 +2,20 @@
  * The lifecycle tools: create_session and teardown_session (sessions this process owns, the only
  * ones it may tear down), and kill_pane.
  */
-import { createSession as create, programArgv } from '../../../core/arrange/lifecycle.js';
-import { killPane as kill, killSession } from '../../../core/arrange/teardown.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { SESSION_ID } from '../../../core/ids.js';
-import { checkGeneration, generationOf } from '../../../core/servers/generation.js';
+import {
+  checkGeneration,
+  createSession as create,
+  generationOf,
+  invalidArgument,
+  killPane as kill,
+  killSession,
+  listPanes,
+  listSessions,
+  onPane,
+  programArgv,
+  SESSION_ID,
+  typedCommand,
+} from '../../../core/index.js';
 import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
 import { type JuliaApp, MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal } from '../app.js';
 import { checkText, planOn } from '../checks.js';
@@ -51,6 +60,8 @@ export const createSession = juliaTool({
       ['name', 'command'],
     ),
   output: outcomes(created),
+  // Run without a shell, but a person reads it as the command line it is.
+  typed: (args) => [typedCommand(args.command.join(' '))],
   plan(args, app) {
     if (!app.settings.allowCreate) throw new PolicyRefusal('creation_denied', 'session creation requires allow_create=true');
     checkText(args.name, 64, 'name');
@@ -83,7 +94,7 @@ export const createSession = juliaTool({
 
 /** Records the new session's panes as owned (and so allowed) and answers with them. */
 async function adopt(app: JuliaApp, sessionId: string, generation: string) {
-  const panes = await app.engine.listPanes({ sessionId });
+  const panes = await listPanes(app.engine, { sessionId });
   if (panes.some((pane) => generationOf(pane.incarnation) !== generation)) await checkGeneration(app.engine, sessionId, generation);
   if (panes.length > MAX_OWNED_PANES) throw new PolicyRefusal('owned_limit', `created session exceeds ${MAX_OWNED_PANES} observed panes`, true);
   const targets = panes.map((pane) => ({ paneId: pane.id, generation }));
@@ -93,6 +104,7 @@ async function adopt(app: JuliaApp, sessionId: string, generation: string) {
 
 export const teardownSession = juliaTool({
   name: 'teardown_session',
+  targets: ['sessionId'],
   description:
     'Kill a session this process created with create_session, with every pane in it, and forget it. Sessions this ' +
     'process did not create are refused (ownership_required): they belong to someone else. Pass the sessionId and ' +
@@ -119,7 +131,7 @@ export const teardownSession = juliaTool({
     await checkGeneration(app.engine, plan.sessionId, plan.generation);
     await killSession(app.engine, plan.sessionId, true).catch(async (error: unknown) => {
       // Already gone from this same server (its last program exited): the goal is met.
-      const still = (await app.engine.listSessions()).some((s) => s.id === plan.sessionId);
+      const still = (await listSessions(app.engine)).some((s) => s.id === plan.sessionId);
       if (still) throw error;
       await checkGeneration(app.engine, plan.sessionId, plan.generation);
     });
@@ -141,6 +153,7 @@ export async function closeOwned(app: JuliaApp): Promise<void> {
 
 export const killPane = juliaTool({
   name: 'kill_pane',
+  targets: ['target.paneId'],
   description:
     'Close a pane and end the program in it (tmux kill-pane); its window closes with its last pane, and the session ' +
     'with its last window. Irreversible. To stop only the running command and keep the pane, send_keys ["C-c"] instead.',
@@ -151,7 +164,7 @@ export const killPane = juliaTool({
   plan: (args, app) => planOn(args, app, () => ({})),
   async run(plan, { app }) {
     const engine = await app.checkTarget(plan.target);
-    await engine.onPane(plan.target.paneId, () => kill(engine, plan.target.paneId, false));
+    await onPane(engine, plan.target.paneId, () => kill(engine, plan.target.paneId, false));
     return mutationDone(plan.target);
   },
 });

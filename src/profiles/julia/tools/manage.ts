@@ -1,5 +1,5 @@
 /** The manage tools: asking tmux for a pane size. */
-import { requestPaneSize } from '../../../core/arrange/resize.js';
+import { onPane, requestPaneSize } from '../../../core/index.js';
 import { integer } from '../../../mcp/tools/schema.js';
 import { planOn } from '../checks.js';
 import { juliaTool, RESIZE } from '../declare.js';
@@ -7,6 +7,7 @@ import { mutationDone, mutationOutput, paneInput } from '../schemas.js';
 
 export const resizePane = juliaTool({
   name: 'resize_pane',
+  targets: ['target.paneId'],
   description:
     'Ask tmux to make a pane `width` columns wide and/or `height` rows tall (1 to 10000 each; give at least one). ' +
     'tmux fits the request to the window: a pane alone in its window keeps the window size. Read the size that ' +
@@ -28,7 +29,7 @@ export const resizePane = juliaTool({
   plan: (args, app) => planOn(args, app, () => ({ width: args.width, height: args.height })),
   async run(plan, { app }) {
     const engine = await app.checkTarget(plan.target);
-    await engine.onPane(plan.target.paneId, () => requestPaneSize(engine, plan.target.paneId, plan));
+    await onPane(engine, plan.target.paneId, () => requestPaneSize(engine, plan.target.paneId, plan));
     return mutationDone(plan.target);
   },
 });

@@ -1,10 +1,5 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
-import type { Engine } from '../../../core/engine.js';
-import { Failure } from '../../../core/failure.js';
-import { staleTarget } from '../../../core/servers/generation.js';
-import { sendKeys } from '../../../core/act/input.js';
-import type { PaneRecord } from '../../../core/read/records.js';
-import { waitForLiteral } from '../../../core/watch/text-wait.js';
+import { type Engine, Failure, getPane, type PaneRecord, sendKeys, staleTarget, typedKeys, waitForLiteral } from '../../../core/index.js';
 import { boolean, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
 import type { PaneTarget } from '../app.js';
 import { checkKeys, checkTarget, checkText } from '../checks.js';
@@ -35,7 +30,7 @@ const waitInput = <F extends Record<string, JsonSchema>, K extends (keyof F & st
 async function paneOf(call: RunCall, target: PaneTarget): Promise<{ engine: Engine; pane: PaneRecord }> {
   const engine = await call.app.checkTarget(target);
   try {
-    return { engine, pane: await engine.getPane(target.paneId) };
+    return { engine, pane: await getPane(engine, target.paneId) };
   } catch (error) {
     if (error instanceof Failure && error.kind === 'not_found') {
       throw staleTarget(target.paneId, 'The pane is gone; call list_panes.');
@@ -71,6 +66,7 @@ function planWait(args: WaitArgs, app: RunCall['app']) {
 
 export const waitForText = juliaTool({
   name: 'wait_for_text',
+  targets: ['target.paneId'],
   description:
     'Wait until a pane prints the literal `text`, woken by tmux output rather than polling. What counts: everything ' +
     'the pane printed since this server last typed into it (send_keys, paste_text, send_keys_and_wait) or since the ' +
@@ -104,6 +100,7 @@ export const waitForText = juliaTool({
 
 export const sendKeysAndWait = juliaTool({
   name: 'send_keys_and_wait',
+  targets: ['target.paneId'],
   description:
     'Send keys to a pane (as send_keys) and wait until the pane prints the literal `text`: only output printed after ' +
     'the keys went out can match, so an old prompt on screen does not. Use it to run a command and wait for its ' +
@@ -113,6 +110,7 @@ export const sendKeysAndWait = juliaTool({
   annotations: CHANGE,
   input: (settings) => waitInput(settings, keysFields, ['keys', 'text']),
   output: outcomes(matched),
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: false })],
   plan(args, app) {
     checkKeys(args.keys);
     return { ...planWait(args, app), keys: args.keys, literal: args.literal ?? false };

@@ -1,5 +1,5 @@
 /**
- * call_read_tools_batch: up to 16 read-only calls in one round trip. Its reach (which tools it may
+ * call_read_tools_batch: up to 16 read-only calls in one MCP round trip, run one after another. Its reach (which tools it may
  * call) and its advertised schema are derived from the nested tools this process actually has,
  * so exclusions narrow both: tools/index.ts declares it over the inspect tools, and the profile
  * rebinds it at start-up with `readToolsBatch(callable)`.
@@ -29,12 +29,6 @@ const READ_BATCH_AUTHORITY: readonly string[] = [
   'show_option',
   'snapshot_pane',
 ];
-
-/**
- * Nested reads the batch may pipeline (src/mcp/tools/batch.ts pipelinedRun): each sends its one tmux
- * command (capture-pane, display-message) before waiting on anything else.
- */
-const PIPELINED = new Set(['capture_pane', 'get_pane_info']);
 
 const MAX_OPERATIONS = 16;
 const LABEL = 'Read batch';
@@ -149,13 +143,7 @@ export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
     input,
     output,
     async handler(args, call) {
-      const tmux = call.ctx.engine.tmux;
-      return runSerialBatch(args.operations, call, {
-        onError: args.onError ?? 'stop',
-        maxOperations: MAX_OPERATIONS,
-        label: LABEL,
-        pipeline: { accepts: (operation) => PIPELINED.has(operation.tool), commandsSent: () => tmux.commandsSent },
-      });
+      return runSerialBatch(args.operations, call, { onError: args.onError ?? 'stop', maxOperations: MAX_OPERATIONS, label: LABEL });
     },
   });
   return { ...tool, nestedAuthority: names, argumentSchema: envelope, shrinkOutcome: (outcome) => shrinkBatchOutcome(outcome, LABEL) };

@@ -1,7 +1,20 @@
 /** The input tools: typing and pasting into panes, and tmux's wait-for channels between them. */
-import { pasteText, prepareKeys, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { asFailure, invalidArgument } from '../../../core/failure.js';
-import { DEFAULT_CHANNEL_WAIT_MS, effectiveChannelTimeout, MAX_CHANNEL_LENGTH, signalChannel, waitForChannel } from '../../../core/watch/channels.js';
+import {
+  asFailure,
+  DEFAULT_CHANNEL_WAIT_MS,
+  effectiveChannelTimeout,
+  encodeRef,
+  invalidArgument,
+  MAX_CHANNEL_LENGTH,
+  pasteText,
+  prepareKeys,
+  sendKeys,
+  type SendKeysRequest,
+  signalChannel,
+  typedKeys,
+  typedText,
+  waitForChannel,
+} from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import { array, boolean, enumOf, integer, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
@@ -30,6 +43,7 @@ const SEND_KEYS_FIELDS = {
 
 export const sendKeysTool = libtmuxTool({
   name: 'send_keys',
+  targets: ['paneId'],
   title: 'Send keys',
   description:
     'Type text or press keys in a pane, as if at its keyboard: answer a prompt, drive a TUI, interrupt a program ' +
@@ -44,6 +58,7 @@ export const sendKeysTool = libtmuxTool({
     'exit status use run_shell_command; to insert a multi-line block without running it line by line use paste_text.',
   ...TYPES_INTO,
   input: object(SEND_KEYS_FIELDS, ['keys', 'paneId']),
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: args.enter ?? false })],
   output: object(
     {
       paneRef: string({ description: 'Opaque reference to the pane typed into, accepted wherever a pane id is.' }),
@@ -71,7 +86,7 @@ export const sendKeysTool = libtmuxTool({
     });
     const { pane, receivers } = sent.target;
     return {
-      structured: { paneRef: engine.ref('pane', pane.id, pane.incarnation), pane: pane.id, keys: [...sent.keys], resolvedPaneIds: [...receivers] },
+      structured: { paneRef: encodeRef('pane', pane.id, pane.incarnation), pane: pane.id, keys: [...sent.keys], resolvedPaneIds: [...receivers] },
     };
   },
 });
@@ -86,6 +101,7 @@ interface FailedOperation {
 
 export const sendKeysBatchTool = libtmuxTool({
   name: 'send_keys_batch',
+  targets: ['operations[].paneId'],
   title: 'Send keys batch',
   description:
     `Send several send_keys operations in one call, in order (at most ${MAX_OPERATIONS}), e.g. the same command to ` +
@@ -135,7 +151,9 @@ export const sendKeysBatchTool = libtmuxTool({
     },
     ['completed', 'failures', 'targets'],
   ),
-  async handler(args, { ctx, signal }) {
+  // Each operation is a send_keys of its own: asked about on its own when it is its turn (--approve).
+  items: (args) => args.operations.map((op) => ({ tool: 'send_keys', arguments: op })),
+  async handler(args, { ctx, signal, approveItem }) {
     const { engine } = ctx;
     const stop = (args.onError ?? 'stop') === 'stop';
     const requests: SendKeysRequest[] = args.operations.map((op, index) => ({
@@ -167,6 +185,7 @@ export const sendKeysBatchTool = libtmuxTool({
         break;
       }
       try {
+        await approveItem?.(index);
         const sent = await sendKeys(engine, request);
         targets.push({ index, resolvedPaneIds: [...sent.target.receivers] });
       } catch (error) {
@@ -187,6 +206,7 @@ function reasonFor(error: unknown): string {
 
 export const pasteTextTool = libtmuxTool({
   name: 'paste_text',
+  targets: ['paneId'],
   title: 'Paste text',
   description:
     'Paste a block of text into a pane in one piece, as a terminal paste: a script into an editor, a multi-line ' +
@@ -215,10 +235,11 @@ export const pasteTextTool = libtmuxTool({
     },
     ['characters', 'pane', 'paneRef'],
   ),
+  typed: (args) => [typedText(args.text, args.enter)],
   async handler(args, { ctx }) {
     const { engine } = ctx;
     const { pane, characters } = await pasteText(engine, { pane: args.paneId, text: args.text, enter: args.enter, force: args.force });
-    return { structured: { paneRef: engine.ref('pane', pane.id, pane.incarnation), pane: pane.id, characters } };
+    return { structured: { paneRef: encodeRef('pane', pane.id, pane.incarnation), pane: pane.id, characters } };
   },
 });
 

@@ -2,19 +2,49 @@
  * The inspect tools: what the server, its sessions, windows and panes are and show (captures,
  * listings, info, search). Read-only: none changes tmux.
  */
-import { invalidArgument, notFound } from '../../../core/failure.js';
-import { quoted } from '../../../core/quote.js';
-import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { CORNERS, paneAtCorner } from '../../../core/read/corners.js';
-import { compileMatcher, SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
+import {
+  captureLines,
+  compileMatcher,
+  CORNERS,
+  encodeRef,
+  foreignClientsBySession,
+  invalidArgument,
+  listPanes,
+  listSessions,
+  listWindows,
+  notFound,
+  onPane,
+  paneAtCorner,
+  paneIdFrom,
+  quoted,
+  resolvePane,
+  resolveSession,
+  resolveWindow,
+  SEARCH_LIMITS,
+  searchPanes,
+  tailBudget,
+} from '../../../core/index.js';
 import { array, boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { READS_CONTENT, READS_METADATA, libtmuxTool } from '../declare.js';
-import { captureSchema, paneSchema, paneWire, sessionSchema, sessionWire, windowLinkSchema, windowLinkWire, windowOccurrenceSchema, windowOccurrenceWire, windowSchema, windowWire } from '../records.js';
+import {
+  captureSchema,
+  paneSchema,
+  paneWire,
+  sessionSchema,
+  sessionWire,
+  windowLinkSchema,
+  windowLinkWire,
+  windowOccurrenceSchema,
+  windowOccurrenceWire,
+  windowSchema,
+  windowWire,
+} from '../records.js';
 
 const LINE = { minimum: -2147483648, maximum: 32767 };
 
 export const capturePaneTool = libtmuxTool({
   name: 'capture_pane',
+  targets: ['paneId'],
   title: 'Capture pane',
   description:
     'Read the text a pane shows, as rows (no colours or escape sequences). By default the visible screen; use ' +
@@ -35,8 +65,8 @@ export const capturePaneTool = libtmuxTool({
   output: captureSchema,
   async handler(args, { ctx }) {
     // capture-pane itself refuses a pane that does not exist: one tmux command, no separate lookup.
-    const paneId = await ctx.engine.paneIdFrom(args.paneId);
-    const lines = await ctx.engine.onPane(paneId, () => captureLines(ctx.engine, paneId, args));
+    const paneId = await paneIdFrom(ctx.engine, args.paneId);
+    const lines = await onPane(ctx.engine, paneId, () => captureLines(ctx.engine, paneId, args));
     const kept = tailBudget(lines, args.maxLines ?? 200, undefined, { clipRow: true });
     return {
       structured: { paneId, lines: kept.lines, droppedLines: kept.droppedLines },
@@ -50,6 +80,7 @@ export const capturePaneTool = libtmuxTool({
 
 export const listPanesTool = libtmuxTool({
   name: 'list_panes',
+  targets: ['session', 'window'],
   title: 'List panes',
   description:
     'List panes with their ids, refs, size, position flags, foreground command, working directory and state ' +
@@ -65,13 +96,13 @@ export const listPanesTool = libtmuxTool({
   async handler(args, { ctx }) {
     const { engine } = ctx;
     // Every target given is checked: a window outside the given session is an error, not a silent pick.
-    const session = args.session !== undefined ? await engine.resolveSession(args.session) : undefined;
-    const window = args.window !== undefined ? await engine.resolveWindow(args.window, 'window') : undefined;
-    if (session && window && !(await engine.listWindows(session.id)).some((w) => w.id === window.id)) {
+    const session = args.session !== undefined ? await resolveSession(engine, args.session) : undefined;
+    const window = args.window !== undefined ? await resolveWindow(engine, args.window, 'window') : undefined;
+    if (session && window && !(await listWindows(engine, session.id)).some((w) => w.id === window.id)) {
       throw invalidArgument(`window ${window.id} is not in session ${session.id} (${quoted(session.name)})`, 'Give one of them, or a window of that session (list_windows).');
     }
     const scope = window ? { windowId: window.id } : session ? { sessionId: session.id } : {};
-    const panes = await engine.listPanes(scope);
+    const panes = await listPanes(engine, scope);
     return { structured: { panes: panes.map((p) => paneWire(engine, p)) } };
   },
 });
@@ -87,7 +118,7 @@ export const listSessionsTool = libtmuxTool({
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
-    const { sessions, foreignClients } = await ctx.engine.sessionList();
+    const [sessions, foreignClients] = await Promise.all([listSessions(ctx.engine), foreignClientsBySession(ctx.engine)]);
     return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreignClients)) } };
   },
 });
@@ -111,13 +142,14 @@ export const getServerInfoTool = libtmuxTool({
   ),
   async handler(_args, { ctx }) {
     const identity = await ctx.engine.identity();
-    if (!identity) return { structured: { running: false }, text: `No tmux server is running on ${ctx.engine.tmux.socketLabel}.` };
+    if (!identity) return { structured: { running: false }, text: `No tmux server is running on ${ctx.engine.socketLabel}.` };
     return { structured: { running: true, version: identity.version, socketPath: identity.socketPath } };
   },
 });
 
 export const getSessionInfoTool = libtmuxTool({
   name: 'get_session_info',
+  targets: ['session'],
   title: 'Get session info',
   description:
     'Describe one session: id, ref, name, window count, creation time and whether a person (a terminal client ' +
@@ -127,13 +159,14 @@ export const getSessionInfoTool = libtmuxTool({
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref.' }) }, ['session']),
   output: object({ session: sessionSchema }, ['session']),
   async handler(args, { ctx }) {
-    const [session, foreign] = await Promise.all([ctx.engine.resolveSession(args.session), ctx.engine.foreignClientsBySession()]);
+    const [session, foreign] = await Promise.all([resolveSession(ctx.engine, args.session), foreignClientsBySession(ctx.engine)]);
     return { structured: { session: sessionWire(ctx.engine, session, foreign) } };
   },
 });
 
 export const getWindowInfoTool = libtmuxTool({
   name: 'get_window_info',
+  targets: ['windowId'],
   title: 'Get window info',
   description:
     'Describe one window: id, ref, name, pane count and size in cells, plus every placement of it, since one window ' +
@@ -151,14 +184,15 @@ export const getWindowInfoTool = libtmuxTool({
   ),
   async handler(args, { ctx }) {
     const { engine } = ctx;
-    const window = await engine.resolveWindow(args.windowId);
-    const links = (await engine.listWindows()).filter((w) => w.id === window.id);
+    const window = await resolveWindow(engine, args.windowId);
+    const links = (await listWindows(engine)).filter((w) => w.id === window.id);
     return { structured: { window: windowWire(engine, window), placements: links.map((link) => windowLinkWire(engine, link)) } };
   },
 });
 
 export const getPaneInfoTool = libtmuxTool({
   name: 'get_pane_info',
+  targets: ['paneId'],
   title: 'Get pane info',
   description:
     'Describe one pane: id, ref, index, size, which window edges it touches, foreground command, working ' +
@@ -168,13 +202,14 @@ export const getPaneInfoTool = libtmuxTool({
   input: object({ paneId: string({ description: 'Pane id (%3) or pane ref.' }) }, ['paneId']),
   output: object({ pane: paneSchema }, ['pane']),
   async handler(args, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     return { structured: { pane: paneWire(ctx.engine, pane) } };
   },
 });
 
 export const listWindowsTool = libtmuxTool({
   name: 'list_windows',
+  targets: ['session'],
   title: 'List windows',
   description:
     'List windows with their ids, refs, names, pane counts and sizes, one row per placement: a window linked into ' +
@@ -186,14 +221,15 @@ export const listWindowsTool = libtmuxTool({
   output: object({ windows: array(windowOccurrenceSchema, { description: 'Window placements, by session and index.' }) }, ['windows']),
   async handler(args, { ctx }) {
     const { engine } = ctx;
-    const sessionId = args.session === undefined ? undefined : (await engine.resolveSession(args.session)).id;
-    const windows = await engine.listWindows(sessionId);
+    const sessionId = args.session === undefined ? undefined : (await resolveSession(engine, args.session)).id;
+    const windows = await listWindows(engine, sessionId);
     return { structured: { windows: windows.map((w) => windowOccurrenceWire(engine, w)) } };
   },
 });
 
 export const snapshotPaneTool = libtmuxTool({
   name: 'snapshot_pane',
+  targets: ['paneId'],
   title: 'Snapshot pane',
   description:
     'Get a pane\'s description (as get_pane_info) and the text of its visible screen (as capture_pane) in one call: ' +
@@ -210,7 +246,7 @@ export const snapshotPaneTool = libtmuxTool({
   ),
   output: object({ pane: paneSchema, capture: captureSchema }, ['capture', 'pane']),
   async handler(args, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const kept = tailBudget(await captureLines(ctx.engine, pane.id), args.maxLines ?? 200, undefined, { clipRow: true });
     return {
       structured: {
@@ -223,6 +259,7 @@ export const snapshotPaneTool = libtmuxTool({
 
 export const findPaneByPositionTool = libtmuxTool({
   name: 'find_pane_by_position',
+  targets: ['windowId'],
   title: 'Find pane by position',
   description:
     'Find the pane in a corner of a window (top-left, top-right, bottom-left or bottom-right), e.g. "the pane on ' +
@@ -239,8 +276,8 @@ export const findPaneByPositionTool = libtmuxTool({
   ),
   output: object({ pane: paneSchema }, ['pane']),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
-    const panes = await ctx.engine.listPanes({ windowId: window.id });
+    const window = await resolveWindow(ctx.engine, args.windowId);
+    const panes = await listPanes(ctx.engine, { windowId: window.id });
     const pane = paneAtCorner(panes, args.corner);
     if (!pane) {
       throw notFound(`no pane of window ${window.id} occupies its ${args.corner} corner`, 'Call list_panes with this window to see each pane\'s edges.');
@@ -251,6 +288,7 @@ export const findPaneByPositionTool = libtmuxTool({
 
 export const searchPanesTool = libtmuxTool({
   name: 'search_panes',
+  targets: ['session'],
   title: 'Search panes',
   description:
     'Find which panes show some text, and where: searches the newest `scrollbackLines` rows (default 500; screen ' +
@@ -296,7 +334,7 @@ export const searchPanesTool = libtmuxTool({
   async handler(args, { ctx, signal, progress }) {
     const { engine } = ctx;
     compileMatcher(args.pattern, args.regex ?? false); // a bad pattern fails before any tmux call
-    const sessionId = args.session === undefined ? undefined : (await engine.resolveSession(args.session)).id;
+    const sessionId = args.session === undefined ? undefined : (await resolveSession(engine, args.session)).id;
     const result = await searchPanes(engine, {
       ...args,
       sessionId,
@@ -305,7 +343,7 @@ export const searchPanesTool = libtmuxTool({
     });
     return {
       structured: {
-        matches: result.matches.map((m) => ({ pane: m.paneId, paneRef: engine.ref('pane', m.paneId, result.incarnation!), line: m.line, text: m.text })),
+        matches: result.matches.map((m) => ({ pane: m.paneId, paneRef: encodeRef('pane', m.paneId, result.incarnation!), line: m.line, text: m.text })),
         panesSearched: result.panesSearched,
         panesAvailable: result.panesAvailable,
         truncated: result.truncatedBy.length > 0,

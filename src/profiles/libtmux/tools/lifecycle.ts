@@ -1,7 +1,24 @@
 /** The lifecycle tools: create and close sessions, windows and panes, restart a pane, synchronize, clear history. */
-import { checkNewSession, checkStartDirectory, createSession, createWindow, respawnPane, setSynchronizePanes, splitPane } from '../../../core/arrange/lifecycle.js';
-import { checkWindowName } from '../../../core/arrange/naming.js';
-import { clearScrollback, killPane, killSession, killWindow } from '../../../core/arrange/teardown.js';
+import {
+  checkNewSession,
+  checkStartDirectory,
+  checkWindowName,
+  clearScrollback,
+  createSession,
+  createWindow,
+  encodeRef,
+  foreignClientsBySession,
+  killPane,
+  killSession,
+  killWindow,
+  onPane,
+  paneIdFrom,
+  resolveSession,
+  resolveWindow,
+  respawnPane,
+  setSynchronizePanes,
+  splitPane,
+} from '../../../core/index.js';
 import { boolean, enumOf, integer, object, string } from '../../../mcp/tools/schema.js';
 import { DELETES, STARTS_PROCESS, libtmuxTool } from '../declare.js';
 import { paneSchema, paneWire, sessionSchema, sessionWire, windowOccurrenceSchema, windowOccurrenceWire } from '../records.js';
@@ -34,12 +51,13 @@ export const createSessionTool = libtmuxTool({
     const { engine } = ctx;
     const input = await checkNewSession(args);
     const session = await createSession(engine, input);
-    return { structured: sessionWire(engine, session, await engine.foreignClientsBySession()) };
+    return { structured: sessionWire(engine, session, await foreignClientsBySession(engine)) };
   },
 });
 
 export const createWindowTool = libtmuxTool({
   name: 'create_window',
+  targets: ['session'],
   title: 'Create window',
   description:
     'Add a window to an existing session, at its next free index, with one pane running your default shell (no ' +
@@ -62,7 +80,7 @@ export const createWindowTool = libtmuxTool({
     const { engine } = ctx;
     if (args.name !== undefined) checkWindowName(args.name);
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
-    const session = await engine.resolveSession(args.session);
+    const session = await resolveSession(engine, args.session);
     const window = await createWindow(engine, session.id, { name: args.name, startDirectory });
     return { structured: windowOccurrenceWire(engine, window) };
   },
@@ -70,6 +88,7 @@ export const createWindowTool = libtmuxTool({
 
 export const splitWindowTool = libtmuxTool({
   name: 'split_window',
+  targets: ['paneId'],
   title: 'Split window',
   description:
     'Split a pane in two and start your default shell in the new half (no command is accepted). `direction` says ' +
@@ -92,14 +111,15 @@ export const splitWindowTool = libtmuxTool({
     const { engine } = ctx;
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     // split-window itself refuses a pane that does not exist: no separate lookup.
-    const paneId = await engine.paneIdFrom(args.paneId);
-    const created = await engine.onPane(paneId, () => splitPane(engine, paneId, args.direction ?? 'below', startDirectory));
+    const paneId = await paneIdFrom(engine, args.paneId);
+    const created = await onPane(engine, paneId, () => splitPane(engine, paneId, args.direction ?? 'below', startDirectory));
     return { structured: paneWire(engine, created) };
   },
 });
 
 export const respawnPaneTool = libtmuxTool({
   name: 'respawn_pane',
+  targets: ['paneId'],
   title: 'Respawn pane',
   description:
     'Start the pane\'s program again in the same pane, keeping its id and place: the usual way to revive a dead ' +
@@ -133,14 +153,15 @@ export const respawnPaneTool = libtmuxTool({
     const { engine } = ctx;
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     // respawn-pane itself refuses a pane that does not exist: no separate lookup.
-    const target = await engine.paneIdFrom(args.paneId);
-    const pane = await engine.onPane(target, () => respawnPane(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }));
-    return { structured: { pane: pane.id, paneRef: engine.ref('pane', pane.id, pane.incarnation) } };
+    const target = await paneIdFrom(engine, args.paneId);
+    const pane = await onPane(engine, target, () => respawnPane(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }));
+    return { structured: { pane: pane.id, paneRef: encodeRef('pane', pane.id, pane.incarnation) } };
   },
 });
 
 export const setSynchronizePanesTool = libtmuxTool({
   name: 'set_synchronize_panes',
+  targets: ['windowId'],
   title: 'Set synchronize panes',
   description:
     'Turn tmux\'s synchronize-panes on or off for one window. While on, keys sent to any pane of the window ' +
@@ -166,7 +187,7 @@ export const setSynchronizePanesTool = libtmuxTool({
     ['enabled', 'windowId'],
   ),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     await setSynchronizePanes(ctx.engine, window.id, args.enabled);
     return { structured: { windowId: window.id, enabled: args.enabled } };
   },
@@ -180,6 +201,7 @@ function killed(key: string, noun: string) {
 
 export const killPaneTool = libtmuxTool({
   name: 'kill_pane',
+  targets: ['paneId'],
   title: 'Kill pane',
   description:
     'Close a pane and end the program in it (SIGHUP to its process group); what it showed is lost. The other panes ' +
@@ -197,14 +219,15 @@ export const killPaneTool = libtmuxTool({
   output: killed('paneId', 'pane'),
   async handler(args, { ctx }) {
     // kill-pane itself refuses a pane that does not exist: no separate lookup.
-    const paneId = await ctx.engine.paneIdFrom(args.paneId);
-    await ctx.engine.onPane(paneId, () => killPane(ctx.engine, paneId, args.force));
+    const paneId = await paneIdFrom(ctx.engine, args.paneId);
+    await onPane(ctx.engine, paneId, () => killPane(ctx.engine, paneId, args.force));
     return { structured: { paneId, deleted: true } };
   },
 });
 
 export const killWindowTool = libtmuxTool({
   name: 'kill_window',
+  targets: ['windowId'],
   title: 'Kill window',
   description:
     'Close a window with all its panes, ending their programs; it disappears from every session it is linked ' +
@@ -220,7 +243,7 @@ export const killWindowTool = libtmuxTool({
   ),
   output: killed('windowId', 'window'),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     await killWindow(ctx.engine, window.id, args.force);
     return { structured: { windowId: window.id, deleted: true } };
   },
@@ -228,6 +251,7 @@ export const killWindowTool = libtmuxTool({
 
 export const killSessionTool = libtmuxTool({
   name: 'kill_session',
+  targets: ['session'],
   title: 'Kill session',
   description:
     'Close a session with all its windows and panes, ending their programs; anyone attached to it is detached. ' +
@@ -244,7 +268,7 @@ export const killSessionTool = libtmuxTool({
   ),
   output: killed('sessionId', 'session'),
   async handler(args, { ctx }) {
-    const session = await ctx.engine.resolveSession(args.session);
+    const session = await resolveSession(ctx.engine, args.session);
     await killSession(ctx.engine, session.id, args.force);
     return { structured: { sessionId: session.id, deleted: true } };
   },
@@ -252,6 +276,7 @@ export const killSessionTool = libtmuxTool({
 
 export const clearPaneScrollbackTool = libtmuxTool({
   name: 'clear_pane_scrollback',
+  targets: ['paneId'],
   title: 'Clear pane scrollback',
   description:
     'Delete a pane\'s scrollback history: the lines that scrolled off above the screen. The visible screen and ' +
@@ -270,8 +295,8 @@ export const clearPaneScrollbackTool = libtmuxTool({
   ),
   async handler(args, { ctx }) {
     // clear-history itself refuses a pane that does not exist: no separate lookup.
-    const paneId = await ctx.engine.paneIdFrom(args.paneId);
-    await ctx.engine.onPane(paneId, () => clearScrollback(ctx.engine, paneId));
+    const paneId = await paneIdFrom(ctx.engine, args.paneId);
+    await onPane(ctx.engine, paneId, () => clearScrollback(ctx.engine, paneId));
     return { structured: { paneId, deleted: true } };
   },
 });

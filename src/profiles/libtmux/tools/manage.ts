@@ -1,16 +1,37 @@
 /** The manage tools: rename, move, resize, select, lay out and configure what exists, without creating or closing anything. */
-import { selectPane, swapPanes } from '../../../core/arrange/arrange.js';
-import { NAMED_LAYOUTS, selectLayout } from '../../../core/arrange/layout.js';
-import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/arrange/naming.js';
-import { checkCells, type PaneResize, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { MAX_HISTORY_LIMIT, setHistoryLimit, setMouse } from '../../../core/settings/settings.js';
-import { movePlacement, placementTarget, resolvePlacement, selectPlacement } from '../../../core/targets/placement.js';
+import {
+  checkCells,
+  checkDisplayText,
+  checkSessionName,
+  checkWindowName,
+  invalidArgument,
+  MAX_HISTORY_LIMIT,
+  movePlacement,
+  NAMED_LAYOUTS,
+  type PaneResize,
+  placementTarget,
+  renameSession,
+  renameWindow,
+  resizePane,
+  resizeWindow,
+  resolvePane,
+  resolvePlacement,
+  resolveSession,
+  resolveWindow,
+  selectLayout,
+  selectPane,
+  selectPlacement,
+  setHistoryLimit,
+  setMouse,
+  setPaneTitle,
+  swapPanes,
+} from '../../../core/index.js';
 import { boolean, enumOf, integer, object, type Static, string } from '../../../mcp/tools/schema.js';
 import { CHANGES, libtmuxTool } from '../declare.js';
 
 export const moveWindowTool = libtmuxTool({
   name: 'move_window',
+  targets: ['session', 'sourceSession', 'windowId'],
   title: 'Move window',
   description:
     'Move a window to another index in its session, or into another session. `session` is the destination ' +
@@ -41,7 +62,7 @@ export const moveWindowTool = libtmuxTool({
   async handler(args, { ctx }) {
     const { engine } = ctx;
     const link = await resolvePlacement(engine, args.windowId, args);
-    const destination = await engine.resolveSession(args.session ?? link.sessionId);
+    const destination = await resolveSession(engine, args.session ?? link.sessionId);
     const moved = await movePlacement(engine, link, destination, args.index);
     return { structured: { windowId: moved.id, target: placementTarget(moved) } };
   },
@@ -55,6 +76,7 @@ function renamed(key: string, idDescription: string, noun: string) {
 
 export const renameSessionTool = libtmuxTool({
   name: 'rename_session',
+  targets: ['session'],
   title: 'Rename session',
   description:
     'Give a session a new name. The name is stored exactly as given (no tmux format expansion: "#" stays "#"). ' +
@@ -74,7 +96,7 @@ export const renameSessionTool = libtmuxTool({
   output: renamed('sessionId', 'Id of the renamed session ($N); unchanged by the rename.', 'session'),
   async handler(args, { ctx }) {
     checkSessionName(args.name);
-    const session = await ctx.engine.resolveSession(args.session);
+    const session = await resolveSession(ctx.engine, args.session);
     const now = await renameSession(ctx.engine, session, args.name);
     return { structured: { sessionId: now.id, name: now.name } };
   },
@@ -82,6 +104,7 @@ export const renameSessionTool = libtmuxTool({
 
 export const renameWindowTool = libtmuxTool({
   name: 'rename_window',
+  targets: ['windowId'],
   title: 'Rename window',
   description:
     'Give a window a new name, shown in the status line and in list_windows. The name is stored exactly as given ' +
@@ -101,7 +124,7 @@ export const renameWindowTool = libtmuxTool({
   output: renamed('windowId', 'Id of the renamed window (@N).', 'window'),
   async handler(args, { ctx }) {
     checkWindowName(args.name);
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     const now = await renameWindow(ctx.engine, window, args.name);
     return { structured: { windowId: now.id, name: now.name } };
   },
@@ -121,6 +144,7 @@ const resizePaneInput = object(
 
 export const resizePaneTool = libtmuxTool({
   name: 'resize_pane',
+  targets: ['paneId'],
   title: 'Resize pane',
   description:
     'Change a pane\'s size inside its window, in one of three ways (pick exactly one): ' +
@@ -137,7 +161,7 @@ export const resizePaneTool = libtmuxTool({
   output: object({ paneId: string({ description: 'Id of the resized pane (%N).' }) }, ['paneId']),
   async handler(args, { ctx }) {
     const request = resizeRequest(args);
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const result = await resizePane(ctx.engine, pane, request);
     const structured = { paneId: result.pane.id };
     return { structured, text: `${JSON.stringify(structured)}\n${result.summary}` };
@@ -165,6 +189,7 @@ function resizeRequest(args: Static<typeof resizePaneInput>): PaneResize {
 
 export const resizeWindowTool = libtmuxTool({
   name: 'resize_window',
+  targets: ['windowId'],
   title: 'Resize window',
   description:
     'Set a window\'s size in cells (columns x rows, 1 to 10000 each); give `width`, `height` or both, an omitted ' +
@@ -186,7 +211,7 @@ export const resizeWindowTool = libtmuxTool({
     if (args.width === undefined && args.height === undefined) throw invalidArgument('give width, height, or both');
     checkCells(args.width, 'width');
     checkCells(args.height, 'height');
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     const now = await resizeWindow(ctx.engine, window, { width: args.width, height: args.height });
     const structured = { windowId: now.id };
     return { structured, text: `${JSON.stringify(structured)}\nWindow ${now.id} is now ${now.width}x${now.height}.` };
@@ -195,6 +220,7 @@ export const resizeWindowTool = libtmuxTool({
 
 export const selectLayoutTool = libtmuxTool({
   name: 'select_layout',
+  targets: ['windowId'],
   title: 'Select layout',
   description:
     'Arrange the panes of a window. `layout` is a tmux preset: even-horizontal (side by side, equal widths), ' +
@@ -221,7 +247,7 @@ export const selectLayoutTool = libtmuxTool({
     ['layout', 'windowId'],
   ),
   async handler(args, { ctx }) {
-    const window = await ctx.engine.resolveWindow(args.windowId);
+    const window = await resolveWindow(ctx.engine, args.windowId);
     const now = await selectLayout(ctx.engine, window, args.layout);
     return { structured: { windowId: now.id, layout: now.layout } };
   },
@@ -229,6 +255,7 @@ export const selectLayoutTool = libtmuxTool({
 
 export const selectPaneTool = libtmuxTool({
   name: 'select_pane',
+  targets: ['paneId'],
   title: 'Select pane',
   description:
     'Make a pane the active pane of its window: the one that gets the keys a person types, and the one tmux ' +
@@ -239,7 +266,7 @@ export const selectPaneTool = libtmuxTool({
   input: object({ paneId: string({ description: 'Pane to make active: pane id (%3) or pane ref.' }) }, ['paneId']),
   output: object({ paneId: string({ description: 'Id of the now active pane (%N).' }) }, ['paneId']),
   async handler(args, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const now = await selectPane(ctx.engine, pane);
     return { structured: { paneId: now.id } };
   },
@@ -247,6 +274,7 @@ export const selectPaneTool = libtmuxTool({
 
 export const selectWindowTool = libtmuxTool({
   name: 'select_window',
+  targets: ['sourceSession', 'windowId'],
   title: 'Select window',
   description:
     'Make a window the current window of its session: the one an attached terminal shows and the one tmux commands ' +
@@ -316,6 +344,7 @@ export const setMouseEnabledTool = libtmuxTool({
 
 export const setPaneTitleTool = libtmuxTool({
   name: 'set_pane_title',
+  targets: ['paneId'],
   title: 'Set pane title',
   description:
     'Set a pane\'s title (tmux #{pane_title}, shown in pane borders when pane-border-status is on) to label what ' +
@@ -340,7 +369,7 @@ export const setPaneTitleTool = libtmuxTool({
   ),
   async handler(args, { ctx }) {
     checkDisplayText(args.title, 'title', 'pane title');
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const now = await setPaneTitle(ctx.engine, pane, args.title);
     return { structured: { paneId: now.id, title: now.title } };
   },
@@ -348,6 +377,7 @@ export const setPaneTitleTool = libtmuxTool({
 
 export const swapPaneTool = libtmuxTool({
   name: 'swap_pane',
+  targets: ['otherPaneId', 'paneId'],
   title: 'Swap panes',
   description:
     'Swap the positions of two panes: each takes the other\'s place and size, in the same window or across ' +
@@ -370,8 +400,8 @@ export const swapPaneTool = libtmuxTool({
     ['otherPaneId', 'paneId'],
   ),
   async handler(args, { ctx }) {
-    const pane = await ctx.engine.resolvePane(args.paneId);
-    const other = await ctx.engine.resolvePane(args.otherPaneId, 'otherPaneId');
+    const pane = await resolvePane(ctx.engine, args.paneId);
+    const other = await resolvePane(ctx.engine, args.otherPaneId, 'otherPaneId');
     await swapPanes(ctx.engine, pane, other);
     return { structured: { paneId: pane.id, otherPaneId: other.id } };
   },

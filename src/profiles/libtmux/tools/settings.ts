@@ -1,17 +1,31 @@
 /** The settings tools: tmux format variables, options, the environment and hooks. */
-import type { Engine } from '../../../core/engine.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-import { MAX_VARIABLES, readVariables, validateVariableNames } from '../../../core/read/variables.js';
-import { showEnvironment } from '../../../core/settings/environment.js';
-import { showHooks } from '../../../core/settings/hooks.js';
-import { type OptionScope, showOption, validateOptionName } from '../../../core/settings/options.js';
-import { decodeRef, isRef } from '../../../core/targets/refs.js';
+import {
+  decodeRef,
+  type Engine,
+  invalidArgument,
+  isRef,
+  MAX_VARIABLES,
+  onPane,
+  type OptionScope,
+  PANE_ID,
+  paneIdFrom,
+  readVariables,
+  resolvePaneId,
+  resolveSession,
+  resolveWindow,
+  showEnvironment,
+  showHooks,
+  showOption,
+  validateOptionName,
+  validateVariableNames,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import { array, enumOf, integer, nullable, object, record, string } from '../../../mcp/tools/schema.js';
 import { libtmuxTool } from '../declare.js';
 
 export const getTmuxVariablesTool = libtmuxTool({
   name: 'get_tmux_variables',
+  targets: ['paneId'],
   title: 'Get tmux variables',
   description:
     'Read named tmux format variables, such as version, pid, socket_path, session_name, window_index, ' +
@@ -42,7 +56,7 @@ export const getTmuxVariablesTool = libtmuxTool({
   ),
   async handler(args, { ctx }) {
     validateVariableNames(args.names);
-    const paneId = args.paneId === undefined ? undefined : await ctx.engine.resolvePaneId(args.paneId);
+    const paneId = args.paneId === undefined ? undefined : await resolvePaneId(ctx.engine, args.paneId);
     return { structured: { values: await readVariables(ctx.engine, args.names, paneId) } };
   },
 });
@@ -52,6 +66,7 @@ type Scope = (typeof SCOPES)[number];
 
 export const showOptionTool = libtmuxTool({
   name: 'show_option',
+  targets: ['target'],
   title: 'Show option',
   description:
     'Read one tmux option, e.g. history-limit, mouse, default-shell, status-style, remain-on-exit, or a user ' +
@@ -92,7 +107,7 @@ export const showOptionTool = libtmuxTool({
     const scope = await resolveScope(ctx.engine, args.scope ?? inferScope(args.target), args.target);
     // show-options itself refuses a pane that does not exist: no separate lookup.
     const read = () => showOption(ctx.engine, scope, args.name);
-    return { structured: { options: await (scope.kind === 'pane' ? ctx.engine.onPane(scope.paneId, read) : read()) } };
+    return { structured: { options: await (scope.kind === 'pane' ? onPane(ctx.engine, scope.paneId, read) : read()) } };
   },
 });
 
@@ -119,14 +134,15 @@ async function resolveScope(engine: Engine, scope: Scope, target: string | undef
     case 'window':
     case 'pane':
       if (target === undefined) throw invalidArgument(`scope ${scope} needs a target (the ${scope} to read)`);
-      if (scope === 'session') return { kind: 'session', sessionId: (await engine.resolveSession(target, 'target')).id };
-      if (scope === 'window') return { kind: 'window', windowId: (await engine.resolveWindow(target, 'target')).id };
-      return { kind: 'pane', paneId: await engine.paneIdFrom(target, 'target') };
+      if (scope === 'session') return { kind: 'session', sessionId: (await resolveSession(engine, target, 'target')).id };
+      if (scope === 'window') return { kind: 'window', windowId: (await resolveWindow(engine, target, 'target')).id };
+      return { kind: 'pane', paneId: await paneIdFrom(engine, target, 'target') };
   }
 }
 
 export const showEnvironmentTool = libtmuxTool({
   name: 'show_environment',
+  targets: ['session'],
   title: 'Show environment',
   description:
     'Read tmux\'s environment table: the global one (what new panes start with) or, given `session`, that session\'s ' +
@@ -142,13 +158,14 @@ export const showEnvironmentTool = libtmuxTool({
     ['environment'],
   ),
   async handler(args, { ctx }) {
-    const sessionId = args.session === undefined ? undefined : (await ctx.engine.resolveSession(args.session)).id;
+    const sessionId = args.session === undefined ? undefined : (await resolveSession(ctx.engine, args.session)).id;
     return { structured: { environment: await showEnvironment(ctx.engine, sessionId) } };
   },
 });
 
 export const showHooksTool = libtmuxTool({
   name: 'show_hooks',
+  targets: ['session'],
   title: 'Show hooks',
   description:
     'List the tmux hooks that are set: commands tmux runs on events such as after-new-window, pane-died or ' +
@@ -176,7 +193,7 @@ export const showHooksTool = libtmuxTool({
     ['hooks'],
   ),
   async handler(args, { ctx }) {
-    const sessionId = args.session === undefined ? undefined : (await ctx.engine.resolveSession(args.session)).id;
+    const sessionId = args.session === undefined ? undefined : (await resolveSession(ctx.engine, args.session)).id;
     return { structured: { hooks: await showHooks(ctx.engine, sessionId) } };
   },
 });

@@ -1,9 +1,25 @@
 /** The wait tools: block until a pane prints something, read what it printed since a cursor, or run a command in a shell and wait for its end. */
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
-import { Failure, refused } from '../../../core/failure.js';
-import { captureSince, CURSOR_MAX_CHARS, decodeCursor as decodeSinceCursor, isSinceCursor } from '../../../core/read/capture-since.js';
-import { fingerprint } from '../../../core/targets/refs.js';
-import { compileMatchers, decodeCursor, type WaitCursor, waitForText, type WaitResult } from '../../../core/watch/wait.js';
+import {
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  CURSOR_MAX_CHARS,
+  decodeCursor,
+  decodeSinceCursor,
+  encodeRef,
+  Failure,
+  fingerprint,
+  isSinceCursor,
+  refused,
+  resolvePane,
+  runCommand,
+  type RunResult,
+  typedText,
+  type WaitCursor,
+  waitForText,
+  type WaitResult,
+} from '../../../core/index.js';
 import { array, boolean, integer, nullable, number, object, string } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { READS_CONTENT, libtmuxTool } from '../declare.js';
@@ -15,6 +31,7 @@ const PATTERN = string({ 'x-libtmux-max-utf8-bytes': 4096 });
 
 export const waitForTextTool = libtmuxTool({
   name: 'wait_for_text',
+  targets: ['paneId'],
   title: 'Wait for text',
   description:
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
@@ -94,7 +111,7 @@ export const waitForTextTool = libtmuxTool({
     } else if (args.cursor !== undefined) cursor = decodeCursor(args.cursor);
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
-    const pane = await engine.resolvePane(args.paneId);
+    const pane = await resolvePane(engine, args.paneId);
     if (cursor) {
       if (cursor.paneId !== pane.id) throw refused(`the cursor is for pane ${cursor.paneId}, not ${pane.id}`, 'Pass the cursor only to waits on the pane it came from, or omit it.');
       if (cursor.fingerprint !== fingerprint(pane.incarnation)) {
@@ -105,7 +122,7 @@ export const waitForTextTool = libtmuxTool({
       waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal }),
     );
     const structured = {
-      paneRef: engine.ref('pane', pane.id, pane.incarnation),
+      paneRef: encodeRef('pane', pane.id, pane.incarnation),
       outcome: result.outcome,
       matched: result.matched,
       matchedIndex: result.matchedIndex,
@@ -169,6 +186,7 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
 
 export const captureSinceTool = libtmuxTool({
   name: 'capture_since',
+  targets: ['paneId'],
   title: 'Capture since',
   description:
     'Follow a pane\'s output without re-reading what you have seen: returns only the rows that appeared or changed ' +
@@ -204,12 +222,12 @@ export const captureSinceTool = libtmuxTool({
   ),
   async handler(args, { ctx, signal }) {
     if (args.cursor !== undefined) decodeSinceCursor(args.cursor); // a garbled cursor fails before any tmux call
-    const pane = await ctx.engine.resolvePane(args.paneId);
+    const pane = await resolvePane(ctx.engine, args.paneId);
     const result = await captureSince(ctx.engine, pane, { ...args, signal });
     return {
       structured: {
         pane: pane.id,
-        paneRef: ctx.engine.ref('pane', pane.id, pane.incarnation),
+        paneRef: encodeRef('pane', pane.id, pane.incarnation),
         lines: result.lines,
         cursor: result.cursor,
         linesMissed: result.linesMissed,
@@ -224,6 +242,7 @@ const DEFAULT_MAX_LINES = 200;
 
 export const runShellCommandTool = libtmuxTool({
   name: 'run_shell_command',
+  targets: ['paneId'],
   title: 'Run shell command',
   description:
     'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
@@ -233,10 +252,14 @@ export const runShellCommandTool = libtmuxTool({
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
     '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In bash, ' +
     'zsh and fish the shell integration (OSC 133 marks; installed once, out of history, by the first run in a pane ' +
-    'found at its prompt, and present from the start in panes this server creates) lets it be typed as it is: the ' +
-    'pane shows only the command and its output, it runs in the shell itself (`cd` and `export` stay, `exit` ends ' +
-    'the shell) and stays out of history. In other POSIX shells it is framed by markers the pane shows and runs in ' +
-    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
+    'found at its prompt, and present from the start in panes this server creates) keeps the pane clean. What a run ' +
+    'is: the command runs in a subshell of the pane\'s shell, `( command )` in bash, zsh, sh and other POSIX shells, ' +
+    '`fish -c \'command\'` in fish, so nothing it does persists: `exit`, `set -e`, `set -u`, traps, options, `cd`, ' +
+    '`export`, variables and background jobs end with it and the shell is left as it was. The answer is this ' +
+    'command\'s own (its exit status and what it printed), tied to the very line typed, never to another line the ' +
+    'shell ran first (the answer says when it did). It is typed only once the shell sits at its prompt with its ' +
+    'hooks finished. The pane shows the prompt, the command in its subshell and its output; in bash, zsh and fish ' +
+    'nothing else, in other shells also the markers around it. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
     'the screen as soon as tmux has it, and `output` is the rows the screen shows. Multi-line commands and here-documents ' +
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
     'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
@@ -247,7 +270,8 @@ export const runShellCommandTool = libtmuxTool({
     'under your client\'s request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short ' +
     'timeout and follow up with wait_for_text. When the deadline passes the answer has `timedOut: true`, ' +
     '`exitStatus: null` and the output so far, and its text says which case it is: RUNNING (the command keeps ' +
-    'running; wait for its end with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
+    'running; the text names the wait that ends with it: wait_for_channel in bash, zsh and fish, wait_for_text for ' +
+    'the end marker elsewhere; or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
     'shell never ran it: busy starting up or running something, or waiting for more input after an unterminated ' +
     'quote; press C-c with send_keys, then run again). Cancelling the call (MCP cancellation) interrupts the command ' +
     'with C-c, as a person at the keyboard would. For interactive programs (editors, REPLs, TUIs) use send_keys and ' +
@@ -280,11 +304,12 @@ export const runShellCommandTool = libtmuxTool({
     },
     ['droppedLines', 'effectiveTimeout', 'exitStatus', 'linesMissed', 'output', 'pane', 'paneRef', 'seconds', 'timedOut'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, signal, progress }) {
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const pane = await checkPane(engine, await engine.resolvePane(args.paneId), args.force ?? false);
+    const pane = await checkPane(engine, await resolvePane(engine, args.paneId), args.force ?? false);
     const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
       runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
     );
@@ -294,7 +319,7 @@ export const runShellCommandTool = libtmuxTool({
     }
     if (result.outcome === 'watchLost') throw new Failure('observation_lost', runSummary(pane.id, result, timeoutMs), WATCH_LOST_HINT);
     const structured = {
-      paneRef: engine.ref('pane', pane.id, pane.incarnation),
+      paneRef: encodeRef('pane', pane.id, pane.incarnation),
       pane: pane.id,
       exitStatus: result.exitStatus,
       timedOut: result.outcome === 'timedOut' || result.outcome === 'notStarted',
@@ -319,11 +344,20 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
     case 'timedOut':
       head = r.endMarker
         ? `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`
-        : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (a pattern of its last output or the shell prompt; output since the command was typed counts, no cursor needed); the next run_shell_command in this pane then reports its exit status in the first line of its answer. Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
+        : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_channel {"channel": "${r.endChannel}"} (the shell signals it when this very command ends, also if that was before you wait); its exit status is then the first line of the next run_shell_command's answer in this pane, and the pane option @tmux_mcp_end (show_option, pane scope) holds "<shell>.<line> <status> ...". Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
       break;
     case 'notStarted':
+      if (!r.typed) {
+        head =
+          `NOT STARTED: the shell in ${paneId} never sat at its prompt within ${timeoutMs / 1000} s (it runs something, or its prompt hooks are still running), so nothing was typed (timedOut; exitStatus null). ` +
+          'Look with capture_pane; wait for what runs (wait_for_text) or stop it with send_keys ["C-c"], then run again; force: true types the command to queue behind it.';
+        break;
+      }
       head =
         `NOT STARTED: the shell in ${paneId} never ran the command within ${timeoutMs / 1000} s (timedOut; exitStatus null). ` +
+        (r.othersFirst > 0
+          ? `The shell is running ${r.othersFirst} other command line${r.othersFirst === 1 ? '' : 's'} first (typed ahead, or by someone in the pane); this one waits behind. `
+          : '') +
         (r.shellWaitsForInput
           ? 'The shell holds the terminal but did not run it: it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up (a slow rc file). '
           : 'The shell is busy: still starting up (a slow rc file) or running another program. ') +
@@ -346,6 +380,7 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
   }
   const notes = [
     r.earlier ? `[the command an earlier call timed out on ended ${r.earlier.secondsAgo} s ago with exit status ${r.earlier.status ?? 'unknown'}]` : '',
+    r.othersFirst > 0 && r.outcome !== 'notStarted' ? `[the shell ran ${r.othersFirst} other command line${r.othersFirst === 1 ? '' : 's'} before this one (typed ahead, or by someone in the pane); their output is not in this answer]` : '',
     r.integration?.installed ? `[shell integration installed in this ${r.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output]` : '',
     r.integration ? '' : '[framed: this shell has no shell integration here, so the pane shows the markers around the command]',
     r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',

@@ -1,31 +1,18 @@
 /**
  * call_read_tools_batch: several read-only tools in one call, run one after another through the
- * same path a direct call takes (src/mcp/tools/batch.ts), pane reads pipelined as the libtmux batch's
- * are. Its reach is fixed at start-up from the tools this process has: inspect tools, not
+ * same path a direct call takes (src/mcp/tools/batch.ts). Its reach is fixed at start-up from the tools this process has: inspect tools, not
  * self-bounded (a wait would hold the batch), not excluded. A tool outside it fails its own row;
  * the rest still run (or stop, with on_error "stop").
  */
-import { jsonBytes, runSerialBatch, type BatchOperation, type BatchReport, type BatchRow } from '../../../mcp/tools/batch.js';
+import { jsonBytes, runSerialBatch, type BatchReport, type BatchRow } from '../../../mcp/tools/batch.js';
 import type { ToolOutcome } from '../../../mcp/tools/tool.js';
-import { shown } from '../../../core/quote.js';
+import { shown } from '../../../core/index.js';
 import { pythonTool, type PythonTool } from '../declare.js';
 import { choice, defaulted, field, item, listOf, model, optional, params } from '../schema.js';
 import { typed } from '../../../mcp/tools/schema.js';
 
 export const CALL_READ_TOOLS_BATCH = 'call_read_tools_batch';
 const MAX_OPERATIONS = 1000;
-
-/**
- * Nested reads the batch may pipeline (src/mcp/tools/batch.ts pipelinedRun): given a pane_id, each sends
- * its one tmux command (capture-pane, the pane's row) before waiting on anything else. Only those
- * on the batch's own server (no socket_name of their own), whose commands the count follows.
- */
-const PIPELINED = new Set(['capture_pane', 'get_pane_info']);
-
-function pipelines(operation: BatchOperation): boolean {
-  const args = operation.arguments as { pane_id?: unknown; socket_name?: unknown } | undefined;
-  return PIPELINED.has(operation.tool) && typeof args?.pane_id === 'string' && args.socket_name == null;
-}
 
 const DROPPED = [{ type: 'text', text: '[... batch truncated nested content ...]' }];
 
@@ -112,8 +99,7 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
       ['succeeded', 'failed'],
     ),
     async handler(args, call) {
-      // Each operation gets its own arguments object, which names it in `took`: pipelined reads
-      // overlap, and an unverified pipelined run calls them again (the last, serial, time counts).
+      // Each operation gets its own arguments object, which names it in `took`.
       const operations = args.operations.map((operation) => ({ tool: operation.tool, arguments: operation.arguments ?? {} }));
       const took = new Map<unknown, number>();
       const nested = call.nested!;
@@ -133,7 +119,6 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
         maxOperations: MAX_OPERATIONS,
         label: 'Read batch',
         outsideReach: outsideReach(all),
-        pipeline: { accepts: pipelines, commandsSent: () => call.engine.tmux.commandsSent },
       });
       const report = outcome.structured as unknown as BatchReport;
       const results: Row[] = report.results.map((row) => ({

@@ -2,17 +2,46 @@
  * The input tools: typing and pasting into panes (keys, text, private paste buffers), piping a
  * pane's output to a file, and tmux's wait-for channels between commands.
  */
-import { deleteBuffer, loadBuffer, pasteBuffer, showBuffer } from '../../../core/act/buffers.js';
-import { pasteText, sendKeys, type SendKeysRequest } from '../../../core/act/input.js';
-import { asFailure, Failure, invalidArgument } from '../../../core/failure.js';
-import { signalChannel, waitForChannel } from '../../../core/watch/channels.js';
-import { startPipe, stopPipe } from '../../../core/watch/pipe-pane.js';
+import {
+  asFailure,
+  deleteBuffer,
+  EngineRegistry,
+  Failure,
+  invalidArgument,
+  loadBuffer,
+  onPane,
+  pasteBuffer,
+  pasteText,
+  sendKeys,
+  type SendKeysRequest,
+  showBuffer,
+  signalChannel,
+  startPipe,
+  stopPipe,
+  typedKeys,
+  typedText,
+  waitForChannel,
+} from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
 import type { Static } from '../../../mcp/tools/schema.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
-import { choice, defaulted, field, item, listOf, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, TARGETING_NOTE, WRAPPED_TEXT } from '../schema.js';
-import { checkTarget, resolvePaneId } from '../targets.js';
+import {
+  choice,
+  defaulted,
+  field,
+  item,
+  listOf,
+  model,
+  optional,
+  PANE_TARGET,
+  params,
+  positiveTimeout,
+  SOCKET_NAME,
+  TARGETING_NOTE,
+  WRAPPED_TEXT,
+} from '../schema.js';
+import { checkTarget, targetedPaneId } from '../targets.js';
 import { DEFAULT_MAX_LINES } from './inspect.js';
 
 const KEYS_FIELDS = {
@@ -41,6 +70,7 @@ function keysRequest(paneId: string, op: KeysArgs, fields?: SendKeysRequest['fie
 
 export const sendKeysTool = pythonTool({
   name: 'send_keys',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Send Keys',
   description:
     'Type into a pane, or press keys in it: for interactive programs (REPLs, editors, prompts) and for control keys ' +
@@ -51,9 +81,10 @@ export const sendKeysTool = pythonTool({
   toolset: 'execute',
   input: params({ ...KEYS_FIELDS, ...PANE_TARGET, socket_name: SOCKET_NAME }, ['keys']),
   output: WRAPPED_TEXT,
+  typed: (args) => [typedKeys(keysRequest('', args))],
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await sendKeys(engine, keysRequest(paneId, args));
     return textResult(`Keys sent to pane ${paneId}`);
   },
@@ -61,6 +92,7 @@ export const sendKeysTool = pythonTool({
 
 export const sendKeysBatchTool = pythonTool({
   name: 'send_keys_batch',
+  targets: ['operations[].pane_id', 'operations[].session_id', 'operations[].session_name', 'operations[].window_id'],
   title: 'Send Keys Batch',
   description:
     'Send several send_keys operations in one call, in order: the same command to several panes, or a sequence of keys ' +
@@ -101,7 +133,9 @@ export const sendKeysBatchTool = pythonTool({
     },
     ['succeeded', 'failed'],
   ),
-  async handler(args, { engine, signal }) {
+  // Each operation is a send_keys of its own: asked about on its own when it is its turn (--approve).
+  items: (args) => args.operations.map((op) => ({ tool: 'send_keys', arguments: op })),
+  async handler(args, { engine, signal, approveItem }) {
     if (args.operations.length === 0) throw invalidArgument('operations must not be empty');
     if (args.timeout != null) positiveTimeout(args.timeout);
     args.operations.forEach((op) => checkTarget(op));
@@ -122,7 +156,8 @@ export const sendKeysBatchTool = pythonTool({
       const started = performance.now();
       let paneId: string | null = null;
       try {
-        paneId = await resolvePaneId(engine, op);
+        await approveItem?.(index);
+        paneId = await targetedPaneId(engine, op);
         await sendKeys(engine, keysRequest(paneId, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
         results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
       } catch (error) {
@@ -145,6 +180,7 @@ function seconds(since: number): number {
 
 export const pasteTextTool = pythonTool({
   name: 'paste_text',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Paste Text',
   description:
     'Paste text into a pane as one block, the way a terminal pastes: multi-line text arrives whole, and a program that ' +
@@ -159,10 +195,11 @@ export const pasteTextTool = pythonTool({
     socket_name: SOCKET_NAME,
   }, ['text']),
   output: WRAPPED_TEXT,
+  typed: (args) => [typedText(args.text)],
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
-    await engine.onPane(paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
+    const paneId = await targetedPaneId(engine, args);
+    await onPane(engine, paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Text pasted to pane ${paneId}`);
   },
 });
@@ -191,6 +228,7 @@ export const loadBufferTool = pythonTool({
 
 export const pasteBufferTool = pythonTool({
   name: 'paste_buffer',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Paste tmux Buffer',
   description:
     'Paste a buffer made by load_buffer into a pane; the buffer stays, so it can be pasted again elsewhere. bracket ' +
@@ -204,10 +242,13 @@ export const pasteBufferTool = pythonTool({
     socket_name: SOCKET_NAME,
   }, ['buffer_name']),
   output: WRAPPED_TEXT,
+  // What is pasted is the buffer's content: read from tmux, so loading it first does not walk around a text rule.
+  typed: (args, ctx) =>
+    ctx.registry.use(EngineRegistry.named(args.socket_name), async (engine) => [typedText((await showBuffer(engine, args.buffer_name, { maxLines: null })).content)]),
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
-    await engine.onPane(paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
+    const paneId = await targetedPaneId(engine, args);
+    await onPane(engine, paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
     return textResult(`Buffer ${args.buffer_name} pasted to pane ${paneId}`);
   },
 });
@@ -250,6 +291,7 @@ export const deleteBufferTool = pythonTool({
 
 export const pipePaneTool = pythonTool({
   name: 'pipe_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Pipe Pane',
   description:
     'Copy everything a pane prints from now on into a file (raw terminal output, escape sequences included), e.g. to ' +
@@ -267,7 +309,7 @@ export const pipePaneTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     if (args.output_path == null) {
       await stopPipe(engine, paneId);
       return textResult(`Piping stopped for pane ${paneId}`);

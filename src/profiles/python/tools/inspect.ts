@@ -2,22 +2,63 @@
  * The inspect tools: what the servers, sessions, windows and panes are (listings, one object at a
  * time, a format evaluated) and what panes show (captures, search). Read-only.
  */
-import { invalidArgument, notFound } from '../../../core/failure.js';
-import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { CORNERS, paneAtCorner } from '../../../core/read/corners.js';
-import { displayMessage } from '../../../core/read/display-message.js';
-import { listPaneDetails, paneDetail } from '../../../core/read/pane-details.js';
-import { SEARCH_LIMITS, searchPanes } from '../../../core/read/search.js';
-import { readVariables } from '../../../core/read/variables.js';
-import { listSockets } from '../../../core/servers/servers.js';
-import { outside } from '../../../core/targets/scope-gate.js';
+import {
+  captureLines,
+  CORNERS,
+  displayMessage,
+  foreignClientsBySession,
+  invalidArgument,
+  isCallerPane,
+  listPaneDetails,
+  listSessions,
+  listSockets,
+  listWindows,
+  notFound,
+  onPane,
+  outside,
+  paneAtCorner,
+  paneDetail,
+  readVariables,
+  SEARCH_LIMITS,
+  searchPanes,
+  tailBudget,
+} from '../../../core/index.js';
 import { listResult, modelResult, pythonTool, textResult } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
-import { paneSchema, paneWire, paneWires, serverSchema, sessionOut, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
-import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_ID, SESSION_NAME, SESSION_TARGET, SOCKET_NAME, stringList, stringMap, TARGETING_NOTE, WINDOW_ID, WINDOW_INDEX, WINDOW_TARGET, wrapped, WRAPPED_TEXT } from '../schema.js';
+import {
+  paneSchema,
+  paneWire,
+  paneWires,
+  serverSchema,
+  sessionOut,
+  sessionSchema,
+  sessionWire,
+  windowSchema,
+  windowWire,
+} from '../records.js';
+import {
+  choice,
+  defaulted,
+  field,
+  optional,
+  PANE_TARGET,
+  params,
+  SESSION_ID,
+  SESSION_NAME,
+  SESSION_TARGET,
+  SOCKET_NAME,
+  stringList,
+  stringMap,
+  TARGETING_NOTE,
+  WINDOW_ID,
+  WINDOW_INDEX,
+  WINDOW_TARGET,
+  wrapped,
+  WRAPPED_TEXT,
+} from '../schema.js';
 import { serverInfo } from '../servers.js';
-import { checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow } from '../targets.js';
+import { checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
 const FILTERS = stringMap(FILTERS_HELP);
 
@@ -34,13 +75,14 @@ export const listSessionsTool = pythonTool({
   output: wrapped({ items: sessionSchema, type: 'array' }),
   async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
-    const [sessions, clients] = await Promise.all([engine.listSessions(), engine.foreignClientsBySession()]);
+    const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
     return listResult(keep(sessions.map((s) => sessionWire(s, clients))));
   },
 });
 
 export const listWindowsTool = pythonTool({
   name: 'list_windows',
+  targets: ['session_id', 'session_name'],
   title: 'List tmux Windows',
   description:
     'List windows: of one session (session_id, else session_name), or of every session when neither is given. Each row ' +
@@ -54,13 +96,14 @@ export const listWindowsTool = pythonTool({
     const keep = compileFilters(args.filters);
     checkTarget(args);
     const scoped = args.session_id != null || args.session_name != null;
-    const windows = scoped ? await engine.listWindows((await resolveSession(engine, args)).id) : await engine.listWindows();
+    const windows = scoped ? await listWindows(engine, (await targetedSession(engine, args)).id) : await listWindows(engine);
     return listResult(keep(windows.map(windowWire)));
   },
 });
 
 export const listPanesTool = pythonTool({
   name: 'list_panes',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'List tmux Panes',
   description:
     'List panes with what each runs (pane_current_command), its working directory, size and position, and is_caller ' +
@@ -83,8 +126,8 @@ export const listPanesTool = pythonTool({
     const keep = compileFilters(args.filters);
     checkTarget(args);
     let panes;
-    if (args.window_id != null || args.window_index != null) panes = await listPaneDetails(engine, { windowId: (await resolveWindow(engine, args)).id });
-    else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await resolveSession(engine, args)).id });
+    if (args.window_id != null || args.window_index != null) panes = await listPaneDetails(engine, { windowId: (await targetedWindow(engine, args)).id });
+    else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await targetedSession(engine, args)).id });
     else panes = await listPaneDetails(engine);
     const rows = await paneWires(engine, panes);
     return listResult(keep(rows));
@@ -107,6 +150,7 @@ export const getServerInfoTool = pythonTool({
 
 export const getSessionInfoTool = pythonTool({
   name: 'get_session_info',
+  targets: ['session_id', 'session_name'],
   title: 'Get tmux Session Info',
   description:
     'One session\'s id, name, window count, attached clients, creation time and focused pane. Target: session_id, else ' +
@@ -116,13 +160,14 @@ export const getSessionInfoTool = pythonTool({
   output: sessionSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const session = await resolveSession(engine, args);
+    const session = await targetedSession(engine, args);
     return modelResult(await sessionOut(engine, session));
   },
 });
 
 export const getWindowInfoTool = pythonTool({
   name: 'get_window_info',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Get tmux Window Info',
   description:
     'One window\'s id, name, index, size, layout, pane count and focused pane. Target: window_id, else window_index in ' +
@@ -132,12 +177,13 @@ export const getWindowInfoTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    return modelResult(windowWire(await resolveWindow(engine, args)));
+    return modelResult(windowWire(await targetedWindow(engine, args)));
   },
 });
 
 export const getPaneInfoTool = pythonTool({
   name: 'get_pane_info',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Get Pane Info',
   description:
     'One pane\'s details: what runs in it (pane_current_command), working directory, size, position in the window, ' +
@@ -148,12 +194,13 @@ export const getPaneInfoTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    return modelResult(await paneWire(engine, await resolvePane(engine, args)));
+    return modelResult(await paneWire(engine, await targetedPane(engine, args)));
   },
 });
 
 export const findPaneByPositionTool = pythonTool({
   name: 'find_pane_by_position',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Find Pane By Position',
   description:
     'The pane in a corner of a window ("top-left", "top-right", "bottom-left", "bottom-right"), for layouts you know by ' +
@@ -165,7 +212,7 @@ export const findPaneByPositionTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     const best = paneAtCorner(await listPaneDetails(engine, { windowId: window.id }), args.corner);
     if (!best) throw notFound(`No pane found at corner '${args.corner}' in window ${window.id}`, 'Call list_panes with window_id to see the panes and their positions.');
     return modelResult(await paneWire(engine, best));
@@ -181,6 +228,7 @@ export function checkMaxLines(value: number | null, field = 'max_lines'): number
 
 export const capturePaneTool = pythonTool({
   name: 'capture_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Capture Pane',
   description:
     'Read the text a pane shows (a terminal\'s screen and scrollback, no colours), e.g. a build log or what a server ' +
@@ -202,8 +250,8 @@ export const capturePaneTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
-    const paneId = await resolvePaneId(engine, args);
-    const lines = await engine.onPane(paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
+    const paneId = await targetedPaneId(engine, args);
+    const lines = await onPane(engine, paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
     // By lines only, as the contract truncates; null keeps every line.
     const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
     return textOnlyResult((dropped ? `[... truncated ${dropped} lines ...]\n` : '') + kept.join('\n'));
@@ -216,6 +264,7 @@ const SNAPSHOT_VARIABLES = [
 
 export const snapshotPaneTool = pythonTool({
   name: 'snapshot_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Snapshot Pane',
   description:
     'Everything about a pane in one call: its visible text plus the cursor position, size, geometry, whether it is in ' +
@@ -233,11 +282,11 @@ export const snapshotPaneTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     const [pane, vars, lines] = await Promise.all([
       paneDetail(engine, paneId),
       readVariables(engine, [...SNAPSHOT_VARIABLES], paneId),
-      engine.onPane(paneId, () => captureLines(engine, paneId)),
+      onPane(engine, paneId, () => captureLines(engine, paneId)),
     ]);
     // By lines only, as the contract truncates; null keeps every line.
     const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
@@ -269,7 +318,7 @@ export const snapshotPaneTool = pythonTool({
       title: pane.title,
       pane_current_command: pane.currentCommand,
       pane_current_path: pane.currentPath,
-      is_caller: engine.options.caller ? await engine.isCallerPane(pane.id) : null,
+      is_caller: engine.options.caller ? await isCallerPane(engine, pane.id) : null,
       content_truncated: dropped > 0,
       content_truncated_lines: dropped,
     });
@@ -278,6 +327,7 @@ export const snapshotPaneTool = pythonTool({
 
 export const searchPanesTool = pythonTool({
   name: 'search_panes',
+  targets: ['session_id', 'session_name'],
   title: 'Search Panes',
   description:
     'Find the panes whose text (screen and recent scrollback) contains a pattern, with the matching lines: "which pane ' +
@@ -314,7 +364,7 @@ export const searchPanesTool = pythonTool({
     if (perPane < 1) throw invalidArgument(`max_matched_lines_per_pane must be positive (received ${perPane})`);
     if (limit !== null && limit < 1) throw invalidArgument(`limit must be positive or null (received ${limit})`);
     if (offset < 0) throw invalidArgument(`offset must not be negative (received ${offset})`);
-    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
     // Rows above the screen asked for, plus room for the screen itself.
     const scrollback = args.content_start != null && args.content_start < 0 ? Math.min(-args.content_start + 1000, 100_000) : undefined;
     const found = await searchPanes(engine, {
@@ -334,7 +384,7 @@ export const searchPanesTool = pythonTool({
     const page = limit === null ? ids.slice(offset) : ids.slice(offset, offset + limit);
     const [panes, windows, caller] = await Promise.all([
       listPaneDetails(engine, sessionId !== undefined ? { sessionId } : {}),
-      engine.listWindows(),
+      listWindows(engine),
       Promise.resolve(engine.options.caller),
     ]);
     const paneById = new Map(panes.map((p) => [p.id, p]));
@@ -355,7 +405,7 @@ export const searchPanesTool = pythonTool({
           session_id: pane?.sessionId ?? null,
           session_name: window?.sessionName ?? null,
           matched_lines: lines.slice(-perPane),
-          is_caller: caller ? await engine.isCallerPane(paneId) : null,
+          is_caller: caller ? await isCallerPane(engine, paneId) : null,
         };
       }),
     );
@@ -385,7 +435,9 @@ export const listServersTool = pythonTool({
   async handler(args, { ctx }) {
     const scope = ctx.registry.defaultEngine.scope;
     if (scope.limitsSessions) throw outside(scope, 'list_servers looks at every tmux server of this user');
-    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter((s) => s.alive);
+    const sockets = (await listSockets({ extraSocketPaths: args.extra_socket_paths ?? [] })).filter(
+      (s) => s.alive && ctx.registry.reaches(s.socketName !== null ? { socketName: s.socketName } : { socketPath: s.socketPath }),
+    );
     const rows = await Promise.all(
       sockets.map((socket) =>
         ctx.registry.use(socket.socketName !== null ? { socketName: socket.socketName } : { socketPath: socket.socketPath }, async (engine) => ({
@@ -402,6 +454,7 @@ export const listServersTool = pythonTool({
 
 export const displayMessageTool = pythonTool({
   name: 'display_message',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Evaluate tmux Format String',
   description:
     'Evaluate a tmux format string in a pane\'s context and return the text: the escape hatch for any tmux variable no ' +
@@ -412,7 +465,7 @@ export const displayMessageTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     const shown = await displayMessage(engine, args.format_string, paneId);
     return textResult(shown.text);
   },

@@ -1,16 +1,42 @@
 /** The lifecycle tools: create, respawn and close sessions, windows and panes, clear a pane, end a server. */
 import { randomBytes } from 'node:crypto';
-import { checkNewSession, createSession, createWindow, respawnPane, splitPane } from '../../../core/arrange/lifecycle.js';
-import { clearPane as resetPane, killPane as removePane, killSession as removeSession, killWindow as removeWindow } from '../../../core/arrange/teardown.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { killServer } from '../../../core/servers/servers.js';
+import {
+  checkNewSession,
+  checkWindowName,
+  clearPane as resetPane,
+  createSession,
+  createWindow,
+  getWindow,
+  invalidArgument,
+  killPane as removePane,
+  killServer,
+  killSession as removeSession,
+  killWindow as removeWindow,
+  onPane,
+  PANE_ID,
+  paneDetail,
+  respawnPane,
+  splitPane,
+  typedCommand,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
-import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET, WRAPPED_TEXT } from '../schema.js';
+import {
+  choice,
+  defaulted,
+  field,
+  optional,
+  PANE_TARGET,
+  params,
+  SESSION_TARGET,
+  SOCKET_NAME,
+  TARGETING_NOTE,
+  WINDOW_TARGET,
+  WRAPPED_TEXT,
+} from '../schema.js';
 import { SPAWN_FIELDS, spawnSettings } from '../spawn.js';
-import { checkId, checkTarget, resolvePaneId, resolveSession } from '../targets.js';
+import { checkId, checkTarget, targetedPaneId, targetedSession } from '../targets.js';
 
 export const createSessionTool = pythonTool({
   name: 'create_session',
@@ -48,6 +74,7 @@ export const createSessionTool = pythonTool({
 
 export const createWindowTool = pythonTool({
   name: 'create_window',
+  targets: ['session_id', 'session_name'],
   title: 'Create tmux Window',
   description:
     'Add a window to a session (session_id, else session_name, else the first session), running the default shell; ' +
@@ -68,8 +95,10 @@ export const createWindowTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
+    // Before anything is made: a name no answer could carry (or tmux would store otherwise) is refused.
+    if (args.window_name != null) checkWindowName(args.window_name, 'window_name');
     const spawn = await spawnSettings(args);
-    const session = await resolveSession(engine, args);
+    const session = await targetedSession(engine, args);
     const window = await createWindow(engine, session.id, {
       ...(args.window_name != null ? { name: args.window_name } : {}),
       ...spawn,
@@ -82,6 +111,7 @@ export const createWindowTool = pythonTool({
 
 export const splitWindowTool = pythonTool({
   name: 'split_window',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Split tmux Window',
   description:
     'Divide a pane in two and return the new pane (it does not take focus). direction says where the new pane goes: ' +
@@ -101,11 +131,12 @@ export const splitWindowTool = pythonTool({
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
   output: paneSchema,
+  typed: (args) => (args.shell != null ? [typedCommand(args.shell)] : []),
   async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
-    const paneId = await resolvePaneId(engine, args);
-    const pane = await engine.onPane(paneId, () =>
+    const paneId = await targetedPaneId(engine, args);
+    const pane = await onPane(engine, paneId, () =>
       splitPane(engine, paneId, args.direction ?? 'below', spawn.startDirectory, {
         ...(spawn.environment ? { environment: spawn.environment } : {}),
         ...(args.shell != null ? { shell: args.shell } : {}),
@@ -118,6 +149,7 @@ export const splitWindowTool = pythonTool({
 
 export const respawnPaneTool = pythonTool({
   name: 'respawn_pane',
+  targets: ['pane_id'],
   title: 'Respawn Pane',
   description:
     'Restart the program of a pane in place (same pane id): for a pane whose program exited (a dead pane) or one that is ' +
@@ -138,10 +170,11 @@ export const respawnPaneTool = pythonTool({
     ['pane_id'],
   ),
   output: paneSchema,
+  typed: (args) => (args.shell != null ? [typedCommand(args.shell)] : []),
   async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
     const spawn = await spawnSettings(args);
-    await engine.onPane(paneId, () =>
+    await onPane(engine, paneId, () =>
       respawnPane(engine, paneId, {
         killFirst: args.kill ?? true,
         ...(spawn.startDirectory ? { startDirectory: spawn.startDirectory } : {}),
@@ -155,6 +188,7 @@ export const respawnPaneTool = pythonTool({
 
 export const killPaneTool = pythonTool({
   name: 'kill_pane',
+  targets: ['pane_id'],
   title: 'Kill Pane',
   description:
     'Close a pane and end its program (its window closes with its last pane). pane_id is required; there is no fallback. ' +
@@ -164,13 +198,14 @@ export const killPaneTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
-    await engine.onPane(paneId, () => removePane(engine, paneId, false));
+    await onPane(engine, paneId, () => removePane(engine, paneId, false));
     return textResult(`Pane killed: ${paneId}`);
   },
 });
 
 export const killWindowTool = pythonTool({
   name: 'kill_window',
+  targets: ['window_id'],
   title: 'Kill tmux Window',
   description:
     'Close a window and every pane in it (ending their programs). window_id is required; there is no fallback. Refused ' +
@@ -180,7 +215,7 @@ export const killWindowTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     const windowId = checkId(args.window_id, WINDOW_ID, 'window_id', '@1');
-    await engine.getWindow(windowId);
+    await getWindow(engine, windowId);
     await removeWindow(engine, windowId, false);
     return textResult(`Window killed: ${windowId}`);
   },
@@ -188,6 +223,7 @@ export const killWindowTool = pythonTool({
 
 export const killSessionTool = pythonTool({
   name: 'kill_session',
+  targets: ['session_id', 'session_name'],
   title: 'Kill tmux Session',
   description:
     'End a session, its windows and panes and their programs. An explicit session_id or session_name is required (no ' +
@@ -201,7 +237,7 @@ export const killSessionTool = pythonTool({
       throw invalidArgument('Refusing to kill without an explicit target', 'Provide session_name or session_id.');
     }
     checkTarget(args);
-    const session = await resolveSession(engine, args);
+    const session = await targetedSession(engine, args);
     await removeSession(engine, session.id, false);
     return textResult(`Session killed: ${session.name}`);
   },
@@ -209,6 +245,7 @@ export const killSessionTool = pythonTool({
 
 export const clearPaneTool = pythonTool({
   name: 'clear_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Clear Pane',
   description:
     'Reset a pane\'s terminal and drop its scrollback, so the next capture shows only what comes after: useful before ' +
@@ -218,8 +255,8 @@ export const clearPaneTool = pythonTool({
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
-    await engine.onPane(paneId, () => resetPane(engine, paneId));
+    const paneId = await targetedPaneId(engine, args);
+    await onPane(engine, paneId, () => resetPane(engine, paneId));
     return textResult(`Pane cleared: ${paneId}`);
   },
 });

@@ -1,22 +1,50 @@
 /** Arranging what exists: names, focus, layout, sizes, window order, pane order, titles. */
-import { enterCopyMode, exitCopyMode } from '../../../core/act/copy-mode.js';
-import { selectPane, stepPane, stepWindow, swapPanes } from '../../../core/arrange/arrange.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { selectLayout } from '../../../core/arrange/layout.js';
-import { checkDisplayText, checkSessionName, checkWindowName, renameSession, renameWindow, setPaneTitle } from '../../../core/arrange/naming.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { movePlacement, selectPlacement } from '../../../core/targets/placement.js';
-import { checkCells, resizePane, resizeWindow } from '../../../core/arrange/resize.js';
-import { PANE_ID } from '../../../core/ids.js';
+import {
+  checkCells,
+  checkDisplayText,
+  checkSessionName,
+  checkWindowName,
+  enterCopyMode,
+  exitCopyMode,
+  getSession,
+  invalidArgument,
+  movePlacement,
+  onPane,
+  PANE_ID,
+  paneDetail,
+  renameSession,
+  renameWindow,
+  resizePane,
+  resizeWindow,
+  selectLayout,
+  selectPane,
+  selectPlacement,
+  setPaneTitle,
+  stepPane,
+  stepWindow,
+  swapPanes,
+} from '../../../core/index.js';
 import { modelResult, pythonTool } from '../declare.js';
 import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
-import { choice, defaulted, field, optional, PANE_TARGET, params, SESSION_TARGET, SOCKET_NAME, TARGETING_NOTE, WINDOW_TARGET } from '../schema.js';
-import { checkId, checkTarget, resolvePane, resolvePaneId, resolveSession, resolveWindow } from '../targets.js';
+import {
+  choice,
+  defaulted,
+  field,
+  optional,
+  PANE_TARGET,
+  params,
+  SESSION_TARGET,
+  SOCKET_NAME,
+  TARGETING_NOTE,
+  WINDOW_TARGET,
+} from '../schema.js';
+import { checkId, checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
 const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
 
 export const renameSessionTool = pythonTool({
   name: 'rename_session',
+  targets: ['session_id', 'session_name'],
   title: 'Rename tmux Session',
   description: 'Give a session a new, unique name. Session: session_id, else session_name, else the first session. Returns the session as it is now.',
   toolset: 'manage',
@@ -25,12 +53,13 @@ export const renameSessionTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkSessionName(args.new_name, 'new_name');
-    return modelResult(await sessionOut(engine, await renameSession(engine, await resolveSession(engine, args), args.new_name)));
+    return modelResult(await sessionOut(engine, await renameSession(engine, await targetedSession(engine, args), args.new_name)));
   },
 });
 
 export const renameWindowTool = pythonTool({
   name: 'rename_window',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Rename tmux Window',
   description: `Give a window a new name (tmux then stops renaming it after the running program). ${WINDOW_NOTE} Returns the window.`,
   toolset: 'manage',
@@ -39,12 +68,13 @@ export const renameWindowTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkWindowName(args.new_name, 'new_name');
-    return modelResult(windowWire(await renameWindow(engine, await resolveWindow(engine, args), args.new_name)));
+    return modelResult(windowWire(await renameWindow(engine, await targetedWindow(engine, args), args.new_name)));
   },
 });
 
 export const selectWindowTool = pythonTool({
   name: 'select_window',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Select tmux Window',
   description:
     'Make a window the current window of its session (what an attached person sees): by window_id, by window_index in ' +
@@ -63,15 +93,16 @@ export const selectWindowTool = pythonTool({
       throw invalidArgument('Provide window_id, window_index, or direction.');
     }
     if (args.window_id == null && args.window_index == null) {
-      const session = await resolveSession(engine, args);
+      const session = await targetedSession(engine, args);
       return modelResult(windowWire(await stepWindow(engine, session.id, args.direction!)));
     }
-    return modelResult(windowWire(await selectPlacement(engine, await resolveWindow(engine, args))));
+    return modelResult(windowWire(await selectPlacement(engine, await targetedWindow(engine, args))));
   },
 });
 
 export const selectPaneTool = pythonTool({
   name: 'select_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Select Pane',
   description:
     'Make a pane the active pane of its window: by pane_id, or by direction from the window\'s active pane ("up", "down", ' +
@@ -91,10 +122,10 @@ export const selectPaneTool = pythonTool({
     if (args.pane_id == null && args.direction == null) throw invalidArgument('Provide either pane_id or direction.');
     if (args.pane_id != null) {
       const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
-      await engine.onPane(paneId, () => selectPane(engine, { id: paneId }));
+      await onPane(engine, paneId, () => selectPane(engine, { id: paneId }));
       return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
     }
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     const paneId = await stepPane(engine, window.id, args.direction!);
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
@@ -102,6 +133,7 @@ export const selectPaneTool = pythonTool({
 
 export const selectLayoutTool = pythonTool({
   name: 'select_layout',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Select tmux Layout',
   description:
     'Arrange a window\'s panes: a named layout ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", ' +
@@ -111,12 +143,13 @@ export const selectLayoutTool = pythonTool({
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    return modelResult(windowWire(await selectLayout(engine, await resolveWindow(engine, args), args.layout)));
+    return modelResult(windowWire(await selectLayout(engine, await targetedWindow(engine, args), args.layout)));
   },
 });
 
 export const resizePaneTool = pythonTool({
   name: 'resize_pane',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Resize Pane',
   description:
     'Set a pane\'s size in cells (width and/or height), or zoom it to fill its window (zoom true) and back (zoom false). ' +
@@ -137,7 +170,7 @@ export const resizePaneTool = pythonTool({
     if (args.zoom == null && !sized) throw invalidArgument('Provide height, width, or zoom.');
     checkCells(args.width ?? undefined, 'width');
     checkCells(args.height ?? undefined, 'height');
-    const pane = await resolvePane(engine, args);
+    const pane = await targetedPane(engine, args);
     await resizePane(
       engine,
       pane,
@@ -149,6 +182,7 @@ export const resizePaneTool = pythonTool({
 
 export const resizeWindowTool = pythonTool({
   name: 'resize_window',
+  targets: ['session_id', 'session_name', 'window_id'],
   title: 'Resize tmux Window',
   description: `Set a window's size in cells (width and/or height); its panes are scaled to fit. ${WINDOW_NOTE} Returns the window.`,
   toolset: 'manage',
@@ -164,13 +198,14 @@ export const resizeWindowTool = pythonTool({
     if (args.height == null && args.width == null) throw invalidArgument('Provide height, width, or both.');
     checkCells(args.width ?? undefined, 'width');
     checkCells(args.height ?? undefined, 'height');
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     return modelResult(windowWire(await resizeWindow(engine, window, { ...(args.width != null ? { width: args.width } : {}), ...(args.height != null ? { height: args.height } : {}) })));
   },
 });
 
 export const moveWindowTool = pythonTool({
   name: 'move_window',
+  targets: ['destination_session', 'session_id', 'session_name', 'window_id'],
   title: 'Move tmux Window',
   description:
     'Move a window to another index, or into another session. destination_index "" (default) takes the first free index; ' +
@@ -188,16 +223,17 @@ export const moveWindowTool = pythonTool({
     checkTarget(args);
     const index = args.destination_index ?? '';
     if (index !== '' && !/^\d{1,6}$/.test(index)) throw invalidArgument(`destination_index must be a window index like "3" or "", got ${JSON.stringify(index.slice(0, 32))}`);
-    const window = await resolveWindow(engine, args);
+    const window = await targetedWindow(engine, args);
     const destination = args.destination_session != null
-      ? await resolveSession(engine, /^\$\d+$/.test(args.destination_session) ? { session_id: args.destination_session } : { session_name: args.destination_session })
-      : await engine.getSession(window.sessionId);
+      ? await targetedSession(engine, /^\$\d+$/.test(args.destination_session) ? { session_id: args.destination_session } : { session_name: args.destination_session })
+      : await getSession(engine, window.sessionId);
     return modelResult(windowWire(await movePlacement(engine, window, destination, index === '' ? undefined : Number(index))));
   },
 });
 
 export const swapPaneTool = pythonTool({
   name: 'swap_pane',
+  targets: ['source_pane_id', 'target_pane_id'],
   title: 'Swap Pane',
   description:
     'Exchange the places of two panes (in one window or across windows); their programs and ids go with them, and focus ' +
@@ -222,6 +258,7 @@ export const swapPaneTool = pythonTool({
 
 export const setPaneTitleTool = pythonTool({
   name: 'set_pane_title',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Set Pane Title',
   description: `Set a pane's title (shown in pane borders and status lines when those show titles; programs may change it again). ${TARGETING_NOTE} Returns the pane.`,
   toolset: 'manage',
@@ -230,7 +267,7 @@ export const setPaneTitleTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkDisplayText(args.title, 'title', 'pane title');
-    const pane = await resolvePane(engine, args);
+    const pane = await targetedPane(engine, args);
     await setPaneTitle(engine, pane, args.title);
     return modelResult(await paneWire(engine, await paneDetail(engine, pane.id)));
   },
@@ -238,6 +275,7 @@ export const setPaneTitleTool = pythonTool({
 
 export const enterCopyModeTool = pythonTool({
   name: 'enter_copy_mode',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Enter Copy Mode',
   description:
     'Put a pane in tmux copy mode (its program keeps running, the view freezes) and optionally scroll scroll_up lines ' +
@@ -248,7 +286,7 @@ export const enterCopyModeTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
+    const paneId = await targetedPaneId(engine, args);
     await enterCopyMode(engine, paneId, { scrollUp: args.scroll_up ?? null });
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
@@ -256,6 +294,7 @@ export const enterCopyModeTool = pythonTool({
 
 export const exitCopyModeTool = pythonTool({
   name: 'exit_copy_mode',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Exit Copy Mode',
   description: `Leave copy mode (or any tmux mode) in a pane so it shows its program and takes input again; a pane in no mode is left as it is. ${TARGETING_NOTE}`,
   toolset: 'manage',
@@ -263,8 +302,8 @@ export const exitCopyModeTool = pythonTool({
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);
-    const paneId = await resolvePaneId(engine, args);
-    await engine.onPane(paneId, () => exitCopyMode(engine, paneId));
+    const paneId = await targetedPaneId(engine, args);
+    await onPane(engine, paneId, () => exitCopyMode(engine, paneId));
     return modelResult(await paneWire(engine, await paneDetail(engine, paneId)));
   },
 });

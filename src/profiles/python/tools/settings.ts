@@ -1,14 +1,22 @@
 /** Reading tmux settings: options, hooks and environments, by scope. */
-import { setEnvironment, showEnvironment } from '../../../core/settings/environment.js';
-import { invalidArgument } from '../../../core/failure.js';
-import { showHooksAt, type HookScope } from '../../../core/settings/hooks.js';
-import { setOption, showOption, type OptionScope } from '../../../core/settings/options.js';
-import { PANE_ID, WINDOW_ID } from '../../../core/ids.js';
-import type { Engine } from '../../../core/engine.js';
+import {
+  type Engine,
+  type HookScope,
+  invalidArgument,
+  onPane,
+  type OptionScope,
+  PANE_ID,
+  setEnvironment,
+  setOption,
+  showEnvironment,
+  showHooksAt,
+  showOption,
+  WINDOW_ID,
+} from '../../../core/index.js';
 import type { ObjectOf } from '../../../mcp/tools/schema.js';
 import { modelResult, pythonTool, type Socket } from '../declare.js';
 import { choice, defaulted, field, model, optional, params, SESSION_TARGET, SOCKET_NAME } from '../schema.js';
-import { checkId, checkTarget, resolveSession } from '../targets.js';
+import { checkId, checkTarget, targetedSession } from '../targets.js';
 
 const SCOPES = ['server', 'session', 'window', 'pane'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -23,7 +31,7 @@ export type ScopedArgs = ObjectOf<typeof SCOPE_FIELDS, never> & Socket;
 
 /** The session a target names: an id like $0, else a name. */
 async function targetSession(engine: Engine, target: string): Promise<string> {
-  const session = await resolveSession(engine, /^\$\d+$/.test(target) ? { session_id: target } : { session_name: target });
+  const session = await targetedSession(engine, /^\$\d+$/.test(target) ? { session_id: target } : { session_name: target });
   return session.id;
 }
 
@@ -50,6 +58,7 @@ function optionScope(object: { scope: Scope | null; id?: string }): OptionScope 
 
 export const showOptionTool = pythonTool({
   name: 'show_option',
+  targets: ['target'],
   title: 'Show tmux Option',
   description:
     'Read one tmux option: e.g. history-limit, mouse, status, remain-on-exit, or a user option "@name". For a session, ' +
@@ -61,7 +70,7 @@ export const showOptionTool = pythonTool({
   async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const read = () => showOption(engine, optionScope(object), args.option);
-    const rows = object.id === undefined ? await read() : await engine.onPane(object.id, read);
+    const rows = object.id === undefined ? await read() : await onPane(engine, object.id, read);
     const value = rows.length === 0 ? null : rows.length === 1 && rows[0]!.name === args.option ? rows[0]!.value : rows.map((row) => row.value);
     return modelResult({ option: args.option, value });
   },
@@ -98,6 +107,7 @@ async function hooksFor(engine: Engine, args: ScopedArgs) {
 
 export const showHooksTool = pythonTool({
   name: 'show_hooks',
+  targets: ['target'],
   title: 'Show tmux Hooks',
   description:
     'List the tmux hooks that are set (commands tmux runs on events such as pane-died or after-new-window): the global ' +
@@ -113,6 +123,7 @@ export const showHooksTool = pythonTool({
 
 export const showHookTool = pythonTool({
   name: 'show_hook',
+  targets: ['target'],
   title: 'Show tmux Hook',
   description:
     'The commands set on one tmux hook (e.g. "pane-died", "after-split-window"), globally or on a session, window or ' +
@@ -128,6 +139,7 @@ export const showHookTool = pythonTool({
 
 export const showEnvironmentTool = pythonTool({
   name: 'show_environment',
+  targets: ['session_id', 'session_name'],
   title: 'Show tmux Environment',
   description:
     'The environment tmux gives new panes: the global one, or one session\'s (session_id, else session_name). A variable ' +
@@ -137,7 +149,7 @@ export const showEnvironmentTool = pythonTool({
   output: model({ variables: { additionalProperties: { anyOf: [{ type: 'string' }, { type: 'boolean' }] }, description: 'NAME to value; true for a variable removed from new panes.', type: 'object' } }, ['variables']),
   async handler(args, { engine }) {
     checkTarget(args);
-    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
     const environment = await showEnvironment(engine, sessionId);
     return modelResult({ variables: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, value ?? true])) });
   },
@@ -145,25 +157,29 @@ export const showEnvironmentTool = pythonTool({
 
 export const setOptionTool = pythonTool({
   name: 'set_option',
+  targets: ['target'],
   title: 'Set tmux Option',
   description:
     'Set a tmux option: globally (default: the global session table, or with global_ the global table of scope), or on one ' +
     'session, window or pane (scope + target). tmux checks the value against the option\'s type (numbers, on/off, ' +
-    'colours). Changes persist in the tmux server and affect the user\'s view (status line, mouse, history-limit). A ' +
-    '#(...) shell job in a value is refused. To read an option use show_option.',
+    'colours). Changes persist in the tmux server and affect the user\'s view (status line, mouse, history-limit). ' +
+    'Refused: hooks (commands tmux runs on events; read them with show_hooks), a #(...) shell job or an E:/T: modifier ' +
+    'in a value, and while the server is limited to some sessions, server options and formats that reach other ' +
+    'sessions. To read an option use show_option.',
   toolset: 'execute',
   input: params({ option: field('string', 'Option name, like "mouse" or "@my_option".'), value: field('string', 'The value, as tmux takes it on its command line ("on", "5000", "red").'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option', 'value']),
   output: model({ option: field('string', 'The option set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['option', 'value', 'status']),
   async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const write = () => setOption(engine, optionScope(object), args.option, args.value);
-    const rows = object.id === undefined ? await write() : await engine.onPane(object.id, write);
+    const rows = object.id === undefined ? await write() : await onPane(engine, object.id, write);
     return modelResult({ option: args.option, value: rows.length === 1 ? rows[0]!.value : args.value, status: 'set' });
   },
 });
 
 export const setEnvironmentTool = pythonTool({
   name: 'set_environment',
+  targets: ['session_id', 'session_name'],
   title: 'Set tmux Environment',
   description:
     'Set a variable in the environment tmux gives new panes: globally, or for one session (session_id, else ' +
@@ -174,7 +190,7 @@ export const setEnvironmentTool = pythonTool({
   output: model({ name: field('string', 'The variable set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['name', 'value', 'status']),
   async handler(args, { engine }) {
     checkTarget(args);
-    const sessionId = args.session_id != null || args.session_name != null ? (await resolveSession(engine, args)).id : undefined;
+    const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
     const value = await setEnvironment(engine, args.name, args.value, sessionId);
     return modelResult({ name: args.name, value, status: 'set' });
   },

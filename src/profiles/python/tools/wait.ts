@@ -1,16 +1,39 @@
 /** The wait tools: wait_for_text and capture_since watch a pane without sleeping; run_command runs a command and waits for its end. */
-import { checkCommand, checkPane, runCommand, type RunResult } from '../../../core/act/run-command.js';
-import { Failure, invalidArgument, refused } from '../../../core/failure.js';
-import { escapeRegExp } from '../../../core/read/bounded-regex.js';
-import { captureSince, decodeCursor as decodeSinceCursor } from '../../../core/read/capture-since.js';
-import { captureLines, tailBudget } from '../../../core/read/capture.js';
-import { paneDetail } from '../../../core/read/pane-details.js';
-import { readVariables } from '../../../core/read/variables.js';
-import { compileMatchers, waitForText } from '../../../core/watch/wait.js';
+import {
+  captureLines,
+  captureSince,
+  checkCommand,
+  checkPane,
+  compileMatchers,
+  decodeSinceCursor,
+  escapeRegExp,
+  Failure,
+  getPane,
+  invalidArgument,
+  paneDetail,
+  readVariables,
+  refused,
+  runCommand,
+  type RunResult,
+  tailBudget,
+  typedText,
+  waitForText,
+} from '../../../core/index.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { defaulted, field, model, optional, PANE_TARGET, params, positiveTimeout, SOCKET_NAME, stringList, TARGETING_NOTE } from '../schema.js';
-import { checkTarget, resolvePaneId } from '../targets.js';
+import {
+  defaulted,
+  field,
+  model,
+  optional,
+  PANE_TARGET,
+  params,
+  positiveTimeout,
+  SOCKET_NAME,
+  stringList,
+  TARGETING_NOTE,
+} from '../schema.js';
+import { checkTarget, targetedPaneId } from '../targets.js';
 import { checkMaxLines, DEFAULT_MAX_LINES } from './inspect.js';
 
 const REPORT_LINES = 20;
@@ -27,6 +50,7 @@ function matchers(patterns: readonly string[], regex: boolean, matchCase: boolea
 
 export const waitForTextTool = pythonTool({
   name: 'wait_for_text',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Wait For Text',
   description:
     'Block until a pane prints one of `patterns` (or, with patterns null, anything new), instead of sleeping and ' +
@@ -81,7 +105,7 @@ export const waitForTextTool = pythonTool({
     const patterns = matchers(args.patterns ?? [], regex, matchCase, 'patterns');
     const stops = matchers(args.stop ?? [], regex, matchCase, 'stop');
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await engine.getPane(await resolvePaneId(engine, args));
+    const pane = await getPane(engine, await targetedPaneId(engine, args));
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on pane ${pane.id}: ${elapsed}s elapsed`, () =>
       waitForText(engine, { pane, patterns, stops, timeoutMs, maxLines: REPORT_LINES, signal }),
     );
@@ -124,6 +148,7 @@ export const waitForTextTool = pythonTool({
 
 export const captureSinceTool = pythonTool({
   name: 'capture_since',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id', 'cursor'],
   title: 'Capture Since',
   description:
     'Read only what is new in a pane since your last read, for watching output over several calls without re-reading ' +
@@ -156,7 +181,7 @@ export const captureSinceTool = pythonTool({
       }
     }
     const targeted = args.pane_id != null || args.window_id != null || args.session_id != null || args.session_name != null;
-    const paneId = cursorPane && !targeted ? cursorPane : await resolvePaneId(engine, args);
+    const paneId = cursorPane && !targeted ? cursorPane : await targetedPaneId(engine, args);
     if (cursorPane && cursorPane !== paneId) throw refused(`cursor pane ${cursorPane} does not match requested pane ${paneId}`, 'Pass the cursor only with the pane it came from, or null to start over.');
     const pane = await paneDetail(engine, paneId);
     if (pane.isDead) throw refused(`pane ${pane.id} died; cursor/baseline anchor is no longer valid`, 'Respawn it with respawn_pane and start over with cursor null.');
@@ -185,15 +210,20 @@ const ALL_LINES = 1_000_000;
 
 export const runCommandTool = pythonTool({
   name: 'run_command',
+  targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Run Command',
   description:
     'Run a shell command in a pane and get its real exit status and output in one call: the preferred way to run anything ' +
-    'whose result matters (builds, tests, git). In bash, zsh and fish the command is typed as it is and runs in the shell ' +
-    'itself (shell integration: the pane shows only the command and its output; the first run in a found shell installs ' +
-    'it once); in other shells it runs in a subshell between markers, so cd, export or exit in it do not change the ' +
-    'shell; output holds only what the command printed (not the typed command or prompts). The ' +
+    'whose result matters (builds, tests, git). What a run is: the command runs in a subshell of the pane\'s shell, as ' +
+    '`( command )` in bash, zsh, sh and other POSIX shells and `fish -c \'command\'` in fish, so nothing it does ' +
+    'persists: exit, set -e, set -u, traps, options, cd, export, variables and background jobs end with it and the ' +
+    'shell is left as it was. The answer is this command\'s own, its exit status and only what it printed (not the ' +
+    'typed command or prompts), tied to the very line typed, never to another line the shell ran first (the note ' +
+    'says when it did); it is typed only once the shell sits at its prompt with its hooks finished. The pane shows ' +
+    'the prompt, the command in its subshell and its output: nothing else in bash, zsh and fish (shell integration, ' +
+    'installed once by the first run in a found shell), also start and end markers in other shells. The ' +
     'call waits up to timeout seconds (default 30, held to the server ceiling LIBTMUX_MCP_WAIT_MAX_SECONDS); past that it ' +
-    'answers timed_out true and the command keeps running (follow it with wait_for_text or capture_since; the answer\'s text says how to learn its exit status). Output is woken ' +
+    'answers timed_out true and the command keeps running (the answer\'s note names the wait that ends with it and says how to learn its exit status). Output is woken ' +
     'by tmux\'s output stream, not polled. max_lines keeps the newest lines (default: all). suppress_history (default ' +
     'from LIBTMUX_SUPPRESS_HISTORY, on) keeps the command out of shell history; false lets the shell record it. The pane must be at a POSIX shell prompt (not this server\'s own pane, not in copy mode). For interactive ' +
     `programs use send_keys and wait_for_text. ${TARGETING_NOTE}`,
@@ -230,13 +260,14 @@ export const runCommandTool = pythonTool({
     },
     ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, engine, signal, progress }) {
     checkTarget(args);
     const command = checkCommand(args.command);
     const timeout = positiveTimeout(args.timeout ?? 30);
     const maxLines = checkMaxLines(args.max_lines ?? null);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const pane = await checkPane(engine, await engine.getPane(await resolvePaneId(engine, args)), false, INTERRUPT);
+    const pane = await checkPane(engine, await getPane(engine, await targetedPaneId(engine, args)), false, INTERRUPT);
     const result = await withProgress(progress, timeoutMs, (elapsed) => `Running in pane ${pane.id}: ${elapsed}s elapsed`, () =>
       runCommand(engine, { pane, command, timeoutMs, maxLines: maxLines ?? ALL_LINES, signal, suppressHistory: args.suppress_history ?? ctx.suppressHistory, interruptAdvice: INTERRUPT }),
     );
@@ -244,10 +275,17 @@ export const runCommandTool = pythonTool({
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
       throw new Failure('server_gone', `pane ${pane.id} ${result.outcome === 'paneDead' ? 'died' : 'went away'} before the command finished`, 'Restart it with respawn_pane, or pick another pane with list_panes.');
     }
+    if (result.outcome === 'notStarted' && !result.typed) {
+      throw new Failure(
+        'refused',
+        `the command was not typed in ${pane.id}: its shell never sat at its prompt within ${timeoutMs / 1000}s (it runs something, or its prompt hooks are still running)`,
+        `Look at the pane with capture_pane; wait for what runs, or stop it with ${INTERRUPT}, then run again.`,
+      );
+    }
     if (result.outcome === 'notStarted') {
       throw new Failure(
         'refused',
-        `the command never started in ${pane.id}: its shell is busy or waiting for more input (an unclosed quote, a continuation prompt)`,
+        `the command never started in ${pane.id}: its shell is busy${result.othersFirst > 0 ? ` (it runs ${result.othersFirst} other command line${result.othersFirst === 1 ? '' : 's'} first, typed ahead or by someone in the pane)` : ''} or waiting for more input (an unclosed quote, a continuation prompt)`,
         'Look at the pane with capture_pane; finish or cancel what it waits for (send_keys "C-c" with enter false), then run again.',
       );
     }
@@ -281,9 +319,10 @@ function runNotes(result: RunResult): string[] {
     notes.push(
       result.endMarker
         ? `timed_out: the command keeps running. When it ends the pane prints a line "${result.endMarker} <status>" (this server's end marker; the number is its exit status): wait for it with wait_for_text (pattern "${result.endMarker}"), or stop the command with ${INTERRUPT}. run_command in this pane is refused until it ends.`
-        : `timed_out: the command keeps running. Wait for its end with wait_for_text (its last output or the shell prompt); the next run_command in this pane then reports its exit status in this note. Or stop it with ${INTERRUPT}. run_command in this pane is refused until it ends.`,
+        : `timed_out: the command keeps running. Wait for its end with wait_for_channel (channel "${result.endChannel}"; the shell signals it when this very command ends, also if that was before you wait); the next run_command in this pane then reports its exit status in this note, and the pane option @tmux_mcp_end (show_option) holds "<shell>.<line> <status> ...". Or stop it with ${INTERRUPT}. run_command in this pane is refused until it ends.`,
     );
   }
+  if (result.othersFirst > 0) notes.push(`The shell ran ${result.othersFirst} other command line${result.othersFirst === 1 ? '' : 's'} before this one (typed ahead, or by someone in the pane); their output is not in this answer.`);
   if (!result.integration) notes.push('Framed: this shell has no shell integration here, so the pane shows the markers around the command.');
   if (result.integration?.installed) notes.push(`Shell integration installed in this ${result.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output.`);
   return notes;
