@@ -25,6 +25,8 @@ const NEEDS = [
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
   { command: 'script', pkg: 'bsdutils', why: 'a terminal for tmux-mcp call\'s approval question' },
+  { command: 'jq', pkg: 'jq', why: 'the skill\'s examples, run as written' },
+  { command: 'openssl', pkg: 'openssl', why: 'the README\'s token file, made as written' },
 ];
 
 /** The first executable `name` on PATH, or undefined. */
