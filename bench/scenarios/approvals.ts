@@ -1,4 +1,4 @@
-/** Approval rules a call does not meet (issue 40): send_keys through a server with rules against the same server without. */
+/** Approval rules a call does not meet: send_keys through a server with rules against the same server without. */
 import type { Base } from '../base.js';
 import { callTurn, interleave } from '../measure.js';
 import { McpDriver } from '../mcp.js';
