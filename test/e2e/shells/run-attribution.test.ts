@@ -1,5 +1,5 @@
 /**
- * a run's answer is tied to the very line the server typed, never counted. An empty
+ * A run's answer is tied to the very line the server typed, never counted. An empty
  * Enter, a line a person typed while the shell was busy, a person's own command, and marks a command
  * replays from an earlier run never answer a call; a line the shell runs before the server's is named
  * in the answer. bash, zsh, fish and sh; found and created panes; libtmux and python.

@@ -1,5 +1,5 @@
 /**
- * a command is typed only once the shell sits at its prompt
+ * A command is typed only once the shell sits at its prompt
  * with its hooks finished, so it shows once, never echoed a second time by the terminal. Behind prompt
  * hooks that take 400 ms and print (as starship, pyenv or `PROMPT_COMMAND=echo` do), in panes found
  * and created, with two busy loops taking the machine's cores; a found shell that is busy when the

@@ -1,5 +1,5 @@
 /**
- * the shells and prompts people run, each through the typical loop (run, fail,
+ * The shells and prompts people run, each through the typical loop (run, fail,
  * exit status, timeout and the wait that ends with it, interrupt, a REPL), in a pane found at its
  * prompt and one the server creates, through libtmux and python. bash with vi keys, a two-line
  * prompt, a PROMPT_COMMAND chain with direnv's hook, fzf's key bindings and powerline; zsh with

@@ -1,5 +1,5 @@
 /**
- * a run is a subshell, as the published servers run it. `exit`, `set -e`, `set -u`,
+ * A run is a subshell, as the published servers run it. `exit`, `set -e`, `set -u`,
  * traps, options, `cd`, `export`, variables, background jobs and a re-sourced prompt hook neither end
  * nor change the pane's shell; each answer carries the command's own status and only its own output.
  * bash, zsh, fish and sh; panes found at their prompt and panes the server creates; libtmux and python.

@@ -1,5 +1,5 @@
 /**
- * after a timeout, the answer names a wait that ends with that very command and
+ * After a timeout, the answer names a wait that ends with that very command and
  * cannot match the echo of what was typed: in bash, zsh and fish a tmux channel the shell signals
  * when the command ends (wait_for_channel; a wait begun after the end returns at once), in framed
  * shells the end marker, which the echo of the frame does not contain. The exit status follows: in the
