@@ -97,10 +97,11 @@ test('a pane whose program or directory changed shows the new one in the next li
   assert.deepEqual(await listedNow(), await tmuxSays(tmux, pane));
   // The same process, another program and directory.
   await tmux.tmux('send-keys', '-t', pane, '-l', `cd '${tmux.dir}' && exec sleep 1000\n`);
-  await until('tmux to show sleep', async () => (await tmuxSays(tmux, pane))[0] === 'sleep', 20_000);
+  // tmux itself answers an empty directory for a moment while a new program starts: wait for its answer.
+  await until('tmux to show sleep', async () => JSON.stringify(await tmuxSays(tmux, pane)) === JSON.stringify(['sleep', tmux.dir]), 20_000);
   assert.deepEqual(await listedNow(), ['sleep', tmux.dir]);
   // A new process in the pane.
   await tmux.tmux('respawn-pane', '-k', '-t', pane, '-c', '/', 'exec cat');
-  await until('tmux to show cat', async () => (await tmuxSays(tmux, pane))[0] === 'cat', 20_000);
+  await until('tmux to show cat', async () => JSON.stringify(await tmuxSays(tmux, pane)) === JSON.stringify(['cat', '/']), 20_000);
   assert.deepEqual(await listedNow(), ['cat', '/']);
 });
