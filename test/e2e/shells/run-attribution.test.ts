@@ -21,10 +21,11 @@ const person = (p: RunPane, ...keys: string[]) => p.tmux.tmux('send-keys', '-t',
 const screen = async (p: RunPane) => (await p.tmux.tmux('capture-pane', '-p', '-t', p.pane)).replace(/\s+$/, '');
 
 /** Until the pane shows `text` on its last row (the prompt back after a person's command). */
-const settles = (p: RunPane, text: string) => until(`${JSON.stringify(text)} then the prompt in ${p.pane}`, async () => {
-  const rows = (await screen(p)).split('\n');
-  return rows.some((row) => row.trimEnd() === text) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
-});
+const settles = (p: RunPane, text: string) =>
+  until(`${JSON.stringify(text)} then the prompt in ${p.pane}`, async () => {
+    const rows = (await screen(p)).split('\n');
+    return rows.some((row) => row.trimEnd() === text) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
+  });
 
 describe('a run answers for its own line', { concurrency: 4 }, () => {
   for (const shell of SHELLS) {
@@ -60,7 +61,12 @@ describe('a run answers for its own line', { concurrency: 4 }, () => {
         if (shell !== 'sh') {
           const [, , nonce] = (await p.tmux.tmux('display-message', '-p', '-t', p.pane, '#{@tmux_mcp_shell}')).trim().split(' ');
           assert.match(nonce ?? '', /^[0-9a-z]+$/);
-          const marks = [1, 2, 3].map((n) => `\\033]133;C;tmcp=${nonce}.${n};d=1-1\\007\\033]133;D;7;tmcp=${nonce}.${n};d=1-1\\007\\033]133;A;tmcp=${nonce}.${n};s=7;r=1-1\\007`).join('');
+          const marks = [1, 2, 3]
+            .map(
+              (n) =>
+                `\\033]133;C;tmcp=${nonce}.${n};d=1-1\\007\\033]133;D;7;tmcp=${nonce}.${n};d=1-1\\007\\033]133;A;tmcp=${nonce}.${n};s=7;r=1-1\\007`,
+            )
+            .join('');
           await own(`printf '${marks}'; echo replayed`, 0, ['replayed']);
         } else {
           await own("printf 'tm000000000000_E 7\\n'; echo replayed", 0, ['tm000000000000_E 7', 'replayed']);
