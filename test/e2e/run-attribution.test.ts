@@ -85,7 +85,7 @@ describe('a run answers for its own line', { concurrency: 4 }, () => {
       const text = result.content.map((c) => c.text ?? '').join('\n');
       const s = result.structuredContent as { exitStatus: number; output: string[] };
       assert.deepEqual([s.exitStatus, s.output], [0, ['mine']], text);
-      if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, text);
+      if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, `${text}\n---\n${await screen(p)}`);
     });
   }
 });
