@@ -1,5 +1,5 @@
 /**
- * How late `run_shell_command` sees a command's end after a flood (issue 12): a pane prints N MB,
+ * How late `run_shell_command` sees a command's end after a flood: a pane prints N MB,
  * then the time in ms; the built server answers through the SDK client. Reported per run: from the
  * shell printing its last line to the answer arriving (what the caller waits), and to tmux's own
  * screen showing it (a `capture-pane` poll from outside, every 20 ms: tmux's own lag).

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 
 /** The scenarios, in the order they run (bench/scenarios/<name>.ts). */
-export const SCENARIOS = ['calls', 'run', 'shells', 'wait', 'panes', 'start', 'memory', 'http'] as const;
+export const SCENARIOS = ['calls', 'run', 'shells', 'wait', 'panes', 'start', 'memory', 'http', 'approvals'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 const OPTIONS = {

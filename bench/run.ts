@@ -11,6 +11,7 @@ import { holdLowLatencyIdle } from './idle.js';
 import { useCli } from './mcp.js';
 import { opts, type ScenarioName } from './options.js';
 import { checkSummary, machine, report } from './report.js';
+import { approvalsScenario } from './scenarios/approvals.js';
 import { callsScenario } from './scenarios/calls.js';
 import { httpScenario } from './scenarios/http.js';
 import { memoryScenario } from './scenarios/memory.js';
@@ -29,6 +30,7 @@ const SCENARIOS: Record<ScenarioName, (base: Base) => Promise<void>> = {
   start: startScenario,
   memory: memoryScenario,
   http: httpScenario,
+  approvals: approvalsScenario,
 };
 
 async function main(): Promise<void> {

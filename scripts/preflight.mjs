@@ -24,6 +24,9 @@ const NEEDS = [
   { file: '/usr/share/powerlevel9k/powerlevel9k.zsh-theme', pkg: 'zsh-theme-powerlevel9k', why: 'run_shell_command behind powerlevel9k' },
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
+  { command: 'script', pkg: 'bsdutils', why: 'a terminal for tmux-mcp call\'s approval question' },
+  { command: 'jq', pkg: 'jq', why: 'the skill\'s examples, run as written' },
+  { command: 'openssl', pkg: 'openssl', why: 'the README\'s token file, made as written' },
 ];
 
 /** The first executable `name` on PATH, or undefined. */

@@ -46,7 +46,21 @@ export interface Config {
   readonly audit?: AuditConfig;
   /** `--view [HOST:]PORT`: the live read-only web view; its token and allowed hosts as for --http. */
   readonly view?: HttpConfig;
+  /** `--approve RULE`, `--approve-timeout`, `--start-paused`: calls that wait for a person (docs/oversight.md). */
+  readonly approvals?: ApprovalConfig;
 }
+
+export interface ApprovalConfig {
+  /** As given, one per --approve or TMUX_MCP_APPROVE entry; parsed and checked at start-up (mcp/approvals/rules.ts). */
+  readonly rules: readonly string[];
+  /** How long a question waits for its answer before the call is refused. */
+  readonly timeoutMs: number;
+  /** Calls that change anything wait until Resume in the live view. */
+  readonly startPaused: boolean;
+}
+
+/** `--approve-timeout` when not given, in seconds. */
+export const DEFAULT_APPROVE_TIMEOUT_SECONDS = 120;
 
 export interface AuditConfig {
   /** The JSON-lines file calls are appended to; undefined when only the view shows the trail. */

@@ -1,4 +1,4 @@
-/** A run of `true` in an integrated bash pane beside a framed sh pane (issue 36): what the integration costs a run. */
+/** A run of `true` in an integrated bash pane beside a framed sh pane: what the integration costs a run. */
 import { servers, type Base } from '../base.js';
 import { interleave, type Turn } from '../measure.js';
 import type { McpDriver } from '../mcp.js';

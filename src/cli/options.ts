@@ -6,9 +6,11 @@ import { parseSessionPatterns, ScopeError, type SessionPattern } from '../core/t
 import {
   ConfigError,
   DEFAULT_HTTP_HOST,
+  DEFAULT_APPROVE_TIMEOUT_SECONDS,
   DEFAULT_RECORD_MAX_MB,
   DEFAULT_SOCKET_NAME,
   PROFILES,
+  type ApprovalConfig,
   type AuditConfig,
   type Config,
   type HttpConfig,
@@ -42,6 +44,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   let readOnly = false;
   const oversight: { audit?: string; redact: string[]; view?: string } = { redact: [] };
   const record: { dir?: string; maxMb?: string } = {};
+  const approve: { rules: string[]; timeout?: string; startPaused?: true } = { rules: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
@@ -74,6 +77,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     else if (flag === '--audit') oversight.audit = once(oversight.audit, value('a file to append the audit log to'));
     else if (flag === '--audit-redact') oversight.redact.push(value('a regular expression'));
     else if (flag === '--view') oversight.view = once(oversight.view, value('[HOST:]PORT, e.g. 8766 or 127.0.0.1:8766'));
+    else if (flag === '--approve') approve.rules.push(value('tool:GLOB, destructive or text:REGEX'));
+    else if (flag === '--approve-timeout') approve.timeout = once(approve.timeout, value('seconds, 1 to 3600'));
+    else if (flag === '--start-paused' && eq === -1) approve.startPaused = once(approve.startPaused, true);
     else if ((JULIA_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const seen = julia.get(flag) ?? [];
       if (seen.length > 0 && !JULIA_REPEATABLE.has(flag)) throw new ConfigError(`${flag} is given twice; give it once`);
@@ -90,7 +96,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   const loaded = { ...withHosts, ...scopeConfig(env, allowSessions, readOnly, withHosts.hosts) };
   const served = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
   const recording = recordConfig(record, env);
-  const config = { ...served, ...(recording === undefined ? {} : { record: recording }), ...oversightConfig(oversight, view, env, tokenFile, allowHosts) };
+  const approvals = approvalConfig(approve, view !== undefined, env);
+  const config = {
+    ...served,
+    ...(recording === undefined ? {} : { record: recording }),
+    ...oversightConfig(oversight, view, env, tokenFile, allowHosts),
+    ...(approvals ? { approvals } : {}),
+  };
   if (config.profile !== 'julia') {
     const stray = [...julia.keys(), ...(allowCreate ? ['--allow-create'] : [])];
     if (stray.length > 0) throw new ConfigError(`${stray.join(', ')}: only the julia profile takes these; add --profile julia`);
@@ -117,6 +129,30 @@ function scopeConfig(env: NodeJS.ProcessEnv, flags: readonly string[], readOnlyF
   const variable = env.TMUX_MCP_READ_ONLY;
   if (variable !== undefined && variable !== '' && variable !== '0' && variable !== '1') throw new ConfigError("TMUX_MCP_READ_ONLY must be unset, '0', or '1'");
   return { allowSessions, readOnly: readOnlyFlag || variable === '1' };
+}
+
+/**
+ * `--approve` (repeatable; else TMUX_MCP_APPROVE, one rule a line, or a comma list when it has no line
+ * break), `--approve-timeout` (TMUX_MCP_APPROVE_TIMEOUT) and `--start-paused` (TMUX_MCP_START_PAUSED=1).
+ * With --view the pause is always at hand, so approvals exist then even without a rule.
+ */
+function approvalConfig(flags: { rules: string[]; timeout?: string; startPaused?: true }, view: boolean, env: NodeJS.ProcessEnv): ApprovalConfig | undefined {
+  const listed = nonEmpty(env.TMUX_MCP_APPROVE);
+  const rules = flags.rules.length > 0 ? flags.rules : listed === undefined ? [] : (listed.includes('\n') ? listed.split(/\r?\n/) : listed.split(',')).map((rule) => rule.trim()).filter(Boolean);
+  const paused = env.TMUX_MCP_START_PAUSED;
+  if (paused !== undefined && paused !== '' && paused !== '0' && paused !== '1') throw new ConfigError("TMUX_MCP_START_PAUSED must be unset, '0', or '1'");
+  const startPaused = flags.startPaused === true || paused === '1';
+  const timeout = flags.timeout ?? nonEmpty(env.TMUX_MCP_APPROVE_TIMEOUT);
+  if (startPaused && !view) throw new ConfigError('--start-paused pauses calls until Resume in the live view; add --view');
+  if (rules.length === 0 && !view) {
+    if (timeout !== undefined) throw new ConfigError('--approve-timeout applies to --approve and --view; give one of them');
+    return undefined;
+  }
+  const seconds = timeout === undefined ? DEFAULT_APPROVE_TIMEOUT_SECONDS : Number(timeout);
+  if (!/^\d+$/.test(timeout ?? '1') || !(seconds >= 1 && seconds <= 3600)) {
+    throw new ConfigError(`--approve-timeout takes whole seconds from 1 to 3600, not ${JSON.stringify(timeout)}`);
+  }
+  return { rules, timeoutMs: seconds * 1000, startPaused };
 }
 
 /** `--record DIR` / TMUX_MCP_RECORD and `--record-max-mb` / TMUX_MCP_RECORD_MAX_MB; the directory itself is checked at start-up. */

@@ -7,8 +7,11 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { VERSION } from '../version.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 
-/** Longer than any wait the server allows (600 s), so the server's own deadline always answers first. */
-const REQUEST_TIMEOUT_MS = 660_000;
+/**
+ * Longer than any wait the server allows (600 s) and than a question waits for a person in its
+ * view (--approve-timeout, at most 3600 s), so the server's own deadline always answers first.
+ */
+const REQUEST_TIMEOUT_MS = 3_660_000;
 
 export async function openRemoteSession(url: URL, token: string): Promise<CallSession> {
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } });

@@ -37,6 +37,8 @@ export type FailureKind =
   | 'observation_lost'
   /** More calls are running than the configured limit allows; nothing was done. */
   | 'busy'
+  /** A person did not approve the call (--approve: denied, unanswered in time, or no one to ask); nothing was done. */
+  | 'denied'
   | 'too_large'
   | 'internal'
   | TmuxFailureKind;
@@ -88,8 +90,8 @@ export class Failure extends Error {
     this.name = 'Failure';
     this.kind = kind;
     this.hint = hint;
-    // Bad input and a full house are refused before tmux runs; everything else happens after at least one read.
-    this.touched = options.touched ?? (kind !== 'invalid_argument' && kind !== 'busy');
+    // Bad input, a full house and a call a person did not approve are refused before tmux runs; everything else happens after at least one read.
+    this.touched = options.touched ?? (kind !== 'invalid_argument' && kind !== 'busy' && kind !== 'denied');
   }
 
   /** The message and, when there is one, what to do next, as one sentence for a person. */

@@ -8,7 +8,9 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  isInputRequiredResult,
   type CallToolResult,
+  type InputRequiredResult,
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
@@ -26,6 +28,8 @@ import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successR
 import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
 import { Failure, isShuttingDown, refused, SHUTDOWN_NOTE } from '../core/index.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
+import type { Approvals, ItemGate } from './approvals/gate.js';
+import type { ClientRequest } from './approvals/elicit.js';
 import { withShapeAudit } from './tools/audit-shape.js';
 
 export type { Profile } from './profile.js';
@@ -57,11 +61,17 @@ interface Invocation {
   readonly client?: AuditClient;
   /** Inside a batch, when calls are audited: the batch's entry and the next item's place. */
   readonly batch?: { readonly id: number; readonly tool: string; next: number };
+  /** With approvals: the SDK request the call came in on, so the client can be asked. */
+  readonly request?: ClientRequest;
+  /** Inside a batch whose items need approval: asks about item `index` when its turn comes. */
+  readonly approveItem?: ItemGate;
 }
 
 export interface ServerFactoryOptions {
   /** When set, every tools/call (batch items too) is recorded here: the audit log and the view's trail. */
   readonly trail?: AuditTrail;
+  /** When set (--approve, the view's pause), calls wait for a person where its rules say (approvals/gate.ts). */
+  readonly approvals?: Approvals;
 }
 
 /**
@@ -70,10 +80,10 @@ export interface ServerFactoryOptions {
  * shares the profile's context, so one engine serves them all.
  */
 export function createServerFactory<Ctx>(profile: Profile<Ctx>, options: ServerFactoryOptions = {}): () => Server {
-  const invoker = createInvoker(profile, options.trail);
+  const invoker = createInvoker(profile, options.trail, options.approvals);
   const listing = toolListing(profile);
   const surface = extraSurface(profile);
-  return () => buildServer(profile, invoker, listing, surface);
+  return () => buildServer(profile, invoker, listing, surface, options.approvals);
 }
 
 function buildServer<Ctx>(
@@ -81,6 +91,7 @@ function buildServer<Ctx>(
   invoker: ReturnType<typeof createInvoker<Ctx>>,
   listing: readonly object[],
   surface: Surface,
+  approvals: Approvals | undefined,
 ): Server {
   const { resources, templates, prompts, completable } = surface;
   const hasResources = resources.length > 0 || templates.length > 0;
@@ -88,6 +99,7 @@ function buildServer<Ctx>(
   const server = new Server(profile.serverInfo, {
     capabilities: serverCapabilities(profile, surface),
     ...(profile.instructions ? { instructions: profile.instructions } : {}),
+    ...(approvals ? approvals.serverOptions : {}),
   });
 
   server.setRequestHandler('tools/list', async () => ({ tools: listing as never }));
@@ -116,6 +128,7 @@ function buildServer<Ctx>(
       signal: ctx.mcpReq.signal,
       mayNest: true,
       ...(client ? { client } : {}),
+      ...(approvals ? { request: { server, ctx } } : {}),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await ctx.mcpReq
@@ -141,7 +154,7 @@ function buildServer<Ctx>(
  * handler, validate its result, render it, keep it under the wire cap. A batch calls its nested
  * tools through here too, so they are checked exactly as if the client had called them.
  */
-function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
+function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals?: Approvals) {
   const registered = new Map<string, Registered<Ctx>>();
   for (const declaration of [...profile.tools, ...(profile.nestedOnlyTools ?? [])]) {
     registered.set(declaration.name, {
@@ -162,7 +175,14 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
         }
         // Audited, the item's entry names the batch and its place in it.
         const item = parent.batch ? { id: parent.batch.id, tool: parent.batch.tool, next: index ?? parent.batch.next++ } : undefined;
-        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) });
+        if (parent.approveItem && index !== undefined) {
+          try {
+            await parent.approveItem(index);
+          } catch (error) {
+            return renderFailure(profile, error, name);
+          }
+        }
+        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) }) as Promise<CallToolResult>;
       },
     };
   };
@@ -172,12 +192,12 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
    * ends, with the targets read from its arguments and answer (audit-targets.ts). A batch's items (nested calls) are
    * entries of their own that name their batch; their targets count for the batch too.
    */
-  async function audited(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+  async function audited(name: string, args: unknown, invocation: Invocation): Promise<Answer> {
     const { batch, client } = invocation;
     return trail!.track(
       { tool: name, arguments: args, ...targetsOf(name), ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
       (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
-      (result) => ({ ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
+      (result) => (isInputRequiredResult(result) ? { asked: true } : { ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
     );
   }
 
@@ -201,12 +221,20 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     if (trail?.active) trail.record({ id: trail.nextId(), time: new Date().toISOString(), client: client ?? {}, tool: name, arguments: args, targets: [], outcome: 'error', error: message, ms: 0 });
   }
 
-  async function run(name: string, args: unknown, invocation: Invocation): Promise<CallToolResult> {
+  async function run(name: string, args: unknown, invocation: Invocation): Promise<Answer> {
     const tool = registered.get(name)!;
     const { declaration } = tool;
     if (!validationReady()) await ensureValidation();
     const problem = tool.validateInput(args);
     if (problem) return renderFailure(profile, new Failure('invalid_argument', `${name}: ${problem}`), name);
+    // A person may have to say yes first (approvals/gate.ts); a call no rule meets is not held here.
+    const screening = approvals && invocation.mayNest ? approvals.screen(screenCall(declaration, args, invocation)) : undefined;
+    if (screening) {
+      const screened = await screening;
+      if (screened.kind === 'ask') return screened.result;
+      if (screened.kind === 'refuse') return renderFailure(profile, screened.failure, name);
+      if (screened.item) invocation = { ...invocation, approveItem: screened.item };
+    }
     let outcome: ToolOutcome;
     try {
       outcome = await declaration.handler(args, {
@@ -215,6 +243,7 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
         progress: invocation.progress,
         ...(declaration.nestedAuthority && invocation.mayNest ? { nested: nestedCaller(declaration, invocation) } : {}),
         ...(trail?.active && invocation.batch && invocation.mayNest ? { auditItem: itemAuditor(invocation.batch, invocation.client) } : {}),
+        ...(invocation.approveItem && invocation.mayNest ? { approveItem: invocation.approveItem } : {}),
       });
     } catch (error) {
       return renderFailure(profile, error, name);
@@ -229,8 +258,26 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail) {
     return result;
   }
 
+  /** What the gate is told of a direct call. */
+  function screenCall(declaration: ToolDeclaration<Ctx>, args: unknown, invocation: Invocation) {
+    return {
+      tool: declaration,
+      args,
+      ctx: profile.context,
+      lookup: (name: string) => registered.get(name)?.declaration,
+      signal: invocation.signal,
+      progress: invocation.progress,
+      ...(invocation.request ? { request: invocation.request } : {}),
+      ...(invocation.client ? { client: invocation.client } : {}),
+      ...(invocation.batch ? { callId: invocation.batch.id } : {}),
+    };
+  }
+
   return { listed, invoke, audits: trail !== undefined, auditing: () => trail?.active === true, refusedUnlisted };
 }
+
+/** A tool call's answer: its result, or (2026, approvals) the question the client is to answer first. */
+type Answer = CallToolResult | InputRequiredResult;
 
 /** The client's name (its 2026 per-request envelope, else its 2025 initialize) and the HTTP session, if any. */
 function auditClient(server: Server, ctx: { sessionId?: string; mcpReq: { envelope?: object } }): AuditClient {

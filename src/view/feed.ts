@@ -19,6 +19,7 @@ import {
 } from '../core/index.js';
 import type { ViewPane } from './wire.js';
 import type { AuditTrail } from '../mcp/tools/audit.js';
+import type { ApprovalBoard } from '../mcp/approvals/board.js';
 
 /** Most panes one page shows live; the rest are listed as left out. */
 export const MAX_VIEW_PANES = 24;
@@ -34,6 +35,8 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 export interface FeedOptions {
   readonly registry: EngineRegistry;
   readonly trail: AuditTrail;
+  /** The calls waiting for a person and the pause, shown and answered on the page. */
+  readonly approvals?: ApprovalBoard;
 }
 
 interface Watched {
@@ -60,6 +63,7 @@ export class PaneFeed {
   #behind = false;
   #closed = false;
   #stopAudit: (() => void) | undefined;
+  #stopApprovals: (() => void) | undefined;
 
   constructor(res: ServerResponse, options: FeedOptions) {
     this.#res = res;
@@ -77,6 +81,11 @@ export class PaneFeed {
     this.#send('hello', { readOnly: true, maxPanes: MAX_VIEW_PANES });
     for (const entry of this.#options.trail.recent()) this.#send('audit', entry);
     this.#stopAudit = this.#options.trail.subscribe((entry) => this.#send('audit', entry));
+    const board = this.#options.approvals;
+    if (board) {
+      this.#send('approvals', { paused: board.paused, questions: board.list() });
+      this.#stopApprovals = board.subscribe((event) => this.#send(event.kind, event));
+    }
     void this.#refresh();
     this.#refreshTimer = setInterval(() => void this.#refresh(), REFRESH_MS);
   }
@@ -87,6 +96,7 @@ export class PaneFeed {
     clearInterval(this.#refreshTimer);
     clearTimeout(this.#flushTimer);
     this.#stopAudit?.();
+    this.#stopApprovals?.();
     for (const watched of this.#watched.values()) this.#unwatch(watched);
     this.#watched.clear();
     this.#pending.clear();

@@ -1,9 +1,10 @@
 /**
- * The live view's web server (`--view`): a read-only page that shows the panes live and the audit
- * trail beside them. Behind the same gates as MCP over HTTP (http-auth.ts): a foreign Host or
- * Origin is 403, then the token: `/?token=TOKEN` trades it for an HttpOnly, SameSite=Strict cookie
- * and redirects to `/`; without token or cookie, 401. Only GET is served and nothing read from a
- * request reaches a pane: the page receives (server-sent events) and never sends.
+ * The live view's web server (`--view`): a page that shows the panes live and the audit trail
+ * beside them, read-only for the panes. Behind the same gates as MCP over HTTP (http-auth.ts): a
+ * foreign Host or Origin is 403, then the token: `/?token=TOKEN` trades it for an HttpOnly,
+ * SameSite=Strict cookie and redirects to `/`; without token or cookie, 401. GET serves the page
+ * and its event stream; the only POSTs are the answers to calls waiting for a person and the
+ * pause (approvals.ts), and nothing read from a request reaches a pane.
  */
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,8 +14,10 @@ import { fileURLToPath } from 'node:url';
 import type { EngineRegistry } from '../core/index.js';
 import { hostGates, tokenCheck } from '../mcp/http/auth.js';
 import type { AuditTrail } from '../mcp/tools/audit.js';
+import type { ApprovalBoard } from '../mcp/approvals/board.js';
+import { answerPost, CsrfTokens, isApprovalPost } from './approvals.js';
 import { PaneFeed } from './feed.js';
-import { PAGE_HTML } from './page.js';
+import { pageHtml } from './page.js';
 
 export interface ViewOptions {
   readonly host: string;
@@ -26,6 +29,8 @@ export interface ViewOptions {
   readonly registry: EngineRegistry;
   /** The audit trail the page shows beside the panes. */
   readonly trail: AuditTrail;
+  /** The calls waiting for a person, and the pause: the page's only input. */
+  readonly approvals?: ApprovalBoard;
 }
 
 export interface ViewServing {
@@ -55,12 +60,17 @@ export async function serveView(options: ViewOptions): Promise<ViewServing> {
   const cookieValue = createHmac('sha256', options.token).update('tmux-mcp view cookie').digest('base64url');
   const cookieMatches = tokenCheck(cookieValue);
   const feeds = new Set<PaneFeed>();
+  const csrf = new CsrfTokens();
 
   const server = createServer((req, res) => {
     if (!gates(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://view.invalid');
+    if (req.method === 'POST' && options.approvals && isApprovalPost(url.pathname)) {
+      answerPost(req, res, url.pathname, options.approvals, { csrf, authorized: (r) => authorized(r, cookieMatches, tokenMatches) }, BASE_HEADERS);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      // Read-only: there is no request that changes anything.
+      // Read-only for panes: no request types into one.
       res.writeHead(405, { ...BASE_HEADERS, allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('the live view is read-only\n');
       return;
     }
@@ -77,12 +87,12 @@ export async function serveView(options: ViewOptions): Promise<ViewServing> {
   });
 
   function route(path: string, req: IncomingMessage, res: ServerResponse): void {
-    if (path === '/') return send(res, 'text/html; charset=utf-8', PAGE_HTML, { 'content-security-policy': PAGE_CSP });
+    if (path === '/') return send(res, 'text/html; charset=utf-8', pageHtml(csrf.issue(), options.approvals !== undefined), { 'content-security-policy': PAGE_CSP });
     if (path === '/view.js') return send(res, 'text/javascript; charset=utf-8', assets.script);
     if (path === '/xterm.css') return send(res, 'text/css; charset=utf-8', assets.css);
     if (path === '/events') {
       if (req.method === 'HEAD') return void res.writeHead(200, { ...BASE_HEADERS, 'content-type': 'text/event-stream' }).end();
-      const feed = new PaneFeed(res, { registry: options.registry, trail: options.trail });
+      const feed = new PaneFeed(res, { registry: options.registry, trail: options.trail, ...(options.approvals ? { approvals: options.approvals } : {}) });
       feeds.add(feed);
       res.on('close', () => {
         feeds.delete(feed);

@@ -22,3 +22,6 @@ export interface Screen {
   readonly height: number;
   readonly paint: string;
 }
+
+/** A call waiting for a person, as the page shows it (the gate's own shape). */
+export type { PendingQuestion as ViewQuestion } from '../mcp/approvals/question.js';

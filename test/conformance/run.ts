@@ -15,7 +15,7 @@
  *
  * `npm run conformance [-- --profile NAME] [--era 2026-07-28] [--url URL]` prints the table (with --url, for a
  * server you started, its token in TMUX_MCP_TOKEN); `npm test` runs it
- * for each profile and era (test/e2e/http-conformance.test.ts).
+ * for each profile and era (test/e2e/http/conformance.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

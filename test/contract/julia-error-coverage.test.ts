@@ -1,7 +1,7 @@
 /**
  * Which test produces each error code the julia contract lists per tool (errorCodesByTool), through
- * the SDK client against real tmux (test/e2e/julia-tools.test.ts and julia-faults.test.ts, in the
- * 2026-07-28 era; the error envelope is the same in 2025-11-25, which julia-era-2025-11-25.test.ts checks).
+ * the SDK client against real tmux (test/e2e/julia/tools.test.ts and julia/faults.test.ts, in the
+ * 2026-07-28 era; the error envelope is the same in 2025-11-25, which julia/era-2025-11-25.test.ts checks).
  *
  * The table must name exactly the contract's tool x code pairs, and each test it names must exist
  * in its suite and assert that code. `all` stands for every tool of the contract.

@@ -40,7 +40,7 @@ interface Tally {
   toolErrors: number;
   protocolErrors: number;
   largestBytes: number;
-  /** Calls that carried a class issue 26 added: a socket name tmux should not get, control characters, targets that disagree. */
+  /** Calls that carried a class added later: a socket name tmux should not get, control characters, targets that disagree. */
   badSocketNames: number;
   controls: number;
   disagreeing: number;

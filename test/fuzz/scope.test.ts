@@ -1,5 +1,5 @@
 /**
- * The scope under fuzz (issue 38): every profile runs with `--allow-session alpha*,bravo*` against
+ * The scope under fuzz: every profile runs with `--allow-session alpha*,bravo*` against
  * the fuzz world (world.ts), whose session `victim` is outside and shows a secret on its screen.
  * Tools and arguments are generated from each tool's schema (arguments.ts), with targets drawn from
  * every session, victim's included, and strings that try tmux's own languages (hook and server

@@ -35,7 +35,7 @@ test('--audit, --audit-redact, --view: flags and variables', () => {
   assert.deepEqual(viewed.audit, { redact: [] });
   assert.deepEqual(viewed.view, { host: '127.0.0.1', port: 8766, allowedHostnames: [] });
   assert.deepEqual(config([], { TMUX_MCP_VIEW: '[::1]:0' }).view, { host: '::1', port: 0, allowedHostnames: [] });
-  // Beyond loopback a chosen token needs at least 16 characters (issue 26), for the view as for --http.
+  // Beyond loopback a chosen token needs at least 16 characters, for the view as for --http.
   assert.deepEqual(config(['--view', '10.0.0.5:8766', '--allow-host', 'box.lan'], { TMUX_MCP_TOKEN: 'a-token-16-chars' }).view, {
     host: '10.0.0.5',
     port: 8766,

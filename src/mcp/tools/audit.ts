@@ -27,13 +27,33 @@ export interface AuditEntry {
   readonly targets: readonly string[];
   /** Targets resolved beyond those listed (a wide search). */
   readonly targetsOmitted?: number;
-  readonly outcome: 'ok' | 'error';
+  /** `asked`: the call was answered with a question for the client (2026 elicitation) and runs when it is retried. */
+  readonly outcome: 'ok' | 'error' | 'asked';
   /** The error's message, when the outcome is an error. */
   readonly error?: string;
-  /** Wall time of the call, milliseconds. */
+  /** Wall time of the call, milliseconds (of a question: how long it waited for its answer). */
   readonly ms: number;
   /** For a call made by a batch: the batch's entry id, its tool, and the item's place in it (from 0). */
   readonly batch?: { readonly id: number; readonly tool: string; readonly index: number };
+  /** On a question's line (--approve, pause): what was asked and how it was answered. */
+  readonly approval?: ApprovalRecord;
+}
+
+/** A question put to a person about a call, and its answer (mcp/approvals/gate.ts). */
+export interface ApprovalRecord {
+  /** The entry of the call asked about, when it has one. */
+  readonly call?: number;
+  /** The --approve rule that asked; absent when the pause held the call. */
+  readonly rule?: string;
+  readonly paused?: true;
+  /** Where the call acts, as the question named it. */
+  readonly where?: readonly string[];
+  /** What the call types or runs, as the question showed it. */
+  readonly text?: string;
+  /** `refused`: no one could be asked. */
+  readonly answer: 'approved' | 'denied' | 'timeout' | 'cancelled' | 'refused';
+  readonly channel?: 'elicitation' | 'view' | 'terminal';
+  readonly reason?: string;
 }
 
 export type AuditListener = (entry: AuditEntry) => void;
@@ -142,15 +162,16 @@ export class AuditTrail {
    * targets from its arguments and answer (audit-targets.ts), an error when `answerOf` finds one
    * in the answer or when it throws.
    */
-  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, answerOf: (value: T) => { error?: string; structured?: unknown }): Promise<T> {
+  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, answerOf: (value: T) => { error?: string; structured?: unknown; asked?: boolean }): Promise<T> {
     const id = this.nextId();
     const time = new Date().toISOString();
     const started = performance.now();
     let error: string | undefined = 'the call ended without an answer';
     let structured: unknown;
+    let asked: boolean | undefined;
     try {
       const value = await work(id);
-      ({ error, structured } = answerOf(value));
+      ({ error, structured, asked } = answerOf(value));
       return value;
     } catch (thrown) {
       error = describeError(thrown);
@@ -171,12 +192,17 @@ export class AuditTrail {
         arguments: call.arguments,
         targets: targets.ids,
         ...(targets.omitted ? { targetsOmitted: targets.omitted } : {}),
-        outcome: error === undefined ? 'ok' : 'error',
+        outcome: error !== undefined ? 'error' : asked ? 'asked' : 'ok',
         ...(error !== undefined ? { error } : {}),
         ms: Math.round((performance.now() - started) * 1000) / 1000,
         ...(call.batch ? { batch: call.batch } : {}),
       });
     }
+  }
+
+  /** A copy of a call's arguments as the trail shows them: redacted, long strings cut. */
+  clean(value: unknown): unknown {
+    return this.#clean(value, 0);
   }
 
   /**
@@ -201,6 +227,8 @@ export class AuditTrail {
       targets: entry.targets.map(text),
       ...(entry.error !== undefined ? { error: text(entry.error) } : {}),
       ...(entry.batch ? { batch: { ...entry.batch, tool: text(entry.batch.tool) } } : {}),
+      // What a question showed and the reason given are the call's text too: redacted the same way.
+      ...(entry.approval ? { approval: this.#clean(entry.approval, 0) as ApprovalRecord } : {}),
     };
     if (this.#fd !== undefined) {
       try {

@@ -3,6 +3,7 @@
  * contract's schemas, annotations and `_meta`, the selection group, and the handler.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Typed } from '../../core/index.js';
 import type { JsonSchema, Static } from './schema.js';
 
 export interface ToolAnnotations {
@@ -40,7 +41,18 @@ export interface ToolCall<Ctx> {
    * `nested` (julia's run_operations) runs each through here, so every item is an audit entry.
    */
   readonly auditItem?: AuditItem;
+  /**
+   * Present when items of this batch need a person's approval (--approve): a batch that runs its
+   * items itself awaits it before item `index` runs; it throws the refusal when the item may not.
+   */
+  readonly approveItem?: (index: number) => Promise<void>;
 }
+
+/** What a call types or runs in a pane, as tmux would receive it: what --approve text: rules read. */
+export type TypedBy<Args, Ctx> = (args: Args, ctx: Ctx) => readonly Typed[] | Promise<readonly Typed[]>;
+
+/** The calls a batch makes, one per item, each approved on its own (--approve). */
+export type ItemsOf<Args> = (args: Args) => ReadonlyArray<{ readonly tool: string; readonly arguments: unknown }>;
 
 /** Runs one batch item's `work`, recording it as a call of `tool` with `args` (its outcome, targets and time). */
 export type AuditItem = <T>(tool: string, args: unknown, work: () => Promise<T>) => Promise<T>;
@@ -77,6 +89,8 @@ export interface ToolFacts {
 export interface ToolSpec<In extends JsonSchema, Call> extends ToolFacts {
   readonly input: In;
   readonly handler: Handler<In, Call>;
+  readonly typed?: TypedBy<Static<In>, Call extends { readonly ctx: infer Ctx } ? Ctx : never>;
+  readonly items?: ItemsOf<Static<In>>;
 }
 
 /** How a tool acts: the arguments its input schema accepts, checked against it, in; an outcome out. */
@@ -109,6 +123,10 @@ export interface ToolDeclaration<Ctx, Args = any> {
    * it drops one more piece (and says so in the outcome); undefined when nothing more can go.
    */
   readonly shrinkOutcome?: (outcome: ToolOutcome) => ToolOutcome | undefined;
+  /** For --approve text: rules, when the tool types or runs text in a pane. */
+  readonly typed?: TypedBy<Args, Ctx>;
+  /** For a batch that runs its items itself (not through `nested`): its items, each approved on its own. */
+  readonly items?: ItemsOf<Args>;
 }
 
 /** The facts' target arguments, each checked to name a property of `input`: a slip in a declaration fails at start-up, not in the audit. */

@@ -154,9 +154,10 @@ export class JuliaApp {
 export class Deadline {
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
-  readonly #ends: number;
+  #ends: number;
   readonly #stopped: Promise<never>;
   #timer!: NodeJS.Timeout;
+  #stop!: (failure: Failure) => void;
   readonly #outer: AbortSignal;
   readonly #closing: AbortSignal;
   readonly #onOuterAbort = () => this.#controller.abort();
@@ -174,15 +175,32 @@ export class Deadline {
     outer.addEventListener('abort', this.#onOuterAbort, { once: true });
     if (outer.aborted) this.#controller.abort();
     this.#stopped = new Promise<never>((_, reject) => {
-      const stop = (failure: Failure) => {
+      this.#stop = (failure: Failure) => {
         reject(failure);
         this.#controller.abort();
       };
-      this.#timer = setTimeout(() => stop(new Failure('timeout', `request exceeded ${seconds(timeoutMs)} seconds; remote effects may have occurred`)), timeoutMs);
-      this.#onClose = () => stop(new Failure('cancelled', 'request cancelled after submission: the server is shutting down; remote effects may have occurred'));
+      this.#arm(timeoutMs);
+      this.#onClose = () => this.#stop(new Failure('cancelled', 'request cancelled after submission: the server is shutting down; remote effects may have occurred'));
       closing.addEventListener('abort', this.#onClose, { once: true });
     });
     this.#stopped.catch(() => {});
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => this.#stop(new Failure('timeout', `request exceeded ${seconds(this.timeoutMs)} seconds; remote effects may have occurred`)), ms);
+  }
+
+  /** Waits for `wait` (a person deciding) with the clock stopped: the time it takes is not the call's. */
+  async paused<T>(wait: Promise<T>): Promise<T> {
+    clearTimeout(this.#timer);
+    const left = this.remainingMs();
+    const since = performance.now();
+    try {
+      return await wait;
+    } finally {
+      this.#ends += performance.now() - since;
+      if (!this.signal.aborted) this.#arm(left);
+    }
   }
 
   remainingMs(): number {

@@ -4,7 +4,7 @@
  * touching tmux, and a `run` that acts. Every item of run_operations is planned before any runs.
  */
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
-import { declaredTargets, type ToolAnnotations, type ToolCall, type ToolDeclaration, type ToolFacts } from '../../mcp/tools/tool.js';
+import { declaredTargets, type ItemsOf, type ToolAnnotations, type ToolCall, type ToolDeclaration, type ToolFacts, type TypedBy } from '../../mcp/tools/tool.js';
 import { Deadline, type JuliaApp } from './app.js';
 import type { Payload } from './envelope.js';
 
@@ -21,6 +21,8 @@ export interface RunCall {
   readonly progress: ToolCall<unknown>['progress'];
   /** When calls are audited: run_operations runs each item through it (mcp/tool.ts). */
   readonly auditItem?: ToolCall<unknown>['auditItem'];
+  /** When items need a person's approval: run_operations asks before each item's turn (mcp/tool.ts). */
+  readonly approveItem?: ToolCall<unknown>['approveItem'];
 }
 
 /**
@@ -43,6 +45,10 @@ export interface JuliaTool<In extends JsonSchema = any, Plan = any> extends Tool
   readonly argumentSchema?: JsonSchema;
   /** Races its own deadline (run_operations, per operation) rather than having the whole run raced. */
   readonly ownsDeadline?: boolean;
+  /** What a call types or runs in a pane, as tmux would receive it (--approve text:). */
+  readonly typed?: TypedBy<Static<In>, JuliaApp>;
+  /** A batch's items, each approved on its own (--approve). */
+  readonly items?: ItemsOf<Static<In>>;
 }
 
 export const juliaTool = <In extends JsonSchema, Plan>(tool: JuliaTool<In, Plan>): JuliaTool<In, Plan> => tool;
@@ -59,12 +65,20 @@ export function juliaDeclaration(tool: JuliaTool, app: JuliaApp, settings: Schem
     annotations: tool.annotations,
     group: 'julia',
     ...declaredTargets(tool, input),
+    ...(tool.typed ? { typed: tool.typed } : {}),
+    ...(tool.items ? { items: tool.items } : {}),
     handler: (args, call) =>
       app.counted(async () => {
         const plan = tool.plan(args, app);
         const deadline = new Deadline(app.settings.timeoutMs, call.signal, app.closing);
         try {
-          const work = tool.run(plan, { app, deadline, progress: call.progress, ...(call.auditItem ? { auditItem: call.auditItem } : {}) });
+          const work = tool.run(plan, {
+            app,
+            deadline,
+            progress: call.progress,
+            ...(call.auditItem ? { auditItem: call.auditItem } : {}),
+            ...(call.approveItem ? { approveItem: call.approveItem } : {}),
+          });
           const payload: Payload = await (tool.ownsDeadline ? work : deadline.race(work));
           return { structured: payload, text: JSON.stringify(payload) };
         } finally {

@@ -29,6 +29,7 @@ const CODE_OF_KIND: Partial<Record<FailureKind, string>> = {
   observation_lost: 'observation_lost',
   too_large: 'output_limit',
   out_of_scope: 'target_denied',
+  denied: 'approval_denied',
   tmux_timeout: 'deadline',
   output_limit: 'output_limit',
 };

@@ -62,6 +62,8 @@ export function libtmuxTool<In extends JsonSchema>(spec: LibtmuxToolSpec<In>): L
     group: spec.toolset,
     ...declaredTargets(spec, spec.input),
     handler: spec.handler as LibtmuxTool['handler'],
+    ...(spec.typed ? { typed: spec.typed as LibtmuxTool['typed'] } : {}),
+    ...(spec.items ? { items: spec.items as LibtmuxTool['items'] } : {}),
   };
 }
 

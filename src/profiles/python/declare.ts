@@ -8,14 +8,14 @@
 import { type Engine, EngineRegistry, invalidArgument } from '../../core/index.js';
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import { declaredTargets, type NestedCaller, type ToolDeclaration, type ToolOutcome, type ToolSpec } from '../../mcp/tools/tool.js';
+import { declaredTargets, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome, type ToolSpec } from '../../mcp/tools/tool.js';
 import type { PythonCall, PythonContext } from './context.js';
 
 
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 
 /** A python tool: the common spec with a title always, its toolset, and how the contract tags it. */
-export interface PythonToolSpec<In extends JsonSchema> extends ToolSpec<In, PythonCall & { readonly nested?: NestedCaller }> {
+export interface PythonToolSpec<In extends JsonSchema> extends ToolSpec<In, PythonCall & { readonly nested?: NestedCaller; readonly approveItem?: ToolCall<PythonContext>['approveItem'] }> {
   readonly title: string;
   readonly toolset: Toolset;
   /** Waits under its own ceiling (tagged `self-bounded`; never nested in a batch). */
@@ -53,11 +53,14 @@ export function pythonTool<In extends JsonSchema>(spec: PythonToolSpec<In>): Pyt
     toolset: spec.toolset,
     selfBounded: spec.selfBounded ?? false,
     textOnly: spec.textOnly ?? false,
+    ...(spec.typed ? { typed: spec.typed as PythonTool['typed'] } : {}),
+    ...(spec.items ? { items: spec.items as PythonTool['items'] } : {}),
     // Hot path (every python call): checks arguments without allocating and hands back the tool's own promise.
     handler(args: Static<In> & Socket, call) {
       try {
         for (const key in args) if (!known.has(key)) throw unexpectedArguments(spec.name, args, known);
-        const run = (engine: Engine) => spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, nested: call.nested });
+        const run = (engine: Engine) =>
+          spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, nested: call.nested, approveItem: call.approveItem });
         return call.ctx.registry.use(EngineRegistry.named(args.socket_name), run);
       } catch (error) {
         return Promise.reject(error);

@@ -15,6 +15,7 @@ const ERROR_TYPES: Record<string, string> = {
   not_found: 'ObjectDoesNotExist',
   refused: 'ToolRefused',
   out_of_scope: 'OutOfScope',
+  denied: 'ApprovalDenied',
   cancelled: 'Cancelled',
   timeout: 'TimeoutError',
   server_gone: 'TmuxServerGone',

@@ -1,10 +1,12 @@
 /**
  * The live view in the browser: follows the server's event stream (panes, their screens and
- * output, the audit trail) and renders each pane in an xterm.js terminal with input disabled.
- * Nothing here sends anything to the server: the stream is the only connection, and it is one-way.
+ * output, the audit trail, the calls waiting for a person) and renders each pane in an xterm.js
+ * terminal with input disabled. The only things it sends are a person's answers to waiting calls
+ * and the pause (approvals.ts): nothing reaches a pane.
  */
 import { Terminal } from '@xterm/xterm';
 import type { Screen, ViewPane } from '../wire.js';
+import { showApprovals, showPaused } from './approvals.js';
 
 interface AuditEntry {
   readonly id: number;
@@ -17,6 +19,7 @@ interface AuditEntry {
   readonly error?: string;
   readonly ms: number;
   readonly batch?: { readonly id: number; readonly tool: string; readonly index: number };
+  readonly approval?: { readonly answer: string; readonly channel?: string; readonly reason?: string; readonly rule?: string; readonly paused?: true };
 }
 
 /** Entries the trail keeps on the page; older ones are dropped from the bottom. */
@@ -93,7 +96,7 @@ function showScreen(screen: Screen): void {
 function addAudit(entry: AuditEntry): void {
   const li = document.createElement('li');
   li.dataset.id = String(entry.id);
-  if (entry.batch) li.className = 'item';
+  li.className = [entry.batch ? 'item' : '', entry.approval ? 'approval' : ''].filter(Boolean).join(' ');
   const head = document.createElement('div');
   head.className = 'head';
   const span = (cls: string, text: string) => {
@@ -102,13 +105,20 @@ function addAudit(entry: AuditEntry): void {
     el.textContent = text;
     return el;
   };
+  const approval = entry.approval;
   head.append(
     span('time', entry.time.slice(11, 23)),
     span('tool', entry.batch ? `${entry.batch.tool}[${entry.batch.index}] ${entry.tool}` : entry.tool),
-    span(entry.outcome, entry.outcome),
-    span('ms', `${entry.ms} ms`),
+    span(entry.outcome, approval ? approval.answer : entry.outcome),
+    span('ms', approval ? `waited ${Math.round(entry.ms / 100) / 10} s` : `${entry.ms} ms`),
   );
   li.append(head);
+  if (approval) {
+    const how = [approval.paused ? 'held by the pause' : `rule ${approval.rule}`, approval.channel ? `answered in the ${approval.channel}` : '', approval.reason ? `reason: ${approval.reason}` : '']
+      .filter(Boolean)
+      .join(' · ');
+    li.append(span('meta', how));
+  }
   const who = [entry.client.name, entry.client.session ? `session ${entry.client.session.slice(0, 8)}` : ''].filter(Boolean).join(', ');
   li.append(span('meta', `${entry.targets.join(' ') || 'no target'}${who ? ` · ${who}` : ''}`));
   const args = JSON.stringify(entry.arguments);
@@ -133,6 +143,12 @@ on<{ panes: ViewPane[]; omitted: number }>('panes', ({ panes, omitted }) => show
 on<Screen>('screen', showScreen);
 on<{ key: string; data: string }>('output', ({ key, data }) => tiles.get(key)?.term.write(data));
 on<AuditEntry>('audit', addAudit);
+on<{ paused: boolean; questions: never[] }>('approvals', ({ paused, questions }) => {
+  showPaused(paused);
+  showApprovals(questions);
+});
+on<{ questions: never[] }>('questions', ({ questions }) => showApprovals(questions));
+on<{ paused: boolean }>('paused', ({ paused }) => showPaused(paused));
 events.onerror = () => {
   statusEl.textContent = events.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting';
 };

@@ -90,6 +90,8 @@ export function runOperations(tools: readonly JuliaTool[], settings: SchemaSetti
         ['operations'],
       ),
     output,
+    // Each operation is a call of its own tool: asked about on its own, before its turn (--approve).
+    items: (args) => args.operations.map((operation) => ({ tool: operation.tool, arguments: operation.arguments })),
     plan(args, app) {
       return args.operations.map((operation, index) => {
         if (operation.tool === RUN_OPERATIONS) throw invalidArgument('nested batches are not supported');
@@ -104,6 +106,8 @@ export function runOperations(tools: readonly JuliaTool[], settings: SchemaSetti
       const completed: Array<{ result: Payload; tool: string }> = [];
       for (const [index, { tool, plan, args }] of plans.entries()) {
         try {
+          // A person's time deciding is not the call's: the deadline's clock stops while they are asked.
+          if (call.approveItem) await call.deadline.paused(call.approveItem(index));
           const run = () => tool.run(plan, call);
           completed.push({ result: await call.deadline.race(call.auditItem ? call.auditItem(tool.name, args, run) : run()), tool: tool.name });
         } catch (error) {

@@ -1,5 +1,5 @@
 /** The input tools: typing keys into a pane, and pasting a block of text. */
-import { pasteText as paste, sendKeys as send } from '../../../core/index.js';
+import { pasteText as paste, sendKeys as send, typedKeys, typedText } from '../../../core/index.js';
 import { string } from '../../../mcp/tools/schema.js';
 import { checkKeys, checkText, planOn } from '../checks.js';
 import { CHANGE, juliaTool } from '../declare.js';
@@ -17,6 +17,7 @@ export const sendKeys = juliaTool({
   annotations: CHANGE,
   input: (settings) => paneInput(settings, keysFields, ['keys']),
   output: mutationOutput,
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: false })],
   plan: (args, app) =>
     planOn(args, app, () => {
       checkKeys(args.keys);
@@ -44,6 +45,7 @@ export const pasteText = juliaTool({
   input: (settings) =>
     paneInput(settings, { text: string({ maxLength: MAX_PASTE_BYTES, description: `The text to insert, at most ${MAX_PASTE_BYTES} UTF-8 bytes; may be empty.` }) }, ['text']),
   output: mutationOutput,
+  typed: (args) => [typedText(args.text)],
   plan: (args, app) =>
     planOn(args, app, () => {
       checkText(args.text, MAX_PASTE_BYTES, 'text');

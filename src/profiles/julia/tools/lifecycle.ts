@@ -14,6 +14,7 @@ import {
   onPane,
   programArgv,
   SESSION_ID,
+  typedCommand,
 } from '../../../core/index.js';
 import { array, boolean, object, string } from '../../../mcp/tools/schema.js';
 import { type JuliaApp, MAX_OWNED_PANES, MAX_OWNED_SESSIONS, PolicyRefusal } from '../app.js';
@@ -59,6 +60,8 @@ export const createSession = juliaTool({
       ['name', 'command'],
     ),
   output: outcomes(created),
+  // Run without a shell, but a person reads it as the command line it is.
+  typed: (args) => [typedCommand(args.command.join(' '))],
   plan(args, app) {
     if (!app.settings.allowCreate) throw new PolicyRefusal('creation_denied', 'session creation requires allow_create=true');
     checkText(args.name, 64, 'name');

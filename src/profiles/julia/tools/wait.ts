@@ -1,5 +1,5 @@
 /** wait_for_text and send_keys_and_wait: woken by the pane's output, bounded by the call's deadline. */
-import { type Engine, Failure, getPane, type PaneRecord, sendKeys, staleTarget, waitForLiteral } from '../../../core/index.js';
+import { type Engine, Failure, getPane, type PaneRecord, sendKeys, staleTarget, typedKeys, waitForLiteral } from '../../../core/index.js';
 import { boolean, object, string, type JsonSchema } from '../../../mcp/tools/schema.js';
 import type { PaneTarget } from '../app.js';
 import { checkKeys, checkTarget, checkText } from '../checks.js';
@@ -110,6 +110,7 @@ export const sendKeysAndWait = juliaTool({
   annotations: CHANGE,
   input: (settings) => waitInput(settings, keysFields, ['keys', 'text']),
   output: outcomes(matched),
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: false })],
   plan(args, app) {
     checkKeys(args.keys);
     return { ...planWait(args, app), keys: args.keys, literal: args.literal ?? false };

@@ -11,6 +11,8 @@ import {
   sendKeys,
   type SendKeysRequest,
   signalChannel,
+  typedKeys,
+  typedText,
   waitForChannel,
 } from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
@@ -56,6 +58,7 @@ export const sendKeysTool = libtmuxTool({
     'exit status use run_shell_command; to insert a multi-line block without running it line by line use paste_text.',
   ...TYPES_INTO,
   input: object(SEND_KEYS_FIELDS, ['keys', 'paneId']),
+  typed: (args) => [typedKeys({ keys: args.keys, literal: args.literal ?? false, enter: args.enter ?? false })],
   output: object(
     {
       paneRef: string({ description: 'Opaque reference to the pane typed into, accepted wherever a pane id is.' }),
@@ -148,7 +151,9 @@ export const sendKeysBatchTool = libtmuxTool({
     },
     ['completed', 'failures', 'targets'],
   ),
-  async handler(args, { ctx, signal }) {
+  // Each operation is a send_keys of its own: asked about on its own when it is its turn (--approve).
+  items: (args) => args.operations.map((op) => ({ tool: 'send_keys', arguments: op })),
+  async handler(args, { ctx, signal, approveItem }) {
     const { engine } = ctx;
     const stop = (args.onError ?? 'stop') === 'stop';
     const requests: SendKeysRequest[] = args.operations.map((op, index) => ({
@@ -180,6 +185,7 @@ export const sendKeysBatchTool = libtmuxTool({
         break;
       }
       try {
+        await approveItem?.(index);
         const sent = await sendKeys(engine, request);
         targets.push({ index, resolvedPaneIds: [...sent.target.receivers] });
       } catch (error) {
@@ -229,6 +235,7 @@ export const pasteTextTool = libtmuxTool({
     },
     ['characters', 'pane', 'paneRef'],
   ),
+  typed: (args) => [typedText(args.text, args.enter)],
   async handler(args, { ctx }) {
     const { engine } = ctx;
     const { pane, characters } = await pasteText(engine, { pane: args.paneId, text: args.text, enter: args.enter, force: args.force });

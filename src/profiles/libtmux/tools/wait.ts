@@ -15,6 +15,7 @@ import {
   resolvePane,
   runCommand,
   type RunResult,
+  typedText,
   type WaitCursor,
   waitForText,
   type WaitResult,
@@ -34,8 +35,9 @@ export const waitForTextTool = libtmuxTool({
   title: 'Wait for text',
   description:
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
-    'pane writes (no polling). What counts as new output: after send_keys, paste_text or run_shell_command from this ' +
-    'server into the pane, everything the pane printed since that input, even output that came before this call ' +
+    'pane writes (no polling). What counts as new output: after send_keys, paste_text or run_shell_command into the ' +
+    'pane (from this server or any other tmux-mcp process, `tmux-mcp call` included: the point is kept in tmux), ' +
+    'everything the pane printed since that input, even output that came before this call ' +
     '(so send_keys ["print(6*7)", "Enter"] then a wait for "42" matches however fast the answer came); after an ' +
     'earlier wait on the pane, everything since where that wait stopped (a second wait never re-matches what the ' +
     'first reported); otherwise only output after the call starts. Text older than that is never a match, it only ' +
@@ -73,7 +75,7 @@ export const waitForTextTool = libtmuxTool({
         maxLength: 16384,
         description:
           'The `cursor` of an earlier wait_for_text on this pane: match output from where that call stopped, including what arrived in between. ' +
-          'A capture_since cursor works too: the rows new since it are matched first. Omit it to use the rule above (since this server\'s last input, or the last wait, or now).',
+          'A capture_since cursor works too: the rows new since it are matched first. Omit it to use the rule above (since the last input, or the last wait, or now).',
       }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most lines of `tail` returned, newest kept. Default 20.' }),
       timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait before answering with outcome "timedOut". Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
@@ -139,9 +141,9 @@ export const waitForTextTool = libtmuxTool({
 const STARTED_FROM: Record<WaitResult['startedFrom'], string> = {
   cursor: 'since the cursor',
   since: 'since the capture_since cursor',
-  input: "since this server's last input into the pane",
+  input: 'since the last input tmux-mcp sent into the pane',
   wait: 'since the previous wait on this pane stopped',
-  now: 'since this wait began (this server had not typed into or waited on the pane lately)',
+  now: 'since this wait began (tmux-mcp had not typed into or waited on the pane lately)',
 };
 
 /** What a reader of the text alone needs: how it ended, what to do next, the cursor, and the tail. */
@@ -302,6 +304,7 @@ export const runShellCommandTool = libtmuxTool({
     },
     ['droppedLines', 'effectiveTimeout', 'exitStatus', 'linesMissed', 'output', 'pane', 'paneRef', 'seconds', 'timedOut'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, signal, progress }) {
     const { engine } = ctx;
     const command = checkCommand(args.command); // before any tmux call

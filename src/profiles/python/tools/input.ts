@@ -5,6 +5,7 @@
 import {
   asFailure,
   deleteBuffer,
+  EngineRegistry,
   Failure,
   invalidArgument,
   loadBuffer,
@@ -17,6 +18,8 @@ import {
   signalChannel,
   startPipe,
   stopPipe,
+  typedKeys,
+  typedText,
   waitForChannel,
 } from '../../../core/index.js';
 import { describeError } from '../../../mcp/tools/results.js';
@@ -78,6 +81,7 @@ export const sendKeysTool = pythonTool({
   toolset: 'execute',
   input: params({ ...KEYS_FIELDS, ...PANE_TARGET, socket_name: SOCKET_NAME }, ['keys']),
   output: WRAPPED_TEXT,
+  typed: (args) => [typedKeys(keysRequest('', args))],
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
@@ -129,7 +133,9 @@ export const sendKeysBatchTool = pythonTool({
     },
     ['succeeded', 'failed'],
   ),
-  async handler(args, { engine, signal }) {
+  // Each operation is a send_keys of its own: asked about on its own when it is its turn (--approve).
+  items: (args) => args.operations.map((op) => ({ tool: 'send_keys', arguments: op })),
+  async handler(args, { engine, signal, approveItem }) {
     if (args.operations.length === 0) throw invalidArgument('operations must not be empty');
     if (args.timeout != null) positiveTimeout(args.timeout);
     args.operations.forEach((op) => checkTarget(op));
@@ -150,6 +156,7 @@ export const sendKeysBatchTool = pythonTool({
       const started = performance.now();
       let paneId: string | null = null;
       try {
+        await approveItem?.(index);
         paneId = await targetedPaneId(engine, op);
         await sendKeys(engine, keysRequest(paneId, op, { pane: `operations[${index}].pane_id`, keys: `operations[${index}].keys` }));
         results.push({ index, pane_id: paneId, success: true, error: null, elapsed_seconds: seconds(started) });
@@ -188,6 +195,7 @@ export const pasteTextTool = pythonTool({
     socket_name: SOCKET_NAME,
   }, ['text']),
   output: WRAPPED_TEXT,
+  typed: (args) => [typedText(args.text)],
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
@@ -234,6 +242,9 @@ export const pasteBufferTool = pythonTool({
     socket_name: SOCKET_NAME,
   }, ['buffer_name']),
   output: WRAPPED_TEXT,
+  // What is pasted is the buffer's content: read from tmux, so loading it first does not walk around a text rule.
+  typed: (args, ctx) =>
+    ctx.registry.use(EngineRegistry.named(args.socket_name), async (engine) => [typedText((await showBuffer(engine, args.buffer_name, { maxLines: null })).content)]),
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);

@@ -17,6 +17,7 @@ import {
   paneDetail,
   respawnPane,
   splitPane,
+  typedCommand,
   WINDOW_ID,
 } from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
@@ -130,6 +131,7 @@ export const splitWindowTool = pythonTool({
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
   output: paneSchema,
+  typed: (args) => (args.shell != null ? [typedCommand(args.shell)] : []),
   async handler(args, { engine }) {
     checkTarget(args);
     const spawn = await spawnSettings(args);
@@ -168,6 +170,7 @@ export const respawnPaneTool = pythonTool({
     ['pane_id'],
   ),
   output: paneSchema,
+  typed: (args) => (args.shell != null ? [typedCommand(args.shell)] : []),
   async handler(args, { engine }) {
     const paneId = checkId(args.pane_id, PANE_ID, 'pane_id', '%3');
     const spawn = await spawnSettings(args);

@@ -16,6 +16,7 @@ import {
   runCommand,
   type RunResult,
   tailBudget,
+  typedText,
   waitForText,
 } from '../../../core/index.js';
 import { withProgress } from '../../../mcp/tools/tool.js';
@@ -259,6 +260,7 @@ export const runCommandTool = pythonTool({
     },
     ['pane_id', 'timed_out', 'elapsed_seconds', 'effective_timeout'],
   ),
+  typed: (args) => [typedText(args.command, true)],
   async handler(args, { ctx, engine, signal, progress }) {
     checkTarget(args);
     const command = checkCommand(args.command);
