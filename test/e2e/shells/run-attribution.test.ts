@@ -11,8 +11,9 @@ import { until } from '../../fixture/until.js';
 
 /** A prompt hook that prints, then takes 400 ms (starship, pyenv, `PROMPT_COMMAND=echo` do as much). */
 const SLOW = {
-  bash: `PROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
-  zsh: `precmd() { echo hook-printed; sleep 0.4 }`,
+  // In the shell itself (a read that times out on a FIFO nobody writes), as a hook doing shell work would.
+  bash: `[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nPROMPT_COMMAND='echo hook-printed; read -t 0.4 <> ~/.hook-fifo'`,
+  zsh: `[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nprecmd() { echo hook-printed; read -t 0.4 <> ~/.hook-fifo }`,
   fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
 };
 
@@ -90,7 +91,7 @@ describe('a run answers for its own line', { concurrency: 4 }, () => {
       const text = result.content.map((c) => c.text ?? '').join('\n');
       const s = result.structuredContent as { exitStatus: number; output: string[] };
       assert.deepEqual([s.exitStatus, s.output], [0, ['mine']], text);
-      if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, text);
+      if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, `${text}\n---\n${await screen(p)}`);
     });
   }
 });

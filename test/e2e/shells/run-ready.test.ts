@@ -19,8 +19,9 @@ const runFile = promisify(execFile);
 
 /** An rc file that takes half a second (bash, zsh), and hooks that print, then take 400 ms, before each prompt. */
 const SLOW = {
-  bash: `sleep 0.5\nPROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
-  zsh: `sleep 0.5\nprecmd() { echo hook-printed; sleep 0.4 }`,
+  // In the shell itself (a read that times out on a FIFO nobody writes), as a hook doing shell work would.
+  bash: `sleep 0.5\n[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nPROMPT_COMMAND='echo hook-printed; read -t 0.4 <> ~/.hook-fifo'`,
+  zsh: `sleep 0.5\n[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nprecmd() { echo hook-printed; read -t 0.4 <> ~/.hook-fifo }`,
   fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
 };
 

@@ -447,7 +447,9 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}.`;
       break;
     case 'cancelled':
-      head = r.interrupted
+      head = !r.typed
+        ? `Cancelled before anything was typed into ${paneId} (its shell was not yet at its prompt).`
+        : r.interrupted
         ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
         : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
       break;
