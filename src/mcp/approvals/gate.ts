@@ -17,6 +17,7 @@ import type { Locate, Place } from './place.js';
 import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
 import { noOneToAsk, questionText, refusalOf, type Settled } from './wording.js';
 import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
+import { auditTargets } from '../tools/audit-targets.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 
 export interface ApprovalOptions {
@@ -369,7 +370,7 @@ export class Approvals {
       client: call.client ?? {},
       tool: subject.tool.name,
       arguments: subject.args,
-      targets: [],
+      targets: auditTargets(subject.args, undefined, subject.tool.targets).ids,
       outcome: failure ? 'error' : 'ok',
       ...(failure ? { error: failure.message } : {}),
       ms: Math.round(waitedMs * 1000) / 1000,
