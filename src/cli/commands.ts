@@ -28,7 +28,8 @@ Options:
                        engine: waits and cursors, refs, the last input into each pane
   --token-file PATH    with --url: the bearer token is this file's content (else TMUX_MCP_TOKEN)
   any server option    without --url: --profile, --socket, --socket-name, --tmux, --host and the julia
-                       flags, and the same environment as the server (see tmux-mcp --help)
+                       flags, and the same environment as the server (see tmux-mcp --help); with
+                       --approve, a call a rule meets asks on this terminal (refused when there is none)
 `;
 
 /** Stops with exit status 2: the caller's mistake, said in one line. */
