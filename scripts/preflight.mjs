@@ -3,7 +3,7 @@
 // score of failing tests with no word of why. It stops at once with one message that names what is
 // missing and the one command that installs it. Programs are looked up on PATH, as the tests run them.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** What the suite runs, the Debian package that provides it, and what for. */
@@ -16,9 +16,17 @@ const NEEDS = [
   { command: 'ssh-keygen', pkg: 'openssh-client', why: 'the loopback sshd\'s keys' },
   { command: 'fish', pkg: 'fish', why: 'run_shell_command in fish' },
   { command: 'zsh', pkg: 'zsh', why: 'run_shell_command in zsh' },
+  { command: 'direnv', pkg: 'direnv', why: 'run_shell_command behind direnv\'s prompt hook' },
+  { file: '/usr/share/doc/fzf/examples/key-bindings.bash', pkg: 'fzf', why: 'run_shell_command with fzf\'s key bindings' },
+  { file: '/usr/share/powerline/bindings/bash/powerline.sh', pkg: 'powerline', why: 'run_shell_command behind a powerline prompt' },
+  { file: '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh', pkg: 'zsh-autosuggestions', why: 'run_shell_command in zsh with autosuggestions' },
+  { file: '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh', pkg: 'zsh-syntax-highlighting', why: 'run_shell_command in zsh with syntax highlighting' },
+  { file: '/usr/share/powerlevel9k/powerlevel9k.zsh-theme', pkg: 'zsh-theme-powerlevel9k', why: 'run_shell_command behind powerlevel9k' },
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
   { command: 'script', pkg: 'bsdutils', why: 'a terminal for tmux-mcp call\'s approval question' },
+  { command: 'jq', pkg: 'jq', why: 'the skill\'s examples, run as written' },
+  { command: 'openssl', pkg: 'openssl', why: 'the README\'s token file, made as written' },
 ];
 
 /** The first executable `name` on PATH, or undefined. */
@@ -83,6 +91,13 @@ export function preflight(env = process.env) {
   if (major < 20) problems.push(`Node.js ${process.versions.node} (the server and the suite need Node.js 20 or newer)`);
   const tmuxBin = env.LIBTMUX_TMUX_BIN || 'tmux';
   for (const need of NEEDS) {
+    if (need.file) {
+      if (!existsSync(need.file)) {
+        problems.push(`${need.file} (${need.why})`);
+        packages.add(need.pkg);
+      }
+      continue;
+    }
     const name = need.command === 'tmux' ? tmuxBin : need.command;
     const found = name.includes('/') ? name : which(name, env.PATH ?? '');
     if (!found) {

@@ -9,6 +9,8 @@ import { beginShutdown } from './core/servers/shutdown.js';
 import type { PaneRecorder } from './core/watch/recorder.js';
 import { VERSION } from './version.js';
 import type { AuditTrail } from './mcp/tools/audit.js';
+import type { OpenedTrail } from './cli/audit-file.js';
+import type { ViewOptions } from './view/server.js';
 import { SelectionError } from './mcp/tools/selection.js';
 import { socketAtStart } from './core/servers/socket-at-start.js';
 
@@ -53,7 +55,17 @@ async function loadServer() {
 async function serve(config: Config): Promise<void> {
   // A trail that cannot be written, a tmux that cannot run, a recording directory that is not writable
   // or a socket path tmux would unlink (an ordinary file, say): each stops start-up before any tmux runs.
-  const trail = config.audit ? await openTrail(config.audit) : undefined;
+  const opened = config.audit ? await openTrail(config.audit) : undefined;
+  try {
+    await serveWith(config, opened?.trail);
+  } catch (error) {
+    // A start that fails leaves no empty audit file of its own making behind.
+    opened?.discardIfUnused();
+    throw error;
+  }
+}
+
+async function serveWith(config: Config, trail: AuditTrail | undefined): Promise<void> {
   // So does an approval rule that does not parse.
   const gate = config.approvals ? await import('./cli/approvals.js') : undefined;
   const approvalRules = gate?.approvalRules(config);
@@ -106,17 +118,29 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(0));
   const banner = (where: string) => process.stderr.write(bannerLine(config, tmuxVersion, socket.label, running, selectionSummary, where));
-  // Over stdio with nothing else to start, the banner is written before the first answer.
-  if (!config.http && !config.view) banner('');
 
-  let where: string;
   // One token for --http and --view, however it is given; a generated one is made once.
   const token = config.http || config.view ? await httpToken((config.http ?? config.view)!) : undefined;
+  // The view is up from the start, whatever the transport: a person may open it before any agent connects.
+  let where = '';
+  let viewLink = '';
+  if (config.view && token && trail) {
+    const view = await startView(config.view, token, { registry, trail, ...(approvals ? { approvals: approvals.board } : {}) });
+    closeView = () => view.close();
+    approvals?.attachView();
+    where = `, view at ${view.url}`;
+    // A generated token: the link that opens the page, after the banner.
+    if (token.generated) viewLink = `tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`;
+  }
+  const announce = (at: string) => {
+    banner(at);
+    if (viewLink) process.stderr.write(viewLink);
+  };
   if (config.http && token) {
     // Loaded only here: the HTTP stack (@modelcontextprotocol/node) costs stdio start-up time otherwise.
     const { serveHttp } = await import('./mcp/http/serve.js');
     const http = await serveHttp(factory, {
-      onListenError: (error) => new StartupError(`cannot listen on ${config.http!.host.includes(':') ? `[${config.http!.host}]` : config.http!.host}:${config.http!.port}: ${listenProblem(error)}`),
+      onListenError: (error) => new StartupError(`cannot listen on ${hostPort(config.http!)}: ${listenProblem(error)}`),
       host: config.http.host,
       port: config.http.port,
       token: token.value,
@@ -127,8 +151,10 @@ async function serve(config: Config): Promise<void> {
     closeTransport = () => http.close();
     drainTransport = () => http.drain(DRAIN_LIMIT_MS);
     // A generated token is part of the one banner line, printed once.
-    where = `, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}`;
+    announce(`, HTTP at ${http.url}${token.generated ? ` with the bearer token for this run: ${token.value}` : ''}${where}`);
   } else {
+    // Over stdio the banner is written before the first answer (the view's address with it).
+    announce(where);
     const connection = serveBothErasOverStdio(factory, {
       // Calls in flight when stdin ends are answered first: waits end at once, the rest get the drain limit.
       drainLimitMs: DRAIN_LIMIT_MS,
@@ -140,21 +166,20 @@ async function serve(config: Config): Promise<void> {
     closeTransport = () => connection.close();
     drainTransport = () => connection.drain();
     void connection.closed.then(() => shutdown(0));
-    where = '';
   }
-  if (config.view && token && trail) {
-    // Loaded only here: with no --view, nothing of the view is in the process.
-    const { serveView } = await import('./view/server.js');
-    const view = await serveView({ ...config.view, token: token.value, registry, trail, ...(approvals ? { approvals: approvals.board } : {}) }).catch((error: Error) => {
-      throw new ConfigError(`--view ${config.view!.host}:${config.view!.port}: ${error.message}`);
-    });
-    closeView = () => view.close();
-    approvals?.attachView();
-    where += `, view at ${view.url}`;
-    if (token.generated) process.stderr.write(`tmux-mcp: live view for this run: ${view.url}?token=${token.value}\n`);
-  }
+}
 
-  if (config.http || config.view) banner(where);
+/** The live view, listening; a port it cannot have ends start-up as a taken --http port does (one line, exit 1). */
+async function startView(view: HttpConfig, token: { value: string }, serving: Omit<ViewOptions, keyof HttpConfig | 'token'>) {
+  // Loaded only here: with no --view, nothing of the view is in the process.
+  const { serveView } = await import('./view/server.js');
+  return serveView({ ...view, token: token.value, ...serving }).catch((error: NodeJS.ErrnoException) => {
+    throw new StartupError(`--view: cannot listen on ${hostPort(view)}: ${listenProblem(error)}`);
+  });
+}
+
+function hostPort(listen: HttpConfig): string {
+  return `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
 }
 
 /** The one line on stderr that says what this process serves. */
@@ -164,8 +189,8 @@ function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, ru
     `${running ? 'server running' : 'no server yet'}), ` +
     (config.hosts.length ? `hosts ${config.hosts.map((h) => `${h.name}=${h.destination}`).join(' ')}, ` : '') +
     (config.record ? `recording panes to ${config.record.dir}, ` : '') +
+    // The selection says read-only when it is (and which toolset that leaves).
     `${selectionSummary}` +
-    (config.readOnly ? ', read-only' : '') +
     (config.allowSessions.length ? `, sessions ${config.allowSessions.map((p) => p.text).join(',')} only` : '') +
     (config.approvals?.rules.length ? `, asks a person before ${config.approvals.rules.join(' ')}` : '') +
     (config.approvals?.startPaused ? ', paused' : '') +
@@ -181,10 +206,10 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 }
 
 /** The audit trail of --audit (its file checked now) and of --view; an unwritable file ends start-up with exit status 1. */
-async function openTrail(audit: NonNullable<Config['audit']>): Promise<AuditTrail> {
-  const { AuditFileError, AuditTrail } = await import('./mcp/tools/audit.js');
+async function openTrail(audit: NonNullable<Config['audit']>): Promise<OpenedTrail> {
+  const { AuditFileError, openAuditTrail } = await import('./cli/audit-file.js');
   try {
-    return new AuditTrail({ ...(audit.file !== undefined ? { file: audit.file } : {}), redact: audit.redact.map((source) => new RegExp(source, 'g')) });
+    return openAuditTrail(audit);
   } catch (error) {
     if (!(error instanceof AuditFileError)) throw error;
     process.stderr.write(`tmux-mcp: ${error.message}\n`);
@@ -197,10 +222,7 @@ async function startRecorder(config: Config): Promise<PaneRecorder | undefined> 
   if (!config.record) return undefined;
   const { PaneRecorder, recordDirectoryProblem } = await import('./core/watch/recorder.js');
   const problem = await recordDirectoryProblem(config.record.dir);
-  if (problem !== undefined) {
-    process.stderr.write(`tmux-mcp: --record ${config.record.dir}: ${problem}\n`);
-    process.exit(1);
-  }
+  if (problem !== undefined) throw new StartupError(`--record ${config.record.dir}: ${problem}`);
   return new PaneRecorder({ ...config.record, onError: (message) => process.stderr.write(`tmux-mcp: ${message}\n`) });
 }
 

@@ -19,17 +19,21 @@ export const COMMANDS_HELP = `Usage: tmux-mcp call TOOL [JSON | -] [options]   o
        tmux-mcp tools [options]                  the tools in force, one a line
 
 JSON is the tool's arguments as one object ('{"paneId": "%0"}'). "-" reads them from stdin; without
-JSON they are read from stdin when it is a pipe or a file (echo '{...}' | tmux-mcp call TOOL); empty is {}.
+JSON they are read from stdin when it is a file, or a pipe whose writer has already finished
+(echo '{...}' | tmux-mcp call TOOL); a pipe still open is not waited for; none is {}.
 Exit status: 0 the call succeeded (its result on stdout: the structured content as JSON, else the
-text); 1 the tool answered with an error (one message on stderr); 2 bad usage.
+text; what the server said beside it on stderr); 1 the tool answered with an error (one message
+on stderr); 2 bad usage.
 
 Options:
   --url URL            send the call to a running \`tmux-mcp --http\` (also TMUX_MCP_URL), sharing its
-                       engine: waits and cursors, refs, the last input into each pane
+                       engine: waits and cursors, refs; its own oversight applies
   --token-file PATH    with --url: the bearer token is this file's content (else TMUX_MCP_TOKEN)
-  any server option    without --url: --profile, --socket, --socket-name, --tmux, --host and the julia
-                       flags, and the same environment as the server (see tmux-mcp --help); with
-                       --approve, a call a rule meets asks on this terminal (refused when there is none)
+  any server option    without --url: --profile, --socket, --socket-name, --tmux, --host, the julia
+                       flags, --allow-session, --read-only, --audit (this call's line is appended,
+                       client tmux-mcp-call), --record (the panes it acts on, while it runs), --approve
+                       (a call a rule meets asks on this terminal; refused when there is none), and the
+                       same environment as the server (see tmux-mcp --help); --view needs a server
 `;
 
 /** Stops with exit status 2: the caller's mistake, said in one line. */
@@ -47,7 +51,7 @@ interface Parsed {
 }
 
 /** Flags of the server that take no value; every other `--flag` takes one (as `--flag value` or `--flag=value`). */
-const SERVER_SWITCHES = new Set(['--allow-create']);
+const SERVER_SWITCHES = new Set(['--allow-create', '--read-only']);
 
 function parse(argv: readonly string[]): Parsed {
   const [command, ...rest] = argv as ['call' | 'tools', ...string[]];
@@ -136,6 +140,9 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
       return 1;
     }
     await say(io.stdout, render(result));
+    // What the server said beside the result (a host that did not answer, what to do next) is not lost.
+    const beside = besideText(result);
+    if (beside !== '') await say(io.stderr, beside);
     return 0;
   } catch (error) {
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof SelectionError;
@@ -186,15 +193,17 @@ async function tokenOf(tokenFile: string | undefined, env: NodeJS.ProcessEnv): P
 
 /**
  * The JSON argument, or stdin's: with "-" whatever stdin is; with no argument only when stdin is a
- * shell pipe or a file, so a caller that leaves an open socket or a terminal on stdin (a program
- * spawning us with stdio pipes it never closes) does not hang the call. It must be one object.
+ * file, or a pipe whose writer has finished (or is writing) by the time it is looked at, so a
+ * caller that leaves stdin open (`sleep 6 | tmux-mcp call ...`, an agent's shell, a program spawning
+ * us with pipes it never closes, a terminal) does not hold the call up. It must be one object.
  */
 async function argumentsOf(json: string | undefined, stdin: NodeJS.ReadStream): Promise<Record<string, unknown>> {
   let text = json;
   let from = 'the JSON argument';
   if (json === undefined || json === '-') {
     from = 'stdin';
-    text = json === '-' || pipedOrFile(stdin) ? await readAll(stdin) : '';
+    const kind = stdinKind(stdin);
+    text = json === '-' || kind === 'file' ? await readAll(stdin) : kind === 'pipe' ? ((await finishedPipe(stdin)) ?? '') : '';
   }
   if (text!.trim() === '') return {};
   let value: unknown;
@@ -209,13 +218,45 @@ async function argumentsOf(json: string | undefined, stdin: NodeJS.ReadStream): 
   return value as Record<string, unknown>;
 }
 
-function pipedOrFile(stdin: NodeJS.ReadStream): boolean {
+function stdinKind(stdin: NodeJS.ReadStream): 'file' | 'pipe' | 'other' {
   try {
     const stat = fstatSync((stdin as { fd?: number }).fd ?? 0);
-    return stat.isFIFO() || stat.isFile();
+    return stat.isFile() ? 'file' : stat.isFIFO() ? 'pipe' : 'other';
   } catch {
-    return false;
+    return 'other';
   }
+}
+
+/** How long a shell pipe is given to show that its writer has written or finished. */
+const PIPE_LOOK_MS = 50;
+
+/**
+ * A pipe's content when its writer has finished, or has begun writing, within PIPE_LOOK_MS (then
+ * read to its end); undefined when it stays silent and open. The decision waits one more turn of
+ * the event loop after the timer, so data that was there all along is always seen first.
+ */
+function finishedPipe(stdin: NodeJS.ReadStream): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () => finish(Buffer.concat(chunks).toString('utf8'));
+    const finish = (text: string | undefined) => {
+      clearTimeout(timer);
+      stdin.off('data', onData).off('end', onEnd).off('error', reject);
+      resolve(text);
+    };
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (chunks.length > 0) return; // being written: read to the end
+          stdin.pause();
+          stdin.destroy();
+          finish(undefined);
+        }),
+      PIPE_LOOK_MS,
+    );
+    stdin.on('data', onData).once('end', onEnd).once('error', reject);
+  });
 }
 
 async function readAll(stream: NodeJS.ReadStream): Promise<string> {
@@ -236,6 +277,22 @@ function render(result: ToolResult): string {
   if (result.structuredContent !== undefined) return `${JSON.stringify(result.structuredContent, null, 2)}\n`;
   const text = (result.content ?? []).filter((block) => block.type === 'text').map((block) => block.text ?? '').join('\n');
   return text.endsWith('\n') || text === '' ? text : `${text}\n`;
+}
+
+/**
+ * The text a structured result came with, less what stdout shows already: the JSON of the result
+ * (a text that is or begins with it), or a text the result carries as a value (python's `result`).
+ */
+function besideText(result: ToolResult): string {
+  const structured = result.structuredContent;
+  if (structured === undefined) return '';
+  const json = JSON.stringify(structured);
+  const values = new Set(Object.values(structured).filter((value) => typeof value === 'string'));
+  const said = (result.content ?? [])
+    .filter((block) => block.type === 'text' && block.text !== undefined && !values.has(block.text))
+    .map((block) => (block.text!.startsWith(json) ? block.text!.slice(json.length) : block.text!).trim())
+    .filter((text) => text !== '');
+  return said.length > 0 ? `${said.join('\n')}\n` : '';
 }
 
 /** A tool error in one message: its text, or a julia envelope's code and message. */

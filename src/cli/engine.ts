@@ -17,6 +17,7 @@ export function registryFor(config: Config, recorder?: PaneObserver): EngineRegi
       waitMaxMs: config.waitMaxMs,
       caller: config.caller,
       scope,
+      ...(config.readOnly ? { readOnly: true } : {}),
       ...(recorder ? { recorder: scope.active ? scopedObserver(recorder) : recorder } : {}),
     },
     defaultLocation: { socketName: config.socketName, socketPath: config.socketPath },

@@ -25,12 +25,6 @@ Options:
                        starting with /, on that host (default: the same socket name as here).
                        Address it as NAME:%3, NAME:@1, NAME:$0 or NAME:session; refs go back by themselves.
 
-Oversight (any profile; see docs/oversight.md):
-  --allow-session PATTERN  see and act only inside matching sessions (repeatable or a comma list;
-                       also TMUX_MCP_ALLOW_SESSIONS): a name, a prefix ending in *, or HOST:PATTERN
-                       for one host (local: this machine); a pattern without a host applies on every host
-  --read-only          list and run only the tools that only read (also TMUX_MCP_READ_ONLY=1)
-
 Environment:
   LIBTMUX_SOCKET_NAME     tmux socket name (tmux -L); default "${DEFAULT_SOCKET_NAME}", a private server
   LIBTMUX_SOCKET_PATH     tmux socket path (tmux -S); not together with LIBTMUX_SOCKET_NAME
@@ -47,13 +41,18 @@ Environment:
   TMUX_MCP_HOST_SILENCE_SECONDS  a host connection silent this long while a call waits on it
                           counts as dropped (default 0.75; 0.1 to 60)
   TMUX_MCP_TOKEN          bearer token for --http (and --view)
-  TMUX_MCP_RECORD         as --record DIR; TMUX_MCP_RECORD_MAX_MB as --record-max-mb
 
-Oversight (docs/oversight.md):
+Oversight (any profile; see docs/oversight.md):
+  --allow-session PATTERN  see and act only inside matching sessions (repeatable or a comma list;
+                       also TMUX_MCP_ALLOW_SESSIONS): a name, a prefix ending in *, or HOST:PATTERN
+                       for one host (local: this machine); a pattern without a host applies on every host
+  --read-only          list and run only the tools that only read (also TMUX_MCP_READ_ONLY=1)
   --record DIR         record every pane the server types into, runs a command in, waits on,
-                       captures or creates, as asciicast v2 files (asciinema play FILE) in DIR,
-                       which must exist and be writable; files are new (never overwritten), mode 0600
-  --record-max-mb N    largest recording file (default 50); a full file ends with a note
+                       captures or creates, as asciicast v2 files (asciinema play FILE) in DIR
+                       (also TMUX_MCP_RECORD), which must exist and be writable (mkdir -m 700 DIR);
+                       files are new (never overwritten), mode 0600
+  --record-max-mb N    largest recording file (default 50; also TMUX_MCP_RECORD_MAX_MB); a full file
+                       ends with a note
   --audit FILE         append one JSON line per tool call (batch items too) to FILE, created mode 0600
                        (also TMUX_MCP_AUDIT); a FILE that cannot be written stops start-up
   --audit-redact REGEX write matches in arguments and errors as [redacted] (repeatable; also TMUX_MCP_AUDIT_REDACT)

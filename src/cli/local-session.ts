@@ -13,30 +13,42 @@ import { buildProfile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
 import { registryFor } from './engine.js';
 import { approvalRules, localAsking, openApprovals } from './approvals.js';
+import { AuditFileError, openAuditTrail, type OpenedTrail } from './audit-file.js';
+import { PaneRecorder, recordDirectoryProblem } from '../core/watch/recorder.js';
 import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } from './session.js';
 
 export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): Promise<CallSession> {
-  await checkTmuxBin(config, env);
-  // A recording follows a pane from when a call first acts on it until the server exits; a one-shot
-  // call would end before it began. Oversight belongs to a server the calls are sent to (--url).
-  if (config.record) {
-    throw new ConfigError('--record keeps recordings for a running server: start `tmux-mcp --http PORT --record DIR` and send calls to it with --url');
+  // The live view is a page a person keeps open while a server runs; one call has none to show.
+  if (config.view) {
+    throw new ConfigError('--view (TMUX_MCP_VIEW) serves a live page while a server runs: start `tmux-mcp --http PORT --view PORT` and send calls to it with --url');
   }
+  await checkTmuxBin(config, env);
   // Checked before tmux is touched: a bad rule is a usage error.
   const rules = config.approvals ? approvalRules(config) : undefined;
-  const registry = registryFor(config);
+  // The oversight a server keeps, kept for this one call: its audit line beside the server's, its
+  // panes recorded while it runs (a recording per pane it acts on).
+  const recorder = config.record ? await startRecorder(config.record) : undefined;
+  const audit = config.audit?.file !== undefined ? openTrail(config.audit) : undefined;
+  const registry = registryFor(config, recorder);
+  const closeOversight = async () => {
+    await recorder?.close();
+    // A listing or a tool's --help calls nothing: a file made for it goes again.
+    audit?.discardIfUnused();
+  };
   const running = (await registry.defaultEngine.identity().catch(() => undefined)) !== undefined;
   let build: Awaited<ReturnType<typeof buildProfile>>;
   try {
     build = await buildProfile(config, registry, !running);
   } catch (error) {
+    await closeOversight();
     await registry.close();
     throw error;
   }
   const { profile } = build;
   // A call that needs approval asks on this terminal when there is one, else it is refused (nobody to ask).
   const approvals = rules ? openApprovals(config, rules, registry, localAsking()) : undefined;
-  const server = createServerFactory(profile, approvals ? { approvals } : {})();
+  if (approvals && audit) approvals.attachTrail(audit.trail);
+  const server = createServerFactory(profile, { ...(audit ? { trail: audit.trail } : {}), ...(approvals ? { approvals } : {}) })();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(profileWire(profile, serverSide));
   const rpc = new JsonRpc(clientSide);
@@ -50,6 +62,7 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
     profile.closing?.();
     await server.close().catch(() => {});
     await build.close?.().catch(() => {});
+    await closeOversight();
     await registry.close();
   };
   try {
@@ -75,6 +88,25 @@ export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): 
     close,
   };
 }
+
+/** The --audit file, opened as the server opens it (appended to, one write per line, so several writers never tear a line). */
+function openTrail(audit: NonNullable<Config['audit']>): OpenedTrail {
+  try {
+    return openAuditTrail(audit);
+  } catch (error) {
+    throw error instanceof AuditFileError ? new OversightError(error.message) : error;
+  }
+}
+
+/** The recorder for --record, once its directory proved writable. */
+async function startRecorder(record: NonNullable<Config['record']>): Promise<PaneRecorder> {
+  const problem = await recordDirectoryProblem(record.dir);
+  if (problem !== undefined) throw new OversightError(`--record ${record.dir}: ${problem}`);
+  return new PaneRecorder({ ...record, onError: (message) => process.stderr.write(`tmux-mcp: ${message}\n`) });
+}
+
+/** Oversight that cannot be kept (an audit file or recording folder that cannot be written): the call is not made. */
+class OversightError extends Error {}
 
 /** Requests by id over one transport, answered in any order. */
 class JsonRpc {

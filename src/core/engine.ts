@@ -23,6 +23,8 @@ export interface EngineOptions {
   readonly scope?: Scope;
   /** Told of every pane the server acts on, so it can record the pane (src/core/watch/recorder.ts); absent: nothing is recorded. */
   readonly recorder?: PaneObserver;
+  /** `--read-only`: nothing is changed in tmux, not even the input marks waits leave for other processes (watch/input-mark.ts). */
+  readonly readOnly?: boolean;
 }
 
 /** Something that follows the panes the server acts on; `target` is a pane id, or a session or window id meaning its active pane. */

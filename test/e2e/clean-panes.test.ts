@@ -29,7 +29,7 @@ function home(tmux: PrivateTmux, shell: Shell): string {
   mkdirSync(join(dir, '.config', 'fish'), { recursive: true });
   writeFileSync(
     join(dir, '.config', 'fish', 'config.fish'),
-    `set -g fish_greeting\nfunction fish_prompt; printf '${PROMPT.fish}'; end\nset -g ucount 0\nfunction __ucount --on-event fish_prompt; set -g ucount (math $ucount + 1); end\n`,
+    `set -g fish_greeting\nfunction fish_prompt; printf '${PROMPT.fish}'; end\nset -q ucount; or set -gx ucount 0\nfunction __ucount --on-event fish_prompt; set -gx ucount (math $ucount + 1); end\n`,
   );
   return dir;
 }
@@ -50,6 +50,9 @@ const captureText = async (mcp: McpSession, pane: string, python: boolean): Prom
 
 const run = (mcp: McpSession, python: boolean, pane: string, command: string) =>
   python ? mcp.ok('run_command', { pane_id: pane, command, timeout: 20 }).then((r) => ({ exitStatus: r.exit_status as number, output: r.output as string[] })) : mcp.ok('run_shell_command', { paneId: pane, command, timeoutMs: 20_000 });
+
+/** The command as the pane shows it: in its subshell (issue 36), `( ... )` in bash and zsh, a child fish in fish. */
+const shown = (shell: Shell, command: string) => (shell === 'fish' ? `fish -c '${command.replace(/[\\']/g, '\\$&')}'` : `( ${command} )`);
 
 /** What a person sees after typing `command` at `prompt`: that line and the output, and the prompt again. */
 const NO_FRAMING = /tm[0-9a-f]{12}|_S\b|_E \d|history -d|command printf|tmux-mcp|integration\.(bash|zsh|fish)/;
@@ -78,7 +81,7 @@ for (const shell of SHELLS) {
       const seen = await screen(mcp, pane, python, PROMPT[shell]);
       assert.doesNotMatch(seen, NO_FRAMING, seen);
       const p = PROMPT[shell].trimEnd();
-      const expected = [`${p}  printf 'a b\\n  c\\n'; sh -c 'exit 3'`, 'a b', '  c', `${p}  echo "hook ran: $ucount"`, third.output[0], p];
+      const expected = [`${p}  ${shown(shell, "printf 'a b\\n  c\\n'; sh -c 'exit 3'")}`, 'a b', '  c', `${p}  ${shown(shell, 'echo "hook ran: $ucount"')}`, third.output[0], p];
       assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()), expected, seen);
 
       // Several lines are one command line (a bracketed paste): one status, all the output.
@@ -131,7 +134,7 @@ for (const shell of SHELLS) {
         const seen = await screen(mcp, id, python, PROMPT[shell]);
         assert.doesNotMatch(seen, NO_FRAMING, seen);
         const p = PROMPT[shell].trimEnd();
-        assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()).filter((l) => l !== ''), [`${p}  ${command}`, ...(output ? [output] : []), p], seen);
+        assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()).filter((l) => l !== ''), [`${p}  ${shown(shell, command)}`, ...(output ? [output] : []), p], seen);
       }
     });
   }

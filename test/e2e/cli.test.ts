@@ -17,6 +17,10 @@ test('--version and --help answer on stdout and exit 0', () => {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /--profile NAME/);
   assert.match(help.stdout, /LIBTMUX_SOCKET_PATH/);
+  // One section per subject: every oversight flag under one heading.
+  assert.equal(help.stdout.match(/^Oversight/gm)?.length, 1, 'one Oversight section');
+  const oversight = help.stdout.slice(help.stdout.indexOf('\nOversight'), help.stdout.indexOf('\n\n', help.stdout.indexOf('\nOversight') + 1));
+  for (const flag of ['--allow-session', '--read-only', '--record DIR', '--record-max-mb', '--audit FILE', '--audit-redact', '--view']) assert.ok(oversight.includes(flag), flag);
 });
 
 test('both socket variables at once stop start-up with a message that says so', () => {

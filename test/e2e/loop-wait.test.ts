@@ -39,7 +39,7 @@ test('send_keys then wait_for_text: an answer printed before the wait began stil
   assert.equal(r.matchedAtEntry, false, 'the answer is new output, not old screen text');
   assert.ok(r.tail.includes('42'), JSON.stringify(r.tail));
   // The text says where new output began and that the match came before the call.
-  assert.match(result.content[0]!.text!, /already printed before this call \(since this server's last input into the pane\)/);
+  assert.match(result.content[0]!.text!, /already printed before this call \(since the last input tmux-mcp sent into the pane\)/);
 });
 
 test('wait_for_text: a second wait does not match what the first reported; new input starts a new round', async (t) => {

@@ -39,13 +39,20 @@ test('libtmux: --read-only lists and runs the inspect tools only, whatever LIBTM
   const inspect = contract('libtmux').filter((tool) => tool._meta?.['com.git-pull.libtmux-mcp/capability']?.toolset === 'inspect').map((tool) => tool.name).sort();
   const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'manage,execute,teardown', LIBTMUX_TOOLS: 'send_keys' }, args: ['--read-only'] });
   assert.deepEqual(await listedAgainst(mcp, 'libtmux'), inspect);
-  assert.match(mcp.stderr(), /read-only/, 'the banner says read-only');
+  // Once, with the one toolset it leaves: not the toolsets chosen (teardown among them) that it turned off.
+  const banner = mcp.stderr().split('\n')[0]!;
+  assert.match(banner, new RegExp(`, ${inspect.length} tools \\(read-only: toolset inspect\\)$`), banner);
+  assert.equal(banner.split('read-only').length, 2, 'the banner says read-only once');
+  assert.doesNotMatch(banner, /teardown|manage|execute|send_keys/);
   const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
   assert.deepEqual(report.oversight, { readOnly: true, allowedSessions: [] }, 'tmux://capabilities says so too');
   assert.deepEqual(report.effectiveTools.sort(), inspect);
 
   await mcp.ok('capture_pane', { paneId: pane });
   await mcp.ok('list_sessions');
+  // A wait reads: it leaves no mark of where it stopped in tmux either (waits across processes, input-mark.ts).
+  assert.equal((await mcp.ok('wait_for_text', { paneId: pane, patterns: ['never'], timeoutMs: 100 })).outcome, 'timedOut');
+  assert.equal((await tmux.tmux('show-options', '-p', '-t', pane)).trim(), '', 'no pane option set');
   for (const [tool, args] of [
     ['send_keys', { paneId: pane, keys: ['echo no'] }],
     ['kill_session', { session: 'work' }],

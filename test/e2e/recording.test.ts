@@ -84,9 +84,12 @@ function finalSize(cast: Cast): { width: number; height: number } {
 
 /**
  * Replays `cast` with real `asciinema play` in a pane of a private tmux of the recorded size and
- * answers that pane's screen once the player is done (it then idles, printing nothing more).
+ * answers that pane's screen once the player is done (it then idles, printing nothing more); with
+ * `read`, what that reads of the pane (`replay`) instead.
  */
-async function replay(t: T, cast: Cast): Promise<string> {
+async function replay(t: T, cast: Cast): Promise<string>;
+async function replay<R>(t: T, cast: Cast, read: (player: ReturnType<typeof privateTmux>) => Promise<R>): Promise<R>;
+async function replay(t: T, cast: Cast, read?: (player: ReturnType<typeof privateTmux>) => Promise<unknown>): Promise<unknown> {
   const player = privateTmux(t);
   const { width, height } = finalSize(cast);
   const channel = `played-${Math.random().toString(36).slice(2)}`;
@@ -95,7 +98,17 @@ async function replay(t: T, cast: Cast): Promise<string> {
   const env = scrubbedEnv({ TERM: 'xterm-256color' });
   execFileSync('tmux', ['-S', player.socketPath, '-f', '/dev/null', 'new-session', '-d', '-s', 'replay', '-x', String(width), '-y', String(height), `sh '${script}'`], { env });
   await player.tmux('wait-for', channel);
-  return player.tmux('capture-pane', '-p', '-t', 'replay');
+  return read ? read(player) : player.tmux('capture-pane', '-p', '-t', 'replay');
+}
+
+/**
+ * Each row of a pane as `capture-pane -e` reads it alone: a one-row capture states every attribute
+ * from the defaults, so two panes that show the same cells give the same rows on any tmux version.
+ */
+async function cellsByRow(tmux: ReturnType<typeof privateTmux>, target: string, height: number): Promise<string[]> {
+  const rows: string[] = [];
+  for (let y = 0; y < height; y++) rows.push(await tmux.tmux('capture-pane', '-p', '-e', '-t', target, '-S', String(y), '-E', String(y)));
+  return rows;
 }
 
 /** Waits until the server has flushed its recordings: it exits once stdin closes. */
@@ -141,6 +154,24 @@ test('libtmux: a command run in a pane is recorded, and asciinema replays the fi
   assert.match(output, /30\r\n/, "the command's output is recorded");
   assert.match(output, /typed-42/);
   assert.equal(await replay(t, cast), screen, 'the replay ends on the screen the pane shows');
+});
+
+test('a pane that already shows colours is painted with them: every row as capture-pane -e reads it, attributes carried across rows', async (t) => {
+  const tmux = privateTmux(t);
+  const pane = await tmux.start({ session: 'colours', width: 60, height: 14 });
+  // Colours and attributes that run on over several rows, as programs print them.
+  await tmux.typeAndWait(pane, "printf '\\033[31mRED-1\\nRED-2\\nRED-3\\033[0m\\n\\033[1;44mbold on blue\\nstill\\033[0m plain\\n\\033[7mreversed\\nagain\\033[0m\\n\\033[38;5;208morange\\033[0m\\n'");
+  const source = await cellsByRow(tmux, pane, 14);
+  assert.ok(source.some((row) => row.startsWith('RED-2') || row.includes('31mRED-2')), `the pane holds the rows: ${source.join('|')}`);
+  const dir = recordDir(t);
+  const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
+  // A capture starts the recording: its first event is the paint of the screen as it is.
+  await mcp.ok('capture_pane', { paneId: pane });
+  await closeServer(mcp);
+  const [file] = casts(dir);
+  const cast = readCast(join(dir, file!));
+  assert.ok(cast.events.every((event) => event[1] !== 'o' || event === cast.events[0]), 'nothing but the paint: the pane printed nothing after');
+  assert.deepEqual(await replay(t, cast, (player) => cellsByRow(player, 'replay', 14)), source);
 });
 
 test('python: a pane in a session with an odd name is recorded under a safe name; a resize is an "r" event and the replay still ends on the screen', async (t) => {

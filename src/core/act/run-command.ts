@@ -46,9 +46,10 @@ import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from '../watch/watch-stream.js';
 import { refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
-import { INTEGRATED_SHELLS, integrationEnabled, readIntegration, type IntegratedShell, type Integration } from './shell-integration/index.js';
+import { END_OPTION, INTEGRATED_SHELLS, integrationEnabled, readIntegration, WAIT_OPTION, type IntegratedShell, type Integration } from './shell-integration/index.js';
 import { MarkReader } from './shell-integration/mark-reader.js';
-import { install, installFailedIn, promptDrawn, startedUp } from './shell-integration/readiness.js';
+import { install, installFailedIn, lineEditorReady, PROMPT_GRACE_MS, shellInForeground, startedUp } from './shell-integration/readiness.js';
+import { typedLine } from './shell-integration/typed-line.js';
 import { FrameReader, frameFor } from './run-frame.js';
 import { DEFAULT_INTERRUPT_ADVICE, shellName } from './run-checks.js';
 
@@ -102,6 +103,12 @@ export interface RunResult {
   readonly integration: { readonly shell: IntegratedShell; readonly installed: boolean } | undefined;
   /** The status of a command an earlier call timed out on, when it ended since (read from the shell's marks). */
   readonly earlier: { readonly status: number | null; readonly secondsAgo: number } | undefined;
+  /** Command lines the shell ran after this one was typed and before it (typed ahead, a person's): their output is not in this answer. */
+  readonly othersFirst: number;
+  /** After a timeout in a shell with the integration: the tmux channel signalled when this command ends (wait_for_channel). */
+  readonly endChannel: string | undefined;
+  /** False when nothing was typed: the shell never sat at its prompt within the time (notStarted). */
+  readonly typed: boolean;
 }
 
 /** How long a timed-out command is remembered as still running, if its end never shows. */
@@ -159,7 +166,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   const stream = lease.stream;
   let integration: Integration | undefined;
   try {
-    integration = integrationEnabled(engine) ? await readIntegration(engine, pane) : undefined;
+    integration = integrationEnabled(engine) ? await readIntegration(engine, pane, request.force) : undefined;
     const previous = runs.get(pane.id);
     if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
       if (runs.get(pane.id) === previous) runs.delete(pane.id);
@@ -199,7 +206,8 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   };
   let handedOver = false;
   let installed = false;
-  const shell = shellName(pane.currentCommand);
+  // Forced into a pane whose shell runs a program, the line is the shell's all the same.
+  const shell = integration?.shell ?? shellName(pane.currentCommand);
   const earlier = takeEarlierEnd(engine, pane);
   // Ends the watch when the caller cancels or the screen shows the end (engines >= 20 lack AbortSignal.any).
   const stopWatch = new AbortController();
@@ -208,17 +216,24 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   else request.signal.addEventListener('abort', cancel, { once: true });
   let stopLooking = () => {};
   try {
-    if (!integration && integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && !installFailedIn(engine, pane) && !request.signal.aborted) {
+    // bash, zsh and fish get a line only once they sit in their line editor: prompt drawn, hooks finished.
+    // Forced, after a moment (it queues behind what runs); otherwise never, and nothing is typed.
+    const integrable = integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && (integration !== undefined || !installFailedIn(engine, pane));
+    if (integration?.starting) integration = await startedUp(engine, pane, integration, request.timeoutMs, stopWatch.signal);
+    const ready = () => lineEditorReady(pane.pid, stopWatch.signal, request.force ? PROMPT_GRACE_MS : request.timeoutMs);
+    if (integrable && !(await ready()) && !request.force) {
+      return untyped(request.signal.aborted ? 'cancelled' : 'notStarted', started, integration, earlier);
+    }
+    if (!integration && integrable && !request.signal.aborted) {
       integration = await install(engine, pane, stream, shell as IntegratedShell);
       installed = integration !== undefined;
+      if (installed) await ready();
     }
-    if (integration?.starting) integration = await startedUp(engine, pane, stream, integration, request.timeoutMs, stopWatch.signal);
-    // A stream that has seen output but none of this shell's marks watched it start (a respawn): its first prompt is awaited too.
-    if (integration) await promptDrawn(stream, integration.nonce, stopWatch.signal, stream.end.line > 0 || stream.end.col > 0);
     const suppress = request.suppressHistory ?? true;
     const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
+    const line = integration ? typedLine(integration.shell, request.command, suppress) : undefined;
     const typedAt = stream.end;
-    const reader: RunReader = integration ? new MarkReader(stream, integration.nonce) : new FrameReader(stream, typedAt, id);
+    const reader: RunReader = integration && line ? new MarkReader(stream, integration.nonce, line.digest) : new FrameReader(stream, typedAt, id);
     Object.assign(run, { id, integrated: integration !== undefined, typedAt, reader, since: Date.now() });
     // While the stream lags behind the pane (a flood), the end may be read off the screen first.
     let onScreen: ScreenEnding | undefined;
@@ -226,23 +241,24 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     const look =
       nonce === undefined
         ? undefined
-        : () => integratedEndOnScreen(engine, pane.id, nonce, (n) => (reader as MarkReader).accepts(n), request.maxLines);
+        : () => integratedEndOnScreen(engine, pane.id, nonce, (n, digest) => (reader as MarkReader).accepts(n, digest), request.maxLines);
     stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines, ...(look ? { look } : {}) }, (ending) => {
       onScreen = ending;
       stopWatch.abort();
     });
-    const typed = integration ? plainText(request.command, suppress) : frameFor(id, request.command, shell, suppress);
+    // The integration's keys clear the line and accept it; the frame starts with C-u (0x15), which clears anything half-typed.
+    const typed = line ? line.keys : '\x15' + frameFor(id, request.command, shell, suppress);
     const ended = watchStream(engine, pane.id, stream, {
-      timeoutMs: request.timeoutMs,
+      // The time spent waiting for the prompt counts.
+      timeoutMs: Math.max(100, Math.round(request.timeoutMs - (performance.now() - started))),
       signal: stopWatch.signal,
       scan: () => (reader.scan() ? ('exited' as const) : undefined),
     });
     // Queued behind other input to this pane from this process, so keystrokes never interleave. One
-    // literal send (-l: never read as key names): a leading C-u (0x15) clears anything left
-    // half-typed on the prompt line, and the final newline is the Enter.
+    // literal send (-l: never read as key names).
     await withPaneInput(engine, pane.id, async () => {
       stream.noteInput();
-      await engine.run(['send-keys', '-t', pane.id, '-l', '--', '\x15' + typed]);
+      await engine.run(['send-keys', '-t', pane.id, '-l', '--', typed]);
     });
     let outcome: RunResult['outcome'] = await ended;
     stopLooking();
@@ -260,10 +276,12 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       }).then(() => (interrupted = true), () => {});
     }
     if (outcome === 'timedOut' && !reader.started) outcome = 'notStarted';
+    const endChannel = outcome === 'timedOut' && reader instanceof MarkReader ? await askForEndSignal(engine, pane.id, reader) : undefined;
     if (outcome === 'timedOut' || outcome === 'notStarted' || outcome === 'cancelled') {
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
         if (reader.scan()) rememberEnd(engine, pane, reader.status);
+        if (endChannel && reader.scan()) void signalEnd(engine, pane.id, reader as MarkReader, endChannel);
         forget();
         lease.release();
       });
@@ -291,6 +309,9 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       endMarker: integration ? undefined : `${id}_E`,
       integration: integration ? { shell: integration.shell, installed } : undefined,
       earlier,
+      othersFirst: reader instanceof MarkReader ? reader.othersFirst : 0,
+      endChannel,
+      typed: true,
     };
   } finally {
     stopLooking();
@@ -302,14 +323,53 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   }
 }
 
+/** The answer for a command never typed: the shell never sat at its prompt within the time (or the call was cancelled meanwhile). */
+function untyped(outcome: 'notStarted' | 'cancelled', started: number, integration: Integration | undefined, earlier: RunResult['earlier']): RunResult {
+  return {
+    outcome,
+    shellWaitsForInput: false,
+    interrupted: false,
+    exitStatus: null,
+    output: [],
+    droppedLines: 0,
+    linesMissed: false,
+    endFromScreen: false,
+    seconds: Math.round(performance.now() - started) / 1000,
+    endMarker: undefined,
+    integration: integration ? { shell: integration.shell, installed: false } : undefined,
+    earlier,
+    othersFirst: 0,
+    endChannel: undefined,
+    typed: false,
+  };
+}
+
 /**
- * The command as a person would type it: a leading space keeps it out of history (the integration
- * drops such lines in bash and zsh; fish never saves them). Several lines go in as one bracketed
- * paste, so the shell reads them as one command line rather than running each line on its Enter.
+ * Asks the shell to signal a tmux channel when the timed-out command `reader` follows ends (the
+ * pane option @tmux_mcp_wait, read by the integration's end hook), so a wait_for_channel, even in
+ * another process, learns of its end; the exit status is then in @tmux_mcp_end.
  */
-function plainText(command: string, suppressHistory: boolean): string {
-  const lead = suppressHistory ? ' ' : '';
-  return command.includes('\n') ? `${lead}\x1b[200~${command}\x1b[201~\n` : `${lead}${command}\n`;
+async function askForEndSignal(engine: Engine, paneId: string, reader: MarkReader): Promise<string | undefined> {
+  if (reader.number === undefined) return undefined;
+  const run = `${reader.nonce}.${reader.number}`;
+  await engine.run(['set-option', '-p', '-t', paneId, WAIT_OPTION, run]).catch(() => {});
+  return `tmux-mcp-${reader.nonce}-${reader.number}`;
+}
+
+/**
+ * Signals `channel` once the shell recorded the end of `reader`'s command in @tmux_mcp_end (it does
+ * within moments of the end), so a waiter always finds the status there. The shell signals too; this
+ * covers an end that came before it was asked to (a spare signal on this run's own channel is harmless).
+ */
+async function signalEnd(engine: Engine, paneId: string, reader: MarkReader, channel: string): Promise<void> {
+  const run = `${reader.nonce}.${reader.number} `;
+  const deadline = performance.now() + 2000;
+  while (performance.now() < deadline) {
+    const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{${END_OPTION}}`]).catch(() => [] as string[]);
+    if (value?.startsWith(run)) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await engine.run(['wait-for', '-S', channel]).catch(() => {});
 }
 
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
@@ -376,20 +436,6 @@ function watchUnfinished(stream: PaneStream, reader: RunReader, run: ActiveRun, 
   });
   const timer = setTimeout(finish, UNFINISHED_MS);
   timer.unref();
-}
-
-/**
- * Whether the shell `pid` is the foreground process group of its terminal, i.e. at its prompt
- * rather than waiting for a job (Linux /proc; false when that cannot be read, which errs on the
- * side of not typing into a busy pane).
- */
-async function shellInForeground(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // pid (comm) state ppid pgrp session tty_nr tpgid ...; comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[2] !== undefined && fields[2] === fields[5];
-  } catch {
-    return false;
-  }
+  // The end may have arrived while the call was answering (asking for the end signal is a round trip).
+  if (reader.scan()) finish();
 }

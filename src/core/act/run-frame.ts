@@ -5,6 +5,7 @@
 import type { PaneStream, StreamPosition } from '../watch/pane-stream.js';
 import { renderLine } from '../read/terminal-text.js';
 import { linesBetween } from '../watch/watch-stream.js';
+import { inSubshell } from './subshell.js';
 
 /** fish gets a frame in its own syntax (see frameFor). */
 export const FISH = 'fish';
@@ -14,13 +15,13 @@ export const FISH = 'fish';
  * space, and for bash the first line also deletes the frame's own history entry, only when the
  * newest entry is this frame (with HISTCONTROL=ignorespace it was never saved, and the user's
  * previous entry must stay). Not suppressed, the frame is typed as is and the shell keeps it.
- * fish has no subshell: its frame is a `begin ... end` block in the shell itself, and fish never
+ * fish has no subshell: its frame runs the command in a child fish (subshell.ts), and fish never
  * saves a line that starts with a space.
  */
 export function frameFor(id: string, command: string, shell: string, suppressHistory: boolean): string {
   const body =
     shell === FISH
-      ? `command printf '%s%s\\n' ${id} _S; begin\n${command}\nend; command printf '%s%s %s\\n' ${id} _E $status\n`
+      ? `command printf '%s%s\\n' ${id} _S; ${inSubshell(FISH, command)}; command printf '%s%s %s\\n' ${id} _E $status\n`
       : `command printf '%s%s\\n' ${id} _S; (\n${command}\n); command printf '%s%s %s\\n' ${id} _E "$?"\n`;
   if (!suppressHistory) return body;
   // Before the start marker, so nothing it might print can land in the command's output.

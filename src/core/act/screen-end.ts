@@ -47,14 +47,14 @@ export async function endOnScreen(engine: Engine, paneId: string, id: string, ma
 
 /**
  * The end of a command in a shell with the integration, as the shell left it in the pane option
- * @tmux_mcp_end ("<nonce>.<n> <status> <history_size> <cursor_y>", the last two where its prompt
- * was about to be drawn): its status, and the rows above that prompt as its output. `accepts`
- * says whether command number n is the one awaited. Undefined while the option names another.
+ * @tmux_mcp_end ("<nonce>.<n> <status> <history_size> <cursor_y> <digest>", the middle two where
+ * its prompt was about to be drawn): its status, and the rows above that prompt as its output.
+ * `accepts` says whether command line n, of that digest, is the one awaited. Undefined while the option names another.
  */
-export async function integratedEndOnScreen(engine: Engine, paneId: string, nonce: string, accepts: (n: number) => boolean, maxLines: number): Promise<ScreenEnding | undefined> {
+export async function integratedEndOnScreen(engine: Engine, paneId: string, nonce: string, accepts: (n: number, digest: string) => boolean, maxLines: number): Promise<ScreenEnding | undefined> {
   const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{history_size} #{${END_OPTION}}`]);
-  const match = /^(\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+)$/.exec((value ?? '').trim());
-  if (!match || match[2] !== nonce || !accepts(Number(match[3]))) return undefined;
+  const match = /^(\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+) (\S+)$/.exec((value ?? '').trim());
+  if (!match || match[2] !== nonce || !accepts(Number(match[3]), match[7]!)) return undefined;
   const [historyNow, status, historyThen, row] = [match[1], match[4], match[5], match[6]].map(Number) as [number, number, number, number];
   // Rows scrolled into history since the prompt began move it up (as far as history grew).
   const promptRow = row - Math.max(0, historyNow - historyThen);

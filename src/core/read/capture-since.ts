@@ -70,11 +70,12 @@ export interface CaptureSinceResult {
   readonly cursor: string;
 }
 
-const STATE = rowFormat({ hsize: 'history_size', cy: 'cursor_y', height: 'pane_height', pid: 'pane_pid', alt: 'alternate_on' });
+const STATE = rowFormat({ hsize: 'history_size', cy: 'cursor_y', cx: 'cursor_x', height: 'pane_height', pid: 'pane_pid', alt: 'alternate_on' });
 
 interface PaneState {
   readonly hsize: number;
   readonly cy: number;
+  readonly cx: number;
   readonly height: number;
   readonly pid: number;
   readonly alt: boolean;
@@ -117,7 +118,7 @@ const hash = (row: string) => createHash('sha256').update(row).digest('base64url
 async function readState(engine: Engine, paneId: string): Promise<PaneState> {
   const row = STATE.parse(await engine.run(['display-message', '-p', '-t', paneId, STATE.format]))[0];
   if (!row) throw new Error(`tmux gave no state for ${paneId}`);
-  return { hsize: toInt(row.hsize), cy: toInt(row.cy), height: toInt(row.height), pid: toInt(row.pid), alt: toBool(row.alt) };
+  return { hsize: toInt(row.hsize), cy: toInt(row.cy), cx: toInt(row.cx), height: toInt(row.height), pid: toInt(row.pid), alt: toBool(row.alt) };
 }
 
 /**
@@ -166,8 +167,21 @@ function firstRow(cursor: Cursor, state: PaneState, lost = anchorLost(cursor, st
   return lost ? state.hsize : Math.min(cursor.a, state.hsize + state.cy);
 }
 
+/** What a read found beside its result: the pane's state after it, and whether the first line is the cursor's own row, whole. */
+interface ReadDetail {
+  readonly state: PaneState;
+  readonly fromAnchor: boolean;
+  /** Absolute row of the first line returned. */
+  readonly firstRow: number;
+}
+
 /** One read against `cursor`; no waiting. */
 async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult> {
+  const { detail: _detail, ...result } = await readDetailed(engine, pane, cursor, maxLines);
+  return result;
+}
+
+async function readDetailed(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult & { detail: ReadDetail }> {
   // Rows older than the newest `maxLines` (plus a screen of possibly blank rows) would be dropped
   // anyway: they are not captured at all, only counted, so a long backlog costs no more to read.
   const need = (state: PaneState, first = firstRow(cursor, state)) => Math.max(first, state.hsize - maxLines);
@@ -191,6 +205,7 @@ async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLi
     if (aligned || attempt === 2) {
       const skipped = needed - first;
       let fresh = trimTrailingBlank(rows.slice(Math.max(0, from)));
+      let begin = 0;
       if (!lost && skipped === 0 && first === cursor.a) {
         // Rows still as they were when the cursor was made are not new: an unchanged run at the
         // top (the cursor row and rows after it) and at the bottom (a status line). Unchanged rows
@@ -198,17 +213,18 @@ async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLi
         const same = (i: number) => hash(fresh[i]!) === (i === 0 ? cursor.t : cursor.b[i - 1]);
         let end = fresh.length;
         while (end > 0 && end - 1 <= cursor.b.length && same(end - 1)) end--;
-        let begin = 0;
         while (begin < end && begin <= cursor.b.length && same(begin)) begin++;
         fresh = fresh.slice(begin, end);
       }
       const kept = tailBudget(fresh, maxLines);
+      const firstRow = needed + begin + kept.droppedLines;
       return {
         lines: kept.lines,
         droppedLines: skipped + kept.droppedLines,
         linesMissed: lost || !aligned,
         restarted: false,
         cursor: cursorFrom(pane, state, start, rows),
+        detail: { state, firstRow, fromAnchor: !lost && aligned && firstRow === cursor.a },
       };
     }
     // Reach back further each time: four times what scrolled during the last round trip, and at
@@ -216,6 +232,34 @@ async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLi
     margin = Math.max(4 * Math.max(0, state.hsize - before.hsize) + 256, attempt === 1 ? 10_000 : 0);
     before = state;
   }
+}
+
+/** A place in a pane as tmux described it then (an input mark, watch/input-mark.ts). */
+export interface PanePoint {
+  /** Absolute row: history size + cursor row. */
+  readonly row: number;
+  readonly col: number;
+  readonly history: number;
+  readonly height: number;
+  readonly alternate: boolean;
+  /** The pane's process then: a point from before a respawn is not this pane's. */
+  readonly pid: number;
+}
+
+/**
+ * What the pane printed since `point`, as rows: the point's row from its column on, the rows
+ * below, and the cursor's row up to the cursor (so a prompt keeps the space it ends with, which a
+ * capture drops); undefined when the point belongs to an earlier process in the pane.
+ */
+export async function rowsSincePoint(engine: Engine, pane: PaneLayout, point: PanePoint, maxLines: number): Promise<{ lines: string[]; linesMissed: boolean } | undefined> {
+  if (point.pid !== pane.pid) return undefined;
+  const cursor: Cursor = { f: fingerprint(pane.incarnation), p: pane.id, i: point.pid, a: point.row, h: point.history, H: point.height, x: point.alternate, t: '', b: [] };
+  const { lines, linesMissed, detail } = await readDetailed(engine, pane, cursor, maxLines);
+  const { state } = detail;
+  const atCursor = state.hsize + state.cy - detail.firstRow;
+  if (atCursor === lines.length - 1) lines[atCursor] = lines[atCursor]!.padEnd(state.cx);
+  if (detail.fromAnchor && lines.length > 0) lines[0] = lines[0]!.slice(point.col);
+  return { lines, linesMissed };
 }
 
 /**

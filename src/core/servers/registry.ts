@@ -363,7 +363,7 @@ export class EngineRegistry {
 
   async #dispose(entry: Entry): Promise<void> {
     clearTimeout(entry.idle);
-    closePaneStreams(entry.engine);
+    await closePaneStreams(entry.engine);
     await entry.engine.tmux.close().catch(() => {});
   }
 

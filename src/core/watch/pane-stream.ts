@@ -45,6 +45,8 @@ export type StreamEvent = 'output' | 'skipped' | 'structure' | 'closed';
 export interface UnreadMark {
   readonly position: StreamPosition;
   readonly reason: 'input' | 'wait';
+  /** When it was set (Date.now()): compared with the mark another process left in tmux (input-mark.ts). */
+  readonly at: number;
 }
 
 /**
@@ -88,6 +90,8 @@ export class PaneStream {
   #lastSkip: StreamPosition | undefined;
   #marks: ShellMark[] = [];
   #marksDropped = 0;
+  /** Told whenever the unread mark moves, so it can be kept where other processes read it (pane-streams.ts). */
+  onUnread: ((mark: UnreadMark) => void) | undefined;
 
   constructor(paneId: string, sessionId: string) {
     this.paneId = paneId;
@@ -159,7 +163,7 @@ export class PaneStream {
 
   /** This server is about to send input into the pane: everything printed from here on is new to the next wait. */
   noteInput(interrupt = false): void {
-    this.#unread = { position: this.end, reason: 'input' };
+    this.#setUnread({ position: this.end, reason: 'input', at: Date.now() });
     if (interrupt) this.#interruptedAt = this.end;
   }
 
@@ -170,7 +174,12 @@ export class PaneStream {
 
   /** A wait or run reported the output up to `to`; the next wait without a cursor starts there, unless input came later. */
   consumed(to: StreamPosition): void {
-    if (!this.#unread || before(this.#unread.position, to)) this.#unread = { position: to, reason: 'wait' };
+    if (!this.#unread || before(this.#unread.position, to)) this.#setUnread({ position: to, reason: 'wait', at: Date.now() });
+  }
+
+  #setUnread(mark: UnreadMark): void {
+    this.#unread = mark;
+    this.onUnread?.(mark);
   }
 
   /** Calls `listener` synchronously on new output, on structural changes and when the stream ends. */

@@ -4,6 +4,7 @@
  * then detaches. The number of streams is bounded; idle ones are closed first.
  */
 import { type Engine, perServer } from '../engine.js';
+import { settleMarks, writeMark } from './input-mark.js';
 import { PaneStream } from './pane-stream.js';
 
 /** The shared output stream of each watched pane. */
@@ -76,6 +77,8 @@ export async function openPaneStream(engine: Engine, pane: { readonly id: string
 function createEntry(engine: Engine, registry: Map<string, StreamEntry>, paneId: string, sessionId: string): StreamEntry {
   evictIdle(registry);
   const stream = new PaneStream(paneId, sessionId);
+  // Where new output starts is kept in tmux too, for the waits of other processes (read-only changes nothing there).
+  if (!engine.options.readOnly) stream.onUnread = (mark) => writeMark(engine, paneId, mark);
   const entry: StreamEntry = {
     users: 0,
     lastUsed: Date.now(),
@@ -136,8 +139,9 @@ export async function markInput(engine: Engine, pane: { readonly id: string; rea
   }
 }
 
-/** Closes every stream of `engine` (server shutdown, tests). */
-export function closePaneStreams(engine: Engine): void {
+/** Closes every stream of `engine` (server shutdown, tests), once the marks they set are in tmux. */
+export async function closePaneStreams(engine: Engine): Promise<void> {
   const registry = paneStreams(engine);
   for (const [paneId, entry] of [...registry.entries()]) closeEntry(registry, paneId, entry, 'shutdown');
+  await settleMarks(engine);
 }

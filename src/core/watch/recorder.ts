@@ -48,6 +48,8 @@ export class PaneRecorder implements PaneObserver {
   readonly options: RecorderOptions;
   readonly #open = new Set<Recording>();
   readonly #closing = new Set<Promise<void>>();
+  /** Lookups of the pane a session or window target means, not yet answered. */
+  readonly #finding = new Set<Promise<void>>();
   #closed = false;
 
   constructor(options: RecorderOptions) {
@@ -59,13 +61,15 @@ export class PaneRecorder implements PaneObserver {
     if (this.#closed) return;
     if (!PANE_ID.test(target)) {
       // A new session or window: its pane is found first (one tmux command, not waited for by the call).
-      engine
+      const finding = engine
         .run(['display-message', '-p', '-t', target, WHERE_FORMAT.format])
         .then((lines) => {
           const row = WHERE_FORMAT.parse(lines)[0];
           if (row && PANE_ID.test(row.paneId)) this.actedOn(engine, row.paneId, row.sessionId);
         })
         .catch(() => {});
+      this.#finding.add(finding);
+      void finding.finally(() => this.#finding.delete(finding));
       return;
     }
     const panes = recordings(engine);
@@ -80,13 +84,21 @@ export class PaneRecorder implements PaneObserver {
     recording.follow(sessionId);
   }
 
-  /** Ends every recording and waits (a bounded time) for their files to be written. */
+  /**
+   * Ends every recording and waits (a bounded time) for their files to be written. A recording
+   * begun before has its first paint first, so a process that acted on a pane only briefly (one
+   * `tmux-mcp call`) still leaves the pane's screen as it was then.
+   */
   async close(): Promise<void> {
+    await bounded(
+      (async () => {
+        await Promise.all(this.#finding);
+        await Promise.all([...this.#open].map((recording) => recording.painted));
+      })(),
+    );
     this.#closed = true;
     for (const recording of [...this.#open]) recording.end('shutdown');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.#closing), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
-    clearTimeout(timer);
+    await bounded(Promise.all(this.#closing));
   }
 
   /** Whether close() was called. */
@@ -101,6 +113,13 @@ export class PaneRecorder implements PaneObserver {
     this.#closing.add(closing);
     void closing.finally(() => this.#closing.delete(closing));
   }
+}
+
+/** Waits for `work`, at most CLOSE_WAIT_MS. */
+async function bounded(work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 type State = 'opening' | 'painting' | 'live' | 'ended';
@@ -126,6 +145,9 @@ export class Recording {
   #paintFailures = 0;
   /** Changes whenever the recording starts following a stream afresh: work begun before then is stale. */
   #epoch = 0;
+  #paintedOnce!: () => void;
+  /** Settles once the file has its first paint, or the recording ended without one. */
+  readonly painted = new Promise<void>((resolve) => (this.#paintedOnce = resolve));
 
   constructor(recorder: PaneRecorder, engine: Engine, paneId: string, panes: Map<string, Recording>) {
     this.#recorder = recorder;
@@ -238,6 +260,7 @@ export class Recording {
     this.#height = height;
     this.#state = 'live';
     if (!this.#file.event('o', paintScreen(row, normal, visible))) this.#full();
+    this.#paintedOnce();
   }
 
   /** `DIR/[HOST-]SESSION-pN-START`, every part made safe for a file name. */
@@ -312,6 +335,7 @@ export class Recording {
   end(reason: 'shutdown' | 'gone' | 'lost' | 'failed' | 'full'): void {
     if (this.#state === 'ended') return;
     this.#state = 'ended';
+    this.#paintedOnce();
     this.#unfollow();
     // A full recording stays in the map, so the pane is not recorded again; any other lets a later call start afresh.
     if (reason !== 'full' && this.#panes.get(this.#paneId) === this) this.#panes.delete(this.#paneId);

@@ -37,11 +37,13 @@ export function paintCommands(paneId: string): string[][] {
 /**
  * Escape sequences that turn any terminal of the pane's size into what the pane shows: the normal
  * screen, then (for a program on the alternate screen) the switch to it and its content, the cursor.
- * capture-pane -e starts every row from default attributes, so each row is ended with a reset.
+ * capture-pane -e writes a row's attributes only where they change from the cell before, across
+ * rows too (tmux 3.3 carries a colour into the next row without restating it; 3.4 and newer close
+ * and reopen it at each row), so the rows are painted as one run and reset only at its end.
  */
 export function paintScreen(row: PaintRow, normal: readonly string[], visible: readonly string[]): string {
   const height = Number(row.height);
-  const rows = (lines: readonly string[]) => lines.slice(0, height).join('\x1b[0m\r\n') + '\x1b[0m';
+  const rows = (lines: readonly string[]) => lines.slice(0, height).join('\r\n') + '\x1b[0m';
   let paint = '\x1b[?1049l\x1b[0m\x1b[H\x1b[2J';
   // The switch saves the cursor where the program left the normal screen; leaving the alternate screen goes back there.
   if (row.alternate === '1') paint += rows(normal) + cursorTo(row.savedX, row.savedY) + '\x1b[?1049h\x1b[H\x1b[2J';

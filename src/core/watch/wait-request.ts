@@ -31,8 +31,9 @@ export interface WaitRequest {
 
 /**
  * Where new output began for a wait: `cursor` / `since` (the caller's cursor), `input` (just before
- * this server's last input into the pane), `wait` (where the previous wait on the pane stopped),
- * `now` (the moment the wait began: the server had not typed into or waited on the pane lately).
+ * the last input into the pane, by this or another tmux-mcp process), `wait` (where the previous
+ * wait on the pane stopped), `now` (the moment the wait began: no tmux-mcp had typed into or waited
+ * on the pane lately).
  */
 export type WaitStart = 'cursor' | 'since' | 'input' | 'wait' | 'now';
 

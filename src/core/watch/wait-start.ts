@@ -1,10 +1,12 @@
 /**
  * Where a wait's new output begins (`WaitStart`): a cursor's position, or else the later of "just
- * before this server's last input into the pane" and "where the last wait on it stopped", or else
- * the moment the wait began; with a capture_since cursor, the rows changed since it come first.
+ * before the last input into the pane" and "where the last wait on it stopped" (this process's, or
+ * another tmux-mcp process's as kept in tmux), or else the moment the wait began; with a
+ * capture_since cursor, or another process's mark, the rows changed since it come first.
  */
 import type { Engine } from '../engine.js';
-import { captureSince } from '../read/capture-since.js';
+import { captureSince, rowsSincePoint } from '../read/capture-since.js';
+import { markToCountFrom, type InputMark } from './input-mark.js';
 import { before, unreadStart, type PaneStream, type StreamPosition } from './pane-stream.js';
 import type { WaitRequest, WaitStart } from './wait-request.js';
 
@@ -17,13 +19,26 @@ export interface StartPoint {
   readonly backlog: string[];
 }
 
-/** The start of a wait on `stream`, whose end was `entryEnd` when the wait subscribed. */
-export async function waitStart(engine: Engine, request: WaitRequest, stream: PaneStream, entryEnd: StreamPosition): Promise<StartPoint> {
+/**
+ * The start of a wait on `stream`, whose end was `entryEnd` when the wait subscribed; `mark`: the
+ * input mark found in the pane (input-mark.ts), which counts when another process set it later.
+ */
+export async function waitStart(engine: Engine, request: WaitRequest, stream: PaneStream, entryEnd: StreamPosition, mark?: InputMark): Promise<StartPoint> {
   let from = entryEnd;
   let note: string | undefined;
   let startedFrom: WaitStart = request.since !== undefined ? 'since' : 'now';
   const cursor = request.cursor;
-  const unread = !cursor && request.since === undefined ? unreadStart(stream, entryEnd) : undefined;
+  const plain = !cursor && request.since === undefined;
+  const elsewhere = plain ? markToCountFrom(mark, stream.unread) : undefined;
+  if (elsewhere) {
+    // Read after subscribing, so nothing falls between these rows and the stream's output from here on.
+    const since = await rowsSincePoint(engine, request.pane, elsewhere, 2000).catch(() => undefined);
+    if (since) {
+      if (since.linesMissed) note = 'Rows may have been missed since the last input (history trimmed or cleared).';
+      return { from, startedFrom: elsewhere.reason, note, backlog: since.lines };
+    }
+  }
+  const unread = plain ? unreadStart(stream, entryEnd) : undefined;
   if (unread) {
     // Our last input (or the last wait) marked where new output begins: what the pane printed since counts.
     startedFrom = unread.reason;

@@ -1,10 +1,10 @@
 /**
  * Waiting for text in a pane: woken by the pane's `%output`, never by a polling timer. What counts
- * as new output starts at a point (`WaitStart`): a cursor's, or else the later of "just before this
- * server's last input into the pane" and "where the last wait on it stopped", or else the moment the
- * wait begins. Output after that point can match even when it was printed before the call; text
- * older than it is never a match, only `matchedAtEntry`. Every ending is an answer with what was
- * printed meanwhile.
+ * as new output starts at a point (`WaitStart`): a cursor's, or else the later of "just before the
+ * last input into the pane" and "where the last wait on it stopped" (this process's, or another
+ * tmux-mcp process's as kept in tmux: input-mark.ts), or else the moment the wait begins. Output
+ * after that point can match even when it was printed before the call; text older than it is never
+ * a match, only `matchedAtEntry`. Every ending is an answer with what was printed meanwhile.
  */
 import type { Engine } from '../engine.js';
 import { captureLines } from '../read/capture.js';
@@ -15,6 +15,11 @@ import type { WaitRequest, WaitResult } from './wait-request.js';
 import { matchBacklog, scanner, seenAtEntry } from './wait-scanner.js';
 import { waitStart } from './wait-start.js';
 import { watchStream } from './watch-stream.js';
+import { MARK_OPTION, parseMark } from './input-mark.js';
+import { rowFormat } from '../../tmux/formats.js';
+
+/** Read as a wait begins: whether the alternate screen shows, and the input mark left in the pane. */
+const ENTRY_FORMAT = rowFormat({ alternate: 'alternate_on', mark: MARK_OPTION });
 
 export { decodeCursor, encodeCursor, type WaitCursor } from './wait-cursor.js';
 export { compileMatchers } from './wait-scanner.js';
@@ -37,10 +42,13 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     const entry = captureLines(engine, pane.id).then((lines) => seenAtEntry(lines, request), () => false);
     entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
     // The stream knows the alternate screen from the switches it sees; before any, the state at entry holds.
-    const alternateAtEntry = engine.run(['display-message', '-p', '-t', pane.id, '#{alternate_on}']).then(([flag]) => flag === '1', () => false);
+    // The same read finds the input mark another process may have left (input-mark.ts).
+    const atEntry = engine.run(['display-message', '-p', '-t', pane.id, ENTRY_FORMAT.format]).then((lines) => ENTRY_FORMAT.parse(lines)[0], () => undefined);
+    const alternateAtEntry = atEntry.then((row) => row?.alternate === '1');
     const entryEnd = stream.end;
     const skipAlternate = request.skipAlternateScreen ? await alternateAtEntry : undefined;
-    const { from, startedFrom, note, backlog } = await waitStart(engine, request, stream, entryEnd);
+    const mark = parseMark((await atEntry)?.mark ?? '');
+    const { from, startedFrom, note, backlog } = await waitStart(engine, request, stream, entryEnd, mark);
     const early = matchBacklog(backlog, request);
     const scan = scanner(stream, from, request, skipAlternate);
     const watched = early ?? (await watchStream(engine, pane.id, stream, { timeoutMs: request.timeoutMs, signal: request.signal, scan }));

@@ -53,6 +53,8 @@ export interface Selection {
   readonly names: ReadonlySet<string>;
   /** `--read-only` is in force: `names` holds only tools that only read. */
   readonly readOnly: boolean;
+  /** The toolset read-only leaves (its tools only read). */
+  readonly readGroup: string;
 }
 
 export function selectGroups(all: readonly Selectable[], request: SelectionRequest): Selection {
@@ -77,7 +79,7 @@ export function selectGroups(all: readonly Selectable[], request: SelectionReque
     for (const tool of all) if (tool.group === (request.readGroup ?? READ_GROUP)) names.add(tool.name);
   }
   for (const name of excluded) names.delete(name);
-  return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names, readOnly: request.readOnly === true };
+  return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names, readOnly: request.readOnly === true, readGroup: request.readGroup ?? READ_GROUP };
 }
 
 /** The refusal of a tool that changes something while the server runs read-only, in every profile. */
@@ -130,11 +132,14 @@ export function howToEnable(all: readonly Selectable[], selection: Selection, na
   };
 }
 
-/** The banner's account of a selection: how many tools, which toolsets, what was added or removed. */
+/**
+ * The banner's account of a selection: how many tools, which toolsets, what was added or removed.
+ * Read-only leaves one toolset whatever was chosen (and adds nothing), so it names only that one.
+ */
 export function selectionSummary(count: number, selection: Selection): string {
   return (
-    `${count} tools (${selection.readOnly ? 'read-only; ' : ''}toolsets ${selection.toolsets.join(',') || 'none'}` +
-    (selection.included.size ? `; added ${[...selection.included].join(',')}` : '') +
+    `${count} tools (${selection.readOnly ? `read-only: toolset ${selection.readGroup}` : `toolsets ${selection.toolsets.join(',') || 'none'}`}` +
+    (selection.included.size && !selection.readOnly ? `; added ${[...selection.included].join(',')}` : '') +
     (selection.excluded.size ? `; excluded ${[...selection.excluded].join(',')}` : '') +
     ')'
   );

@@ -8,7 +8,7 @@
  * The scripts are files under the temporary directory of this machine, so only a local tmux gets
  * them; panes on hosts over ssh keep the framed form.
  */
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ export const INTEGRATED_SHELLS: ReadonlySet<string> = new Set<IntegratedShell>([
 /** The pane options the scripts write. */
 export const SHELL_OPTION = '@tmux_mcp_shell';
 export const END_OPTION = '@tmux_mcp_end';
+/** Set by the server on a command it timed out on (`<nonce>.<n>`): the shell signals channel tmux-mcp-<nonce>-<n> when it ends. */
+export const WAIT_OPTION = '@tmux_mcp_wait';
 
 /** The server's own switch: TMUX_MCP_SHELL_INTEGRATION=off keeps every pane framed as before. */
 export function integrationEnabled(engine: Engine): boolean {
@@ -58,55 +60,66 @@ export function integrationFiles(): Files {
   const zdotdir = join(dir, 'zdotdir');
   mkdirSync(zdotdir, { recursive: true, mode: 0o700 });
   const script = { bash: join(dir, 'integration.bash'), zsh: join(dir, 'integration.zsh'), fish: join(dir, 'integration.fish') };
-  writeFileSync(script.bash, BASH, { mode: 0o600 });
-  writeFileSync(script.zsh, ZSH, { mode: 0o600 });
-  writeFileSync(script.fish, FISH, { mode: 0o600 });
+  writeOnce(script.bash, BASH);
+  writeOnce(script.zsh, ZSH);
+  writeOnce(script.fish, FISH);
   const bashrc = join(dir, 'bashrc');
   // tmux starts the default shell as a login shell; --rcfile makes bash a plain interactive one, so this reads what a login bash would.
-  writeFileSync(
+  writeOnce(
     bashrc,
     `# tmux-mcp: a new pane's bash reads what a login bash reads, then the shell integration\n` +
       `if [ -f /etc/profile ]; then . /etc/profile; fi\n` +
       `if [ -f ~/.bash_profile ]; then . ~/.bash_profile; elif [ -f ~/.bash_login ]; then . ~/.bash_login; elif [ -f ~/.profile ]; then . ~/.profile; fi\n` +
-      `. ${shellQuote(script.bash)}\n`,
-    { mode: 0o600 },
+      `. ${shellQuote(script.bash)}\n`
   );
   // zsh reads .zshenv from here first: it puts ZDOTDIR back, reads the user's own .zshenv, and zsh goes on with the user's files.
-  writeFileSync(
+  writeOnce(
     join(zdotdir, '.zshenv'),
     `# tmux-mcp: ZDOTDIR pointed here only to read this file; the user's own start-up files follow\n` +
       `if [[ -n \${__TMCP_ZDOTDIR+x} ]]; then ZDOTDIR=$__TMCP_ZDOTDIR; else unset ZDOTDIR; fi\n` +
       `unset __TMCP_ZDOTDIR\n` +
       `[[ -f \${ZDOTDIR:-$HOME}/.zshenv ]] && source \${ZDOTDIR:-$HOME}/.zshenv\n` +
-      `[[ -o interactive ]] && source ${shellQuote(script.zsh)}\n`,
-    { mode: 0o600 },
+      `[[ -o interactive ]] && source ${shellQuote(script.zsh)}\n`
   );
   // The same for a bash started as a command (not a login shell): what an interactive bash reads.
   const bashrcInteractive = join(dir, 'bashrc-interactive');
-  writeFileSync(
+  writeOnce(
     bashrcInteractive,
     `# tmux-mcp: an interactive bash reads what it would read, then the shell integration\n` +
       `if [ -f /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi\n` +
       `if [ -f ~/.bashrc ]; then . ~/.bashrc; fi\n` +
-      `. ${shellQuote(script.bash)}\n`,
-    { mode: 0o600 },
+      `. ${shellQuote(script.bash)}\n`
   );
   files = { dir, script, bashrc, bashrcInteractive, zdotdir };
   return files;
+}
+
+/**
+ * Writes a file of the scripts' folder unless it is there as it should be. Written aside and renamed
+ * into place, so a shell that another server process just started never reads it half-written.
+ */
+function writeOnce(path: string, content: string): void {
+  if (existsSync(path) && readFileSync(path, 'utf8') === content) return;
+  const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(aside, content, { mode: 0o600 });
+  renameSync(aside, path);
 }
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The integration of the shell running in a pane now: its announcement names the pane's process and the shell in its foreground. */
-export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }): Promise<Integration | undefined> {
+/**
+ * The integration of the shell running in a pane now: its announcement names the pane's process and
+ * the shell in its foreground (`busy`: or the shell runs a program there, for a line typed to queue behind it).
+ */
+export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }, busy = false): Promise<Integration | undefined> {
   const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${SHELL_OPTION}}`]);
   const [pid, shell, nonce, state] = (value ?? '').trim().split(' ');
   if (pid !== String(pane.pid) || !shell || !INTEGRATED_SHELLS.has(shell) || !nonce || !/^[A-Za-z0-9]{1,40}$/.test(nonce)) return undefined;
   const starting = state === 'starting';
   // A shell that started a program in its foreground is not reading commands, except while it starts up.
-  if (baseName(pane.currentCommand) !== shell && !starting) return undefined;
+  if (baseName(pane.currentCommand) !== shell && !starting && !busy) return undefined;
   return { shell: shell as IntegratedShell, nonce, ...(starting ? { starting } : {}) };
 }
 

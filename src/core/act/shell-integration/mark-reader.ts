@@ -1,8 +1,9 @@
 /**
  * Reads one command's run from a shell with the integration: its start (mark C), its end (mark D,
  * with the status) and the output between, from the pane's stream. Only marks with the shell's
- * nonce count, and only for the command numbered after the prompt it was typed at, so output that
- * replays old marks (a log of this pane, a nested shell) cannot end it.
+ * nonce and the digest of the very line typed count, numbered after the shell's latest line when it
+ * was typed: a line typed ahead, a person's, an empty Enter, or output that replays old marks (a
+ * log of this pane, a nested shell) can neither start nor end it.
  */
 import type { PaneStream, StreamPosition } from '../../watch/pane-stream.js';
 import { renderLine } from '../../read/terminal-text.js';
@@ -25,20 +26,37 @@ export function lastOwnMark(stream: PaneStream, nonce: string): ShellMark | unde
 export class MarkReader {
   readonly #stream: PaneStream;
   readonly #nonce: string;
-  /** The number the typed command gets, when the prompt it was typed at was seen. */
-  readonly #expected: number | undefined;
+  readonly #digest: string;
+  /** The number of the shell's latest command line when this one was typed: a mark of that number or below is a replay. */
+  readonly #after: number | undefined;
+  /** The stream had seen the shell's prompt when this was typed (not lagging behind a flood). */
+  readonly #atPrompt: boolean;
   #next: number;
   #n: number | undefined;
   #body: StreamPosition | undefined;
   #end: StreamPosition | undefined;
   status: number | null = null;
+  /** Command lines the shell ran after this one was typed and before it (typed ahead, a person's): not this call's. */
+  othersFirst = 0;
 
-  constructor(stream: PaneStream, nonce: string) {
+  /** `digest`: what the shell's marks carry for the line typed (typed-line.ts). */
+  constructor(stream: PaneStream, nonce: string, digest: string) {
     this.#stream = stream;
     this.#nonce = nonce;
+    this.#digest = digest;
     this.#next = stream.markCount;
     const last = lastOwnMark(stream, nonce);
-    this.#expected = last?.kind === 'A' && last.n !== undefined ? last.n + 1 : undefined;
+    this.#after = last?.n;
+    this.#atPrompt = last?.kind === 'A';
+  }
+
+  /** The shell's nonce, and the number of the command line once it started. */
+  get nonce(): string {
+    return this.#nonce;
+  }
+
+  get number(): number | undefined {
+    return this.#n;
   }
 
   /** The shell started the command (mark C). */
@@ -51,10 +69,14 @@ export class MarkReader {
     return this.#end;
   }
 
-  /** Whether an end the shell left elsewhere (the pane option) for command number `n` is this command's. */
-  accepts(n: number): boolean {
+  /**
+   * Whether an end the shell left elsewhere (the pane option) for command line `n` of `digest` is
+   * this command's. Before its start was seen, only when the stream was at the shell's prompt when
+   * it was typed: a stream still behind an earlier flood has that flood on screen above this end.
+   */
+  accepts(n: number, digest: string): boolean {
     if (this.#n !== undefined) return n === this.#n;
-    return this.#expected !== undefined && n >= this.#expected;
+    return this.#atPrompt && digest === this.#digest && (this.#after === undefined || n > this.#after);
   }
 
   /** Looks at marks not yet seen; true once the end has been read. */
@@ -65,12 +87,14 @@ export class MarkReader {
     for (; this.#next < stream.markCount; this.#next++) {
       const mark = stream.mark(this.#next);
       if (!mark || mark.nonce !== this.#nonce || mark.n === undefined) continue;
+      const fresh = this.#after === undefined || mark.n > this.#after;
       if (this.#body === undefined) {
-        if (mark.kind === 'C' && (this.#expected === undefined || mark.n >= this.#expected)) {
+        if (mark.kind === 'C' && fresh && mark.digest === this.#digest) {
           this.#n = mark.n;
           this.#body = mark.position;
-        } else if (mark.kind === 'A' && this.#expected !== undefined && mark.n === this.#expected - 1) {
-          // A new prompt and no command: the shell read the line and ran nothing (a syntax error, a comment).
+        } else if (mark.kind === 'C' && fresh) this.othersFirst++;
+        else if (mark.kind === 'A' && (this.#after === undefined || mark.n >= this.#after) && mark.digest === this.#digest) {
+          // The shell read this very line and ran nothing (a syntax error): the next prompt names it.
           this.#body = mark.position;
           this.#end = mark.position;
           this.status = mark.status ?? null;

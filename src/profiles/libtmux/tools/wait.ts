@@ -35,8 +35,9 @@ export const waitForTextTool = libtmuxTool({
   title: 'Wait for text',
   description:
     'Block until a pane prints one of `patterns`, instead of sleeping and re-reading the screen. Wakes the moment the ' +
-    'pane writes (no polling). What counts as new output: after send_keys, paste_text or run_shell_command from this ' +
-    'server into the pane, everything the pane printed since that input, even output that came before this call ' +
+    'pane writes (no polling). What counts as new output: after send_keys, paste_text or run_shell_command into the ' +
+    'pane (from this server or any other tmux-mcp process, `tmux-mcp call` included: the point is kept in tmux), ' +
+    'everything the pane printed since that input, even output that came before this call ' +
     '(so send_keys ["print(6*7)", "Enter"] then a wait for "42" matches however fast the answer came); after an ' +
     'earlier wait on the pane, everything since where that wait stopped (a second wait never re-matches what the ' +
     'first reported); otherwise only output after the call starts. Text older than that is never a match, it only ' +
@@ -74,7 +75,7 @@ export const waitForTextTool = libtmuxTool({
         maxLength: 16384,
         description:
           'The `cursor` of an earlier wait_for_text on this pane: match output from where that call stopped, including what arrived in between. ' +
-          'A capture_since cursor works too: the rows new since it are matched first. Omit it to use the rule above (since this server\'s last input, or the last wait, or now).',
+          'A capture_since cursor works too: the rows new since it are matched first. Omit it to use the rule above (since the last input, or the last wait, or now).',
       }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most lines of `tail` returned, newest kept. Default 20.' }),
       timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait before answering with outcome "timedOut". Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
@@ -140,9 +141,9 @@ export const waitForTextTool = libtmuxTool({
 const STARTED_FROM: Record<WaitResult['startedFrom'], string> = {
   cursor: 'since the cursor',
   since: 'since the capture_since cursor',
-  input: "since this server's last input into the pane",
+  input: 'since the last input tmux-mcp sent into the pane',
   wait: 'since the previous wait on this pane stopped',
-  now: 'since this wait began (this server had not typed into or waited on the pane lately)',
+  now: 'since this wait began (tmux-mcp had not typed into or waited on the pane lately)',
 };
 
 /** What a reader of the text alone needs: how it ended, what to do next, the cursor, and the tail. */
@@ -251,10 +252,14 @@ export const runShellCommandTool = libtmuxTool({
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
     '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In bash, ' +
     'zsh and fish the shell integration (OSC 133 marks; installed once, out of history, by the first run in a pane ' +
-    'found at its prompt, and present from the start in panes this server creates) lets it be typed as it is: the ' +
-    'pane shows only the command and its output, it runs in the shell itself (`cd` and `export` stay, `exit` ends ' +
-    'the shell) and stays out of history. In other POSIX shells it is framed by markers the pane shows and runs in ' +
-    'a subshell: `cd`, `export` and `exit` do not change the pane\'s shell. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
+    'found at its prompt, and present from the start in panes this server creates) keeps the pane clean. What a run ' +
+    'is: the command runs in a subshell of the pane\'s shell, `( command )` in bash, zsh, sh and other POSIX shells, ' +
+    '`fish -c \'command\'` in fish, so nothing it does persists: `exit`, `set -e`, `set -u`, traps, options, `cd`, ' +
+    '`export`, variables and background jobs end with it and the shell is left as it was. The answer is this ' +
+    'command\'s own (its exit status and what it printed), tied to the very line typed, never to another line the ' +
+    'shell ran first (the answer says when it did). It is typed only once the shell sits at its prompt with its ' +
+    'hooks finished. The pane shows the prompt, the command in its subshell and its output; in bash, zsh and fish ' +
+    'nothing else, in other shells also the markers around it. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
     'the screen as soon as tmux has it, and `output` is the rows the screen shows. Multi-line commands and here-documents ' +
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
     'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
@@ -265,7 +270,8 @@ export const runShellCommandTool = libtmuxTool({
     'under your client\'s request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short ' +
     'timeout and follow up with wait_for_text. When the deadline passes the answer has `timedOut: true`, ' +
     '`exitStatus: null` and the output so far, and its text says which case it is: RUNNING (the command keeps ' +
-    'running; wait for its end with wait_for_text, or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
+    'running; the text names the wait that ends with it: wait_for_channel in bash, zsh and fish, wait_for_text for ' +
+    'the end marker elsewhere; or stop it with send_keys ["C-c"]) or NOT STARTED (the ' +
     'shell never ran it: busy starting up or running something, or waiting for more input after an unterminated ' +
     'quote; press C-c with send_keys, then run again). Cancelling the call (MCP cancellation) interrupts the command ' +
     'with C-c, as a person at the keyboard would. For interactive programs (editors, REPLs, TUIs) use send_keys and ' +
@@ -338,11 +344,20 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
     case 'timedOut':
       head = r.endMarker
         ? `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (it prints "${r.endMarker} <status>" when done; output since the command was typed counts, no cursor needed), or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`
-        : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_text (a pattern of its last output or the shell prompt; output since the command was typed counts, no cursor needed); the next run_shell_command in this pane then reports its exit status in the first line of its answer. Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
+        : `RUNNING: still running in ${paneId} after ${timeoutMs / 1000} s (timedOut; exitStatus null). The command keeps running: wait for its end with wait_for_channel {"channel": "${r.endChannel}"} (the shell signals it when this very command ends, also if that was before you wait); its exit status is then the first line of the next run_shell_command's answer in this pane, and the pane option @tmux_mcp_end (show_option, pane scope) holds "<shell>.<line> <status> ...". Or stop it with send_keys ["C-c"]. New run_shell_command calls on this pane are refused until it ends.`;
       break;
     case 'notStarted':
+      if (!r.typed) {
+        head =
+          `NOT STARTED: the shell in ${paneId} never sat at its prompt within ${timeoutMs / 1000} s (it runs something, or its prompt hooks are still running), so nothing was typed (timedOut; exitStatus null). ` +
+          'Look with capture_pane; wait for what runs (wait_for_text) or stop it with send_keys ["C-c"], then run again; force: true types the command to queue behind it.';
+        break;
+      }
       head =
         `NOT STARTED: the shell in ${paneId} never ran the command within ${timeoutMs / 1000} s (timedOut; exitStatus null). ` +
+        (r.othersFirst > 0
+          ? `The shell is running ${r.othersFirst} other command line${r.othersFirst === 1 ? '' : 's'} first (typed ahead, or by someone in the pane); this one waits behind. `
+          : '') +
         (r.shellWaitsForInput
           ? 'The shell holds the terminal but did not run it: it waits for more input (an unterminated quote or a trailing backslash typed earlier; a continuation prompt such as "> "), or it is still starting up (a slow rc file). '
           : 'The shell is busy: still starting up (a slow rc file) or running another program. ') +
@@ -365,6 +380,7 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
   }
   const notes = [
     r.earlier ? `[the command an earlier call timed out on ended ${r.earlier.secondsAgo} s ago with exit status ${r.earlier.status ?? 'unknown'}]` : '',
+    r.othersFirst > 0 && r.outcome !== 'notStarted' ? `[the shell ran ${r.othersFirst} other command line${r.othersFirst === 1 ? '' : 's'} before this one (typed ahead, or by someone in the pane); their output is not in this answer]` : '',
     r.integration?.installed ? `[shell integration installed in this ${r.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output]` : '',
     r.integration ? '' : '[framed: this shell has no shell integration here, so the pane shows the markers around the command]',
     r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',

@@ -214,12 +214,16 @@ export const runCommandTool = pythonTool({
   title: 'Run Command',
   description:
     'Run a shell command in a pane and get its real exit status and output in one call: the preferred way to run anything ' +
-    'whose result matters (builds, tests, git). In bash, zsh and fish the command is typed as it is and runs in the shell ' +
-    'itself (shell integration: the pane shows only the command and its output; the first run in a found shell installs ' +
-    'it once); in other shells it runs in a subshell between markers, so cd, export or exit in it do not change the ' +
-    'shell; output holds only what the command printed (not the typed command or prompts). The ' +
+    'whose result matters (builds, tests, git). What a run is: the command runs in a subshell of the pane\'s shell, as ' +
+    '`( command )` in bash, zsh, sh and other POSIX shells and `fish -c \'command\'` in fish, so nothing it does ' +
+    'persists: exit, set -e, set -u, traps, options, cd, export, variables and background jobs end with it and the ' +
+    'shell is left as it was. The answer is this command\'s own, its exit status and only what it printed (not the ' +
+    'typed command or prompts), tied to the very line typed, never to another line the shell ran first (the note ' +
+    'says when it did); it is typed only once the shell sits at its prompt with its hooks finished. The pane shows ' +
+    'the prompt, the command in its subshell and its output: nothing else in bash, zsh and fish (shell integration, ' +
+    'installed once by the first run in a found shell), also start and end markers in other shells. The ' +
     'call waits up to timeout seconds (default 30, held to the server ceiling LIBTMUX_MCP_WAIT_MAX_SECONDS); past that it ' +
-    'answers timed_out true and the command keeps running (follow it with wait_for_text or capture_since; the answer\'s text says how to learn its exit status). Output is woken ' +
+    'answers timed_out true and the command keeps running (the answer\'s note names the wait that ends with it and says how to learn its exit status). Output is woken ' +
     'by tmux\'s output stream, not polled. max_lines keeps the newest lines (default: all). suppress_history (default ' +
     'from LIBTMUX_SUPPRESS_HISTORY, on) keeps the command out of shell history; false lets the shell record it. The pane must be at a POSIX shell prompt (not this server\'s own pane, not in copy mode). For interactive ' +
     `programs use send_keys and wait_for_text. ${TARGETING_NOTE}`,
@@ -271,10 +275,17 @@ export const runCommandTool = pythonTool({
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
       throw new Failure('server_gone', `pane ${pane.id} ${result.outcome === 'paneDead' ? 'died' : 'went away'} before the command finished`, 'Restart it with respawn_pane, or pick another pane with list_panes.');
     }
+    if (result.outcome === 'notStarted' && !result.typed) {
+      throw new Failure(
+        'refused',
+        `the command was not typed in ${pane.id}: its shell never sat at its prompt within ${timeoutMs / 1000}s (it runs something, or its prompt hooks are still running)`,
+        `Look at the pane with capture_pane; wait for what runs, or stop it with ${INTERRUPT}, then run again.`,
+      );
+    }
     if (result.outcome === 'notStarted') {
       throw new Failure(
         'refused',
-        `the command never started in ${pane.id}: its shell is busy or waiting for more input (an unclosed quote, a continuation prompt)`,
+        `the command never started in ${pane.id}: its shell is busy${result.othersFirst > 0 ? ` (it runs ${result.othersFirst} other command line${result.othersFirst === 1 ? '' : 's'} first, typed ahead or by someone in the pane)` : ''} or waiting for more input (an unclosed quote, a continuation prompt)`,
         'Look at the pane with capture_pane; finish or cancel what it waits for (send_keys "C-c" with enter false), then run again.',
       );
     }
@@ -308,9 +319,10 @@ function runNotes(result: RunResult): string[] {
     notes.push(
       result.endMarker
         ? `timed_out: the command keeps running. When it ends the pane prints a line "${result.endMarker} <status>" (this server's end marker; the number is its exit status): wait for it with wait_for_text (pattern "${result.endMarker}"), or stop the command with ${INTERRUPT}. run_command in this pane is refused until it ends.`
-        : `timed_out: the command keeps running. Wait for its end with wait_for_text (its last output or the shell prompt); the next run_command in this pane then reports its exit status in this note. Or stop it with ${INTERRUPT}. run_command in this pane is refused until it ends.`,
+        : `timed_out: the command keeps running. Wait for its end with wait_for_channel (channel "${result.endChannel}"; the shell signals it when this very command ends, also if that was before you wait); the next run_command in this pane then reports its exit status in this note, and the pane option @tmux_mcp_end (show_option) holds "<shell>.<line> <status> ...". Or stop it with ${INTERRUPT}. run_command in this pane is refused until it ends.`,
     );
   }
+  if (result.othersFirst > 0) notes.push(`The shell ran ${result.othersFirst} other command line${result.othersFirst === 1 ? '' : 's'} before this one (typed ahead, or by someone in the pane); their output is not in this answer.`);
   if (!result.integration) notes.push('Framed: this shell has no shell integration here, so the pane shows the markers around the command.');
   if (result.integration?.installed) notes.push(`Shell integration installed in this ${result.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output.`);
   return notes;
