@@ -31,7 +31,8 @@ Options:
   --token-file PATH    with --url: the bearer token is this file's content (else TMUX_MCP_TOKEN)
   any server option    without --url: --profile, --socket, --socket-name, --tmux, --host, the julia
                        flags, --allow-session, --read-only, --audit (this call's line is appended,
-                       client tmux-mcp-call), --record (the panes it acts on, while it runs), and the
+                       client tmux-mcp-call), --record (the panes it acts on, while it runs), --approve
+                       (a call a rule meets asks on this terminal; refused when there is none), and the
                        same environment as the server (see tmux-mcp --help); --view needs a server
 `;
 

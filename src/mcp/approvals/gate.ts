@@ -7,10 +7,12 @@
  * unanswered in time or with no one to ask, the call is refused with nothing sent to tmux.
  * A call no rule meets costs one synchronous look at the rules.
  */
+import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 import { Failure, onShutdown, readTyped, type Typed, type TypedText } from '../../core/index.js';
 import type { AuditClient, AuditTrail } from '../tools/audit.js';
-import { withProgress, type ToolCall, type ToolDeclaration } from '../tools/tool.js';
+import { auditTargets } from '../tools/audit-targets.js';
 import { READ_GROUP } from '../tools/selection.js';
+import { withProgress, type ToolCall, type ToolDeclaration } from '../tools/tool.js';
 import { ApprovalBoard, type Answer, type PendingQuestion } from './board.js';
 import {
   answerIn,
@@ -22,11 +24,10 @@ import {
   type ClientRequest,
   type SealedQuestion,
 } from './elicit.js';
+import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
 import type { Locate, Place } from './place.js';
 import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
 import { noOneToAsk, questionText, refusalOf, type Settled } from './wording.js';
-import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
-import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 
 export interface ApprovalOptions {
   readonly rules: readonly ApprovalRule[];
@@ -425,7 +426,7 @@ export class Approvals {
       client: call.client ?? {},
       tool: subject.tool.name,
       arguments: subject.args,
-      targets: [],
+      targets: auditTargets(subject.args, undefined, subject.tool.targets).ids,
       outcome: failure ? 'error' : 'ok',
       ...(failure ? { error: failure.message } : {}),
       ms: Math.round(waitedMs * 1000) / 1000,

@@ -9,20 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connectHttp, ERAS, startMcp } from '../../fixture/mcp.js';
-import { startHttp } from '../../fixture/http.js';
-import { privateTmux } from '../../fixture/tmux.js';
-import { until } from '../../fixture/until.js';
-import {
-  APPROVE,
-  auditPath,
-  deny,
-  elicitingClient,
-  neverTyped,
-  questionLines,
-  untilWithdrawn,
-  type Reply,
-} from '../../fixture/approvals.js';
+import { connectHttp, ERAS, startMcp } from '../fixture/mcp.js';
+import { startHttp } from '../fixture/http.js';
+import { privateTmux } from '../fixture/tmux.js';
+import { until } from '../fixture/until.js';
+import { APPROVE, auditPath, deny, elicitingClient, neverTyped, questionLines, untilWithdrawn, type Reply } from '../fixture/approvals.js';
 
 const RULE = 'text:rm\\s+-rf';
 
@@ -250,20 +241,18 @@ test('elicitation over HTTP in both eras: asked during the call (2025 session) o
     const client = elicitingClient(() => replies.shift()!);
     const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation, client: client.setup });
     assert.equal(mcp.client.getNegotiatedProtocolVersion(), version);
-    // With a progress token, as clients that show progress send.
-    const progress = { onprogress: () => {} };
-    const ran = await mcp.client.callTool(
-      { name: 'send_keys', arguments: { paneId: pane, keys: [`echo rm -rf http-${version}`], literal: true, enter: true } },
-      progress,
-    );
+    const ran = await mcp.client.callTool({
+      name: 'send_keys',
+      arguments: { paneId: pane, keys: [`echo rm -rf http-${version}`], literal: true, enter: true },
+    });
     assert.equal(ran.isError, undefined, JSON.stringify(ran));
     await until('the approved command ran', async () =>
       new RegExp(`^rm -rf http-${version}$`, 'm').test(await tmux.tmux('capture-pane', '-p', '-t', pane)),
     );
-    const refused = await mcp.client.callTool(
-      { name: 'send_keys', arguments: { paneId: pane, keys: [`echo rm -rf denied-${version}`], literal: true, enter: true } },
-      progress,
-    );
+    const refused = await mcp.client.callTool({
+      name: 'send_keys',
+      arguments: { paneId: pane, keys: [`echo rm -rf denied-${version}`], literal: true, enter: true },
+    });
     assert.equal(refused.isError, true);
     assert.match(
       (refused.content as Array<{ text: string }>)[0]!.text,
@@ -305,10 +294,10 @@ test('elicitation: a server stopping while a call waits answers it (nothing sent
   const server = await startHttp(t, { env: tmux.env, args: ['--approve', RULE] });
   const client = elicitingClient((_, signal) => untilWithdrawn(signal));
   const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation: 'legacy', client: client.setup });
-  const call = mcp.client.callTool(
-    { name: 'send_keys', arguments: { paneId: pane, keys: ['echo rm -rf stopping-1'], literal: true, enter: true } },
-    { onprogress: () => {} },
-  );
+  const call = mcp.client.callTool({
+    name: 'send_keys',
+    arguments: { paneId: pane, keys: ['echo rm -rf stopping-1'], literal: true, enter: true },
+  });
   await until('asked', () => client.asked.length === 1);
   const stopped = server.stop();
   const answer = await call;

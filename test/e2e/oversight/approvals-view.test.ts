@@ -11,12 +11,12 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { test } from 'node:test';
 import type { Page } from 'puppeteer-core';
-import { CLI, connectHttp, startMcp } from '../../fixture/mcp.js';
-import { startHttp } from '../../fixture/http.js';
-import { until } from '../../fixture/until.js';
-import { privateTmux } from '../../fixture/tmux.js';
-import { neverTyped } from '../../fixture/approvals.js';
-import { browser, viewUrl } from '../../fixture/view.js';
+import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
+import { startHttp } from '../fixture/http.js';
+import { until } from '../fixture/until.js';
+import { privateTmux } from '../fixture/tmux.js';
+import { neverTyped } from '../fixture/approvals.js';
+import { browser, viewUrl } from '../fixture/view.js';
 
 const TOKEN = 'view-token-0123456789abcdef';
 const RULE = 'text:rm\\s+-rf';
@@ -59,7 +59,7 @@ test('view: a waiting call shows within 1 s; Approve runs it, Deny refuses it wi
   const methods: string[] = [];
   page.on('request', (req) => void methods.push(`${req.method()} ${new URL(req.url()).pathname}`));
 
-  // The server's first call loads what calls need (the SDK over stdio, the validators): not the question's time.
+  // The server's first call loads what calls need (the argument validators): not the question's time.
   await mcp.ok('list_sessions');
   // This client cannot be asked (no elicitation): the view is the channel.
   const approved = mcp.call('send_keys', { paneId: pane, keys: ['echo rm -rf view-approved-1'], literal: true, enter: true });
@@ -225,11 +225,10 @@ test('view beside --http: `tmux-mcp call --url` and an HTTP client without elici
   for (const negotiation of ['legacy', 'auto'] as const) {
     const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation });
     const marker = `over-http-${negotiation}`;
-    // With a progress token, as clients that show progress send: the call takes the server's request path.
-    const call = mcp.client.callTool(
-      { name: 'send_keys', arguments: { paneId: pane, keys: [`echo ${marker}`], literal: true, enter: true } },
-      { onprogress: () => {} },
-    );
+    const call = mcp.client.callTool({
+      name: 'send_keys',
+      arguments: { paneId: pane, keys: [`echo ${marker}`], literal: true, enter: true },
+    });
     const asked = await question(page, marker, 5000);
     await page.click(`#questions li[data-id="${asked}"] .approve`);
     assert.equal((await call).isError, undefined);

@@ -450,8 +450,8 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = !r.typed
         ? `Cancelled before anything was typed into ${paneId} (its shell was not yet at its prompt).`
         : r.interrupted
-        ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
-        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
+          ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
+          : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
       break;
   }
   const notes = [
