@@ -11,7 +11,7 @@ import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
 import { until } from '../fixture/until.js';
-import { foreignClientsBySession, getPane, listPanes, listSessions, listWindows } from '../../src/core/index.js';
+import { getPane, listPanes, listSessions, listWindows } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
@@ -96,7 +96,7 @@ test('the control client neither resizes windows nor counts as a person watching
   const engine = engineFor(t, tmux);
   await listPanes(engine); // attaches the control client
   assert.equal(await tmux.tmux('display', '-p', '-t', 'test:', '#{window_width}x#{window_height} #{session_attached}'), '100x30 1\n');
-  assert.equal((await foreignClientsBySession(engine)).size, 0);
+  assert.deepEqual((await listSessions(engine)).map((session) => session.foreignClients), [0]);
 });
 
 test('a killed session is not kept alive; the engine moves to another session', async (t) => {

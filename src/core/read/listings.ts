@@ -3,7 +3,6 @@
  * server that answered, filtered by the scope rule. tmux is asked every time.
  */
 import { TmuxConnectionLostError } from '../../tmux/errors.js';
-import { rowFormat, toInt } from '../../tmux/formats.js';
 import type { Engine } from '../engine.js';
 import { asFailure } from '../failure.js';
 import {
@@ -22,11 +21,10 @@ import {
   type WindowRecord,
 } from './records.js';
 
-const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id', control: 'client_control_mode' });
-
 export async function listSessions(engine: Engine): Promise<SessionRecord[]> {
   const read = await readWithIncarnation(engine, ['list-sessions', '-F', SESSION_FORMAT.format]);
-  const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
+  const own = read && ownClientNames(engine);
+  const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation, own!)) : [];
   return engine.scope.limitsSessions ? sessions.filter((s) => engine.scope.allowsSession(engine.tmux.host, s.name)) : sessions;
 }
 
@@ -60,16 +58,9 @@ export async function readWithIncarnation(
   }
 }
 
-/** Clients per session that are people (or other programs), not this server's own control clients. */
-export async function foreignClientsBySession(engine: Engine): Promise<Map<string, number>> {
-  const lines = await engine.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]);
-  const own = engine.tmux.ownClientPids();
-  const counts = new Map<string, number>();
-  for (const row of lines ? CLIENT_FORMAT.parse(lines) : []) {
-    if (own.has(toInt(row.pid))) continue;
-    counts.set(row.sessionId, (counts.get(row.sessionId) ?? 0) + 1);
-  }
-  return counts;
+/** The names tmux gives this server's own clients (`client-PID`: they have no terminal), told apart now, as they come and go. */
+export function ownClientNames(engine: Engine): Set<string> {
+  return new Set([...engine.tmux.ownClientPids()].map((pid) => `client-${pid}`));
 }
 
 /** Window links, in every session or in one (`sessionId` must be resolved first). */

@@ -9,7 +9,7 @@ import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../tmux/ids.js';
 import type { Engine } from '../engine.js';
 import { asFailure, invalidArgument, notFound, refused, tmuxSaid, type Failure } from '../failure.js';
 import { quoted } from '../quote.js';
-import { listSessions, listWindows, readWithIncarnation } from '../read/listings.js';
+import { listSessions, listWindows, ownClientNames, readWithIncarnation } from '../read/listings.js';
 import {
   INPUT_PANE_FORMAT,
   PANE_ROW_FORMAT,
@@ -66,7 +66,7 @@ export async function getWindow(engine: Engine, windowId: string): Promise<Windo
 export async function getSession(engine: Engine, sessionId: string): Promise<SessionRecord> {
   const read = await display(engine, sessionId, SESSION_FORMAT.format, 'session');
   const row = SESSION_FORMAT.parse(read.lines)[0];
-  return toSession(row?.id === sessionId ? row : missing('session', sessionId), read.incarnation);
+  return toSession(row?.id === sessionId ? row : missing('session', sessionId), read.incarnation, ownClientNames(engine));
 }
 
 /** One row about `target`; tmux answers an unknown target with an error or with empty fields. */

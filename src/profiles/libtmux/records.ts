@@ -109,13 +109,13 @@ export const captureSchema = object(
   ['droppedLines', 'lines', 'paneId'],
 );
 
-export function sessionWire(engine: Engine, session: SessionRecord, foreignClients: ReadonlyMap<string, number>) {
+export function sessionWire(engine: Engine, session: SessionRecord) {
   return {
     ref: encodeRef('session', session.id, session.incarnation),
     id: session.id,
     name: session.name,
     windowCount: session.windowCount,
-    isAttached: (foreignClients.get(session.id) ?? 0) > 0,
+    isAttached: session.foreignClients > 0,
     createdAt: session.created,
   };
 }

@@ -5,7 +5,6 @@
  */
 import {
   type Engine,
-  foreignClientsBySession,
   isCallerPane,
   type PaneDetail,
   type SessionRecord,
@@ -90,12 +89,12 @@ export const serverSchema: JsonSchema = model(
   ['is_alive', 'session_count'],
 );
 
-export function sessionWire(session: SessionRecord, foreignClients: ReadonlyMap<string, number>) {
+export function sessionWire(session: SessionRecord) {
   return {
     session_id: session.id,
     session_name: session.name,
     window_count: session.windowCount,
-    session_attached: String(foreignClients.get(session.id) ?? 0),
+    session_attached: String(session.foreignClients),
     session_created: String(session.created),
     active_pane_id: session.activePaneId || null,
   };
@@ -117,10 +116,6 @@ export function windowWire(window: WindowRecord) {
   };
 }
 
-/** A session record with its count of attached people (clients other than this server's own). */
-export async function sessionOut(engine: Engine, session: SessionRecord) {
-  return sessionWire(session, await foreignClientsBySession(engine));
-}
 
 export async function paneWire(engine: Engine, pane: PaneDetail) {
   // No caller pane (this server does not run in tmux): no check to await, on the path of every pane read.

@@ -7,7 +7,6 @@ import {
   captureLines,
   type Engine,
   EngineRegistry,
-  foreignClientsBySession,
   listPaneDetails,
   listSessions,
   listWindows,
@@ -55,8 +54,7 @@ export function pythonResourceTemplates(
       description: 'Every session of the tmux server (or of the one ?socket_name= names), as a JSON array of session records.',
       mimeType: 'application/json',
       async read(engine) {
-        const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
-        return json(sessions.map((s) => sessionWire(s, clients)));
+        return json((await listSessions(engine)).map((s) => sessionWire(s)));
       },
     }),
     template(registry, completers, {
@@ -67,8 +65,8 @@ export function pythonResourceTemplates(
       mimeType: 'application/json',
       async read(engine, { session_name }) {
         const session = await targetedSession(engine, { session_name: session_name! });
-        const [clients, windows] = await Promise.all([foreignClientsBySession(engine), listWindows(engine, session.id)]);
-        return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
+        const windows = await listWindows(engine, session.id);
+        return json({ ...sessionWire(session), windows: windows.map(windowWire) });
       },
     }),
     template(registry, completers, {

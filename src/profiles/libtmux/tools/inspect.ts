@@ -7,7 +7,6 @@ import {
   compileMatcher,
   CORNERS,
   encodeRef,
-  foreignClientsBySession,
   invalidArgument,
   listPanes,
   listSessions,
@@ -125,8 +124,8 @@ export const listSessionsTool = libtmuxTool({
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
-    const [sessions, foreignClients] = await Promise.all([listSessions(ctx.engine), foreignClientsBySession(ctx.engine)]);
-    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreignClients)) } };
+    const sessions = await listSessions(ctx.engine);
+    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s)) } };
   },
 });
 
@@ -166,8 +165,7 @@ export const getSessionInfoTool = libtmuxTool({
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref.' }) }, ['session']),
   output: object({ session: sessionSchema }, ['session']),
   async handler(args, { ctx }) {
-    const [session, foreign] = await Promise.all([resolveSession(ctx.engine, args.session), foreignClientsBySession(ctx.engine)]);
-    return { structured: { session: sessionWire(ctx.engine, session, foreign) } };
+    return { structured: { session: sessionWire(ctx.engine, await resolveSession(ctx.engine, args.session)) } };
   },
 });
 

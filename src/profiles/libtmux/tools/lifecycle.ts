@@ -7,7 +7,6 @@ import {
   createSession,
   createWindow,
   encodeRef,
-  foreignClientsBySession,
   killPane,
   killSession,
   killWindow,
@@ -56,7 +55,7 @@ export const createSessionTool = libtmuxTool({
     const { engine } = ctx;
     const input = await checkNewSession(args);
     const session = await createSession(engine, input);
-    return { structured: sessionWire(engine, session, await foreignClientsBySession(engine)) };
+    return { structured: sessionWire(engine, session) };
   },
 });
 

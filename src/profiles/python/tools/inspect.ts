@@ -6,7 +6,6 @@ import {
   captureLines,
   CORNERS,
   displayMessage,
-  foreignClientsBySession,
   invalidArgument,
   isCallerPane,
   listPaneDetails,
@@ -31,7 +30,6 @@ import {
   paneWire,
   paneWires,
   serverSchema,
-  sessionOut,
   sessionSchema,
   sessionWire,
   windowSchema,
@@ -75,8 +73,8 @@ export const listSessionsTool = pythonTool({
   output: wrapped({ items: sessionSchema, type: 'array' }),
   async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
-    const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
-    return listResult(keep(sessions.map((s) => sessionWire(s, clients))));
+    const sessions = await listSessions(engine);
+    return listResult(keep(sessions.map((s) => sessionWire(s))));
   },
 });
 
@@ -164,7 +162,7 @@ export const getSessionInfoTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const session = await targetedSession(engine, args);
-    return modelResult(await sessionOut(engine, session));
+    return modelResult(sessionWire(session));
   },
 });
 

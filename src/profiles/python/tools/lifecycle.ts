@@ -21,7 +21,7 @@ import {
   WINDOW_ID,
 } from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
-import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import {
   choice,
   defaulted,
@@ -72,7 +72,7 @@ export const createSessionTool = pythonTool({
       ...spawn,
     });
     const session = await createSession(engine, input);
-    return modelResult(await sessionOut(engine, session));
+    return modelResult(sessionWire(session));
   },
 });
 

@@ -25,7 +25,7 @@ import {
   swapPanes,
 } from '../../../core/index.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import {
   choice,
   defaulted,
@@ -62,7 +62,7 @@ export const renameSessionTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     checkSessionName(args.new_name, 'new_name');
-    return modelResult(await sessionOut(engine, await renameSession(engine, await targetedSession(engine, args), args.new_name)));
+    return modelResult(sessionWire(await renameSession(engine, await targetedSession(engine, args), args.new_name)));
   },
 });
 
