@@ -11,12 +11,12 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { test } from 'node:test';
 import type { Page } from 'puppeteer-core';
-import { CLI, connectHttp, startMcp } from '../fixture/mcp.js';
-import { startHttp } from '../fixture/http.js';
-import { until } from '../fixture/until.js';
-import { privateTmux } from '../fixture/tmux.js';
-import { neverTyped } from '../fixture/approvals.js';
-import { browser, viewUrl } from '../fixture/view.js';
+import { CLI, connectHttp, startMcp } from '../../fixture/mcp.js';
+import { startHttp } from '../../fixture/http.js';
+import { until } from '../../fixture/until.js';
+import { privateTmux } from '../../fixture/tmux.js';
+import { neverTyped } from '../../fixture/approvals.js';
+import { browser, viewUrl } from '../../fixture/view.js';
 
 const TOKEN = 'view-token-0123456789abcdef';
 const RULE = 'text:rm\\s+-rf';
