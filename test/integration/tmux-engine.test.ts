@@ -96,7 +96,10 @@ test('the control client neither resizes windows nor counts as a person watching
   const engine = engineFor(t, tmux);
   await listPanes(engine); // attaches the control client
   assert.equal(await tmux.tmux('display', '-p', '-t', 'test:', '#{window_width}x#{window_height} #{session_attached}'), '100x30 1\n');
-  assert.deepEqual((await listSessions(engine)).map((session) => session.foreignClients), [0]);
+  assert.deepEqual(
+    (await listSessions(engine)).map((session) => session.foreignClients),
+    [0],
+  );
 });
 
 test('a killed session is not kept alive; the engine moves to another session', async (t) => {

@@ -3,13 +3,7 @@
  * schemas and the functions that build them from core records. Numbers tmux prints as text
  * (indexes, sizes, pids, flags) stay strings, as that server sends them.
  */
-import {
-  type Engine,
-  isCallerPane,
-  type PaneDetail,
-  type SessionRecord,
-  type WindowRecord,
-} from '../../core/index.js';
+import { type Engine, isCallerPane, type PaneDetail, type SessionRecord, type WindowRecord } from '../../core/index.js';
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import { field, model, optional } from './schema.js';
 
@@ -115,7 +109,6 @@ export function windowWire(window: WindowRecord) {
     active_pane_id: window.activePaneId || null,
   };
 }
-
 
 export async function paneWire(engine: Engine, pane: PaneDetail) {
   // No caller pane (this server does not run in tmux): no check to await, on the path of every pane read.

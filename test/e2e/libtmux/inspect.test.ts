@@ -403,26 +403,32 @@ test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', 
   assert.match(await mcp.fails('capture_since', { paneId: pane, cursor: 'x'.repeat(16385) }), /cursor/);
 });
 
-test('a person attached in a terminal shows in list_sessions and get_session_info (and python\'s session_attached); this server\'s own clients never do', async (t) => {
+test("a person attached in a terminal shows in list_sessions and get_session_info (and python's session_attached); this server's own clients never do", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'alpha' });
   await tmux.newSession('beta');
   const people = async () => (await tmux.tmux('list-clients', '-F', '#{?client_control_mode,,#{client_pid}}')).split('\n').filter(Boolean);
   /** A person attaching to beta in a terminal (script(1) gives the tmux client one); answers how they leave. */
   const attach = async () => {
-    const person = spawn('script', ['-qfec', `${TMUX_BIN} -S '${tmux.socketPath}' attach-session -t beta`, '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...scrubbedEnv(), TERM: 'xterm' } });
+    const person = spawn('script', ['-qfec', `${TMUX_BIN} -S '${tmux.socketPath}' attach-session -t beta`, '/dev/null'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: { ...scrubbedEnv(), TERM: 'xterm' },
+    });
     t.after(() => void person.kill('SIGKILL'));
-    await until('the person\'s terminal client attaches', async () => (await people()).length === 1, 10_000);
+    await until("the person's terminal client attaches", async () => (await people()).length === 1, 10_000);
     return async () => {
       process.kill(Number((await people())[0]), 'SIGTERM');
-      await until('the person\'s terminal client leaves', async () => (await people()).length === 0, 10_000);
+      await until("the person's terminal client leaves", async () => (await people()).length === 0, 10_000);
     };
   };
   // One server at a time: another server's control clients are clients other than this one's own.
   const mcp = await startMcp(t, { env: tmux.env });
   // This server's own clients: the command client, and a watch client on alpha once keys go there.
   await mcp.ok('send_keys', { paneId: pane, keys: ['true'], enter: true });
-  const attached = async () => Object.fromEntries(((await mcp.ok('list_sessions')).sessions as Array<{ name: string; isAttached: boolean }>).map((s) => [s.name, s.isAttached]));
+  const attached = async () =>
+    Object.fromEntries(
+      ((await mcp.ok('list_sessions')).sessions as Array<{ name: string; isAttached: boolean }>).map((s) => [s.name, s.isAttached]),
+    );
   assert.deepEqual(await attached(), { alpha: false, beta: false });
   let leave = await attach();
   assert.deepEqual(await attached(), { alpha: false, beta: true });
@@ -433,7 +439,13 @@ test('a person attached in a terminal shows in list_sessions and get_session_inf
 
   const python = await startPython(t, tmux.env);
   await python.ok('send_keys', { pane_id: pane, keys: 'true' });
-  const pythonAttached = async () => Object.fromEntries(((await python.ok('list_sessions', {})).result as Array<{ session_name: string; session_attached: string }>).map((s) => [s.session_name, s.session_attached]));
+  const pythonAttached = async () =>
+    Object.fromEntries(
+      ((await python.ok('list_sessions', {})).result as Array<{ session_name: string; session_attached: string }>).map((s) => [
+        s.session_name,
+        s.session_attached,
+      ]),
+    );
   assert.deepEqual(await pythonAttached(), { alpha: '0', beta: '0' });
   leave = await attach();
   assert.deepEqual(await pythonAttached(), { alpha: '0', beta: '1' });

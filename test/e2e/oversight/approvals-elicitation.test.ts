@@ -13,7 +13,16 @@ import { connectHttp, ERAS, startMcp } from '../../fixture/mcp.js';
 import { startHttp } from '../../fixture/http.js';
 import { privateTmux } from '../../fixture/tmux.js';
 import { until } from '../../fixture/until.js';
-import { APPROVE, auditPath, deny, elicitingClient, neverTyped, questionLines, untilWithdrawn, type Reply } from '../../fixture/approvals.js';
+import {
+  APPROVE,
+  auditPath,
+  deny,
+  elicitingClient,
+  neverTyped,
+  questionLines,
+  untilWithdrawn,
+  type Reply,
+} from '../../fixture/approvals.js';
 
 const RULE = 'text:rm\\s+-rf';
 

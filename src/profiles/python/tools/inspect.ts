@@ -25,16 +25,7 @@ import {
 import { listResult, modelResult, pythonTool, textResult } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
-import {
-  paneSchema,
-  paneWire,
-  paneWires,
-  serverSchema,
-  sessionSchema,
-  sessionWire,
-  windowSchema,
-  windowWire,
-} from '../records.js';
+import { paneSchema, paneWire, paneWires, serverSchema, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import {
   choice,
   defaulted,
