@@ -55,4 +55,11 @@ try {
   await driver.close();
   tmux.dispose();
 }
-console.log(['', '| run | MB | call s | last line printed -> answer (ms) | last line printed -> on tmux screen (ms, 20 ms poll) | exit | linesMissed |', '|---|---|---|---|---|---|---|', ...rows].join('\n'));
+console.log(
+  [
+    '',
+    '| run | MB | call s | last line printed -> answer (ms) | last line printed -> on tmux screen (ms, 20 ms poll) | exit | linesMissed |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n'),
+);

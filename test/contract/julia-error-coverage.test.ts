@@ -122,8 +122,16 @@ test('julia: every error code the contract lists for a tool is produced by a nam
   const listed = TOOLS.flatMap((tool) => BY_TOOL[tool]!.map((code) => `${tool} ${code}`)).sort();
   const produced = [...table().keys()].sort();
   assert.equal(listed.length, 125);
-  assert.deepEqual(listed.filter((pair) => !produced.includes(pair)), [], 'pairs no test produces');
-  assert.deepEqual(produced.filter((pair) => !listed.includes(pair)), [], 'pairs the contract does not list');
+  assert.deepEqual(
+    listed.filter((pair) => !produced.includes(pair)),
+    [],
+    'pairs no test produces',
+  );
+  assert.deepEqual(
+    produced.filter((pair) => !listed.includes(pair)),
+    [],
+    'pairs the contract does not list',
+  );
 });
 
 test('julia: each test the coverage table names exists in its suite and asserts its codes', () => {

@@ -35,14 +35,22 @@ export async function listSessions(engine: Engine): Promise<SessionRecord[]> {
  * holds when that connection stayed the same across the read; otherwise it is read again after
  * the read and must be unchanged (a server between two equal identities is that same server).
  */
-export async function readWithIncarnation(engine: Engine, command: readonly string[]): Promise<{ lines: string[]; incarnation: Incarnation } | undefined> {
+export async function readWithIncarnation(
+  engine: Engine,
+  command: readonly string[],
+): Promise<{ lines: string[]; incarnation: Incarnation } | undefined> {
   for (let attempt = 0; ; attempt++) {
     const before = await engine.identity();
     if (!before) return undefined;
     const epoch = engine.tmux.connectionEpoch;
     const lines = await engine.runIfServer(command);
     if (!lines) return undefined;
-    const incarnation = { ...(before.host !== undefined ? { host: before.host } : {}), socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
+    const incarnation = {
+      ...(before.host !== undefined ? { host: before.host } : {}),
+      socketPath: before.socketPath,
+      pid: before.pid,
+      startTime: before.startTime,
+    };
     if (epoch !== 0 && epoch === engine.tmux.connectionEpoch) return { lines, incarnation };
     const after = await engine.identity();
     if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation };
@@ -117,7 +125,9 @@ export async function paneInScope(engine: Engine, paneId: string): Promise<boole
 async function placesOutside(engine: Engine): Promise<{ outside: Set<string>; windows: Set<string> }> {
   const outside = new Set<string>();
   const windows = new Set<string>();
-  const lines = await engine.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], { ungated: true });
+  const lines = await engine.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], {
+    ungated: true,
+  });
   const host = engine.tmux.host;
   const sessionsOf = new Map<string, string[]>();
   const rows = (lines ?? []).map((line) => {
@@ -129,7 +139,8 @@ async function placesOutside(engine: Engine): Promise<{ outside: Set<string>; wi
     if (!engine.scope.allowsSession(host, row.name)) {
       windows.add(row.window);
       outside.add(row.pane);
-    } else if (engine.scope.limitsPanes && !engine.scope.allowsPane(host, row.pane, [], sessionsOf.get(row.window) ?? [])) outside.add(row.pane);
+    } else if (engine.scope.limitsPanes && !engine.scope.allowsPane(host, row.pane, [], sessionsOf.get(row.window) ?? []))
+      outside.add(row.pane);
   }
   return { outside, windows };
 }

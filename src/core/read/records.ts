@@ -163,7 +163,10 @@ const { deadStatus: _deadStatus, inMode: _inMode, synchronized: _synchronized, .
 export const PANE_LAYOUT_FIELDS = LAYOUT_FIELDS;
 
 /** What an input check needs to know of a pane (core/input.ts); a PaneRecord is one too. */
-export type InputPaneRecord = Pick<PaneRecord, 'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'>;
+export type InputPaneRecord = Pick<
+  PaneRecord,
+  'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'
+>;
 
 /**
  * The fields of an InputPaneRecord alone: a check before typing reads 7 fields instead of 19, none

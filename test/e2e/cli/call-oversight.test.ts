@@ -37,7 +37,7 @@ function answer(tool: string, run: Run): any {
   return value;
 }
 
-test('call --audit: each call appends its line beside a running server\'s, no line torn, client tmux-mcp-call', async (t) => {
+test("call --audit: each call appends its line beside a running server's, no line torn, client tmux-mcp-call", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'audited' });
   const file = join(tempDir(t, 'tmux-mcp-audit-'), 'audit.jsonl');
@@ -57,7 +57,13 @@ test('call --audit: each call appends its line beside a running server\'s, no li
   // (3.3a and 3.5a: control_notify_client_detached writes to a client on its way out), so four at a time.
   const shell = [];
   for (let round = 0; round < calls / 4; round++) {
-    shell.push(...(await Promise.all(Array.from({ length: 4 }, () => cli(['call', 'search_panes', JSON.stringify({ pattern: long, session: 'audited' }), '--audit', file], tmux.env)))));
+    shell.push(
+      ...(await Promise.all(
+        Array.from({ length: 4 }, () =>
+          cli(['call', 'search_panes', JSON.stringify({ pattern: long, session: 'audited' }), '--audit', file], tmux.env),
+        ),
+      )),
+    );
   }
   running = false;
   await server;
@@ -66,7 +72,19 @@ test('call --audit: each call appends its line beside a running server\'s, no li
 
   const text = readFileSync(file, 'utf8');
   assert.ok(text.endsWith('\n'));
-  const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as { client: { name?: string }; tool: string; targets: string[]; arguments: { pattern?: string }; outcome: string });
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          client: { name?: string };
+          tool: string;
+          targets: string[];
+          arguments: { pattern?: string };
+          outcome: string;
+        },
+    );
   const fromShell = lines.filter((line) => line.client.name === 'tmux-mcp-call');
   assert.equal(fromShell.length, calls, 'one line per call');
   for (const line of fromShell) {
@@ -74,7 +92,10 @@ test('call --audit: each call appends its line beside a running server\'s, no li
     assert.equal(line.outcome, 'ok');
     assert.equal(line.arguments.pattern, long);
   }
-  assert.ok(lines.filter((line) => line.client.name !== 'tmux-mcp-call' && line.tool === 'get_pane_info').length >= serverCalls, "the server's lines are all there");
+  assert.ok(
+    lines.filter((line) => line.client.name !== 'tmux-mcp-call' && line.tool === 'get_pane_info').length >= serverCalls,
+    "the server's lines are all there",
+  );
   assert.equal(statSync(file).mode & 0o777, 0o600);
 
   // A listing calls no tool: no line, and a file it would have made is not left behind.
@@ -96,7 +117,10 @@ test('call --record: the pane the call acts on is recorded while it runs; --view
   const files = readdirSync(dir);
   assert.equal(files.length, 1, String(files));
   assert.match(files[0]!, /^rec-p0-\d{8}T\d{6}Z\.cast$/);
-  const [header, first] = readFileSync(join(dir, files[0]!), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+  const [header, first] = readFileSync(join(dir, files[0]!), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.equal(header.version, 2);
   assert.equal(first[1], 'o');
   assert.match(first[2], /already-42/, "the pane's screen when the call acted on it");
@@ -118,13 +142,19 @@ test('call says on stderr what the server said beside the result; stdout keeps t
   answer('list_sessions', plain);
   assert.equal(plain.stderr, '', 'a result that is all JSON says nothing more');
 
-  const waited = await cli(['call', 'wait_for_text', JSON.stringify({ paneId: pane, patterns: ['never-printed'], timeoutMs: 200 })], tmux.env);
+  const waited = await cli(
+    ['call', 'wait_for_text', JSON.stringify({ paneId: pane, patterns: ['never-printed'], timeoutMs: 200 })],
+    tmux.env,
+  );
   assert.equal(answer('wait_for_text', waited).outcome, 'timedOut');
   assert.match(waited.stderr, /^No match in %\d+ within 0\.2 s\./);
 
   // A host that cannot answer: the local sessions on stdout, the host named on stderr.
   const hosts = await cli(['call', 'list_sessions', '--host', 'down=nowhere.invalid'], { ...tmux.env, TMUX_MCP_SSH_BIN: 'false' });
-  assert.deepEqual(answer('list_sessions', hosts).sessions.map((s: { name: string }) => s.name), ['said']);
+  assert.deepEqual(
+    answer('list_sessions', hosts).sessions.map((s: { name: string }) => s.name),
+    ['said'],
+  );
   assert.match(hosts.stderr, /^Not listed \(host could not answer\): down: /);
 });
 
@@ -141,7 +171,10 @@ test('call reads stdin only when asked, or from a pipe that has ended: a pipe he
     closeSync(reader);
   });
   const listed = await cli(['call', 'list_sessions'], tmux.env, reader, 30_000);
-  assert.deepEqual(answer('list_sessions', listed).sessions.map((s: { name: string }) => s.name), ['stdin']);
+  assert.deepEqual(
+    answer('list_sessions', listed).sessions.map((s: { name: string }) => s.name),
+    ['stdin'],
+  );
   // A file on stdin is read, as a pipe that has ended is (cli/call.test.ts).
   const args = join(tmux.dir, 'args.json');
   execFileSync('sh', ['-c', `printf '%s' '${JSON.stringify({ paneId: pane })}' > '${args}'`]);

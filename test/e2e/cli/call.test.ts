@@ -30,7 +30,10 @@ function piped(line: string, env: NodeJS.ProcessEnv): Promise<Run> {
 }
 
 const CONTRACTS = fileURLToPath(new URL('../../contract/', import.meta.url));
-const contract = (profile: string) => JSON.parse(readFileSync(join(CONTRACTS, `${profile}.json`), 'utf8')) as { tools: Array<{ name: string; outputSchema?: Record<string, unknown> }> };
+const contract = (profile: string) =>
+  JSON.parse(readFileSync(join(CONTRACTS, `${profile}.json`), 'utf8')) as {
+    tools: Array<{ name: string; outputSchema?: Record<string, unknown> }>;
+  };
 
 /** stdout as the tool's structured result, checked against the contract's output schema (not the server's copy). */
 function structured(profile: string, tool: string, run: Run): any {
@@ -66,7 +69,10 @@ test('call, libtmux profile: a result, a tool error, bad usage, arguments on std
   const env = tmux.env;
 
   const sessions = structured('libtmux', 'list_sessions', await cli(['call', 'list_sessions'], env));
-  assert.deepEqual(sessions.sessions.map((s: { name: string }) => s.name), ['cli']);
+  assert.deepEqual(
+    sessions.sessions.map((s: { name: string }) => s.name),
+    ['cli'],
+  );
 
   toolError(await cli(['call', 'list_panes', '{"session": "nope"}'], env), 'list_panes', /no session named "nope"/);
   // Arguments outside the schema are the tool's answer (it names the argument), so exit 1 as well.
@@ -81,14 +87,17 @@ test('call, libtmux profile: a result, a tool error, bad usage, arguments on std
   usage(await cli(['call', 'list_sessions', '--http', '8765'], env), /--http serves MCP/);
 
   // From a shell pipe, as a person or an agent's shell would write it; and with "-" from any stdin.
-  const info = structured('libtmux', 'get_pane_info', await piped(`printf '%s' '${JSON.stringify({ paneId: pane })}' | "$NODE" "$CLI" call get_pane_info`, env));
+  const info = structured(
+    'libtmux',
+    'get_pane_info',
+    await piped(`printf '%s' '${JSON.stringify({ paneId: pane })}' | "$NODE" "$CLI" call get_pane_info`, env),
+  );
   assert.equal(info.pane.id, pane);
   // An open stdin that is not a pipe or a file (a socket nobody writes to) is not waited on: no arguments.
   toolError(await cli(['call', 'get_pane_info'], env, undefined), 'get_pane_info', /paneId/);
   const dash = structured('libtmux', 'get_pane_info', await cli(['call', 'get_pane_info', '-'], env, JSON.stringify({ paneId: pane })));
   assert.equal(dash.pane.id, pane);
   usage(await cli(['call', 'get_pane_info', '-'], env, '"a string"'), /stdin must be a JSON object/);
-
 
   const help = await cli(['call', 'wait_for_text', '--help'], env);
   assert.equal(help.status, 0, help.stderr);
@@ -108,7 +117,10 @@ test('call, python profile: a structured result, a text result, a tool error, st
   const env = { ...tmux.env, TMUX_MCP_PROFILE: 'python' };
 
   const listed = structured('python', 'list_sessions', await cli(['call', 'list_sessions'], env));
-  assert.deepEqual(listed.result.map((s: { session_name: string }) => s.session_name), ['py']);
+  assert.deepEqual(
+    listed.result.map((s: { session_name: string }) => s.session_name),
+    ['py'],
+  );
   // capture_pane has no output schema in this contract: its text is printed as it is.
   await tmux.tmux('send-keys', '-t', pane, '-l', 'echo printed-$((40+2))');
   await tmux.tmux('send-keys', '-t', pane, 'Enter');
@@ -121,7 +133,11 @@ test('call, python profile: a structured result, a text result, a tool error, st
 
   toolError(await cli(['call', 'get_pane_info', '{"pane_id": "%999"}'], env), 'get_pane_info', /%999/);
   usage(await cli(['call', 'list_sessions', '{"socket_name": '], env), /not JSON/);
-  const fromStdin = structured('python', 'get_pane_info', await cli(['call', 'get_pane_info', '--profile', 'python', '-'], tmux.env, JSON.stringify({ pane_id: pane })));
+  const fromStdin = structured(
+    'python',
+    'get_pane_info',
+    await cli(['call', 'get_pane_info', '--profile', 'python', '-'], tmux.env, JSON.stringify({ pane_id: pane })),
+  );
   assert.equal(fromStdin.pane_id, pane);
 });
 
@@ -149,7 +165,13 @@ test('call, julia profile: flags pass through, the error envelope becomes one me
   usage(await cli(['call', 'list_sessions', '--allow-create'], env), /only the julia profile takes these/);
   const tools = await cli(['tools', ...julia, '--tool', 'list_panes', '--tool', 'wait_for_text'], env);
   assert.equal(tools.status, 0, tools.stderr);
-  assert.deepEqual(tools.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0]), ['list_panes', 'wait_for_text']);
+  assert.deepEqual(
+    tools.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0]),
+    ['list_panes', 'wait_for_text'],
+  );
 });
 
 test('tools lists exactly the tools an MCP client is served, one a line, in each profile', async (t) => {
@@ -163,7 +185,11 @@ test('tools lists exactly the tools an MCP client is served, one a line, in each
     const served = (await mcp.client.listTools()).tools.map((tool) => tool.name);
     await mcp.close();
     const lines = run.stdout.trimEnd().split('\n');
-    assert.deepEqual(lines.map((line) => line.split(/\s+/)[0]), served, profile);
+    assert.deepEqual(
+      lines.map((line) => line.split(/\s+/)[0]),
+      served,
+      profile,
+    );
     for (const line of lines) assert.match(line, /^\S+ +\S/, `"${line}": a name, then what the tool is`);
   }
   usage(await cli(['tools', 'extra'], tmux.env), /takes no argument/);
@@ -175,7 +201,8 @@ test('call --url: sent to a running tmux-mcp --http, sharing its wait cursors wi
   const token = 'cli-url-test-token';
   const server = await startHttp(t, { env: { ...scrubbedEnv(tmux.env), TMUX_MCP_TOKEN: token } });
   const mcp = await connectHttp(t, { url: server.url, token });
-  const viaUrl = (args: string[], env: NodeJS.ProcessEnv = {}) => cli(['call', ...args, '--url', server.url], { TMUX_MCP_TOKEN: token, ...env });
+  const viaUrl = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    cli(['call', ...args, '--url', server.url], { TMUX_MCP_TOKEN: token, ...env });
 
   // The MCP client types and waits; its cursor marks where its wait stopped.
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo one-$((40+2))', 'Enter'] });
@@ -185,12 +212,23 @@ test('call --url: sent to a running tmux-mcp --http, sharing its wait cursors wi
   await mcp.ok('wait_for_text', { paneId: pane, patterns: ['two-42'], cursor: one.cursor });
 
   // The shell's call resumes from the client's cursor on the same server: "two-42" came after it.
-  const resumed = structured('libtmux', 'wait_for_text', await viaUrl(['wait_for_text', JSON.stringify({ paneId: pane, patterns: ['two-42'], cursor: one.cursor, timeoutMs: 20000 })]));
+  const resumed = structured(
+    'libtmux',
+    'wait_for_text',
+    await viaUrl(['wait_for_text', JSON.stringify({ paneId: pane, patterns: ['two-42'], cursor: one.cursor, timeoutMs: 20000 })]),
+  );
   assert.equal(resumed.outcome, 'matched');
   assert.equal(resumed.matchedAtEntry, false);
 
   // In a process of its own the cursor's watch is not there: it waits from now and sees no new "two-42".
-  const alone = structured('libtmux', 'wait_for_text', await cli(['call', 'wait_for_text', JSON.stringify({ paneId: pane, patterns: ['two-42'], cursor: one.cursor, timeoutMs: 300 })], tmux.env));
+  const alone = structured(
+    'libtmux',
+    'wait_for_text',
+    await cli(
+      ['call', 'wait_for_text', JSON.stringify({ paneId: pane, patterns: ['two-42'], cursor: one.cursor, timeoutMs: 300 })],
+      tmux.env,
+    ),
+  );
   assert.equal(alone.outcome, 'timedOut');
 
   // And the other way: the client resumes from the cursor the shell's call handed back.
@@ -211,8 +249,15 @@ test('call --url: sent to a running tmux-mcp --http, sharing its wait cursors wi
   usage(await viaUrl(['list_sessions', '--profile', 'python']), /--profile chooses the engine this process would start/);
   toolError(await viaUrl(['list_panes', '{"session": "nope"}']), 'list_panes', /no session named "nope"/);
   // TMUX_MCP_URL does what --url does: the sessions come from the server, not from the socket this environment names.
-  const fromEnv = await cli(['call', 'list_sessions'], { TMUX_MCP_URL: server.url, TMUX_MCP_TOKEN: token, LIBTMUX_SOCKET_PATH: join(tmux.dir, 'no-such.sock') });
-  assert.deepEqual(structured('libtmux', 'list_sessions', fromEnv).sessions.map((s: { name: string }) => s.name), ['shared']);
+  const fromEnv = await cli(['call', 'list_sessions'], {
+    TMUX_MCP_URL: server.url,
+    TMUX_MCP_TOKEN: token,
+    LIBTMUX_SOCKET_PATH: join(tmux.dir, 'no-such.sock'),
+  });
+  assert.deepEqual(
+    structured('libtmux', 'list_sessions', fromEnv).sessions.map((s: { name: string }) => s.name),
+    ['shared'],
+  );
 });
 
 test('the HTTP banner is one line on stderr, the generated token in it', async (t) => {
@@ -223,7 +268,12 @@ test('the HTTP banner is one line on stderr, the generated token in it', async (
   assert.match(server.token, /^[A-Za-z0-9_-]{43}$/);
   const lines = server.stderr().split('\n').filter(Boolean);
   assert.equal(lines.length, 1, server.stderr());
-  assert.match(lines[0]!, new RegExp(`^tmux-mcp \\S+: profile libtmux, .*, HTTP at ${server.url.replace(/[.]/g, '\\.')} with the bearer token for this run: ${server.token}$`));
+  assert.match(
+    lines[0]!,
+    new RegExp(
+      `^tmux-mcp \\S+: profile libtmux, .*, HTTP at ${server.url.replace(/[.]/g, '\\.')} with the bearer token for this run: ${server.token}$`,
+    ),
+  );
   // And the shell finds the server with that token.
   const listed = await cli(['tools', '--url', server.url], { TMUX_MCP_TOKEN: server.token });
   assert.equal(listed.status, 0, listed.stderr);

@@ -19,8 +19,12 @@ test('--version and --help answer on stdout and exit 0', () => {
   assert.match(help.stdout, /LIBTMUX_SOCKET_PATH/);
   // One section per subject: every oversight flag under one heading.
   assert.equal(help.stdout.match(/^Oversight/gm)?.length, 1, 'one Oversight section');
-  const oversight = help.stdout.slice(help.stdout.indexOf('\nOversight'), help.stdout.indexOf('\n\n', help.stdout.indexOf('\nOversight') + 1));
-  for (const flag of ['--allow-session', '--read-only', '--record DIR', '--record-max-mb', '--audit FILE', '--audit-redact', '--view']) assert.ok(oversight.includes(flag), flag);
+  const oversight = help.stdout.slice(
+    help.stdout.indexOf('\nOversight'),
+    help.stdout.indexOf('\n\n', help.stdout.indexOf('\nOversight') + 1),
+  );
+  for (const flag of ['--allow-session', '--read-only', '--record DIR', '--record-max-mb', '--audit FILE', '--audit-redact', '--view'])
+    assert.ok(oversight.includes(flag), flag);
 });
 
 test('both socket variables at once stop start-up with a message that says so', () => {
@@ -70,7 +74,11 @@ test('retired variables of older servers stop start-up instead of being ignored'
 test('an interrupt ends the server with 130; a SIGTERM and end of input with 0', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 0], [undefined, 0]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 0],
+    [undefined, 0],
+  ] as const) {
     const server = startRaw(t, tmux.env, ['--profile', 'julia', '--socket', tmux.socketPath]);
     await server.initialize();
     if (signal) server.child.kill(signal);

@@ -12,7 +12,8 @@ import { waiters } from '../../fixture/processes.js';
 import { until } from '../../fixture/until.js';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
-const foreground = async (tmux: PrivateTmux, pane: string) => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
+const foreground = async (tmux: PrivateTmux, pane: string) =>
+  (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim();
 
 test('a pane dying under wait_for_text and under run_shell_command: each call ends and says so', async (t) => {
   const tmux = privateTmux(t);
@@ -25,7 +26,11 @@ test('a pane dying under wait_for_text and under run_shell_command: each call en
   const running = mcp.call('run_shell_command', { paneId: second, command: 'sleep 50', timeoutMs: 60_000 });
   // Killed once each call is under way: the wait watches its pane through a control client attached to that
   // pane's session, so the pane dies under the wait only once that client is there.
-  await until('the wait to start watching its pane', async () => (await tmux.tmux('list-clients', '-F', '#{session_name}')).split('\n').includes('dies-in-wait'), 30_000);
+  await until(
+    'the wait to start watching its pane',
+    async () => (await tmux.tmux('list-clients', '-F', '#{session_name}')).split('\n').includes('dies-in-wait'),
+    30_000,
+  );
   await tmux.tmux('kill-pane', '-t', first);
   await until('the command to start', async () => (await foreground(tmux, second)) === 'sleep', 30_000);
   await tmux.tmux('kill-pane', '-t', second);
@@ -39,13 +44,23 @@ test('a pane dying under wait_for_text and under run_shell_command: each call en
   assert.equal(await clientsAfterExit(tmux), '');
 });
 
-test('a 100 MB flood: run_shell_command sees its end, answers under the cap, and the server stays responsive', { timeout: 600_000 }, async (t) => {
+test('a 100 MB flood: run_shell_command sees its end, answers under the cap, and the server stays responsive', {
+  timeout: 600_000,
+}, async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const mcp = await startMcp(t, { env: tmux.env });
   // Past the SDK's default 60 s request timeout: tmux takes a while to draw 100 MB on a busy machine.
   const answer = await mcp.client.callTool(
-    { name: 'run_shell_command', arguments: { paneId: pane, command: "head -c 100000000 /dev/zero | tr '\\0' 'x' | fold -w 200; echo; echo flood-done", timeoutMs: 115_000, maxLines: 5 } },
+    {
+      name: 'run_shell_command',
+      arguments: {
+        paneId: pane,
+        command: "head -c 100000000 /dev/zero | tr '\\0' 'x' | fold -w 200; echo; echo flood-done",
+        timeoutMs: 115_000,
+        maxLines: 5,
+      },
+    },
     { timeout: 300_000 },
   );
   assert.ok(!answer.isError, JSON.stringify(answer.content));
@@ -62,7 +77,7 @@ test('a 100 MB flood: run_shell_command sees its end, answers under the cap, and
   assert.equal(await clientsAfterExit(tmux), '');
 });
 
-test('a 10 MB line: captures stay under the cap, and joinWrapped keeps the line\'s tail', { timeout: 300_000 }, async (t) => {
+test("a 10 MB line: captures stay under the cap, and joinWrapped keeps the line's tail", { timeout: 300_000 }, async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const mcp = await startMcp(t, { env: tmux.env });
@@ -100,7 +115,12 @@ test('cancelled calls are answered and leave no watch or waiter behind; the serv
     await assert.rejects(call, tool);
   }
   // Whatever each cancelled call started ends: no channel waiter, only the command client attached.
-  await until('every cancelled call to leave no waiter or watch behind', async () => waiters('never-signalled').length === 0 && (await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length <= 1, 20_000);
+  await until(
+    'every cancelled call to leave no waiter or watch behind',
+    async () =>
+      waiters('never-signalled').length === 0 && (await tmux.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length <= 1,
+    20_000,
+  );
   await tmux.typeAndWait(pane, 'echo after-$((40+2))');
   assert.ok((await mcp.ok('capture_pane', { paneId: pane })).lines.includes('after-42'));
   await mcp.close();
@@ -129,7 +149,14 @@ test('64 calls at once: every one answered, valid, under the cap', async (t) => 
   const results = await Promise.all(calls.map(([tool, args]) => mcp.call(tool, args)));
   results.forEach((result, i) => {
     assert.ok(bytesOf(result) < MAX_RESPONSE_BYTES);
-    assert.equal(result.isError ?? false, calls[i]![1].paneId === '%999', `${calls[i]![0]}: ${result.content.map((c) => c.text).join('\n').slice(0, 200)}`);
+    assert.equal(
+      result.isError ?? false,
+      calls[i]![1].paneId === '%999',
+      `${calls[i]![0]}: ${result.content
+        .map((c) => c.text)
+        .join('\n')
+        .slice(0, 200)}`,
+    );
   });
   await mcp.close();
   assert.equal(await clientsAfterExit(tmux), '');

@@ -16,7 +16,19 @@ import { privateTmux, scrubbedEnv, socketTmpdir, type PrivateTmux } from '../../
 
 type Schema = { [key: string]: any };
 
-const JULIA_TOOLS = ['list_panes', 'capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'run_operations', 'create_session', 'teardown_session', 'wait_for_text', 'send_keys_and_wait'];
+const JULIA_TOOLS = [
+  'list_panes',
+  'capture_pane',
+  'send_keys',
+  'paste_text',
+  'resize_pane',
+  'kill_pane',
+  'run_operations',
+  'create_session',
+  'teardown_session',
+  'wait_for_text',
+  'send_keys_and_wait',
+];
 const PROFILE_ARGS: Record<string, string[]> = {
   libtmux: [],
   python: ['--profile', 'python'],
@@ -88,9 +100,19 @@ function stringish(schema: Schema): 'string' | 'strings' | undefined {
   return undefined;
 }
 
-async function liveTargets(tmux: PrivateTmux, mcp: McpSession, profile: string): Promise<{ pane: string; window: string; session: string; target?: object }> {
+async function liveTargets(
+  tmux: PrivateTmux,
+  mcp: McpSession,
+  profile: string,
+): Promise<{ pane: string; window: string; session: string; target?: object }> {
   if ((await tmux.tmux('list-sessions', '-F', '#{session_id}').catch(() => '')).trim() === '') await tmux.start({ session: 'main' });
-  const [pane, window, session] = (await tmux.tmux('display-message', '-p', '-t', 'main', '#{pane_id} #{window_id} #{session_id}').catch(() => tmux.tmux('display-message', '-p', '#{pane_id} #{window_id} #{session_id}'))).trim().split(' ') as [string, string, string];
+  const [pane, window, session] = (
+    await tmux
+      .tmux('display-message', '-p', '-t', 'main', '#{pane_id} #{window_id} #{session_id}')
+      .catch(() => tmux.tmux('display-message', '-p', '#{pane_id} #{window_id} #{session_id}'))
+  )
+    .trim()
+    .split(' ') as [string, string, string];
   if (profile !== 'julia') return { pane, window, session };
   const listed = (await mcp.call('list_panes', {})).structuredContent as { panes: Array<{ target: { paneId: string } }> };
   return { pane, window, session, target: listed.panes.find((p) => p.target.paneId === pane)?.target ?? listed.panes[0]?.target };
@@ -102,7 +124,12 @@ for (const profile of ['libtmux', 'python', 'julia']) {
     const tmux = privateTmux(t);
     await tmux.start({ session: 'main' });
     const mcp = await startMcp(t, {
-      env: { ...tmux.env, TMUX_TMPDIR: sentinels.socketTmpdir, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', LIBTMUX_MCP_WAIT_MAX_SECONDS: '1' },
+      env: {
+        ...tmux.env,
+        TMUX_TMPDIR: sentinels.socketTmpdir,
+        LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown',
+        LIBTMUX_MCP_WAIT_MAX_SECONDS: '1',
+      },
       args: PROFILE_ARGS[profile]!,
     });
     const { tools } = await mcp.client.listTools();
@@ -158,9 +185,14 @@ function startAndCreate(args: string[], env: NodeJS.ProcessEnv, profile: string)
       out += chunk.toString('utf8');
       if (out.includes('"id":2')) child.stdin.end();
     });
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
     send({ method: 'notifications/initialized' });
-    const create = profile === 'libtmux' ? { name: 'fz' } : profile === 'python' ? { session_name: 'fz' } : { name: 'fz', command: ['/bin/sh'] };
+    const create =
+      profile === 'libtmux' ? { name: 'fz' } : profile === 'python' ? { session_name: 'fz' } : { name: 'fz', command: ['/bin/sh'] };
     send({ id: 2, method: 'tools/call', params: { name: 'create_session', arguments: create } });
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('exit', (code) => {

@@ -38,7 +38,11 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
 }
 
 /** A temp dir with a file holding `content`, for checks that it is left as it was. */
-function sentinel(t: { after: (fn: () => void) => void }, name = 'precious.txt', content = 'my data\n'): { dir: string; path: string; intact(): void } {
+function sentinel(
+  t: { after: (fn: () => void) => void },
+  name = 'precious.txt',
+  content = 'my data\n',
+): { dir: string; path: string; intact(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-sentinel-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, name);
@@ -72,13 +76,16 @@ test('1. a socket path that is an ordinary file is refused at start-up (--socket
   }
 });
 
-test('1. a socket path that becomes an ordinary file after start-up, or whose lock file is someone else\'s, is refused before any tmux runs', async (t) => {
+test("1. a socket path that becomes an ordinary file after start-up, or whose lock file is someone else's, is refused before any tmux runs", async (t) => {
   const file = sentinel(t);
   const socket = join(file.dir, 'later.sock');
   const mcp = await startMcp(t, { env: scrubbedEnv({ LIBTMUX_SOCKET_PATH: socket }) });
   assert.deepEqual((await mcp.ok('list_sessions')).sessions, []);
   writeFileSync(socket, 'written after start-up\n');
-  for (const [tool, args] of [['list_sessions', {}], ['create_session', { name: 'x' }]] as const) {
+  for (const [tool, args] of [
+    ['list_sessions', {}],
+    ['create_session', { name: 'x' }],
+  ] as const) {
     const text = await mcp.fails(tool, args);
     assert.match(text, /is an ordinary file; no tmux was run on it/, text);
     assert.ok(text.includes(socket));
@@ -98,7 +105,10 @@ test('1. python socket_name: a name whose socket is an ordinary file, or whose s
   const victim = join(sockets.socketDir, 'victim');
   writeFileSync(victim, 'my data\n', { mode: 0o640 });
   const mcp = await startPython(t, env);
-  for (const [tool, args] of [['list_sessions', { socket_name: 'victim' }], ['create_session', { session_name: 'x', socket_name: 'victim' }]] as const) {
+  for (const [tool, args] of [
+    ['list_sessions', { socket_name: 'victim' }],
+    ['create_session', { session_name: 'x', socket_name: 'victim' }],
+  ] as const) {
     const text = await mcp.fails(tool, args);
     assert.match(text, /is an ordinary file; no tmux was run on it/, text);
   }
@@ -142,7 +152,10 @@ test('5. libtmux list_panes checks every target given: a garbled session, or a w
   const mcp = await startMcp(t, { env: tmux.env });
   assert.match(await mcp.fails('list_panes', { session: 'garbage;junk', window }), /no session named "garbage;junk"/);
   assert.match(await mcp.fails('list_panes', { session: 'other', window }), new RegExp(`window ${window} is not in session`));
-  assert.deepEqual((await mcp.ok('list_panes', { session: 'main', window })).panes.map((p: { id: string }) => p.id), [pane]);
+  assert.deepEqual(
+    (await mcp.ok('list_panes', { session: 'main', window })).panes.map((p: { id: string }) => p.id),
+    [pane],
+  );
 });
 
 test('6. python call_read_tools_batch shows caller input escaped, never raw control characters', async (t) => {
@@ -203,7 +216,10 @@ test('10. start-up: a port in use is one line naming the address and exit 1; a s
   const port = (taken.address() as { port: number }).port;
   const busy = await runCli(['--http', `127.0.0.1:${port}`], scrubbedEnv());
   assert.equal(busy.code, 1, busy.stderr);
-  const lines = busy.stderr.trim().split('\n').filter((line) => !line.startsWith('tmux-mcp 0') && !/bearer token/.test(line));
+  const lines = busy.stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !line.startsWith('tmux-mcp 0') && !/bearer token/.test(line));
   assert.deepEqual(lines.length, 1, busy.stderr);
   assert.match(lines[0]!, new RegExp(`^tmux-mcp: cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use`));
 
@@ -244,7 +260,7 @@ test('11. hosts: ssh://-o… is refused at start-up, and the ssh hint quotes the
   assert.ok(text.includes("ssh -o BatchMode=yes 'no$body@hosta' tmux -V"), text);
 });
 
-test('11. a socket that is not a tmux server\'s says so, not that ids change', async (t) => {
+test("11. a socket that is not a tmux server's says so, not that ids change", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tmux-mcp-nottmux-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'other.sock');
@@ -257,4 +273,3 @@ test('11. a socket that is not a tmux server\'s says so, not that ids change', a
   assert.match(text, /does not answer as a tmux server/, text);
   assert.doesNotMatch(text, /ids change/);
 });
-

@@ -10,11 +10,28 @@ import { privateTmux, clientsAfterExit } from '../../fixture/tmux.js';
 
 const WAIT_SECONDS = 25;
 const PROFILES = {
-  libtmux: { args: [] as string[], wait: (pane: string) => ({ name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: WAIT_SECONDS * 1000 } }), quick: { name: 'list_sessions', arguments: {} } },
-  python: { args: ['--profile', 'python'], wait: (pane: string) => ({ name: 'wait_for_text', arguments: { pane_id: pane, patterns: ['never-printed-here'], timeout: WAIT_SECONDS } }), quick: { name: 'list_sessions', arguments: {} } },
+  libtmux: {
+    args: [] as string[],
+    wait: (pane: string) => ({
+      name: 'wait_for_text',
+      arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: WAIT_SECONDS * 1000 },
+    }),
+    quick: { name: 'list_sessions', arguments: {} },
+  },
+  python: {
+    args: ['--profile', 'python'],
+    wait: (pane: string) => ({
+      name: 'wait_for_text',
+      arguments: { pane_id: pane, patterns: ['never-printed-here'], timeout: WAIT_SECONDS },
+    }),
+    quick: { name: 'list_sessions', arguments: {} },
+  },
   julia: {
     args: ['--profile', 'julia', '--tool', 'list_panes', '--tool', 'wait_for_text', '--timeout', String(WAIT_SECONDS)],
-    wait: (pane: string, generation?: string) => ({ name: 'wait_for_text', arguments: { target: { paneId: pane, generation }, text: 'never-printed-here' } }),
+    wait: (pane: string, generation?: string) => ({
+      name: 'wait_for_text',
+      arguments: { target: { paneId: pane, generation }, text: 'never-printed-here' },
+    }),
     quick: { name: 'list_panes', arguments: {} },
   },
 } as const;

@@ -31,7 +31,10 @@ test('the tmux server killed under the MCP server: clear answers, then a new tmu
   assert.match(await mcp.fails('capture_pane', { paneId: '%0' }), /no tmux server is running|control connection closed/);
   const created = await mcp.ok('create_session', { name: 'after' });
   assert.equal(created.name, 'after');
-  assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['after']);
+  assert.deepEqual(
+    (await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name),
+    ['after'],
+  );
   await mcp.close();
   assert.equal(await clientsAfterExit(tmux), '', 'no tmux client left behind');
 });
@@ -97,13 +100,20 @@ test('stdin closed while tmux is stopped: the call in flight is answered (the se
   const tmux = privateTmux(t);
   await tmux.start();
   const pid = await serverPid(tmux);
-  const server = spawn(process.execPath, [CLI], { env: { ...tmux.env, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '2' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const server = spawn(process.execPath, [CLI], {
+    env: { ...tmux.env, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '2' },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   t.after(() => void server.kill('SIGKILL'));
   let out = '';
   server.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   const send = (message: object) => server.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
-  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+  send({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+  });
   send({ method: 'notifications/initialized' });
   send({ id: 2, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
   await until('the answer to the first call', () => out.includes('"id":2'));
@@ -112,7 +122,11 @@ test('stdin closed while tmux is stopped: the call in flight is answered (the se
   send({ id: 3, method: 'tools/call', params: { name: 'list_panes', arguments: {} } });
   server.stdin.end();
   assert.equal(await exited, 0);
-  const answer = out.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((message) => message.id === 3);
+  const answer = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .find((message) => message.id === 3);
   // It cannot finish while tmux is stopped; the process does not wait out its deadline, and still answers it.
   assert.match(answer?.error?.message ?? '', /shutting down .* did not finish/, out);
   process.kill(pid, 'SIGCONT');

@@ -13,21 +13,35 @@ import { until } from '../../fixture/until.js';
 
 /** Our control clients: the watch receives output, the command client has no-output. */
 async function controlClients(tmux: PrivateTmux): Promise<{ watch: number[]; command: number[] }> {
-  const rows = (await tmux.tmux('list-clients', '-F', '#{client_pid} #{client_flags}')).split('\n').filter((row) => row.includes('control-mode'));
+  const rows = (await tmux.tmux('list-clients', '-F', '#{client_pid} #{client_flags}'))
+    .split('\n')
+    .filter((row) => row.includes('control-mode'));
   const pid = (row: string) => Number(row.split(' ')[0]);
-  return { watch: rows.filter((row) => !row.includes('no-output')).map(pid), command: rows.filter((row) => row.includes('no-output')).map(pid) };
+  return {
+    watch: rows.filter((row) => !row.includes('no-output')).map(pid),
+    command: rows.filter((row) => row.includes('no-output')).map(pid),
+  };
 }
 
 /**
  * Starts `call`, kills the watch client under it once attached and `ready` holds (and the command
  * client too, with `all`), and answers the call's result.
  */
-async function killWatchUnder<T>(tmux: PrivateTmux, call: () => Promise<T>, all: boolean, ready: () => boolean | Promise<boolean> = () => true): Promise<T> {
+async function killWatchUnder<T>(
+  tmux: PrivateTmux,
+  call: () => Promise<T>,
+  all: boolean,
+  ready: () => boolean | Promise<boolean> = () => true,
+): Promise<T> {
   const pending = call();
-  const clients = await until('the wait to attach its watch', async () => {
-    const now = await controlClients(tmux);
-    return now.watch.length > 0 && (!all || now.command.length > 0) && (await ready()) && now;
-  }, 30_000);
+  const clients = await until(
+    'the wait to attach its watch',
+    async () => {
+      const now = await controlClients(tmux);
+      return now.watch.length > 0 && (!all || now.command.length > 0) && (await ready()) && now;
+    },
+    30_000,
+  );
   for (const pid of [...clients.watch, ...(all ? clients.command : [])]) process.kill(pid, 'SIGKILL');
   return pending;
 }
@@ -35,7 +49,10 @@ async function killWatchUnder<T>(tmux: PrivateTmux, call: () => Promise<T>, all:
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((c) => c.text ?? '').join('\n');
 
 async function stillThere(mcp: McpSession, pane: string): Promise<void> {
-  assert.ok((await mcp.ok('list_panes')).panes.some((p: { id: string }) => p.id === pane), 'the pane lives on');
+  assert.ok(
+    (await mcp.ok('list_panes')).panes.some((p: { id: string }) => p.id === pane),
+    'the pane lives on',
+  );
 }
 
 for (const all of [false, true]) {
@@ -45,7 +62,11 @@ for (const all of [false, true]) {
     const tmux = privateTmux(t);
     const pane = await tmux.start();
     const mcp = await startMcp(t, { env: tmux.env });
-    const waited = await killWatchUnder(tmux, () => mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], timeoutMs: 60_000 }), all);
+    const waited = await killWatchUnder(
+      tmux,
+      () => mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], timeoutMs: 60_000 }),
+      all,
+    );
     assert.equal((waited.structuredContent as { outcome: string }).outcome, 'watchLost', text(waited));
     assert.match(text(waited), /pane still exists/);
     assert.doesNotMatch(text(waited), /went away/);
@@ -53,7 +74,12 @@ for (const all of [false, true]) {
 
     // Killed once the command runs, so the keys were typed and only the watch can break.
     const sleeping = async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'sleep';
-    const ran = await killWatchUnder(tmux, () => mcp.call('run_shell_command', { paneId: pane, command: 'sleep 30', timeoutMs: 60_000 }), all, sleeping);
+    const ran = await killWatchUnder(
+      tmux,
+      () => mcp.call('run_shell_command', { paneId: pane, command: 'sleep 30', timeoutMs: 60_000 }),
+      all,
+      sleeping,
+    );
     assert.equal(ran.isError, true, JSON.stringify(ran.structuredContent));
     assert.match(text(ran), /observation .*lost|no longer followed/i);
     assert.doesNotMatch(text(ran), /went away/);
@@ -65,7 +91,11 @@ for (const all of [false, true]) {
     const tmux = privateTmux(t);
     const pane = await tmux.start();
     const mcp = await startPython(t, tmux.env);
-    const waited = await killWatchUnder(tmux, () => mcp.call('wait_for_text', { pane_id: pane, patterns: ['never-printed'], timeout: 60 }), all);
+    const waited = await killWatchUnder(
+      tmux,
+      () => mcp.call('wait_for_text', { pane_id: pane, patterns: ['never-printed'], timeout: 60 }),
+      all,
+    );
     assert.equal(waited.isError, true);
     assert.equal((waited as { _meta?: { error_type?: string } })._meta?.error_type, 'ObservationLost', JSON.stringify(waited));
     assert.match(text(waited), /pane still exists/);
@@ -82,7 +112,12 @@ for (const all of [false, true]) {
     // Killed once the wait reports "waiting" (its look at the screen done), so only the watch can break.
     let waiting = false;
     const onprogress = () => void (waiting = true);
-    const error = await killWatchUnder(tmux, () => julia.error('wait_for_text', { target, text: 'never-printed' }, { onprogress } as never), all, () => waiting);
+    const error = await killWatchUnder(
+      tmux,
+      () => julia.error('wait_for_text', { target, text: 'never-printed' }, { onprogress } as never),
+      all,
+      () => waiting,
+    );
     assert.equal(error.code, 'observation_lost');
     assert.match(error.message, /pane still exists/);
     await julia.mcp.close();

@@ -48,7 +48,7 @@ test('julia over hosts: list, capture, send keys, wait and kill each land on the
   const { a, b, julia } = setup;
   const { here, onA, onB, coverage } = await targets(julia);
   assert.equal(coverage, 'complete_observed_graph');
-  assert.deepEqual([here.paneId, onA.paneId, onB.paneId], ['%0', '%0', '%0'], 'the ids are each server\'s own');
+  assert.deepEqual([here.paneId, onA.paneId, onB.paneId], ['%0', '%0', '%0'], "the ids are each server's own");
   assert.match(here.generation, /^\d+:\d+:[\w-]+$/, 'a local generation has no host part');
   assert.match(onA.generation, /^a:\d+:\d+:[\w-]+$/);
   assert.match(onB.generation, /^b:\d+:\d+:[\w-]+$/);
@@ -74,15 +74,25 @@ test('julia over hosts: list, capture, send keys, wait and kill each land on the
 
   // kill a pane on host a, listed through julia; host b and this machine keep theirs.
   await a.tmux('split-window', '-t', '%0', 'sh');
-  const split = (await julia.ok('list_panes', { limit: 128 })).panes.map((p: { target: Target }) => p.target).find((p: Target) => p.paneId === '%1' && p.generation === onA.generation);
-  assert.ok(split, 'the new pane of host a is listed with host a\'s generation');
+  const split = (await julia.ok('list_panes', { limit: 128 })).panes
+    .map((p: { target: Target }) => p.target)
+    .find((p: Target) => p.paneId === '%1' && p.generation === onA.generation);
+  assert.ok(split, "the new pane of host a is listed with host a's generation");
   await julia.ok('kill_pane', { target: split });
   assert.equal((await a.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim(), '%0');
   assert.equal((await b.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim(), '%0');
 
   // run_operations: each item goes to its own target's host.
-  const batch = await julia.ok('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target: onB, lines: 5 } }, { tool: 'capture_pane', arguments: { target: here, lines: 5 } }] });
-  assert.deepEqual(batch.completed.map((c: { result: { target: Target } }) => c.result.target), [onB, here]);
+  const batch = await julia.ok('run_operations', {
+    operations: [
+      { tool: 'capture_pane', arguments: { target: onB, lines: 5 } },
+      { tool: 'capture_pane', arguments: { target: here, lines: 5 } },
+    ],
+  });
+  assert.deepEqual(
+    batch.completed.map((c: { result: { target: Target } }) => c.result.target),
+    [onB, here],
+  );
   await closeAndCheck(setup);
 });
 
@@ -129,7 +139,7 @@ test('julia over hosts: a host that is down is named in coverage and fails only 
   await closeAndCheck(setup);
 });
 
-test('julia over hosts: a silent link (host a\'s sshd sessions stopped) fails the wait in flight; the next call reconnects, after SIGCONT or a kill', async (t) => {
+test("julia over hosts: a silent link (host a's sshd sessions stopped) fails the wait in flight; the next call reconnects, after SIGCONT or a kill", async (t) => {
   const setup = await rig(t);
   const { sshd, a, julia } = setup;
   for (const recover of ['thaw', 'kill'] as const) {
@@ -139,7 +149,7 @@ test('julia over hosts: a silent link (host a\'s sshd sessions stopped) fails th
     // a): once it is there, stop the sshd sessions serving host a, so its links go silent without a FIN.
     await settle(async () => (await a.tmux('list-clients', '-F', '#{client_pid}')).trim().split('\n').length >= 2, 20_000);
     const frozen = sshd.freezeSessions(a.socketPath);
-    assert.equal(frozen.length, 2, 'the command connection and the wait\'s');
+    assert.equal(frozen.length, 2, "the command connection and the wait's");
     const failed = await waiting;
     assert.ok('error' in failed, JSON.stringify(failed));
     assert.equal(failed.error.code, 'operation_failed', 'the link, not the deadline');
@@ -149,7 +159,10 @@ test('julia over hosts: a silent link (host a\'s sshd sessions stopped) fails th
     assert.deepEqual((await julia.ok('capture_pane', { target: onB })).target, onB);
     if (recover === 'thaw') sshd.thaw(frozen);
     else await sshd.killSessions(frozen);
-    assert.equal((await julia.ok('send_keys_and_wait', { target: onA, keys: ['echo back-$((6*7))', 'Enter'], text: 'back-42' })).matched, true);
+    assert.equal(
+      (await julia.ok('send_keys_and_wait', { target: onA, keys: ['echo back-$((6*7))', 'Enter'], text: 'back-42' })).matched,
+      true,
+    );
   }
   await closeAndCheck(setup);
 });

@@ -22,7 +22,14 @@ interface Rig extends HostServers {
 async function rig(t: T, extraHosts: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Rig> {
   const servers = await hostServers(t);
   const mcp = await startMcp(t, {
-    env: { ...servers.local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10', TMUX_MCP_HOST_SILENCE_SECONDS: '3', ...env },
+    env: {
+      ...servers.local.env,
+      LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown',
+      TMUX_MCP_SSH_CONFIG: servers.sshd.config,
+      LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10',
+      TMUX_MCP_HOST_SILENCE_SECONDS: '3',
+      ...env,
+    },
     args: [...hostArgs(servers), ...extraHosts.flatMap((h) => ['--host', h])],
   });
   return { ...servers, mcp };
@@ -41,14 +48,27 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
   const { sessions } = await mcp.ok('list_sessions');
   assert.deepEqual(
     sessions.map((s: { id: string; name: string }) => [s.id, s.name]),
-    [['$0', 'here'], ['a:$0', 'alpha'], ['b:$0', 'beta']],
+    [
+      ['$0', 'here'],
+      ['a:$0', 'alpha'],
+      ['b:$0', 'beta'],
+    ],
     'every host listed; ids say which host',
   );
   const { panes } = await mcp.ok('list_panes');
-  assert.deepEqual(panes.map((p: { id: string }) => p.id), ['%0', 'a:%0', 'b:%0']);
-  assert.deepEqual(panes.map((p: { windowID: string }) => p.windowID), ['@0', 'a:@0', 'b:@0']);
+  assert.deepEqual(
+    panes.map((p: { id: string }) => p.id),
+    ['%0', 'a:%0', 'b:%0'],
+  );
+  assert.deepEqual(
+    panes.map((p: { windowID: string }) => p.windowID),
+    ['@0', 'a:@0', 'b:@0'],
+  );
   const { windows } = await mcp.ok('list_windows', { session: 'b:beta' });
-  assert.deepEqual(windows.map((w: { id: string; target: string }) => [w.id, w.target]), [['b:@0', 'b:$0:0']]);
+  assert.deepEqual(
+    windows.map((w: { id: string; target: string }) => [w.id, w.target]),
+    [['b:@0', 'b:$0:0']],
+  );
 
   // run a command, with its exit status, in the pane of host a: its $TMUX is host a's socket.
   const ran = await mcp.ok('run_shell_command', { paneId: 'a:%0', command: 'echo "$TMUX" | cut -d, -f1; exit 3', timeoutMs: 20_000 });
@@ -74,7 +94,10 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
 
   // search_panes without a session searches every server; a match names its host.
   const found = await mcp.ok('search_panes', { pattern: 'typed-42-on-b' });
-  assert.deepEqual(found.matches.map((m: { pane: string }) => m.pane), ['b:%0']);
+  assert.deepEqual(
+    found.matches.map((m: { pane: string }) => m.pane),
+    ['b:%0'],
+  );
   assert.equal(decodeRef(found.matches[0].paneRef)?.host, 'b');
   assert.equal(found.panesSearched, 3, 'one pane on each of the three servers');
 
@@ -91,13 +114,22 @@ test('hosts: list, capture, send keys, run, wait and kill each land on the right
     ],
   });
   assert.deepEqual(
-    batch.results.map((r: { result: { structuredContent: { paneId?: string; pane?: { id: string } } } }) => r.result.structuredContent.paneId ?? r.result.structuredContent.pane?.id),
+    batch.results.map(
+      (r: { result: { structuredContent: { paneId?: string; pane?: { id: string } } } }) =>
+        r.result.structuredContent.paneId ?? r.result.structuredContent.pane?.id,
+    ),
     ['a:%0', 'b:%0', '%0'],
   );
 
   // tmux://capabilities names the hosts and how to address them.
   const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
-  assert.deepEqual(report.hosts.map((h: { name: string; socketSelector: string }) => [h.name, h.socketSelector]), [['a', `-S ${a.socketPath}`], ['b', `-S ${b.socketPath}`]]);
+  assert.deepEqual(
+    report.hosts.map((h: { name: string; socketSelector: string }) => [h.name, h.socketSelector]),
+    [
+      ['a', `-S ${a.socketPath}`],
+      ['b', `-S ${b.socketPath}`],
+    ],
+  );
 
   // a ref goes back to its own host by itself.
   const refA = panes[1].ref as string;
@@ -139,11 +171,22 @@ test('hosts: a ref, cursor or target from one host is never applied on another',
   // A wait cursor of host a's pane %0 is refused on host b's pane %0.
   const waitedOnA = await mcp.ok('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 100 });
   assert.ok(waitedOnA.cursor);
-  assert.match(await mcp.fails('wait_for_text', { paneId: 'b:%0', patterns: ['x'], cursor: waitedOnA.cursor, timeoutMs: 100 }), /host b.*stale/s);
+  assert.match(
+    await mcp.fails('wait_for_text', { paneId: 'b:%0', patterns: ['x'], cursor: waitedOnA.cursor, timeoutMs: 100 }),
+    /host b.*stale/s,
+  );
 
   // One call, one host.
   assert.match(await mcp.fails('swap_pane', { paneId: 'a:%0', otherPaneId: 'b:%0' }), /different hosts/);
-  assert.match(await mcp.fails('send_keys_batch', { operations: [{ paneId: 'a:%0', keys: ['x'] }, { paneId: '%0', keys: ['y'] }] }), /different hosts/);
+  assert.match(
+    await mcp.fails('send_keys_batch', {
+      operations: [
+        { paneId: 'a:%0', keys: ['x'] },
+        { paneId: '%0', keys: ['y'] },
+      ],
+    }),
+    /different hosts/,
+  );
 
   // Host a's tmux restarts: its old ref is refused as stale, like a local restart.
   // restart(): a new-session that still reaches the dying daemon fails "server exited unexpectedly".
@@ -158,16 +201,25 @@ test('hosts: a host that is down does not stop the others, and its errors name i
   const { mcp } = setup;
   const listed = await mcp.call('list_sessions');
   assert.ok(!listed.isError);
-  assert.deepEqual((listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id), ['$0', 'a:$0', 'b:$0']);
+  assert.deepEqual(
+    (listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id),
+    ['$0', 'a:$0', 'b:$0'],
+  );
   const text = listed.content.map((c) => c.text).join('\n');
   assert.match(text, /down: .*Connection refused/);
   assert.match(text, /strange: .*[Hh]ost key/);
   assert.match(await mcp.fails('capture_pane', { paneId: 'down:%0' }), /host down \(ssh down\).*Connection refused/);
-  assert.match(await mcp.fails('get_pane_info', { paneId: 'strange:%0' }), /host strange.*(Host key verification failed|host key is known)/);
+  assert.match(
+    await mcp.fails('get_pane_info', { paneId: 'strange:%0' }),
+    /host strange.*(Host key verification failed|host key is known)/,
+  );
   assert.equal((await mcp.ok('capture_pane', { paneId: 'b:%0' })).paneId, 'b:%0');
   // Listed again soon after, the failed hosts are left out with the reason remembered.
   const again = await mcp.call('list_sessions');
-  assert.deepEqual((again.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id), ['$0', 'a:$0', 'b:$0']);
+  assert.deepEqual(
+    (again.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id),
+    ['$0', 'a:$0', 'b:$0'],
+  );
   assert.match(again.content.map((c) => c.text).join('\n'), /down: .*Connection refused/);
   await closeAndCheck(setup);
 });
@@ -178,7 +230,7 @@ test('hosts: sshd killed mid-wait ends the wait with a clear error; the next cal
   assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
   const waiting = mcp.call('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 120_000 });
   // The wait has its own control connection once it is streaming; kill sshd under it.
-  await until('the wait\'s own ssh session', () => sshd.sessions().length >= 2, 20_000);
+  await until("the wait's own ssh session", () => sshd.sessions().length >= 2, 20_000);
   await sshd.stop();
   const result = await waiting;
   assert.equal(result.isError, true, JSON.stringify(result.structuredContent));
@@ -196,7 +248,7 @@ test('hosts: a hung host (sshd and its sessions stopped) ends a wait within the 
   const { sshd, mcp } = setup;
   assert.equal((await mcp.ok('capture_pane', { paneId: 'a:%0' })).paneId, 'a:%0');
   const waiting = mcp.call('wait_for_text', { paneId: 'a:%0', patterns: ['never printed'], timeoutMs: 120_000 });
-  await until('the wait\'s own ssh session', () => sshd.sessions().length >= 2, 20_000);
+  await until("the wait's own ssh session", () => sshd.sessions().length >= 2, 20_000);
   sshd.pause(); // connections stay up, nothing answers: a hung host, not a refused one
   t.after(() => sshd.unpause());
   assert.equal((await mcp.ok('capture_pane', { paneId: '%0' })).paneId, '%0', 'the local tmux is not held up');

@@ -51,17 +51,17 @@ async function rig(t: T): Promise<Rig> {
 /** Once the MCP server is closed: no ssh here, no sshd session there, no tmux client on any of the nine servers. */
 async function nothingLeft({ sshd, sshd8, local, hosts }: Rig): Promise<void> {
   const sessions = () => [...sshd.sessions(), ...sshd8.sessions()];
-  const clients = async () => (await Promise.all([local, ...hosts].map(async (server) => (await server.tmux('list-clients', '-F', '#{client_pid}')).trim()))).join('');
+  const clients = async () =>
+    (await Promise.all([local, ...hosts].map(async (server) => (await server.tmux('list-clients', '-F', '#{client_pid}')).trim()))).join(
+      '',
+    );
   await settle(async () => sessions().length === 0 && sshClients().length === 0 && (await clients()) === '', 15_000);
   assert.deepEqual(sessions(), [], 'no ssh session (and so no remote tmux client) is left on the far side');
   assert.deepEqual(sshClients(), [], 'no ssh client is left here');
   assert.equal(await clients(), '', 'no tmux client is left on this machine or any host');
 }
 
-const EXPECTED_SESSIONS = [
-  { id: '$0', name: 'here' },
-  ...NAMES.map((name, i) => ({ id: `${name}:$0`, name: `s${i + 1}` })),
-];
+const EXPECTED_SESSIONS = [{ id: '$0', name: 'here' }, ...NAMES.map((name, i) => ({ id: `${name}:$0`, name: `s${i + 1}` }))];
 
 test('eight hosts: list_sessions (libtmux) lists every session of every host, each with its host, repeatedly', async (t) => {
   const setup = await rig(t);
@@ -70,12 +70,18 @@ test('eight hosts: list_sessions (libtmux) lists every session of every host, ea
     const listed = await mcp.call('list_sessions');
     assert.ok(!listed.isError, JSON.stringify(listed.content));
     const sessions = listed.structuredContent!.sessions as Array<{ id: string; name: string }>;
-    assert.deepEqual(sessions.map(({ id, name }) => ({ id, name })), EXPECTED_SESSIONS, listed.content.map((c) => c.text).join('\n'));
+    assert.deepEqual(
+      sessions.map(({ id, name }) => ({ id, name })),
+      EXPECTED_SESSIONS,
+      listed.content.map((c) => c.text).join('\n'),
+    );
     assert.doesNotMatch(listed.content.map((c) => c.text).join('\n'), /Not listed/);
   }
   // A session made on one host meanwhile (not through this server) shows under that host only, in the next listing.
   await setup.hosts[4]!.newSession('late');
-  const names = ((await mcp.ok('list_sessions')).sessions as Array<{ id: string; name: string }>).map((s) => s.id.replace(/\$\d+$/, '') + s.name);
+  const names = ((await mcp.ok('list_sessions')).sessions as Array<{ id: string; name: string }>).map(
+    (s) => s.id.replace(/\$\d+$/, '') + s.name,
+  );
   assert.deepEqual(names, ['here', 'h1:s1', 'h2:s2', 'h3:s3', 'h4:s4', 'h5:late', 'h5:s5', 'h6:s6', 'h7:s7', 'h8:s8']);
   await mcp.close();
   await nothingLeft(setup);
@@ -113,11 +119,12 @@ test('eight hosts: a change made on a host by anyone else shows in the very next
   });
   t.after(() => void person.kill('SIGKILL'));
   // Terminal clients on h4 (this server's own are control clients).
-  const people = async () => (await setup.hosts[3]!.tmux('list-clients', '-F', '#{?client_control_mode,,#{client_pid}}')).split('\n').filter(Boolean);
-  await until('the person\'s terminal client attaches', async () => (await people()).length === 1, 10_000);
+  const people = async () =>
+    (await setup.hosts[3]!.tmux('list-clients', '-F', '#{?client_control_mode,,#{client_pid}}')).split('\n').filter(Boolean);
+  await until("the person's terminal client attaches", async () => (await people()).length === 1, 10_000);
   await shows('a person attached on h4', (sessions) => of(sessions, 'h4:$0')?.isAttached === true);
   process.kill(Number((await people())[0]), 'SIGTERM');
-  await until('the person\'s terminal client leaves', async () => (await people()).length === 0, 10_000);
+  await until("the person's terminal client leaves", async () => (await people()).length === 0, 10_000);
   await shows('and gone again', (sessions) => of(sessions, 'h4:$0')?.isAttached === false);
   await mcp.close();
   await nothingLeft(setup);
@@ -125,23 +132,40 @@ test('eight hosts: a change made on a host by anyone else shows in the very next
 
 test('eight hosts: a change made through this server is in the very next listing, on a host and here, with no waiting', async (t) => {
   const setup = await rig(t);
-  const mcp = await startMcp(t, { env: { ...setup.local.env, ...setup.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' }, args: setup.args });
+  const mcp = await startMcp(t, {
+    env: { ...setup.local.env, ...setup.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' },
+    args: setup.args,
+  });
   const listing = async () => (await mcp.ok('list_sessions')).sessions as Listed[];
   // Each change comes right after a listing: it must be in the listing that follows, on a host (h3)
   // and on this machine alike.
-  for (const [prefix, where] of [['h3:', 'h3'], ['', 'here']] as const) {
+  for (const [prefix, where] of [
+    ['h3:', 'h3'],
+    ['', 'here'],
+  ] as const) {
     for (let round = 0; round < 3; round++) {
       const name = `made${round}`;
       await listing();
       await mcp.ok('create_session', { name: `${prefix}${name}` });
       const made = (await listing()).find((s) => s.name === name);
-      assert.ok(made && made.id.startsWith(prefix) && (prefix !== '' || made.id.startsWith('$')), `a session made ${where} in round ${round}`);
+      assert.ok(
+        made && made.id.startsWith(prefix) && (prefix !== '' || made.id.startsWith('$')),
+        `a session made ${where} in round ${round}`,
+      );
       await mcp.ok('create_window', { session: `${prefix}${name}` });
       assert.equal((await listing()).find((s) => s.name === name)?.windowCount, 2, `a window added ${where} in round ${round}`);
       await mcp.ok('rename_session', { session: `${prefix}${name}`, name: `${name}x` });
-      assert.deepEqual((await listing()).filter((s) => s.name === name || s.name === `${name}x`).map((s) => s.name), [`${name}x`], `renamed ${where} in round ${round}`);
+      assert.deepEqual(
+        (await listing()).filter((s) => s.name === name || s.name === `${name}x`).map((s) => s.name),
+        [`${name}x`],
+        `renamed ${where} in round ${round}`,
+      );
       await mcp.ok('kill_session', { session: `${prefix}${name}x` });
-      assert.equal((await listing()).find((s) => s.name === `${name}x`), undefined, `killed ${where} in round ${round}`);
+      assert.equal(
+        (await listing()).find((s) => s.name === `${name}x`),
+        undefined,
+        `killed ${where} in round ${round}`,
+      );
     }
   }
   await mcp.close();
@@ -158,14 +182,19 @@ test('eight hosts: list_panes (julia) lists every pane of every host, its genera
     rows.map((row) => [row.target.paneId, row.contexts[0]!.sessionName]),
     [['%0', 'here'], ...NAMES.map((_, i) => ['%0', `s${i + 1}`])],
   );
-  assert.doesNotMatch(rows[0]!.target.generation, /^h\d:/, 'the local pane\'s generation names no host');
-  NAMES.forEach((name, i) => assert.ok(rows[i + 1]!.target.generation.startsWith(`${name}:`), `row ${i + 1} is host ${name}'s: ${rows[i + 1]!.target.generation}`));
+  assert.doesNotMatch(rows[0]!.target.generation, /^h\d:/, "the local pane's generation names no host");
+  NAMES.forEach((name, i) =>
+    assert.ok(rows[i + 1]!.target.generation.startsWith(`${name}:`), `row ${i + 1} is host ${name}'s: ${rows[i + 1]!.target.generation}`),
+  );
   // A window of h2 linked into a second session, with a second pane: each pane once, with both its places.
   const h2 = setup.hosts[1]!;
   await h2.tmux('new-session', '-d', '-s', 'extra');
   await h2.tmux('link-window', '-s', 's2:0', '-t', 'extra:5');
   const split = (await h2.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', 's2:0')).trim();
-  type Row = { target: { paneId: string; generation: string }; contexts: Array<{ sessionName: string; windowIndex: number; windowId: string }> };
+  type Row = {
+    target: { paneId: string; generation: string };
+    contexts: Array<{ sessionName: string; windowIndex: number; windowId: string }>;
+  };
   const onH2 = async () =>
     ((await julia.ok('list_panes', { limit: 128 })).panes as Row[])
       .filter((row) => row.target.generation.startsWith('h2:'))
@@ -186,8 +215,13 @@ type PaneRow = { target: { paneId: string; generation: string }; title: string }
 
 test('eight hosts: list_panes (julia) shows at once what follows a call of this server, and a title set by anyone else', async (t) => {
   const setup = await rig(t);
-  const julia = await startJulia(t, setup.local, { negotiation: 'auto', env: setup.env, args: ['--tool', 'list_panes', '--tool', 'send_keys', '--tool', 'wait_for_text', '--timeout', '10', ...setup.args] });
-  const onH3 = async () => ((await julia.ok('list_panes', { limit: 128 })).panes as PaneRow[]).find((row) => row.target.generation.startsWith('h3:'))!;
+  const julia = await startJulia(t, setup.local, {
+    negotiation: 'auto',
+    env: setup.env,
+    args: ['--tool', 'list_panes', '--tool', 'send_keys', '--tool', 'wait_for_text', '--timeout', '10', ...setup.args],
+  });
+  const onH3 = async () =>
+    ((await julia.ok('list_panes', { limit: 128 })).panes as PaneRow[]).find((row) => row.target.generation.startsWith('h3:'))!;
   const { target } = await onH3();
   for (let round = 0; round < 3; round++) {
     // Listed just before the keys go out: the next listing must not answer as this one did.
@@ -199,7 +233,10 @@ test('eight hosts: list_panes (julia) shows at once what follows a call of this 
   }
   // Typed by a client of h3's own (tmux tells no one of a title): listed as soon as h3's tmux has it.
   await setup.hosts[2]!.tmux('send-keys', '-t', 's3', "printf '\\033]2;theirs\\033\\\\'", 'Enter');
-  await until('h3\'s tmux to have the title', async () => (await setup.hosts[2]!.tmux('display-message', '-p', '-t', 's3', '#{pane_title}')).trim() === 'theirs');
+  await until(
+    "h3's tmux to have the title",
+    async () => (await setup.hosts[2]!.tmux('display-message', '-p', '-t', 's3', '#{pane_title}')).trim() === 'theirs',
+  );
   assert.equal((await onH3()).title, 'theirs');
   await julia.mcp.close();
   await nothingLeft(setup);
@@ -215,7 +252,10 @@ test('eight hosts: a hung host (its sshd and sessions stopped) is named in the l
   setup.sshd8.unpause();
   // A call naming the host reconnects at once (a listing would leave it out a while longer), and the
   // new connection ends the far tmux client the timed-out one left behind.
-  assert.deepEqual(((await mcp.ok('list_windows', { session: 'h8:s8' })).windows as Array<{ id: string }>).map((w) => w.id), ['h8:@0']);
+  assert.deepEqual(
+    ((await mcp.ok('list_windows', { session: 'h8:s8' })).windows as Array<{ id: string }>).map((w) => w.id),
+    ['h8:@0'],
+  );
   await mcp.close();
   await nothingLeft(setup);
 });
@@ -232,7 +272,10 @@ async function hungHostNamed(mcp: Awaited<ReturnType<typeof startMcp>>, reason: 
     const text = listed.content.map((c) => c.text).join('\n');
     if (!/Not listed/.test(text)) return false;
     const ids = (listed.structuredContent!.sessions as Array<{ id: string }>).map((s) => s.id);
-    assert.deepEqual(ids, EXPECTED_SESSIONS.map((s) => s.id).filter((id) => !id.startsWith('h8:')));
+    assert.deepEqual(
+      ids,
+      EXPECTED_SESSIONS.map((s) => s.id).filter((id) => !id.startsWith('h8:')),
+    );
     assert.match(text, /Not listed \(host could not answer\): h8: /);
     assert.match(text, reason);
     return true;
@@ -251,8 +294,15 @@ test('eight hosts: a host whose tmux is stopped costs a listing its timeout once
   await hungHostNamed(mcp, /did not answer within 6000 ms|sent nothing/);
   process.kill(pid, 'SIGCONT');
   // Left out for a while after its timeout, then asked again: listed as before.
-  await until('h8 listed again', async () => ((await mcp.ok('list_sessions')).sessions as Array<{ id: string }>).some((s) => s.id === 'h8:$0'), 30_000);
-  assert.deepEqual(((await mcp.ok('list_sessions')).sessions as Array<{ id: string }>).map((s) => s.id), EXPECTED_SESSIONS.map((s) => s.id));
+  await until(
+    'h8 listed again',
+    async () => ((await mcp.ok('list_sessions')).sessions as Array<{ id: string }>).some((s) => s.id === 'h8:$0'),
+    30_000,
+  );
+  assert.deepEqual(
+    ((await mcp.ok('list_sessions')).sessions as Array<{ id: string }>).map((s) => s.id),
+    EXPECTED_SESSIONS.map((s) => s.id),
+  );
   await mcp.close();
   await nothingLeft(setup);
 });

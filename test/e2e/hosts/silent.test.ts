@@ -16,7 +16,12 @@ const DID_NOT_ANSWER = /host gpu did not answer \(ssh hang\)/;
 test('hosts: a host that accepts connections and never answers holds up nothing', async (t) => {
   const servers = await hostServers(t);
   const mcp = await startMcp(t, {
-    env: { ...servers.local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '100' },
+    env: {
+      ...servers.local.env,
+      LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown',
+      TMUX_MCP_SSH_CONFIG: servers.sshd.config,
+      LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '100',
+    },
     args: [...hostArgs(servers), '--host', 'gpu=hang'],
   });
 
@@ -24,7 +29,14 @@ test('hosts: a host that accepts connections and never answers holds up nothing'
   const listed = await mcp.call('list_sessions');
   assert.ok(!listed.isError, JSON.stringify(listed.content));
   const sessions = (listed.structuredContent as { sessions: Array<{ id: string; name: string }> }).sessions;
-  assert.deepEqual(sessions.map((s) => [s.id, s.name]), [['$0', 'here'], ['a:$0', 'alpha'], ['b:$0', 'beta']]);
+  assert.deepEqual(
+    sessions.map((s) => [s.id, s.name]),
+    [
+      ['$0', 'here'],
+      ['a:$0', 'alpha'],
+      ['b:$0', 'beta'],
+    ],
+  );
   const note = listed.content.map((c) => c.text).join('\n');
   assert.match(note, /Not listed \(host could not answer\): gpu: host gpu did not answer/);
 

@@ -24,8 +24,14 @@ for (const profile of ['libtmux', 'python', 'julia']) {
       const ran = results.filter((result) => result.era === era);
       assert.ok(ran.length > 0, `the ${era} requirement set has scenarios`);
       const applicable = ran.filter((result) => result.notApplicable === undefined);
-      for (const must of ALWAYS[era]) assert.ok(applicable.some((result) => result.scenario === must), `${era}: ${must} applies and ran`);
-      const failed = applicable.filter((result) => !result.passed).map((result) => `${era} ${result.scenario}: ${result.failures?.join('; ') || 'no check passed'}`);
+      for (const must of ALWAYS[era])
+        assert.ok(
+          applicable.some((result) => result.scenario === must),
+          `${era}: ${must} applies and ran`,
+        );
+      const failed = applicable
+        .filter((result) => !result.passed)
+        .map((result) => `${era} ${result.scenario}: ${result.failures?.join('; ') || 'no check passed'}`);
       assert.deepEqual(failed, []);
       assert.ok(!ran.some((result) => result.notApplicable?.startsWith('not classified')), `${era}: every scenario is classified`);
     }

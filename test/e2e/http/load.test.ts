@@ -26,14 +26,17 @@ for (const era of ['modern', 'legacy'] as const satisfies readonly LoadEra[]) {
     // A still screen with something on it: every capture of it, at any moment, is the same.
     await tmux.tmux('send-keys', '-t', pane, 'clear; printf "load %s\\n" 1 2 3', 'Enter');
     const screen = ['load 1', 'load 2', 'load 3'];
-    await until('the pane shows its lines', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(screen.join('\n') + '\n$'));
+    await until('the pane shows its lines', async () =>
+      (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(screen.join('\n') + '\n$'),
+    );
     const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
     const mix = [
       { tool: 'list_sessions', args: {} },
       { tool: 'capture_pane', args: { paneId: pane } },
       { tool: 'list_panes', args: {} },
     ];
-    const alone = async () => (await httpLoad({ url: server.url, token: TOKEN, era, clients: 1, calls: mix.length, mix, keep: true })).results![0]!;
+    const alone = async () =>
+      (await httpLoad({ url: server.url, token: TOKEN, era, clients: 1, calls: mix.length, mix, keep: true })).results![0]!;
     const before = await alone();
     const load = await httpLoad({ url: server.url, token: TOKEN, era, clients: CLIENTS, calls: CALLS, mix, keep: true });
     const after = await alone();
@@ -44,9 +47,13 @@ for (const era of ['modern', 'legacy'] as const satisfies readonly LoadEra[]) {
     before.forEach((result, i) => check(mix[i]!.tool, result as ToolResult));
     assert.equal(load.failed, 0, load.firstFailure);
     assert.equal(load.ms.length, CLIENTS * CALLS, 'every call was answered');
-    load.results!.forEach((results, c) => results.forEach((result, i) => assert.deepEqual(result, before[(c + i) % mix.length], `client ${c}, call ${i}`)));
+    load.results!.forEach((results, c) =>
+      results.forEach((result, i) => assert.deepEqual(result, before[(c + i) % mix.length], `client ${c}, call ${i}`)),
+    );
     // And what a call alone gets is what tmux says.
-    const sessions = (before[0] as { structuredContent: { sessions: Array<{ name: string }> } }).structuredContent.sessions.map((s) => s.name);
+    const sessions = (before[0] as { structuredContent: { sessions: Array<{ name: string }> } }).structuredContent.sessions.map(
+      (s) => s.name,
+    );
     assert.deepEqual(sessions.sort(), (await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim().split('\n').sort());
     const captured = (before[1] as { content: Array<{ text: string }> }).content[0]!.text;
     for (const line of screen) assert.ok(captured.includes(line), captured);

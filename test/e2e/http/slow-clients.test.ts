@@ -25,17 +25,19 @@ test(`HTTP: ${SLOW} connections that never finish their headers are bounded and 
   const sockets: Socket[] = [];
   t.after(() => sockets.forEach((socket) => socket.destroy()));
   await Promise.all(
-    Array.from({ length: SLOW }, () =>
-      new Promise<void>((resolve) => {
-        const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
-          // A request line and one header, then nothing: the headers never end.
-          socket.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\n`);
-          resolve();
-        });
-        socket.on('error', () => resolve());
-        socket.on('close', () => closed++);
-        sockets.push(socket);
-      }),
+    Array.from(
+      { length: SLOW },
+      () =>
+        new Promise<void>((resolve) => {
+          const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
+            // A request line and one header, then nothing: the headers never end.
+            socket.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\n`);
+            resolve();
+          });
+          socket.on('error', () => resolve());
+          socket.on('close', () => closed++);
+          sockets.push(socket);
+        }),
     ),
   );
   // Served beside them, over fresh connections too.
@@ -46,6 +48,10 @@ test(`HTTP: ${SLOW} connections that never finish their headers are bounded and 
   t.diagnostic(`${openNow} of ${SLOW} slow connections open after the working client's calls`);
   assert.ok(openNow <= 128, `${openNow} unauthenticated connections held open`);
   // Every one is closed by the server within its few seconds (the test's own deadline is far beyond).
-  await until(() => `the server to close the slow connections (${SLOW - closed} still open)`, () => closed === SLOW, 30_000);
+  await until(
+    () => `the server to close the slow connections (${SLOW - closed} still open)`,
+    () => closed === SLOW,
+    30_000,
+  );
   assert.equal((await mcp.ok('list_sessions')).sessions.length, 1, 'still served');
 });

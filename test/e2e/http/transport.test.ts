@@ -43,12 +43,22 @@ for (const [negotiation, era, version] of ERAS) {
 test('HTTP: without the right bearer token every request is refused with 401', async (t) => {
   const tmux = privateTmux(t);
   const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
-  for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Basic ${TOKEN}` }]) {
+  for (const headers of [
+    {} as Record<string, string>,
+    { authorization: 'Bearer wrong' },
+    { authorization: `Bearer ${TOKEN}x` },
+    { authorization: `Basic ${TOKEN}` },
+  ]) {
     const answer = await post(server.url, headers);
     assert.equal(answer.status, 401, JSON.stringify(headers));
     assert.match(String(answer.headers['www-authenticate']), /^Bearer /);
   }
-  const modernProbe = { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+  const modernProbe = {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'server/discover',
+    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+  };
   assert.equal((await post(server.url, {}, modernProbe)).status, 401);
   const ok = await post(server.url, { authorization: `Bearer ${TOKEN}` });
   assert.equal(ok.status, 200, ok.body);
@@ -75,10 +85,18 @@ test('HTTP 2025-11-25: initialize opens a session; an unknown session is 404; DE
   assert.equal((await post(server.url, { ...inSession, 'mcp-session-id': 'not-a-session' }, list)).status, 404);
   // Without a session header, a request is still answered (statelessly), with this era's codes too.
   assert.equal((await post(server.url, auth, list)).status, 200);
-  const missingStateless = await post(server.url, auth, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'tmux://nothing' } });
+  const missingStateless = await post(server.url, auth, {
+    jsonrpc: '2.0',
+    id: 4,
+    method: 'resources/read',
+    params: { uri: 'tmux://nothing' },
+  });
   assert.match(missingStateless.body, /"code":-32002/, missingStateless.body);
   const ended = await new Promise<number>((resolve, reject) =>
-    request(server.url, { method: 'DELETE', headers: inSession }).on('response', (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject).end(),
+    request(server.url, { method: 'DELETE', headers: inSession })
+      .on('response', (res) => (res.resume(), resolve(res.statusCode!)))
+      .on('error', reject)
+      .end(),
   );
   assert.equal(ended, 200);
   assert.equal((await post(server.url, inSession, list)).status, 404);
@@ -98,7 +116,7 @@ test('HTTP: a foreign Host or Origin gets 403 before the token is looked at; --a
   assert.equal((await post(server.url.replace(/\/mcp$/, '/other'), auth)).status, 404);
 });
 
-test('HTTP: a body that is not JSON, or over 4 MiB with or without a length, gets the SDK\'s own answer; the server serves on', async (t) => {
+test("HTTP: a body that is not JSON, or over 4 MiB with or without a length, gets the SDK's own answer; the server serves on", async (t) => {
   const tmux = privateTmux(t);
   const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN } });
   const auth = { authorization: `Bearer ${TOKEN}` };
@@ -166,7 +184,11 @@ test('HTTP: with no token given, one is generated and printed once; a token file
 
 test('HTTP: start-up refuses a non-loopback address without a chosen token, and bad flags', () => {
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    spawnSync(process.execPath, [CLI, ...args], { env: scrubbedEnv({ LIBTMUX_SOCKET_NAME: 'tmux-mcp-http-flags', ...env }), encoding: 'utf8', timeout: 10_000 });
+    spawnSync(process.execPath, [CLI, ...args], {
+      env: scrubbedEnv({ LIBTMUX_SOCKET_NAME: 'tmux-mcp-http-flags', ...env }),
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
   const open = run(['--http', '0.0.0.0:0']);
   assert.equal(open.status, 2);
   assert.match(open.stderr, /listens beyond this machine: choose a token \(TMUX_MCP_TOKEN or --token-file\)/);
@@ -190,10 +212,16 @@ test('HTTP: one engine serves every request; a cancelled call or a dropped reque
 
   // 2026-07-28: the SDK client cancels a call by closing its request; 2025-11-25: by notifications/cancelled
   // in its session (Mcp-Session-Id), which reaches the call on the server it names.
-  for (const [name, mcp] of [['modern', modern], ['legacy', legacy]] as const) {
+  for (const [name, mcp] of [
+    ['modern', modern],
+    ['legacy', legacy],
+  ] as const) {
     const channel = `http-cancel-${name}-${process.pid}`;
     const controller = new AbortController();
-    const call = mcp.client.callTool({ name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } }, { signal: controller.signal });
+    const call = mcp.client.callTool(
+      { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } },
+      { signal: controller.signal },
+    );
     await until(`the ${name} wait-for process`, () => waiters(channel).length === 1);
     controller.abort();
     await assert.rejects(call);
@@ -202,9 +230,19 @@ test('HTTP: one engine serves every request; a cancelled call or a dropped reque
 
   // 2025-11-25 without a session: a POST whose connection is simply closed, with no cancellation message.
   const channel = `http-drop-raw-${process.pid}`;
-  const req = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` } });
+  const req = request(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+  });
   req.on('error', () => {});
-  req.end(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } } }));
+  req.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } },
+    }),
+  );
   await until('the raw wait-for process', () => waiters(channel).length === 1);
   req.destroy();
   await until('the raw wait-for process to go once its connection closed', () => waiters(channel).length === 0, 5000);
@@ -215,7 +253,10 @@ for (const [negotiation, , version] of ERAS) {
   test(`HTTP ${version}: a profile's request capacity holds across HTTP requests (julia, --workers 1 --capacity 2)`, async (t) => {
     const tmux = privateTmux(t);
     const pane = await tmux.start();
-    const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--profile', 'julia', '--workers', '1', '--capacity', '2', '--timeout', '30'] });
+    const server = await startHttp(t, {
+      env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
+      args: ['--profile', 'julia', '--workers', '1', '--capacity', '2', '--timeout', '30'],
+    });
     const mcp = await connectHttp(t, { url: server.url, token: TOKEN, negotiation });
     const { panes } = await mcp.ok('list_panes', { limit: 128 });
     const { target } = panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane);

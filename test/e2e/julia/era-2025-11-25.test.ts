@@ -37,7 +37,9 @@ test('julia, 2025-11-25: the same server, tools and answers as in 2026-07-28; on
   assert.match((await both('capture_pane', { target })).text, /^era-42$/m);
   await both('send_keys', { target, keys: ['echo typed-$((2*3))', 'Enter'] });
   assert.equal((await legacy.ok('wait_for_text', { target, text: 'typed-6' })).matched, true);
-  await both('run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] }, (payload) => payload.completed.map((c: { tool: string }) => c.tool));
+  await both('run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] }, (payload) =>
+    payload.completed.map((c: { tool: string }) => c.tool),
+  );
 
   // An error is the same envelope, isError and structuredContent alike (the fixture checks both).
   const refusals = async (julia: Julia) => [await julia.error('capture_pane', {}), await julia.error('list_panes', { limit: 0 })];
@@ -47,7 +49,11 @@ test('julia, 2025-11-25: the same server, tools and answers as in 2026-07-28; on
   const controller = new AbortController();
   let watching!: () => void;
   const live = new Promise<void>((resolve) => (watching = resolve));
-  const waiting = legacy.mcp.call('wait_for_text', { target, text: 'never-printed' }, { signal: controller.signal, onprogress: () => watching() });
+  const waiting = legacy.mcp.call(
+    'wait_for_text',
+    { target, text: 'never-printed' },
+    { signal: controller.signal, onprogress: () => watching() },
+  );
   await live;
   controller.abort();
   await assert.rejects(waiting);

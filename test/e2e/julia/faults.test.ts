@@ -12,7 +12,16 @@ import { test } from 'node:test';
 import { allToolArgs, PANE_TOOL_ARGS, PANE_TOOLS, startJulia, type Target } from '../../fixture/julia.js';
 import { PrivateTmux, privateTmux, stopTmuxServer } from '../../fixture/tmux.js';
 
-const MUTATING = new Set(['send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'send_keys_and_wait', 'create_session', 'teardown_session', 'run_operations']);
+const MUTATING = new Set([
+  'send_keys',
+  'paste_text',
+  'resize_pane',
+  'kill_pane',
+  'send_keys_and_wait',
+  'create_session',
+  'teardown_session',
+  'run_operations',
+]);
 
 /**
  * Kills the tmux server and starts a new one on the same socket. Until the old daemon has gone, a
@@ -105,7 +114,11 @@ test('julia: a tmux restart makes every target stale; nothing is typed, resized 
 
   assert.equal((await julia.ok('capture_pane', { target: fresh })).text, before.text, 'nothing was typed or pasted');
   const after = await julia.ok('list_panes');
-  assert.deepEqual(after.panes.map((p: { target: Target }) => p.target), [fresh], 'the pane was not killed');
+  assert.deepEqual(
+    after.panes.map((p: { target: Target }) => p.target),
+    [fresh],
+    'the pane was not killed',
+  );
   assert.equal(after.panes[0].width, sizeBefore, 'nor resized');
 });
 
@@ -169,7 +182,10 @@ test('julia: a stopped tmux server runs every tool into its deadline', async (t)
   const resume = await stopTmuxServer(t, tmux);
   const calls: Array<[string, Record<string, unknown>]> = [
     ['list_panes', {}],
-    ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] }]),
+    ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [
+      tool,
+      { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] },
+    ]),
     ['create_session', { name: 'late', command: ['sh'] }],
     ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
   ];
@@ -190,7 +206,10 @@ test('julia: more calls than --capacity is JSON-RPC -32000; 16 calls still runni
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const narrow = await startJulia(t, tmux, { negotiation, args: ['--workers', '1', '--capacity', '2', '--timeout', '30'] });
-  const wide = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--workers', '16', '--capacity', '16', '--timeout', '30'] });
+  const wide = await startJulia(t, tmux, {
+    negotiation,
+    args: [...allToolArgs(), '--allow-create', '--workers', '16', '--capacity', '16', '--timeout', '30'],
+  });
   const target = await narrow.target(pane);
   const made = await wide.ok('create_session', { name: 'owned', command: ['sh'] });
 
@@ -199,11 +218,14 @@ test('julia: more calls than --capacity is JSON-RPC -32000; 16 calls still runni
   const held = [narrow.ok('capture_pane', { target }), narrow.ok('capture_pane', { target })];
   // Answered only after the calls before it were taken in (tools/list is not counted).
   await narrow.mcp.client.listTools();
-  await assert.rejects(narrow.mcp.client.callTool({ name: 'capture_pane', arguments: { target } }), (error: { code?: number; message?: string }) => {
-    assert.equal(error.code, -32000);
-    assert.match(String(error.message), /Request capacity exhausted/);
-    return true;
-  });
+  await assert.rejects(
+    narrow.mcp.client.callTool({ name: 'capture_pane', arguments: { target } }),
+    (error: { code?: number; message?: string }) => {
+      assert.equal(error.code, -32000);
+      assert.match(String(error.message), /Request capacity exhausted/);
+      return true;
+    },
+  );
 
   // Sixteen calls hang, then are cancelled: the client stops waiting, but they still run until tmux answers.
   const controllers = Array.from({ length: 16 }, () => new AbortController());
@@ -241,7 +263,10 @@ test('julia: stopping the server cancels the calls running (cancelled), refuses 
     const made = await julia.ok('create_session', { name: `owned-${julia === wide ? 'w' : 'n'}`, command: ['sh'] });
     return [
       ['list_panes', {}],
-      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] }]),
+      ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [
+        tool,
+        { target: tool === 'kill_pane' ? spareTarget : target, ...PANE_TOOL_ARGS[tool] },
+      ]),
       ['create_session', { name: 'late', command: ['sh'] }],
       ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
       ['run_operations', { operations: [{ tool: 'capture_pane', arguments: { target } }] }],
@@ -269,12 +294,18 @@ test('julia: stopping the server cancels the calls running (cancelled), refuses 
     const error = payload.error;
     assert.deepEqual([tool, error.code, error.effects], [tool, 'cancelled', MUTATING.has(tool) && !batch ? 'possible' : 'none']);
     // The contract's "remote effects may have occurred" only where effects are possible.
-    assert.equal(error.message, `request cancelled after submission: the server is shutting down${error.effects === 'possible' ? '; remote effects may have occurred' : ''}`);
+    assert.equal(
+      error.message,
+      `request cancelled after submission: the server is shutting down${error.effects === 'possible' ? '; remote effects may have occurred' : ''}`,
+    );
   });
   assert.equal((await holder).error.code, 'cancelled');
   (await Promise.all(queued)).forEach((payload, i) => {
     const tool = narrowCalls[i]![0];
-    assert.deepEqual([tool, payload], [tool, { error: { message: 'application is closed', code: 'closed', effects: 'none', retryable: false } }]);
+    assert.deepEqual(
+      [tool, payload],
+      [tool, { error: { message: 'application is closed', code: 'closed', effects: 'none', retryable: false } }],
+    );
   });
   resume();
 });
@@ -284,12 +315,19 @@ test('julia: a tmux that floods stderr is output_limit, one that fails is operat
   const pane = await tmux.start();
   const spare = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane)).trim();
   const moody = moodyTmux(tmux);
-  const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--allow-create', '--tmux', moody.bin], env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' } });
+  const julia = await startJulia(t, tmux, {
+    negotiation,
+    args: [...allToolArgs(), '--allow-create', '--tmux', moody.bin],
+    env: { LIBTMUX_MCP_MAX_RESULT_BYTES: '1024' },
+  });
   const made = await julia.ok('create_session', { name: 'owned', command: ['sh'] });
   const target = { paneId: pane, generation: made.generation };
   const calls: Array<[string, Record<string, unknown>]> = [
     ['list_panes', {}],
-    ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [tool, { target: tool === 'kill_pane' ? { paneId: spare, generation: made.generation } : target, ...PANE_TOOL_ARGS[tool] }]),
+    ...PANE_TOOLS.map((tool): [string, Record<string, unknown>] => [
+      tool,
+      { target: tool === 'kill_pane' ? { paneId: spare, generation: made.generation } : target, ...PANE_TOOL_ARGS[tool] },
+    ]),
     ['create_session', { name: 'never', command: ['sh'] }],
     ['teardown_session', { sessionId: made.sessionId, generation: made.generation }],
     ['run_operations', { operations: [{ tool: 'list_panes', arguments: {} }] }],
@@ -318,7 +356,8 @@ test('julia: a tmux that floods stderr is output_limit, one that fails is operat
   await each((tool, payload) => {
     assert.equal(payload.error.code, 'result_limit', `${tool}: ${JSON.stringify(payload).slice(0, 200)}`);
     assert.equal(payload.error.effects, MUTATING.has(tool) && tool !== 'run_operations' ? 'possible' : 'none', tool);
-    if (tool === 'run_operations') assert.deepEqual([payload.failedIndex, payload.completed, payload.originalError], [1, [], { code: 'operation_failed' }]);
+    if (tool === 'run_operations')
+      assert.deepEqual([payload.failedIndex, payload.completed, payload.originalError], [1, [], { code: 'operation_failed' }]);
   });
 
   // Back to the real tmux: the owned session is still there, and goes.
@@ -355,7 +394,10 @@ test('julia: a result over the limit is replaced by result_limit, batches keep w
 
   const whole = await julia.payload('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target } }] });
   limited(whole);
-  assert.deepEqual([whole.failedIndex, whole.completed, whole.atomic], [null, [{ completed: true, resultOmitted: true, tool: 'capture_pane' }], false]);
+  assert.deepEqual(
+    [whole.failedIndex, whole.completed, whole.atomic],
+    [null, [{ completed: true, resultOmitted: true, tool: 'capture_pane' }], false],
+  );
   const partial = await julia.payload('run_operations', {
     operations: [
       { tool: 'send_keys', arguments: { target, keys: ['#'] } },
@@ -375,7 +417,10 @@ test('julia: a result over the limit is replaced by result_limit, batches keep w
     ],
   });
   limited(overPartial);
-  assert.deepEqual([overPartial.failedIndex, overPartial.originalError, overPartial.error.effects], [2, { code: 'operation_failed' }, 'none']);
+  assert.deepEqual(
+    [overPartial.failedIndex, overPartial.originalError, overPartial.error.effects],
+    [2, { code: 'operation_failed' }, 'none'],
+  );
 });
 
 test('julia: a pane that goes away during a wait is observation_lost', async (t) => {
@@ -416,7 +461,11 @@ test('julia: a cancelled wait ends, and the server goes on answering', async (t)
   const controller = new AbortController();
   let watching!: () => void;
   const live = new Promise<void>((resolve) => (watching = resolve));
-  const waiting = julia.mcp.call('wait_for_text', { target, text: 'never-printed' }, { signal: controller.signal, onprogress: () => watching() });
+  const waiting = julia.mcp.call(
+    'wait_for_text',
+    { target, text: 'never-printed' },
+    { signal: controller.signal, onprogress: () => watching() },
+  );
   await live;
   controller.abort();
   await assert.rejects(waiting);

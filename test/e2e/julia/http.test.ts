@@ -35,7 +35,10 @@ test('julia over HTTP: inbound limits are -32700, and the method and version rul
 
   const fine = await answer(list(1, '0'));
   assert.equal(fine.status, 200, JSON.stringify(fine));
-  assert.deepEqual(fine.messages[0].result.tools.map((tool: { name: string }) => tool.name), ['list_panes', 'capture_pane', 'send_keys']);
+  assert.deepEqual(
+    fine.messages[0].result.tools.map((tool: { name: string }) => tool.name),
+    ['list_panes', 'capture_pane', 'send_keys'],
+  );
 
   // (Invalid UTF-8 is not among them: the SDK's Node adapter decodes a body leniently, to U+FFFD, before any gate sees it.)
   const refusedBodies: Array<[string, string]> = [
@@ -53,27 +56,67 @@ test('julia over HTTP: inbound limits are -32700, and the method and version rul
   const notEnabled = await answer({ jsonrpc: '2.0', id: 8, method: 'resources/list', params: { _meta: MODERN } }, 'resources/list');
   assert.deepEqual(notEnabled.messages[0], { jsonrpc: '2.0', id: 8, error: { code: -32601, message: 'Method is not enabled' } });
   assert.equal(notEnabled.status, 404, 'over HTTP in 2026-07-28, a method not served is 404');
-  const wrongModern = await answer({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } }, 'tools/list', '2099-01-01');
+  const wrongModern = await answer(
+    {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/list',
+      params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+    },
+    'tools/list',
+    '2099-01-01',
+  );
   // The contract's code and message, with what 2026-07-28 asks of an unsupported version: HTTP 400 and the versions served.
   assert.equal(wrongModern.status, 400);
-  assert.deepEqual(wrongModern.messages[0], { jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Unsupported modern protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } } });
+  assert.deepEqual(wrongModern.messages[0], {
+    jsonrpc: '2.0',
+    id: 9,
+    error: { code: -32602, message: 'Unsupported modern protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } },
+  });
   // A _meta version that the header contradicts is 2026-07-28's header mismatch, answered before the version rule.
-  const mismatch = await answer({ jsonrpc: '2.0', id: 11, method: 'tools/list', params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+  const mismatch = await answer({
+    jsonrpc: '2.0',
+    id: 11,
+    method: 'tools/list',
+    params: { _meta: { ...MODERN, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+  });
   assert.deepEqual([mismatch.status, mismatch.messages[0]?.id, mismatch.messages[0]?.error?.code], [400, 11, -32020]);
-  const wrongLegacy = await answer({ jsonrpc: '2.0', id: 10, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }, 'initialize');
-  assert.deepEqual(wrongLegacy.messages[0], { jsonrpc: '2.0', id: 10, error: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' } });
+  const wrongLegacy = await answer(
+    {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    },
+    'initialize',
+  );
+  assert.deepEqual(wrongLegacy.messages[0], {
+    jsonrpc: '2.0',
+    id: 10,
+    error: { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' },
+  });
 });
 
 test('julia over HTTP: in a 2025 session, an id still running is refused -32600 until it is cancelled', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
-  const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--profile', 'julia', '--tool', 'list_panes', '--tool', 'wait_for_text', '--timeout', '30'] });
+  const server = await startHttp(t, {
+    env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
+    args: ['--profile', 'julia', '--tool', 'list_panes', '--tool', 'wait_for_text', '--timeout', '30'],
+  });
   const auth = { authorization: `Bearer ${TOKEN}` };
-  const opened = await post(server.url, auth, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  const opened = await post(server.url, auth, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
   assert.equal(opened.status, 200, opened.body);
   const session = { ...auth, 'mcp-session-id': String(opened.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
   assert.equal((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
-  const listed = jsonRpcMessages((await post(server.url, session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_panes', arguments: {} } })).body);
+  const listed = jsonRpcMessages(
+    (await post(server.url, session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_panes', arguments: {} } })).body,
+  );
   contractCheck('julia')('list_panes', listed[0].result);
   const target = listed[0].result.structuredContent.panes[0].target;
 
@@ -86,13 +129,33 @@ test('julia over HTTP: in a 2025 session, an id still running is refused -32600 
   });
   assert.equal(waiting.status, 200);
   const duplicate = await post(server.url, session, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
-  assert.deepEqual([duplicate.status, jsonRpcMessages(duplicate.body)[0]], [400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Duplicate active request ID' } }]);
+  assert.deepEqual(
+    [duplicate.status, jsonRpcMessages(duplicate.body)[0]],
+    [400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Duplicate active request ID' } }],
+  );
   // Another session, or a request without one, may use the same id.
-  assert.equal(jsonRpcMessages((await post(server.url, { ...auth, 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} })).body)[0].id, 3);
+  assert.equal(
+    jsonRpcMessages(
+      (
+        await post(
+          server.url,
+          { ...auth, 'mcp-protocol-version': '2025-11-25' },
+          { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+        )
+      ).body,
+    )[0].id,
+    3,
+  );
 
-  assert.equal((await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } })).status, 202);
+  assert.equal(
+    (await post(server.url, session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } })).status,
+    202,
+  );
   const reused = jsonRpcMessages((await post(server.url, session, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} })).body);
-  assert.deepEqual(reused[0].result.tools.map((tool: { name: string }) => tool.name), ['list_panes', 'wait_for_text']);
+  assert.deepEqual(
+    reused[0].result.tools.map((tool: { name: string }) => tool.name),
+    ['list_panes', 'wait_for_text'],
+  );
   waiting.destroy();
 });
 
@@ -102,7 +165,20 @@ for (const [negotiation, , version] of ERAS) {
     const pane = await tmux.start();
     const server = await startHttp(t, {
       env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
-      args: ['--profile', 'julia', '--tool', 'list_panes', '--tool', 'wait_for_text', '--workers', '1', '--capacity', '2', '--timeout', '30'],
+      args: [
+        '--profile',
+        'julia',
+        '--tool',
+        'list_panes',
+        '--tool',
+        'wait_for_text',
+        '--workers',
+        '1',
+        '--capacity',
+        '2',
+        '--timeout',
+        '30',
+      ],
     });
     const mcp = await connectHttp(t, { url: server.url, token: TOKEN, negotiation });
     const { panes } = await mcp.ok('list_panes', { limit: 128 });

@@ -17,7 +17,10 @@ test('julia: JSON-RPC rules of the contract, raw over stdio', async (t) => {
   const clientInfo = { name: 'raw', version: '0' };
 
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } });
-  assert.deepEqual((await raw.answer(1)).error, { code: -32602, message: 'Legacy initialization requires an idle session and version 2025-11-25' });
+  assert.deepEqual((await raw.answer(1)).error, {
+    code: -32602,
+    message: 'Legacy initialization requires an idle session and version 2025-11-25',
+  });
   send({ id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } });
   assert.equal((await raw.answer(2)).result?.protocolVersion, '2025-11-25');
   send({ method: 'notifications/initialized' });
@@ -25,7 +28,11 @@ test('julia: JSON-RPC rules of the contract, raw over stdio', async (t) => {
   send({ id: 3, method: 'resources/list' });
   assert.deepEqual((await raw.answer(3)).error, { code: -32601, message: 'Method is not enabled' });
   send({ id: 4, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
-  assert.deepEqual((await raw.answer(4)).error, { code: -32602, message: 'Unsupported modern protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
+  assert.deepEqual((await raw.answer(4)).error, {
+    code: -32602,
+    message: 'Unsupported modern protocol version',
+    data: { supported: ['2026-07-28'], requested: '2099-01-01' },
+  });
 
   // A wait that runs until cancelled holds id 5; reusing it meanwhile is refused, with id null.
   send({ id: 6, method: 'tools/call', params: { name: 'list_panes', arguments: {} } });
@@ -36,7 +43,10 @@ test('julia: JSON-RPC rules of the contract, raw over stdio', async (t) => {
   send({ method: 'notifications/cancelled', params: { requestId: 5 } });
   send({ id: 5, method: 'tools/list' });
   const listed = await raw.answer(5);
-  assert.deepEqual(listed.result.tools.map((tool: { name: string }) => tool.name), ['list_panes', 'wait_for_text']);
+  assert.deepEqual(
+    listed.result.tools.map((tool: { name: string }) => tool.name),
+    ['list_panes', 'wait_for_text'],
+  );
 });
 
 /** `inner` wrapped in `levels` arrays: `[[...inner...]]`. */
@@ -83,13 +93,22 @@ test('julia: inbound JSON limits of the contract are answered -32700 with id nul
   assert.deepEqual((await raw.answer(9)).result, {});
 
   // Bytes that are not UTF-8, and text that is not JSON.
-  raw.child.stdin.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":10,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}}\n')]));
+  raw.child.stdin.write(
+    Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":10,"method":"ping","params":{"_meta":{"x":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}}}\n'),
+    ]),
+  );
   assert.deepEqual((await raw.answer(null)).error, refused);
   raw.send('{"jsonrpc":"2.0","id":11,');
   assert.deepEqual((await raw.answer(null)).error, refused);
 
   raw.send({ jsonrpc: '2.0', id: 12, method: 'tools/list' });
-  assert.deepEqual((await raw.answer(12)).result.tools.map((tool: { name: string }) => tool.name), ['list_panes', 'capture_pane', 'send_keys']);
+  assert.deepEqual(
+    (await raw.answer(12)).result.tools.map((tool: { name: string }) => tool.name),
+    ['list_panes', 'capture_pane', 'send_keys'],
+  );
 });
 
 test('julia: every outbound message is one line: CR and LF in results travel escaped', async (t) => {
@@ -104,5 +123,9 @@ test('julia: every outbound message is one line: CR and LF in results travel esc
   const text: string = (await raw.answer(2)).result.structuredContent.text;
   assert.match(text, /line-a\nline-b/);
   // The raw fixture parses line by line: had a raw CR or LF split a message, parsing would have failed.
-  assert.deepEqual(raw.lines().filter((line) => /\r/.test(line)), [], 'no line holds a raw CR');
+  assert.deepEqual(
+    raw.lines().filter((line) => /\r/.test(line)),
+    [],
+    'no line holds a raw CR',
+  );
 });

@@ -84,7 +84,10 @@ test('julia: resize_pane and kill_pane act on the pane named, and list_panes pag
 
   assert.equal((await julia.ok('kill_pane', { target })).completed, true);
   const after = await julia.ok('list_panes');
-  assert.deepEqual(after.panes.map((p: { target: Target }) => p.target.paneId), [pane]);
+  assert.deepEqual(
+    after.panes.map((p: { target: Target }) => p.target.paneId),
+    [pane],
+  );
 });
 
 test('julia: create_session and teardown_session own what they make, and nothing else', async (t) => {
@@ -105,7 +108,10 @@ test('julia: create_session and teardown_session own what they make, and nothing
   const gone = await julia.ok('teardown_session', { sessionId: made.sessionId, generation: made.generation });
   assert.deepEqual(gone, { completed: true, sessionId: made.sessionId, generation: made.generation });
   assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'test');
-  assert.equal((await julia.error('teardown_session', { sessionId: made.sessionId, generation: made.generation })).code, 'ownership_required');
+  assert.equal(
+    (await julia.error('teardown_session', { sessionId: made.sessionId, generation: made.generation })).code,
+    'ownership_required',
+  );
 
   for (let i = 0; i < 8; i++) await julia.ok('create_session', { name: `many-${i}`, command: ['sh'] });
   const full = await julia.error('create_session', { name: 'one-too-many', command: ['sh'] });
@@ -115,7 +121,10 @@ test('julia: create_session and teardown_session own what they make, and nothing
 test('julia: run_operations runs in order, stops at the first failure, and checks every item first', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
-  const julia = await startJulia(t, tmux, { negotiation, args: ['--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'run_operations'] });
+  const julia = await startJulia(t, tmux, {
+    negotiation,
+    args: ['--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'run_operations'],
+  });
   const target = await julia.target(pane);
   const missing = { paneId: '%999', generation: target.generation };
 
@@ -127,7 +136,10 @@ test('julia: run_operations runs in order, stops at the first failure, and check
   });
   assert.equal(done.failedIndex, null);
   assert.equal(done.atomic, false);
-  assert.deepEqual(done.completed.map((c: { tool: string }) => c.tool), ['send_keys', 'list_panes']);
+  assert.deepEqual(
+    done.completed.map((c: { tool: string }) => c.tool),
+    ['send_keys', 'list_panes'],
+  );
   assert.deepEqual(done.completed[0].result, { completed: true, generationGuarantee: 'best_effort', target });
 
   const partial = await julia.payload('run_operations', {
@@ -168,7 +180,10 @@ test('julia: run_operations runs in order, stops at the first failure, and check
   });
   assert.equal(bad.code, 'invalid_arguments');
   assert.match(bad.message, /^ArgumentError: /);
-  assert.equal((await julia.error('run_operations', { operations: [{ tool: 'run_operations', arguments: { operations: [] } }] })).code, 'invalid_arguments');
+  assert.equal(
+    (await julia.error('run_operations', { operations: [{ tool: 'run_operations', arguments: { operations: [] } }] })).code,
+    'invalid_arguments',
+  );
   assert.equal((await julia.error('run_operations', { operations: [] })).code, 'invalid_arguments');
   assert.equal((await julia.ok('capture_pane', { target })).text, before, 'nothing was typed');
 });
@@ -210,7 +225,10 @@ test('julia: bad arguments, a missing target and create_session without --allow-
 
   for (const tool of PANE_TOOLS) {
     const error = await julia.error(tool, PANE_TOOL_ARGS[tool]);
-    assert.deepEqual([tool, error.code, error.message, error.effects], [tool, 'target_required', 'supply a target or configure a caller pane', 'none']);
+    assert.deepEqual(
+      [tool, error.code, error.message, error.effects],
+      [tool, 'target_required', 'supply a target or configure a caller pane', 'none'],
+    );
   }
   const denied = await julia.error('create_session', { name: 'nope', command: ['sh'] });
   assert.deepEqual([denied.code, denied.effects], ['creation_denied', 'none']);
@@ -222,10 +240,17 @@ test('julia: --caller-pane is the default target; --allow-pane narrows what may 
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const other = await tmux.newSession('other');
-  const julia = await startJulia(t, tmux, { negotiation, args: [...allToolArgs(), '--caller-pane', pane, '--allow-pane', pane, '--allow-create'] });
+  const julia = await startJulia(t, tmux, {
+    negotiation,
+    args: [...allToolArgs(), '--caller-pane', pane, '--allow-pane', pane, '--allow-create'],
+  });
 
   const listed = await julia.ok('list_panes');
-  assert.deepEqual(listed.panes.map((p: { target: Target }) => p.target.paneId), [pane], 'only the allowed pane is listed');
+  assert.deepEqual(
+    listed.panes.map((p: { target: Target }) => p.target.paneId),
+    [pane],
+    'only the allowed pane is listed',
+  );
   assert.equal(listed.panes[0].caller, true);
   await tmux.typeAndWait(pane, 'echo caller-$((8*8))');
   assert.match((await julia.ok('capture_pane', {})).text, /caller-64/);
@@ -234,9 +259,14 @@ test('julia: --caller-pane is the default target; --allow-pane narrows what may 
   const generation = listed.panes[0].target.generation;
   for (const tool of PANE_TOOLS) {
     const error = await julia.error(tool, { target: { paneId: other, generation }, ...PANE_TOOL_ARGS[tool] });
-    assert.deepEqual([tool, error.code, error.message, error.effects], [tool, 'target_denied', 'pane is not allowed by this application', 'none']);
+    assert.deepEqual(
+      [tool, error.code, error.message, error.effects],
+      [tool, 'target_denied', 'pane is not allowed by this application', 'none'],
+    );
   }
-  const inBatch = await julia.error('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target: { paneId: other, generation } } }] });
+  const inBatch = await julia.error('run_operations', {
+    operations: [{ tool: 'capture_pane', arguments: { target: { paneId: other, generation } } }],
+  });
   assert.equal(inBatch.code, 'target_denied');
 
   // A session this process creates is allowed with its panes, and listed.

@@ -48,11 +48,21 @@ async function batch(mcp: McpSession, args: Record<string, unknown>): Promise<Re
 test('runs reads in order and each row holds exactly what the direct call answers', async (t) => {
   const { pane, mcp } = await started(t);
   const report = await batch(mcp, {
-    operations: [{ tool: 'list_sessions' }, { tool: 'capture_pane', arguments: { paneId: pane } }, { tool: 'list_panes', arguments: { session: 'alpha' } }],
+    operations: [
+      { tool: 'list_sessions' },
+      { tool: 'capture_pane', arguments: { paneId: pane } },
+      { tool: 'list_panes', arguments: { session: 'alpha' } },
+    ],
   });
   assert.equal(report.onError, 'stop', 'onError defaults to stop');
   assert.deepEqual(
-    { succeeded: report.succeeded, failed: report.failed, stoppedAt: report.stoppedAt, truncated: report.truncated, truncatedBytes: report.truncatedBytes },
+    {
+      succeeded: report.succeeded,
+      failed: report.failed,
+      stoppedAt: report.stoppedAt,
+      truncated: report.truncated,
+      truncatedBytes: report.truncatedBytes,
+    },
     { succeeded: 3, failed: 0, stoppedAt: null, truncated: false, truncatedBytes: 0 },
   );
   assert.deepEqual(
@@ -95,18 +105,16 @@ test('onError stop ends at the first failure; continue runs every operation', as
   const continued = await batch(mcp, { operations, onError: 'continue' });
   assert.equal(continued.onError, 'continue');
   assert.equal(continued.stoppedAt, null);
-  assert.deepEqual(continued.results.map((row) => row.success), [true, false, true]);
+  assert.deepEqual(
+    continued.results.map((row) => row.success),
+    [true, false, true],
+  );
   assert.deepEqual([continued.succeeded, continued.failed], [2, 1]);
 });
 
 test('nested arguments are validated as in a direct call, and a bad one is a failed row', async (t) => {
   const { pane, mcp } = await started(t);
-  const bad = [
-    { paneId: pane, maxLines: 5000 },
-    { paneId: pane, bogus: 1 },
-    {},
-    { paneId: pane, start: 'top' },
-  ];
+  const bad = [{ paneId: pane, maxLines: 5000 }, { paneId: pane, bogus: 1 }, {}, { paneId: pane, start: 'top' }];
   const report = await batch(mcp, {
     onError: 'continue',
     operations: [...bad.map((args) => ({ tool: 'capture_pane', arguments: args })), { tool: 'list_sessions', arguments: {} }],
@@ -172,11 +180,17 @@ test('the batch schema and reach follow the nested tools that exist and are not 
 test('a batch keeps its reach when its nested tools are not listed', async (t) => {
   const { pane, mcp } = await started(t, { LIBTMUX_TOOLSETS: '', LIBTMUX_TOOLS: BATCH });
   const { tools } = await mcp.client.listTools();
-  assert.deepEqual(tools.map((tool) => tool.name), [BATCH]);
+  assert.deepEqual(
+    tools.map((tool) => tool.name),
+    [BATCH],
+  );
   const report = await batch(mcp, {
     operations: [{ tool: 'get_server_info' }, { tool: 'capture_pane', arguments: { paneId: pane } }],
   });
-  assert.deepEqual(report.results.map((row) => row.success), [true, true]);
+  assert.deepEqual(
+    report.results.map((row) => row.success),
+    [true, true],
+  );
   // Not listed means not callable directly.
   await assert.rejects(mcp.client.callTool({ name: 'capture_pane', arguments: { paneId: pane } }), /capture_pane" is not enabled/);
 });
@@ -184,11 +198,14 @@ test('a batch keeps its reach when its nested tools are not listed', async (t) =
 test('reports progress per operation when the client asks for it', async (t) => {
   const { mcp } = await started(t);
   const seen: Array<{ progress: number; total?: number }> = [];
-  await mcp.client.callTool(
-    { name: BATCH, arguments: { operations: [{ tool: 'list_sessions' }, { tool: 'list_panes' }] } },
-    { onprogress: (p: { progress: number; total?: number }) => seen.push({ progress: p.progress, total: p.total }) } as never,
+  await mcp.client.callTool({ name: BATCH, arguments: { operations: [{ tool: 'list_sessions' }, { tool: 'list_panes' }] } }, {
+    onprogress: (p: { progress: number; total?: number }) => seen.push({ progress: p.progress, total: p.total }),
+  } as never);
+  assert.deepEqual(
+    seen.map((p) => p.progress),
+    [0, 1],
+    'one notification as each operation starts',
   );
-  assert.deepEqual(seen.map((p) => p.progress), [0, 1], 'one notification as each operation starts');
   assert.ok(seen.every((p) => p.total === 2));
 });
 
@@ -214,7 +231,12 @@ async function wireCall(env: NodeJS.ProcessEnv, name: string, args: unknown): Pr
         });
       });
     const initialized = reply(1);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '0' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '0' } },
+    });
     await initialized;
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const answered = reply(2);
@@ -234,7 +256,9 @@ test('panes holding megabytes: the response stays under 1,000,000 bytes, droppin
   const panes = [await tmux.start({ session: 'big0', width: 1100, height: 50 })];
   for (let i = 1; i < 4; i++) {
     panes.push(
-      (await tmux.tmux('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', `big${i}`, '-x', '1100', '-y', '50', '-e', 'PS1=$ ', 'sh')).trim(),
+      (
+        await tmux.tmux('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', `big${i}`, '-x', '1100', '-y', '50', '-e', 'PS1=$ ', 'sh')
+      ).trim(),
     );
   }
   // 4 panes x 2000 lines x 1005 characters: about 8 MB of terminal text.
@@ -249,7 +273,13 @@ test('panes holding megabytes: the response stays under 1,000,000 bytes, droppin
   assert.ok(one.lines.join('').length > 100_000, 'a single capture already carries over 100 KB');
 
   const result = await mcp.call(BATCH, { operations });
-  assert.ok(!result.isError, result.content.map((c) => c.text).join('\n').slice(0, 500));
+  assert.ok(
+    !result.isError,
+    result.content
+      .map((c) => c.text)
+      .join('\n')
+      .slice(0, 500),
+  );
   const sdkBytes = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 99, result }), 'utf8');
   assert.ok(sdkBytes < WIRE_CAP, `response of ${sdkBytes} bytes`);
 
@@ -257,14 +287,20 @@ test('panes holding megabytes: the response stays under 1,000,000 bytes, droppin
   assert.equal(report.truncated, true);
   assert.ok(report.truncatedBytes > 0);
   assert.equal(report.results.length, 16, 'every row keeps its metadata');
-  assert.deepEqual(report.results.map((row) => row.index), [...Array(16).keys()]);
+  assert.deepEqual(
+    report.results.map((row) => row.index),
+    [...Array(16).keys()],
+  );
   assert.ok(report.results.every((row) => row.tool === 'capture_pane' && row.success && row.error === null));
   assert.equal(report.succeeded, 16);
   const kept = report.results.filter((row) => row.result !== null);
   const dropped = report.results.filter((row) => row.result === null);
   assert.ok(kept.length >= 1 && dropped.length >= 1, `${kept.length} kept, ${dropped.length} dropped`);
   assert.ok(dropped.every((row) => row.resultTruncated) && kept.every((row) => !row.resultTruncated));
-  assert.ok(report.truncatedBytes >= dropped.length * 100_000, `truncatedBytes ${report.truncatedBytes} for ${dropped.length} dropped rows`);
+  assert.ok(
+    report.truncatedBytes >= dropped.length * 100_000,
+    `truncatedBytes ${report.truncatedBytes} for ${dropped.length} dropped rows`,
+  );
   assert.ok(kept[0]!.result!.structuredContent.lines.some((line: string) => /^\d{5}y{1000}$/.test(line)));
   assert.match(result.content[0]!.text!, /dropped to stay under the response limit/);
 
@@ -273,5 +309,7 @@ test('panes holding megabytes: the response stays under 1,000,000 bytes, droppin
   assert.ok(wire.bytes < WIRE_CAP, `wire response of ${wire.bytes} bytes`);
   assert.equal(wire.message.result.structuredContent.truncated, true);
   assert.equal(wire.message.result.structuredContent.results.length, 16);
-  t.diagnostic(`16 captures of 4 panes x 2 MB: SDK-measured ${sdkBytes} bytes, wire ${wire.bytes} bytes, ${kept.length} results kept, ${report.truncatedBytes} bytes dropped`);
+  t.diagnostic(
+    `16 captures of 4 panes x 2 MB: SDK-measured ${sdkBytes} bytes, wire ${wire.bytes} bytes, ${kept.length} results kept, ${report.truncatedBytes} bytes dropped`,
+  );
 });

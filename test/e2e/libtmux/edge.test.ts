@@ -13,7 +13,10 @@ test('wide, combining and emoji characters come back whole from capture, search 
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   // printf with octal escapes, so the typed command itself holds only ASCII.
-  await tmux.typeAndWait(pane, "clear; printf 'wide:\\346\\227\\245\\346\\234\\254\\350\\252\\236 combining:e\\314\\201 emoji:\\360\\237\\230\\200\\360\\237\\221\\215\\360\\237\\217\\275 end\\n'");
+  await tmux.typeAndWait(
+    pane,
+    "clear; printf 'wide:\\346\\227\\245\\346\\234\\254\\350\\252\\236 combining:e\\314\\201 emoji:\\360\\237\\230\\200\\360\\237\\221\\215\\360\\237\\217\\275 end\\n'",
+  );
   const mcp = await startMcp(t, { env: tmux.env });
   const expected = 'wide:日本語 combining:e\u0301 emoji:😀👍🏽 end';
 
@@ -83,12 +86,15 @@ test('a tmux server killed while calls are in flight: every call answers, and th
 
   // Answered for the kill, not at their 60 s timeouts: neither says it timed out.
   const [wait, run] = await Promise.all([waiting, running]);
-  if (!wait.isError) assert.ok(!['matched', 'timedOut'].includes((wait.structuredContent as { outcome: string }).outcome), JSON.stringify(wait.structuredContent));
+  if (!wait.isError)
+    assert.ok(
+      !['matched', 'timedOut'].includes((wait.structuredContent as { outcome: string }).outcome),
+      JSON.stringify(wait.structuredContent),
+    );
   if (!run.isError) {
     const ran = run.structuredContent as { exitStatus: number | null; timedOut: boolean };
     assert.ok(ran.exitStatus !== 0 && !ran.timedOut, JSON.stringify(ran));
-  }
-  else assert.match(run.content[0]!.text!, /tmux|pane|server/i);
+  } else assert.match(run.content[0]!.text!, /tmux|pane|server/i);
 
   assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });
   const created = await mcp.ok('create_session', { name: 'again' });

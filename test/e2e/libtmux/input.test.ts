@@ -28,7 +28,8 @@ async function startReader(tmux: PrivateTmux, pane: string, options: { bracketed
   await tmux.tmux('send-keys', '-t', pane, '-l', `${enable}cat > '${file}'; tmux -S '${tmux.socketPath}' wait-for -S ${done}`);
   await tmux.tmux('send-keys', '-t', pane, 'Enter');
   await until(`cat to run in ${pane}`, async () => (await display(tmux, pane, '#{pane_current_command}')) === 'cat');
-  if (options.bracketed) await until('bracketed paste on', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).split('\n').includes('bracketed-on'));
+  if (options.bracketed)
+    await until('bracketed paste on', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).split('\n').includes('bracketed-on'));
   return {
     file,
     /** `partialLine`: the text did not end with a newline, so one C-d only hands that line over. */
@@ -101,7 +102,10 @@ test('send_keys with literal false presses key names: C-c interrupts a program; 
   assert.match(await mcp.fails('send_keys', { paneId: pane, keys: 'ls' }), /keys/);
   assert.match(await mcp.fails('send_keys', { paneId: 'pane-1', keys: ['x'] }), /paneId must be a pane id/);
   assert.match(await mcp.fails('send_keys', { paneId: '%999', keys: ['x'] }), /no pane %999/);
-  assert.match(await mcp.fails('send_keys', { paneId: pane, keys: ['\u0001'.repeat(70_000)] }), /too large to send and echo back.*paste_text/s);
+  assert.match(
+    await mcp.fails('send_keys', { paneId: pane, keys: ['\u0001'.repeat(70_000)] }),
+    /too large to send and echo back.*paste_text/s,
+  );
 
   // Single characters, named keys and ";" as keys.
   await mcp.ok('send_keys', { paneId: pane, keys: ['a', 'b', 'Space', 'c', ';', 'Tab', 'x', 'enter'], literal: false });
@@ -143,7 +147,10 @@ test('send_keys and paste_text refuse a dead pane, a pane in copy mode, and thei
 
   // The pane this server runs in (TMUX_PANE / TMUX point at it) is refused unless force.
   const inside = await startMcp(t, { env: { ...tmux.env, TMUX_PANE: pane, TMUX: `${tmux.socketPath},${pid},0` } });
-  assert.match(await inside.fails('send_keys', { paneId: pane, keys: ['no'] }), /refusing to send keys: %\d+ is the pane this MCP server runs in.*force/s);
+  assert.match(
+    await inside.fails('send_keys', { paneId: pane, keys: ['no'] }),
+    /refusing to send keys: %\d+ is the pane this MCP server runs in.*force/s,
+  );
   assert.match(await inside.fails('paste_text', { paneId: pane, text: 'no' }), /refusing to paste.*runs in/);
   const batch = await inside.ok('send_keys_batch', { operations: [{ paneId: pane, keys: ['no'] }] });
   assert.equal(batch.completed, 0);
@@ -175,11 +182,11 @@ test('send_keys reaches every synchronized pane and says so; paste_text reaches 
 
 // ---- paste_text -----------------------------------------------------------------------------------
 
-test('paste_text pastes exactly through a private buffer and leaves the user\'s buffers as they were', async (t) => {
+test("paste_text pastes exactly through a private buffer and leaves the user's buffers as they were", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const mcp = await startMcp(t, { env: tmux.env });
-  await tmux.tmux('set-buffer', '-b', 'mine', 'the user\'s own buffer');
+  await tmux.tmux('set-buffer', '-b', 'mine', "the user's own buffer");
   await tmux.tmux('set-buffer', 'unnamed one');
   const buffers = () => tmux.tmux('list-buffers', '-F', '#{buffer_name}=#{buffer_sample}');
   const before = await buffers();
@@ -229,7 +236,10 @@ test('send_keys_batch checks every operation before sending any; stop sends noth
   const stopped = await mcp.ok('send_keys_batch', { operations });
   assert.equal(stopped.completed, 0);
   assert.deepEqual(stopped.targets, []);
-  assert.deepEqual(stopped.failures.map((f: { index: number }) => f.index), [1, 3]);
+  assert.deepEqual(
+    stopped.failures.map((f: { index: number }) => f.index),
+    [1, 3],
+  );
   assert.match(stopped.failures[0].reason, /is dead/);
   assert.match(stopped.failures[1].reason, /operations\[3\]\.keys\[0\] "M-;": a modifier with ";" cannot be sent/);
 
@@ -239,7 +249,10 @@ test('send_keys_batch checks every operation before sending any; stop sends noth
     { index: 0, resolvedPaneIds: [a] },
     { index: 2, resolvedPaneIds: [b] },
   ]);
-  assert.deepEqual(continued.failures.map((f: { index: number }) => f.index), [1, 3]);
+  assert.deepEqual(
+    continued.failures.map((f: { index: number }) => f.index),
+    [1, 3],
+  );
 
   const all = await mcp.ok('send_keys_batch', {
     operations: [
@@ -344,14 +357,18 @@ test('cancelling wait_for_channel kills its tmux process and answers at once', a
   await assert.rejects(call);
   await until('the cancelled wait-for process to exit', () => waiters(channel).length === 0, 3000);
   // Gone from /proc's command lines means exited; reaping (the zombie disappearing) follows.
-  await until('the tmux client to be reaped', () => {
-    try {
-      process.kill(pid!, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }, 3000);
+  await until(
+    'the tmux client to be reaped',
+    () => {
+      try {
+        process.kill(pid!, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    3000,
+  );
   // The server carries on.
   assert.equal((await mcp.ok('wait_for_channel', { channel, timeoutMs: 100 })).released, false);
 });

@@ -14,7 +14,13 @@ test('get_server_info without and with a tmux server', async (t) => {
   assert.deepEqual(await mcp.ok('get_server_info'), { running: false });
   // Listings of nothing are empty; reads that need a server say how to get one.
   assert.deepEqual(await mcp.ok('list_windows'), { windows: [] });
-  assert.deepEqual(await mcp.ok('search_panes', { pattern: 'x' }), { matches: [], panesSearched: 0, panesAvailable: 0, truncated: false, truncatedBy: [] });
+  assert.deepEqual(await mcp.ok('search_panes', { pattern: 'x' }), {
+    matches: [],
+    panesSearched: 0,
+    panesAvailable: 0,
+    truncated: false,
+    truncatedBy: [],
+  });
   assert.deepEqual(await mcp.ok('show_hooks'), { hooks: [] });
   assert.match(await mcp.fails('get_tmux_variables', { names: ['version'] }), /no tmux server is running/);
   assert.match(await mcp.fails('show_option', { name: 'history-limit' }), /no tmux server is running/);
@@ -58,7 +64,10 @@ test('session, window and pane info, list_windows with linked windows, find_pane
   assert.equal(info.window.id, windowId);
   assert.equal(info.window.paneCount, 3);
   assert.equal(info.placements.length, 2);
-  assert.deepEqual(info.placements.map((p: any) => p.windowID), [windowId, windowId]);
+  assert.deepEqual(
+    info.placements.map((p: any) => p.windowID),
+    [windowId, windowId],
+  );
   const viaLink = await mcp.ok('get_window_info', { windowId: placements[1].linkRef });
   assert.equal(viaLink.window.id, windowId);
   assert.match(await mcp.fails('get_window_info', { windowId: 'x' }), /windowId must be a window id/);
@@ -134,18 +143,31 @@ test('show_option reads scopes, inherited values, arrays and user options', asyn
   const mcp = await startMcp(t, { env: tmux.env });
 
   assert.deepEqual(await mcp.ok('show_option', { name: 'history-limit' }), { options: [{ name: 'history-limit', value: '100000' }] });
-  assert.deepEqual((await mcp.ok('show_option', { name: 'history-limit', scope: 'global_session' })).options, [{ name: 'history-limit', value: '100000' }]);
+  assert.deepEqual((await mcp.ok('show_option', { name: 'history-limit', scope: 'global_session' })).options, [
+    { name: 'history-limit', value: '100000' },
+  ]);
   // The session has no local value: the inherited global one shows.
-  assert.deepEqual((await mcp.ok('show_option', { name: 'history-limit', scope: 'session', target: 'opts' })).options, [{ name: 'history-limit', value: '100000' }]);
+  assert.deepEqual((await mcp.ok('show_option', { name: 'history-limit', scope: 'session', target: 'opts' })).options, [
+    { name: 'history-limit', value: '100000' },
+  ]);
   assert.match((await mcp.ok('show_option', { name: 'escape-time', scope: 'server' })).options[0].value, /^\d+$/);
-  assert.deepEqual((await mcp.ok('show_option', { name: 'mode-keys', scope: 'global_window' })).options.map((o: any) => o.name), ['mode-keys']);
-  assert.deepEqual((await mcp.ok('show_option', { name: 'remain-on-exit', target: pane })).options, [{ name: 'remain-on-exit', value: 'on' }]);
-  assert.deepEqual((await mcp.ok('show_option', { name: '@greeting' })).options, [{ name: '@greeting', value: 'hello "world" #{pane_id} $HOME' }]);
+  assert.deepEqual(
+    (await mcp.ok('show_option', { name: 'mode-keys', scope: 'global_window' })).options.map((o: any) => o.name),
+    ['mode-keys'],
+  );
+  assert.deepEqual((await mcp.ok('show_option', { name: 'remain-on-exit', target: pane })).options, [
+    { name: 'remain-on-exit', value: 'on' },
+  ]);
+  assert.deepEqual((await mcp.ok('show_option', { name: '@greeting' })).options, [
+    { name: '@greeting', value: 'hello "world" #{pane_id} $HOME' },
+  ]);
 
   assert.deepEqual((await mcp.ok('show_option', { name: '@multiline' })).options, [{ name: '@multiline', value: 'first\nsecond ' }]);
-  assert.deepEqual((await mcp.ok('show_option', { name: '@greeting', scope: 'session', target: 'opts' })).options, [
-    { name: '@greeting', value: 'hello "world" #{pane_id} $HOME' },
-  ], 'inherited user option, name without the * marker');
+  assert.deepEqual(
+    (await mcp.ok('show_option', { name: '@greeting', scope: 'session', target: 'opts' })).options,
+    [{ name: '@greeting', value: 'hello "world" #{pane_id} $HOME' }],
+    'inherited user option, name without the * marker',
+  );
 
   const env = await mcp.ok('show_option', { name: 'update-environment' });
   assert.ok(env.options.length > 1);
@@ -197,11 +219,20 @@ test('show_hooks lists set hooks, global and per session', async (t) => {
 
   const { hooks } = await mcp.ok('show_hooks');
   const newWindow = hooks.filter((h: any) => h.name === 'after-new-window');
-  assert.deepEqual(newWindow.map((h: any) => h.index), [0, 1]);
+  assert.deepEqual(
+    newWindow.map((h: any) => h.index),
+    [0, 1],
+  );
   assert.match(newWindow[0].command, /^display-message "made a window"$/);
   assert.match(newWindow[1].command, /^refresh-client/);
-  assert.ok(hooks.some((h: any) => h.name === 'pane-died' && h.index === 0), 'window hooks are global hooks too');
-  assert.equal(hooks.some((h: any) => h.name === 'session-renamed'), false);
+  assert.ok(
+    hooks.some((h: any) => h.name === 'pane-died' && h.index === 0),
+    'window hooks are global hooks too',
+  );
+  assert.equal(
+    hooks.some((h: any) => h.name === 'session-renamed'),
+    false,
+  );
 
   const session = await mcp.ok('show_hooks', { session: 'hooks' });
   assert.deepEqual(session.hooks, [{ name: 'session-renamed', index: 0, command: 'display-message renamed' }]);
@@ -231,12 +262,21 @@ test('search_panes: literal and regex search, scope, line numbers, truncation, p
 
   const scoped = await mcp.ok('search_panes', { pattern: 'needle-', session: 'two' });
   assert.equal(scoped.panesAvailable, 1);
-  assert.deepEqual(scoped.matches.map((m: any) => m.text).filter((x: string) => x.startsWith('needle')), ['needle-c']);
+  assert.deepEqual(
+    scoped.matches.map((m: any) => m.text).filter((x: string) => x.startsWith('needle')),
+    ['needle-c'],
+  );
 
   const literal = await mcp.ok('search_panes', { pattern: '(x+)' });
-  assert.ok(literal.matches.some((m: any) => m.text === '(x+)'), 'literal by default: parentheses are text');
+  assert.ok(
+    literal.matches.some((m: any) => m.text === '(x+)'),
+    'literal by default: parentheses are text',
+  );
   const regex = await mcp.ok('search_panes', { pattern: '^needle-[ab]$', regex: true });
-  assert.deepEqual(regex.matches.map((m: any) => m.text), ['needle-a', 'needle-b']);
+  assert.deepEqual(
+    regex.matches.map((m: any) => m.text),
+    ['needle-a', 'needle-b'],
+  );
   assert.match(await mcp.fails('search_panes', { pattern: '(unclosed', regex: true }), /not a valid regular expression/);
   assert.match(await mcp.fails('search_panes', { pattern: 'x'.repeat(4097) }), /pattern is longer than .*UTF-8 bytes/);
 
@@ -251,7 +291,8 @@ test('search_panes: literal and regex search, scope, line numbers, truncation, p
   const transport = (mcp.client as unknown as { transport: { onmessage: (message: any, extra?: unknown) => void } }).transport;
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    if (message?.method === 'notifications/progress') progress.push({ progress: message.params.progress, total: message.params.total, message: message.params.message });
+    if (message?.method === 'notifications/progress')
+      progress.push({ progress: message.params.progress, total: message.params.total, message: message.params.message });
     deliver.call(transport, message, extra);
   };
   const result = await mcp.client.callTool({ name: 'search_panes', arguments: { pattern: 'needle' } }, { onprogress: () => {} });
@@ -266,7 +307,7 @@ test('search_panes over 200 panes of 100 rows reports the pane limit', async (t)
   const tmux = privateTmux(t);
   await tmux.start({ session: 'many' });
   // 41 sessions x 5 panes = 205 panes, each showing 100 numbered rows.
-  const fill = "i=0; while [ $i -lt 100 ]; do echo row-$i; i=$((i+1)); done; exec cat";
+  const fill = 'i=0; while [ $i -lt 100 ]; do echo row-$i; i=$((i+1)); done; exec cat';
   const work: Array<Promise<string>> = [];
   for (let s = 0; s < 41; s++) {
     work.push(tmux.tmux('new-session', '-d', '-s', `s${s}`, '-x', '80', '-y', '110', 'sh', '-c', fill));
@@ -304,7 +345,11 @@ test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', 
   await tmux.typeAndWait(pane, 'echo after-$((1+1))');
   const next = await mcp.ok('capture_since', { paneId: pane, cursor: nothing.cursor });
   assert.ok(next.lines.includes('after-2'), next.lines.join('\n'));
-  assert.equal(next.lines.some((l: string) => l.includes('before-cursor')), false, next.lines.join('\n'));
+  assert.equal(
+    next.lines.some((l: string) => l.includes('before-cursor')),
+    false,
+    next.lines.join('\n'),
+  );
   assert.equal(next.restarted, false);
   assert.equal(next.linesMissed, false);
 
@@ -314,15 +359,20 @@ test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', 
   // waitMs: the call is answered as soon as output arrives (here the shell echoing the typed
   // command), not after the full wait: before a wait of the same waitMs on a pane that prints nothing.
   const quiet = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'cat')).trim();
-  const quietWait = mcp.ok('capture_since', { paneId: quiet, cursor: (await mcp.ok('capture_since', { paneId: quiet })).cursor, waitMs: 10000 }).then(
-    () => 'the idle wait',
-    () => 'the idle wait',
-  );
+  const quietWait = mcp
+    .ok('capture_since', { paneId: quiet, cursor: (await mcp.ok('capture_since', { paneId: quiet })).cursor, waitMs: 10000 })
+    .then(
+      () => 'the idle wait',
+      () => 'the idle wait',
+    );
   const waiting = mcp.ok('capture_since', { paneId: pane, cursor: again.cursor, waitMs: 10000 });
   await tmux.typeAndWait(pane, 'echo waited-for');
   assert.equal(await Promise.race([waiting.then(() => 'the woken wait'), quietWait]), 'the woken wait');
   const woke = await waiting;
-  assert.ok(woke.lines.some((l: string) => l.includes('waited-for')), woke.lines.join('\n'));
+  assert.ok(
+    woke.lines.some((l: string) => l.includes('waited-for')),
+    woke.lines.join('\n'),
+  );
   const drained = await mcp.ok('capture_since', { paneId: pane, cursor: woke.cursor });
   const seen = [...woke.lines, ...drained.lines];
   assert.ok(seen.includes('waited-for'), seen.join('\n'));
@@ -335,7 +385,7 @@ test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', 
   await tmux.typeAndWait(pane, 'for i in 1 2 3 4 5; do echo n$i; done');
   const tail = await mcp.ok('capture_since', { paneId: pane, cursor: idle.cursor, maxLines: 2 });
   assert.equal(tail.lines.length, 2);
-  assert.deepEqual(tail.lines, ["n4", "n5"]);
+  assert.deepEqual(tail.lines, ['n4', 'n5']);
   assert.equal(tail.droppedLines, 4, JSON.stringify(tail)); // the command row and n1..n3
 
   const otherPane = await mcp.ok('capture_since', { paneId: other, cursor: tail.cursor });
@@ -353,26 +403,32 @@ test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', 
   assert.match(await mcp.fails('capture_since', { paneId: pane, cursor: 'x'.repeat(16385) }), /cursor/);
 });
 
-test('a person attached in a terminal shows in list_sessions and get_session_info (and python\'s session_attached); this server\'s own clients never do', async (t) => {
+test("a person attached in a terminal shows in list_sessions and get_session_info (and python's session_attached); this server's own clients never do", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'alpha' });
   await tmux.newSession('beta');
   const people = async () => (await tmux.tmux('list-clients', '-F', '#{?client_control_mode,,#{client_pid}}')).split('\n').filter(Boolean);
   /** A person attaching to beta in a terminal (script(1) gives the tmux client one); answers how they leave. */
   const attach = async () => {
-    const person = spawn('script', ['-qfec', `${TMUX_BIN} -S '${tmux.socketPath}' attach-session -t beta`, '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...scrubbedEnv(), TERM: 'xterm' } });
+    const person = spawn('script', ['-qfec', `${TMUX_BIN} -S '${tmux.socketPath}' attach-session -t beta`, '/dev/null'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: { ...scrubbedEnv(), TERM: 'xterm' },
+    });
     t.after(() => void person.kill('SIGKILL'));
-    await until('the person\'s terminal client attaches', async () => (await people()).length === 1, 10_000);
+    await until("the person's terminal client attaches", async () => (await people()).length === 1, 10_000);
     return async () => {
       process.kill(Number((await people())[0]), 'SIGTERM');
-      await until('the person\'s terminal client leaves', async () => (await people()).length === 0, 10_000);
+      await until("the person's terminal client leaves", async () => (await people()).length === 0, 10_000);
     };
   };
   // One server at a time: another server's control clients are clients other than this one's own.
   const mcp = await startMcp(t, { env: tmux.env });
   // This server's own clients: the command client, and a watch client on alpha once keys go there.
   await mcp.ok('send_keys', { paneId: pane, keys: ['true'], enter: true });
-  const attached = async () => Object.fromEntries(((await mcp.ok('list_sessions')).sessions as Array<{ name: string; isAttached: boolean }>).map((s) => [s.name, s.isAttached]));
+  const attached = async () =>
+    Object.fromEntries(
+      ((await mcp.ok('list_sessions')).sessions as Array<{ name: string; isAttached: boolean }>).map((s) => [s.name, s.isAttached]),
+    );
   assert.deepEqual(await attached(), { alpha: false, beta: false });
   let leave = await attach();
   assert.deepEqual(await attached(), { alpha: false, beta: true });
@@ -383,7 +439,13 @@ test('a person attached in a terminal shows in list_sessions and get_session_inf
 
   const python = await startPython(t, tmux.env);
   await python.ok('send_keys', { pane_id: pane, keys: 'true' });
-  const pythonAttached = async () => Object.fromEntries(((await python.ok('list_sessions', {})).result as Array<{ session_name: string; session_attached: string }>).map((s) => [s.session_name, s.session_attached]));
+  const pythonAttached = async () =>
+    Object.fromEntries(
+      ((await python.ok('list_sessions', {})).result as Array<{ session_name: string; session_attached: string }>).map((s) => [
+        s.session_name,
+        s.session_attached,
+      ]),
+    );
   assert.deepEqual(await pythonAttached(), { alpha: '0', beta: '0' });
   leave = await attach();
   assert.deepEqual(await pythonAttached(), { alpha: '0', beta: '1' });

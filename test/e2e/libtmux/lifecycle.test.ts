@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PrivateTmux, privateTmux } from '../../fixture/tmux.js';
+import { type PrivateTmux, privateTmux } from '../../fixture/tmux.js';
 import { startMcp, type McpSession } from '../../fixture/mcp.js';
 import { until } from '../../fixture/until.js';
 
@@ -70,7 +70,10 @@ test('create_session starts the tmux server, takes names and directories literal
   assert.ok(Math.abs(created.createdAt - Date.now() / 1000) < 60);
 
   assert.deepEqual(await sessionNames(mcp), [name]);
-  assert.equal(await display(tmux, created.id, '#{session_name}|#{window_name}|#{pane_width}x#{pane_height}'), `${name}|win #{session_name}|100x30`);
+  assert.equal(
+    await display(tmux, created.id, '#{session_name}|#{window_name}|#{pane_width}x#{pane_height}'),
+    `${name}|win #{session_name}|100x30`,
+  );
   assert.equal(await currentPath(tmux, created.id), dir);
   const { panes } = await mcp.ok('list_panes', { session: created.ref });
   assert.equal(panes.length, 1);
@@ -133,7 +136,10 @@ test('a tmux server with no session (kept by exit-empty off): every listing is e
   const listed = await julia.ok('list_panes');
   assert.deepEqual([listed.panes, listed.total, listed.coverage], [[], 0, 'complete_observed_graph']);
   await mcp.ok('create_session', { name: 'made' });
-  assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['made']);
+  assert.deepEqual(
+    (await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name),
+    ['made'],
+  );
   assert.equal((await mcp.ok('list_panes')).panes.length, 1);
 });
 
@@ -142,7 +148,10 @@ test('the tmux server killed from outside: list_sessions, create_session and lis
   const pane = await tmux.start({ session: 'before' });
   const mcp = await startMcp(t, { env: { ...tmux.env, ...ALL_TOOLSETS } });
   const { panes: before } = await mcp.ok('list_panes');
-  assert.deepEqual(before.map((p: { id: string }) => p.id), [pane]);
+  assert.deepEqual(
+    before.map((p: { id: string }) => p.id),
+    [pane],
+  );
 
   await tmux.tmux('kill-server');
   assert.deepEqual(await mcp.ok('list_sessions'), { sessions: [] });
@@ -151,7 +160,7 @@ test('the tmux server killed from outside: list_sessions, create_session and lis
   assert.equal(again.name, 'after');
   const { panes } = await mcp.ok('list_panes');
   assert.equal(panes.length, 1);
-  assert.equal(panes[0].windowID, (await display(tmux, again.id, '#{window_id}')));
+  assert.equal(panes[0].windowID, await display(tmux, again.id, '#{window_id}'));
   // A ref from the old server is refused, never applied to the new pane that reuses its id.
   assert.match(await mcp.fails('kill_pane', { paneId: before[0].ref }), /stale/);
   assert.deepEqual(await sessionNames(mcp), ['after']);
@@ -254,7 +263,10 @@ test('create_window, split_window, set_synchronize_panes, clear_pane_scrollback,
   assert.ok(!remaining.includes(right.id));
   assert.match(await mcp.fails('kill_window', { windowId: 'logs' }), /windowId must be a window id/);
   assert.deepEqual(await mcp.ok('kill_window', { windowId: win.linkRef }), { windowId: win.id, deleted: true });
-  assert.deepEqual((await windowsOf()).map((line) => line.split(' ')[0]), [windowId, unnamed.id]);
+  assert.deepEqual(
+    (await windowsOf()).map((line) => line.split(' ')[0]),
+    [windowId, unnamed.id],
+  );
   assert.match(await mcp.fails('kill_window', { windowId: win.id }), /no window/);
 });
 
@@ -285,7 +297,10 @@ test('respawn_pane: refuses a live pane without killFirst, revives a dead one, k
   const spare = await tmux.newSession('spare');
   await mcp.ok('list_sessions');
   const controlSessions = (await tmux.tmux('list-clients', '-F', '#{client_control_mode} #{session_name}'))
-    .trim().split('\n').filter((line) => line.startsWith('1 ')).map((line) => line.slice(2));
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('1 '))
+    .map((line) => line.slice(2));
   const [victim, session] = controlSessions.includes('spare') ? [pane, 'r'] : [spare, 'spare'];
   assert.ok(!controlSessions.includes(session));
   await tmux.tmux('set-option', '-w', '-t', victim, 'remain-on-exit', 'on');
@@ -315,9 +330,15 @@ test('the caller guard: no killing or respawning the pane the server runs in, un
   const alive = async () => (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n').sort();
   const everything = await alive();
 
-  assert.match(await mcp.fails('kill_pane', { paneId: caller }), new RegExp(`refusing to kill pane ${caller}: ${caller} is the pane this MCP server runs in.*force: true`));
+  assert.match(
+    await mcp.fails('kill_pane', { paneId: caller }),
+    new RegExp(`refusing to kill pane ${caller}: ${caller} is the pane this MCP server runs in.*force: true`),
+  );
   assert.match(await mcp.fails('kill_window', { windowId }), new RegExp(`refusing to kill window ${windowId}: ${caller} is the pane`));
-  assert.match(await mcp.fails('kill_session', { session: 'home' }), /refusing to kill session \$\d+: .* is the pane this MCP server runs in/);
+  assert.match(
+    await mcp.fails('kill_session', { session: 'home' }),
+    /refusing to kill session \$\d+: .* is the pane this MCP server runs in/,
+  );
   assert.match(await mcp.fails('respawn_pane', { paneId: caller, killFirst: true }), /refusing to respawn pane/);
   assert.deepEqual(await alive(), everything, 'refusals change nothing');
   assert.equal(await display(tmux, caller, '#{pane_pid}'), pid);

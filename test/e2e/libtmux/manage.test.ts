@@ -28,7 +28,9 @@ async function split(tmux: PrivateTmux, target: string, ...flags: string[]): Pro
 }
 
 async function newWindow(tmux: PrivateTmux, session: string): Promise<{ id: string; index: string }> {
-  const [id, index] = (await tmux.tmux('new-window', '-d', '-t', `${session}:`, '-P', '-F', '#{window_id} #{window_index}', 'sh')).trim().split(' ');
+  const [id, index] = (await tmux.tmux('new-window', '-d', '-t', `${session}:`, '-P', '-F', '#{window_id} #{window_index}', 'sh'))
+    .trim()
+    .split(' ');
   return { id: id!, index: index! };
 }
 
@@ -71,7 +73,13 @@ test('rename_session: literal names by id, name or ref; bad names and targets ch
   assert.match(await mcp.fails('rename_session', { session: '$99', name: 'x' }), /no session \$99/);
   assert.match(await mcp.fails('rename_session', { session: staleRef('session', id), name: 'x' }), /stale/);
   assert.match(await mcp.fails('rename_session', { session: GARBLED, name: 'x' }), /not a ref this server issued/);
-  assert.match(await mcp.fails('rename_session', { session: await refOf(mcp, 'pane', (await lines(tmux, 'list-panes', '-a', '-F', '#{pane_id}'))[0]!), name: 'x' }), /needs a session ref/);
+  assert.match(
+    await mcp.fails('rename_session', {
+      session: await refOf(mcp, 'pane', (await lines(tmux, 'list-panes', '-a', '-F', '#{pane_id}'))[0]!),
+      name: 'x',
+    }),
+    /needs a session ref/,
+  );
   assert.deepEqual(await lines(tmux, 'list-sessions', '-F', '#{session_id} #{session_name}'), before);
 });
 
@@ -125,7 +133,10 @@ test('resize_pane: border steps, absolute sizes and zoom, with conflicting or im
 
   // Impossible and malformed requests fail and leave the geometry alone.
   const before = await geometry(tmux, window);
-  assert.match(await mcp.fails('resize_pane', { paneId: left, direction: 'up', amount: 3 }), /nothing moved.*spans the window from top to bottom/s);
+  assert.match(
+    await mcp.fails('resize_pane', { paneId: left, direction: 'up', amount: 3 }),
+    /nothing moved.*spans the window from top to bottom/s,
+  );
   assert.match(await mcp.fails('resize_pane', { paneId: left, height: 10 }), /nothing changed.*resize_window/s);
   assert.match(await mcp.fails('resize_pane', { paneId: left }), /say how to resize/);
   assert.match(await mcp.fails('resize_pane', { paneId: left, zoom: true, width: 10 }), /one way to resize at a time/);
@@ -191,7 +202,10 @@ test('select_layout applies presets and saved layout strings, and refuses invali
   assert.equal(vertical.windowId, window);
   assert.equal(vertical.layout, await layout());
   assert.notEqual(vertical.layout, saved);
-  assert.ok((await geometry(tmux, window)).every((row) => row.includes(':120x')), 'even-vertical stacks full-width panes');
+  assert.ok(
+    (await geometry(tmux, window)).every((row) => row.includes(':120x')),
+    'even-vertical stacks full-width panes',
+  );
   for (const preset of ['even-horizontal', 'main-horizontal', 'main-vertical', 'tiled']) {
     assert.equal((await mcp.ok('select_layout', { windowId: window, layout: preset })).layout, await layout());
   }
@@ -266,7 +280,10 @@ test('select_window and move_window act on one placement and report session:inde
 
   assert.deepEqual(await mcp.ok('select_window', { windowId: second.id }), { windowId: second.id, target: `${main}:${second.index}` });
   assert.equal(await current('main'), second.id);
-  assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: 'main', sourceIndex: 0 }), { windowId: first, target: `${main}:0` });
+  assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: 'main', sourceIndex: 0 }), {
+    windowId: first,
+    target: `${main}:0`,
+  });
   assert.equal(await current('main'), first);
 
   // Moving within the session, to a free index, without changing the current window.
@@ -304,10 +321,16 @@ test('select_window and move_window act on one placement and report session:inde
   const { windows } = await mcp.ok('list_windows', { session: 'side' });
   const linkRef = windows.find((w: { id: string }) => w.id === first).linkRef;
   assert.deepEqual(await mcp.ok('select_window', { windowId: linkRef }), { windowId: first, target: `${side}:5` });
-  assert.match(await mcp.fails('select_window', { windowId: linkRef, sourceSession: 'main' }), /window-link ref into session .* but sourceSession is/);
+  assert.match(
+    await mcp.fails('select_window', { windowId: linkRef, sourceSession: 'main' }),
+    /window-link ref into session .* but sourceSession is/,
+  );
   assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: side }), { windowId: first, target: `${side}:5` });
   assert.equal(await current('side'), first);
-  assert.deepEqual(await mcp.ok('move_window', { windowId: first, sourceSession: 'side', index: 6 }), { windowId: first, target: `${side}:6` });
+  assert.deepEqual(await mcp.ok('move_window', { windowId: first, sourceSession: 'side', index: 6 }), {
+    windowId: first,
+    target: `${side}:6`,
+  });
   assert.ok((await placements()).includes(`${side}:6 ${first}`));
   assert.ok((await placements()).includes(`${main}:0 ${first}`), 'the other placement stays');
 });

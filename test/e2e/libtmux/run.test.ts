@@ -7,7 +7,11 @@ import { until } from '../../fixture/until.js';
 
 /** Polls (each poll is one tmux process, no sleeping) until the pane's foreground program is `name`; 10 s at most. */
 async function untilRunning(tmux: PrivateTmux, pane: string, name: string): Promise<void> {
-  await until(`${pane} to run ${name}`, async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === name, 10_000);
+  await until(
+    `${pane} to run ${name}`,
+    async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === name,
+    10_000,
+  );
 }
 
 async function setup(t: Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void }, shell?: string) {
@@ -47,7 +51,10 @@ test('run_shell_command: exit status, exact output, no echo or prompt', async (t
 test('run_shell_command: echo of the marker text never counts as output', async (t) => {
   const { pane, mcp } = await setup(t);
   // Commands that mention the markers and the frame's own words.
-  const r = await mcp.ok('run_shell_command', { paneId: pane, command: "echo '_S _E 0'; echo \"tm_E 0\"; printf '%s%s\\n' x _S # a comment" });
+  const r = await mcp.ok('run_shell_command', {
+    paneId: pane,
+    command: "echo '_S _E 0'; echo \"tm_E 0\"; printf '%s%s\\n' x _S # a comment",
+  });
   assert.deepEqual(r.output, ['_S _E 0', 'tm_E 0', 'x_S']);
   assert.equal(r.exitStatus, 0);
   const partial = await mcp.ok('run_shell_command', { paneId: pane, command: 'printf no-newline' });
@@ -71,7 +78,11 @@ test('run_shell_command: unicode, long wrapped lines, multi-line commands and he
 
 test('run_shell_command: maxLines keeps the newest lines and counts the rest', async (t) => {
   const { pane, mcp } = await setup(t);
-  const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'i=1; while [ $i -le 500 ]; do echo line$i; i=$((i+1)); done', maxLines: 10 });
+  const r = await mcp.ok('run_shell_command', {
+    paneId: pane,
+    command: 'i=1; while [ $i -le 500 ]; do echo line$i; i=$((i+1)); done',
+    maxLines: 10,
+  });
   assert.equal(r.output.length, 10);
   assert.equal(r.output[9], 'line500');
   assert.equal(r.output[0], 'line491');
@@ -105,7 +116,11 @@ test('run_shell_command: after a timeout, a command still running blocks the nex
   const { tmux, pane, mcp } = await setup(t);
   // The subshell waits for tmux and then runs a builtin, so the pane's foreground program reads "sh":
   // only the unfinished frame tells that it is busy.
-  const r = await mcp.call('run_shell_command', { paneId: pane, command: `tmux -S '${tmux.socketPath}' wait-for go; echo finished`, timeoutMs: 200 });
+  const r = await mcp.call('run_shell_command', {
+    paneId: pane,
+    command: `tmux -S '${tmux.socketPath}' wait-for go; echo finished`,
+    timeoutMs: 200,
+  });
   assert.equal(r.structuredContent?.timedOut, true);
   const marker = /prints "(tm[0-9a-f]+_E) <status>"/.exec(r.content[0]!.text!)?.[1];
   assert.ok(marker, r.content[0]!.text);

@@ -110,7 +110,13 @@ test('wait_for_text: stop patterns, regex, any output, invalid regex', async (t)
   const { tmux, pane, mcp, mark } = await setup(t);
   let c = await mark();
   await tmux.typeAndWait(pane, "printf 'building\\nerror: it broke\\nBUILD OK\\n'");
-  const stopped = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['BUILD OK'], stop: ['warning', 'error:'], cursor: c, timeoutMs: 5000 });
+  const stopped = await mcp.ok('wait_for_text', {
+    paneId: pane,
+    patterns: ['BUILD OK'],
+    stop: ['warning', 'error:'],
+    cursor: c,
+    timeoutMs: 5000,
+  });
   assert.equal(stopped.outcome, 'stopped');
   assert.equal(stopped.matched, 'error:');
   assert.equal(stopped.matchedIndex, 1);
@@ -129,7 +135,10 @@ test('wait_for_text: stop patterns, regex, any output, invalid regex', async (t)
   assert.equal(any.outcome, 'matched');
   assert.equal(any.matched, null);
 
-  assert.match(await mcp.fails('wait_for_text', { paneId: pane, patterns: ['(unclosed'], regex: true }), /patterns\[0\] is not a valid regular expression/);
+  assert.match(
+    await mcp.fails('wait_for_text', { paneId: pane, patterns: ['(unclosed'], regex: true }),
+    /patterns\[0\] is not a valid regular expression/,
+  );
   assert.match(await mcp.fails('wait_for_text', { paneId: pane, patterns: ['ok'], stop: ['[z-a]'], regex: true }), /stop\[0\]/);
   assert.match(await mcp.fails('wait_for_text', { paneId: pane, patterns: [''] }), /empty/);
   assert.match(await mcp.fails('wait_for_text', { paneId: pane, patterns: ['x'], timeoutMs: 50 }), /timeoutMs/);
@@ -249,10 +258,9 @@ test('wait_for_channel reports progress every second while it waits', async (t) 
   const seen: Array<{ progress: number; total?: number; message?: string }> = [];
   let firstTick!: () => void;
   const ticked = new Promise<void>((resolve) => (firstTick = resolve));
-  const waiting = mcp.client.callTool(
-    { name: 'wait_for_channel', arguments: { channel: 'tick', timeoutMs: 20_000 } },
-    { onprogress: (p: { progress: number; total?: number; message?: string }) => (seen.push(p), firstTick()) } as never,
-  );
+  const waiting = mcp.client.callTool({ name: 'wait_for_channel', arguments: { channel: 'tick', timeoutMs: 20_000 } }, {
+    onprogress: (p: { progress: number; total?: number; message?: string }) => (seen.push(p), firstTick()),
+  } as never);
   await ticked;
   await mcp.ok('signal_channel', { channel: 'tick' });
   const result = await waiting;

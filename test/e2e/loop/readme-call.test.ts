@@ -63,7 +63,10 @@ async function readmeLoop(env: NodeJS.ProcessEnv): Promise<void> {
 
   // 6. Search.
   const found = await call(env, 'search_panes', { pattern: 'abab' });
-  assert.ok(found.matches.some((m: { pane: string; text: string }) => m.pane === pane && m.text === 'abab'), JSON.stringify(found.matches));
+  assert.ok(
+    found.matches.some((m: { pane: string; text: string }) => m.pane === pane && m.text === 'abab'),
+    JSON.stringify(found.matches),
+  );
 
   // 7. Clean up.
   await call(env, 'kill_session', { session: 'work' });
@@ -71,7 +74,10 @@ async function readmeLoop(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 /** The private default socket, as the README's reader has it, kept in the test's temp dir. */
-function readerEnv(t: Parameters<typeof privateTmux>[0] & { after: (fn: () => void) => void }, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function readerEnv(
+  t: Parameters<typeof privateTmux>[0] & { after: (fn: () => void) => void },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   const tmux = privateTmux(t);
   const env = scrubbedEnv({ ...tmux.env, TMUX_TMPDIR: tmux.dir, ...extra });
   delete env.LIBTMUX_SOCKET_PATH;

@@ -47,19 +47,39 @@ interface Edit {
 }
 
 type Plan =
-  | { readonly run: 'script'; readonly cwd: 'clone' | 'project'; readonly edits?: readonly Edit[]; readonly after?: (home: string, out: string) => void }
-  | { readonly run: 'server'; readonly edits: readonly Edit[]; readonly until: RegExp; readonly after?: (home: string, url: string) => Promise<void> }
+  | {
+      readonly run: 'script';
+      readonly cwd: 'clone' | 'project';
+      readonly edits?: readonly Edit[];
+      readonly after?: (home: string, out: string) => void;
+    }
+  | {
+      readonly run: 'server';
+      readonly edits: readonly Edit[];
+      readonly until: RegExp;
+      readonly after?: (home: string, url: string) => Promise<void>;
+    }
   | { readonly check: 'json' | 'toml' | 'command' }
   | { readonly skip: string };
 
 /** Fixed ports may be held by another program on a shared machine: each gets a free one. */
-const freePort = (port: number): Edit => ({ from: new RegExp(`\\b${port}\\b`, 'g'), to: `{port${port}}`, why: `port ${port} may be taken on a shared machine: a free port instead` });
+const freePort = (port: number): Edit => ({
+  from: new RegExp(`\\b${port}\\b`, 'g'),
+  to: `{port${port}}`,
+  why: `port ${port} may be taken on a shared machine: a free port instead`,
+});
 
 const PLANS: Readonly<Record<string, Plan>> = {
   'README.md: npm ci && npm run build && node dist/cli.js': {
     run: 'script',
     cwd: 'clone',
-    edits: [{ from: 'npm ci && npm run build && ', to: '', why: 'npm ci would reinstall the node_modules this very suite runs from, and npm test has built dist/ already' }],
+    edits: [
+      {
+        from: 'npm ci && npm run build && ',
+        to: '',
+        why: 'npm ci would reinstall the node_modules this very suite runs from, and npm test has built dist/ already',
+      },
+    ],
   },
   'README.md: npm test': { skip: 'the suite itself: this test is one of its files' },
   'README.md: apt-get install -y tmux bash python3 openssh-server openssh-client fish zsh asciinema chromium jq openssl': {
@@ -122,7 +142,7 @@ const PLANS: Readonly<Record<string, Plan>> = {
     },
   },
   'README.md: tmux-mcp --host gpu=me@gpu.example --host build=ci-box#work': { run: 'script', cwd: 'clone' },
-  "skills/tmux/SKILL.md: tmux-mcp call create_session '{\"name\": \"work\"}'": {
+  'skills/tmux/SKILL.md: tmux-mcp call create_session \'{"name": "work"}\'': {
     run: 'script',
     cwd: 'project',
     after: (_home, out) => {
@@ -135,7 +155,11 @@ const PLANS: Readonly<Record<string, Plan>> = {
 
 /** Safe defaults: no client configuration puts the agent on the person's own tmux. */
 function assertPrivateSocket(block: Block): void {
-  assert.doesNotMatch(block.text, /LIBTMUX_SOCKET_NAME|LIBTMUX_SOCKET_PATH/, `${block.file}: a default snippet uses the private socket: ${block.text}`);
+  assert.doesNotMatch(
+    block.text,
+    /LIBTMUX_SOCKET_NAME|LIBTMUX_SOCKET_PATH/,
+    `${block.file}: a default snippet uses the private socket: ${block.text}`,
+  );
 }
 
 function checkConfig(block: Block, kind: 'json' | 'toml' | 'command'): void {
@@ -144,13 +168,17 @@ function checkConfig(block: Block, kind: 'json' | 'toml' | 'command'): void {
     const config = JSON.parse(block.text) as { mcpServers: Record<string, { command?: string; url?: string }> };
     assert.equal(config.mcpServers.tmux?.command, 'tmux-mcp');
   } else if (kind === 'toml') {
-    const parsed = execFileSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: block.text, encoding: 'utf8' });
+    const parsed = execFileSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], {
+      input: block.text,
+      encoding: 'utf8',
+    });
     const config = JSON.parse(parsed) as { mcp_servers: Record<string, { command?: string; env?: unknown }> };
     assert.equal(config.mcp_servers.tmux?.command, 'tmux-mcp');
     assert.equal(config.mcp_servers.tmux?.env, undefined);
   } else {
     // Claude Code's own CLI is not on the test machine: the lines are read, the server they register is tmux-mcp.
-    for (const line of block.text.split('\n').filter((l) => l.startsWith('claude '))) assert.match(line, /^claude mcp add (tmux -- tmux-mcp|--transport http \S+ http:\/\/127\.0\.0\.1:\d+\/mcp --header)/, line);
+    for (const line of block.text.split('\n').filter((l) => l.startsWith('claude ')))
+      assert.match(line, /^claude mcp add (tmux -- tmux-mcp|--transport http \S+ http:\/\/127\.0\.0\.1:\d+\/mcp --header)/, line);
   }
 }
 
@@ -172,7 +200,10 @@ async function port(): Promise<number> {
 async function edited(block: Block, edits: readonly Edit[] = []): Promise<string> {
   let text = block.text;
   for (const edit of edits) {
-    assert.ok(typeof edit.from === 'string' ? text.includes(edit.from) : new RegExp(edit.from.source, edit.from.flags.replace('g', '')).test(text), `${block.key}: the edit "${edit.why}" still applies`);
+    assert.ok(
+      typeof edit.from === 'string' ? text.includes(edit.from) : new RegExp(edit.from.source, edit.from.flags.replace('g', '')).test(text),
+      `${block.key}: the edit "${edit.why}" still applies`,
+    );
     text = typeof edit.from === 'string' ? text.replace(edit.from, edit.to) : text.replace(edit.from, edit.to);
   }
   for (const fixed of new Set(text.match(/\{port\d+\}/g) ?? [])) text = text.split(fixed).join(String(await port()));
@@ -201,12 +232,23 @@ test('README and skill: every command block runs as written, or is listed with w
     await t.test(`${block.file}: ${block.key.slice(0, 70)}`, async (st) => {
       // Each block on a private tmux of its own (the README's default socket, in a folder of this test's).
       const tmuxDir = tempDir(st, 'tmux-mcp-newcomer-tmux-');
-      const env = scrubbedEnv({ HOME: home, TMUX_TMPDIR: tmuxDir, PATH: `${dirname(bin)}:${process.env.PATH}`, ...(process.env.LIBTMUX_TMUX_BIN ? { LIBTMUX_TMUX_BIN: process.env.LIBTMUX_TMUX_BIN } : {}) });
+      const env = scrubbedEnv({
+        HOME: home,
+        TMUX_TMPDIR: tmuxDir,
+        PATH: `${dirname(bin)}:${process.env.PATH}`,
+        ...(process.env.LIBTMUX_TMUX_BIN ? { LIBTMUX_TMUX_BIN: process.env.LIBTMUX_TMUX_BIN } : {}),
+      });
       st.after(() => void spawnSync(TMUX_BIN, ['-L', 'libtmux-mcp', 'kill-server'], { env, stdio: 'ignore' }));
       const script = await edited(block, plan.edits);
       if (plan.run === 'script') {
         const cwd = plan.cwd === 'clone' ? ROOT : project;
-        const ran = spawnSync('bash', ['-e', '-c', script], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+        const ran = spawnSync('bash', ['-e', '-c', script], {
+          cwd,
+          env,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 120_000,
+        });
         assert.equal(ran.status, 0, `${block.key}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`);
         plan.after?.(home, ran.stdout + ran.stderr);
         return;

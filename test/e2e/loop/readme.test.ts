@@ -50,7 +50,10 @@ test('README: a typical loop', async (t) => {
 
   // 6. Search.
   const found = await mcp.ok('search_panes', { pattern: 'abab' });
-  assert.ok(found.matches.some((m: { pane: string; text: string }) => m.pane === pane && m.text === 'abab'), JSON.stringify(found.matches));
+  assert.ok(
+    found.matches.some((m: { pane: string; text: string }) => m.pane === pane && m.text === 'abab'),
+    JSON.stringify(found.matches),
+  );
 
   // 7. Clean up: teardown is on by default on the private socket.
   await mcp.ok('kill_session', { session: 'work' });

@@ -63,7 +63,10 @@ test('run_shell_command: a shell still in its rc file answers NOT STARTED, refus
   writeFileSync(rc, `read _ < '${fifo}'\nPS1='$ '\n`);
   const pane = await tmux.start({ shell: `env ENV='${rc}' sh` });
   const mcp = await startMcp(t, { env: tmux.env });
-  await until('the shell to start', async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'sh');
+  await until(
+    'the shell to start',
+    async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'sh',
+  );
 
   const first = await mcp.call('run_shell_command', { paneId: pane, command: 'echo first-$((6*7))', timeoutMs: 1000 });
   const r = first.structuredContent as any;
@@ -85,7 +88,11 @@ test('run_shell_command: a shell still in its rc file answers NOT STARTED, refus
 
 test('run_shell_command: a command that started and runs past the deadline answers RUNNING', async (t) => {
   const { tmux, pane, mcp } = await setup(t);
-  const r = await mcp.call('run_shell_command', { paneId: pane, command: `tmux -S '${tmux.socketPath}' wait-for go-run; echo done`, timeoutMs: 300 });
+  const r = await mcp.call('run_shell_command', {
+    paneId: pane,
+    command: `tmux -S '${tmux.socketPath}' wait-for go-run; echo done`,
+    timeoutMs: 300,
+  });
   assert.equal((r.structuredContent as any).timedOut, true);
   assert.match(r.content[0]!.text!, /^RUNNING/);
   const refusal = await mcp.fails('run_shell_command', { paneId: pane, command: 'echo next' });
@@ -132,9 +139,17 @@ function fishIn(dir: string): string {
 test('run_shell_command in fish: a frame in fish syntax, output and exit status right, and the frame stays out of fish history', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ shell: fishIn(tmux.dir) });
-  await until(async () => 'fish to show its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)), async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>'), 30_000);
+  await until(
+    async () => 'fish to show its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)),
+    async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>'),
+    30_000,
+  );
   const mcp = await startMcp(t, { env: tmux.env });
-  const ok = await mcp.ok('run_shell_command', { paneId: pane, command: 'set n (math 6 \\* 7)\necho fish-$n\nprintf "two\\nlines\\n"', timeoutMs: 30_000 });
+  const ok = await mcp.ok('run_shell_command', {
+    paneId: pane,
+    command: 'set n (math 6 \\* 7)\necho fish-$n\nprintf "two\\nlines\\n"',
+    timeoutMs: 30_000,
+  });
   assert.deepEqual([ok.exitStatus, ok.output], [0, ['fish-42', 'two', 'lines']]);
   const failed = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo before-false; false', timeoutMs: 30_000 });
   assert.deepEqual([failed.exitStatus, failed.output], [1, ['before-false']]);
@@ -142,7 +157,11 @@ test('run_shell_command in fish: a frame in fish syntax, output and exit status 
   await mcp.ok('wait_for_text', { paneId: pane, patterns: ['user-0-line'], timeoutMs: 30_000 });
   // fish writes its history file after each command; the user's line lands there, the frames never.
   const file = join(tmux.dir, 'data', 'fish', 'fish_history');
-  await until('fish to save the user line', () => existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'), 30_000);
+  await until(
+    'fish to save the user line',
+    () => existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'),
+    30_000,
+  );
   assert.doesNotMatch(readFileSync(file, 'utf8'), /printf|tm[0-9a-f]{12}|fish-/);
 });
 
@@ -156,7 +175,9 @@ for (const ignoreSpace of [false, true]) {
   test(`run_shell_command in zsh: the command stays out of history with HIST_IGNORE_SPACE ${ignoreSpace ? 'set' : 'unset (the default; only the install line is saved)'}`, async (t) => {
     const tmux = privateTmux(t);
     const file = join(tmux.dir, 'zsh_history');
-    const pane = await tmux.start({ shell: `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}` });
+    const pane = await tmux.start({
+      shell: `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}`,
+    });
     await until('zsh to show its prompt', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('zsh>'), 30_000);
     const mcp = await startMcp(t, { env: tmux.env });
     const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo zsh-$((6*7))', timeoutMs: 30_000 });

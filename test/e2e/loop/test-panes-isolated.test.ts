@@ -53,10 +53,9 @@ test('a tmux server stopped by a test that failed before resuming it is still re
     tmux.dispose();
     await until('the stopped server to be reaped', () => !running(pid), 10_000).catch(() => {});
     assert.equal(running(pid), false, 'the stopped server is still there');
-    assert.equal((await bystander.tmux('display-message', '-p', '#{session_name}')).trim(), 'test', 'another test\'s server is untouched');
+    assert.equal((await bystander.tmux('display-message', '-p', '#{session_name}')).trim(), 'test', "another test's server is untouched");
   } finally {
     tmux.dispose();
     bystander.dispose();
   }
 });
-

@@ -81,7 +81,7 @@ test('wait_for_text with a capture_since cursor: tail repeats no line where the 
   const pane = await tmux.start({ height: 50 });
   const mcp = await startMcp(t, { env: tmux.env });
   // A pane printing numbered lines steadily, so output keeps arriving while each wait starts.
-  await tmux.tmux('send-keys', '-t', pane, '-l', "i=0; while [ $i -lt 4000 ]; do i=$((i+1)); echo n=$i; sleep 0.001; done\n");
+  await tmux.tmux('send-keys', '-t', pane, '-l', 'i=0; while [ $i -lt 4000 ]; do i=$((i+1)); echo n=$i; sleep 0.001; done\n');
   await untilOnScreen(tmux, pane, /^n=1$/m);
   for (let round = 0; round < 12; round++) {
     const { cursor } = await mcp.ok('capture_since', { paneId: pane });

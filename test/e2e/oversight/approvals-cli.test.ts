@@ -50,14 +50,23 @@ function callOnTerminal(args: string[], env: NodeJS.ProcessEnv, reply: string): 
 test('tmux-mcp call: with no terminal a call a rule meets is refused at once; a bad rule is a usage error', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
-  const refused = await call(['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf no-tty-1'], literal: true, enter: true }), '--approve', RULE], tmux.env);
+  const refused = await call(
+    ['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf no-tty-1'], literal: true, enter: true }), '--approve', RULE],
+    tmux.env,
+  );
   assert.equal(refused.status, 1);
   assert.equal(refused.stdout, '');
   assert.match(refused.stderr, /send_keys needs a person's approval \(--approve text:rm\\s\+-rf\), and no one can be asked/);
-  assert.match(refused.stderr, /Run tmux-mcp call on a terminal \(it asks there\), or send the call with --url to a server started with --view/);
+  assert.match(
+    refused.stderr,
+    /Run tmux-mcp call on a terminal \(it asks there\), or send the call with --url to a server started with --view/,
+  );
   await neverTyped(tmux, pane, 'no-tty-1');
   // A call no rule meets runs as ever.
-  const plain = await call(['send_keys', JSON.stringify({ paneId: pane, keys: ['echo fine-2'], literal: true, enter: true }), '--approve', RULE], tmux.env);
+  const plain = await call(
+    ['send_keys', JSON.stringify({ paneId: pane, keys: ['echo fine-2'], literal: true, enter: true }), '--approve', RULE],
+    tmux.env,
+  );
   assert.equal(plain.status, 0, plain.stderr);
 
   const bad = await call(['list_sessions', '--approve', 'text:(unclosed'], tmux.env);
@@ -68,12 +77,21 @@ test('tmux-mcp call: with no terminal a call a rule meets is refused at once; a 
 test('tmux-mcp call on a terminal: asks there; "y" runs the call, a reason refuses it', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'agent' });
-  const yes = await callOnTerminal(['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf tty-yes-1'], literal: true, enter: true }), '--approve', RULE], tmux.env, 'y');
+  const yes = await callOnTerminal(
+    ['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf tty-yes-1'], literal: true, enter: true }), '--approve', RULE],
+    tmux.env,
+    'y',
+  );
   assert.equal(yes.status, 0, yes.screen);
-  for (const fact of ['Approval needed: send_keys', `local:${pane} (session agent`, 'echo rm -rf tty-yes-1', `Rule: ${RULE}`]) assert.ok(yes.screen.includes(fact), `${fact} in:\n${yes.screen}`);
+  for (const fact of ['Approval needed: send_keys', `local:${pane} (session agent`, 'echo rm -rf tty-yes-1', `Rule: ${RULE}`])
+    assert.ok(yes.screen.includes(fact), `${fact} in:\n${yes.screen}`);
   await until('the approved command ran', async () => /^rm -rf tty-yes-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
 
-  const no = await callOnTerminal(['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf tty-no-2'], literal: true, enter: true }), '--approve', RULE], tmux.env, 'wrong pane');
+  const no = await callOnTerminal(
+    ['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf tty-no-2'], literal: true, enter: true }), '--approve', RULE],
+    tmux.env,
+    'wrong pane',
+  );
   assert.equal(no.status, 1, no.screen);
   assert.match(no.screen, /send_keys was denied by a person on the terminal \(--approve text:rm\\s\+-rf\): wrong pane; nothing was sent/);
   await neverTyped(tmux, pane, 'tty-no-2');

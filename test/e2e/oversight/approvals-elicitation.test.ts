@@ -13,7 +13,16 @@ import { connectHttp, ERAS, startMcp } from '../../fixture/mcp.js';
 import { startHttp } from '../../fixture/http.js';
 import { privateTmux } from '../../fixture/tmux.js';
 import { until } from '../../fixture/until.js';
-import { APPROVE, auditPath, deny, elicitingClient, neverTyped, questionLines, untilWithdrawn, type Reply } from '../../fixture/approvals.js';
+import {
+  APPROVE,
+  auditPath,
+  deny,
+  elicitingClient,
+  neverTyped,
+  questionLines,
+  untilWithdrawn,
+  type Reply,
+} from '../../fixture/approvals.js';
 
 const RULE = 'text:rm\\s+-rf';
 
@@ -33,10 +42,14 @@ for (const [negotiation, era, version] of ERAS) {
     await until('the approved command ran', async () => /^rm -rf approved-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
     assert.equal(client.asked.length, 1);
     const question = client.asked[0]!.message;
-    for (const fact of ['send_keys', `local:${pane}`, 'session agent', 'echo rm -rf approved-1', RULE]) assert.ok(question.includes(fact), `${fact} in:\n${question}`);
+    for (const fact of ['send_keys', `local:${pane}`, 'session agent', 'echo rm -rf approved-1', RULE])
+      assert.ok(question.includes(fact), `${fact} in:\n${question}`);
 
     const refused = await mcp.fails('send_keys', { paneId: pane, keys: ['echo rm -rf denied-2'], literal: true, enter: true });
-    assert.match(refused, /send_keys was denied by a person in the client \(--approve text:rm\\s\+-rf\): not on this box; nothing was sent/);
+    assert.match(
+      refused,
+      /send_keys was denied by a person in the client \(--approve text:rm\\s\+-rf\): not on this box; nothing was sent/,
+    );
     await neverTyped(tmux, pane, 'denied-2');
 
     // A call no rule meets runs without a question.
@@ -62,12 +75,20 @@ for (const [negotiation, era, version] of ERAS) {
     const client = elicitingClient((_, signal) =>
       negotiation === 'legacy' ? untilWithdrawn(signal) : new Promise<Reply>((resolve) => setTimeout(() => resolve(APPROVE), 1600)),
     );
-    const mcp = await startMcp(t, { env: tmux.env, args: ['--approve', RULE, '--approve-timeout', '1', '--audit', audit], negotiation, client: client.setup });
+    const mcp = await startMcp(t, {
+      env: tmux.env,
+      args: ['--approve', RULE, '--approve-timeout', '1', '--audit', audit],
+      negotiation,
+      client: client.setup,
+    });
     const refused = await mcp.fails('send_keys', { paneId: pane, keys: ['echo rm -rf late-1'], literal: true, enter: true });
     assert.match(refused, /send_keys was not approved within 1 s \(--approve text:rm\\s\+-rf\) \(--approve-timeout\); nothing was sent/);
     if (negotiation === 'legacy') assert.equal(client.asked[0]?.withdrawn, true, 'the open question was withdrawn from the client');
     await neverTyped(tmux, pane, 'late-1');
-    assert.deepEqual(questionLines(audit).map((line) => line.approval.answer), ['timeout']);
+    assert.deepEqual(
+      questionLines(audit).map((line) => line.approval.answer),
+      ['timeout'],
+    );
   });
 
   test(`elicitation ${version}: a call cancelled while it waits types nothing, and its question is withdrawn`, async (t) => {
@@ -77,7 +98,10 @@ for (const [negotiation, era, version] of ERAS) {
     const client = elicitingClient((_, signal) => untilWithdrawn(signal));
     const mcp = await startMcp(t, { env: tmux.env, args: ['--approve', RULE, '--audit', audit], negotiation, client: client.setup });
     const controller = new AbortController();
-    const call = mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: ['echo rm -rf cancelled-1'], literal: true, enter: true } }, { signal: controller.signal });
+    const call = mcp.client.callTool(
+      { name: 'send_keys', arguments: { paneId: pane, keys: ['echo rm -rf cancelled-1'], literal: true, enter: true } },
+      { signal: controller.signal },
+    );
     await until('the question reached the client', () => client.asked.length === 1);
     controller.abort();
     await assert.rejects(call, /abort/i);
@@ -85,7 +109,10 @@ for (const [negotiation, era, version] of ERAS) {
       // The server holds the call in this era: cancelling it withdraws its question from the client.
       await until('the question withdrawn', () => client.asked[0]!.withdrawn);
       await until('the question line', () => questionLines(audit).length === 1);
-      assert.deepEqual(questionLines(audit).map((line) => line.approval.answer), ['cancelled']);
+      assert.deepEqual(
+        questionLines(audit).map((line) => line.approval.answer),
+        ['cancelled'],
+      );
     }
     await neverTyped(tmux, pane, 'cancelled-1');
     // The server goes on answering.
@@ -117,14 +144,24 @@ for (const [negotiation, era, version] of ERAS) {
     const tmux = privateTmux(t);
     const pane = await tmux.start();
     const audit = auditPath(t);
-    const mcp = await startMcp(t, { env: tmux.env, args: ['--approve', 'tool:send_*', '--approve', 'destructive', '--audit', audit], negotiation });
+    const mcp = await startMcp(t, {
+      env: tmux.env,
+      args: ['--approve', 'tool:send_*', '--approve', 'destructive', '--audit', audit],
+      negotiation,
+    });
     const refused = await mcp.fails('send_keys', { paneId: pane, keys: ['echo nobody-1'], literal: true, enter: true });
-    assert.match(refused, /send_keys needs a person's approval \(--approve tool:send_\*\), and no one can be asked: this client does not support MCP elicitation and the server has no --view; nothing was sent/);
+    assert.match(
+      refused,
+      /send_keys needs a person's approval \(--approve tool:send_\*\), and no one can be asked: this client does not support MCP elicitation and the server has no --view; nothing was sent/,
+    );
     assert.match(refused, /a client that supports elicitation.*--view/);
     await neverTyped(tmux, pane, 'nobody-1');
     // Reads are never asked about, even under `destructive` (the contract marks every tool so).
     await mcp.ok('list_sessions');
-    assert.deepEqual(questionLines(audit).map((line) => [line.approval.answer, line.approval.rule]), [['refused', 'tool:send_*']]);
+    assert.deepEqual(
+      questionLines(audit).map((line) => [line.approval.answer, line.approval.rule]),
+      [['refused', 'tool:send_*']],
+    );
   });
 }
 
@@ -173,15 +210,28 @@ test('elicitation: python answers a denial with its error _meta, julia with its 
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const client = elicitingClient(() => deny('no'));
-  const python = await startMcp(t, { env: tmux.env, args: ['--profile', 'python', '--approve', RULE], negotiation: 'legacy', client: client.setup });
+  const python = await startMcp(t, {
+    env: tmux.env,
+    args: ['--profile', 'python', '--approve', RULE],
+    negotiation: 'legacy',
+    client: client.setup,
+  });
   const refused = await python.call('send_keys', { pane_id: pane, keys: 'echo rm -rf python-1' });
   assert.equal(refused.isError, true);
   assert.deepEqual((refused as { _meta?: { error_type?: string; expected?: boolean } })._meta?.error_type, 'ApprovalDenied');
   assert.match(refused.content[0]!.text!, /denied by a person in the client .*: no; nothing was sent/);
 
-  const julia = await startMcp(t, { env: tmux.env, args: ['--profile', 'julia', '--approve', RULE], negotiation: 'auto', client: elicitingClient(() => deny('no')).setup });
+  const julia = await startMcp(t, {
+    env: tmux.env,
+    args: ['--profile', 'julia', '--approve', RULE],
+    negotiation: 'auto',
+    client: elicitingClient(() => deny('no')).setup,
+  });
   const { panes } = await julia.ok('list_panes');
-  const target = { paneId: pane, generation: panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane).target.generation };
+  const target = {
+    paneId: pane,
+    generation: panes.find((row: { target: { paneId: string } }) => row.target.paneId === pane).target.generation,
+  };
   const envelope = await julia.call('send_keys', { target, keys: ['echo rm -rf julia-2', 'Enter'] });
   assert.equal(envelope.isError, true);
   const { error } = envelope.structuredContent as { error: { code: string; effects: string; message: string } };
@@ -200,20 +250,29 @@ test('elicitation over HTTP in both eras: asked during the call (2025 session) o
     const client = elicitingClient(() => replies.shift()!);
     const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation, client: client.setup });
     assert.equal(mcp.client.getNegotiatedProtocolVersion(), version);
-    // With a progress token, as clients that show progress send.
-    const progress = { onprogress: () => {} };
-    const ran = await mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: [`echo rm -rf http-${version}`], literal: true, enter: true } }, progress);
+    const ran = await mcp.client.callTool({
+      name: 'send_keys',
+      arguments: { paneId: pane, keys: [`echo rm -rf http-${version}`], literal: true, enter: true },
+    });
     assert.equal(ran.isError, undefined, JSON.stringify(ran));
-    await until('the approved command ran', async () => new RegExp(`^rm -rf http-${version}$`, 'm').test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
-    const refused = await mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: [`echo rm -rf denied-${version}`], literal: true, enter: true } }, progress);
+    await until('the approved command ran', async () =>
+      new RegExp(`^rm -rf http-${version}$`, 'm').test(await tmux.tmux('capture-pane', '-p', '-t', pane)),
+    );
+    const refused = await mcp.client.callTool({
+      name: 'send_keys',
+      arguments: { paneId: pane, keys: [`echo rm -rf denied-${version}`], literal: true, enter: true },
+    });
     assert.equal(refused.isError, true);
-    assert.match((refused.content as Array<{ text: string }>)[0]!.text, new RegExp(`denied by a person in the client .*: no over ${version}`));
+    assert.match(
+      (refused.content as Array<{ text: string }>)[0]!.text,
+      new RegExp(`denied by a person in the client .*: no over ${version}`),
+    );
     await neverTyped(tmux, pane, `denied-${version}`);
     assert.equal(client.asked.length, 2);
   }
 });
 
-test('elicitation 2026-07-28: a batch\'s questions are put at once, before it starts, each answered on its own', async (t) => {
+test("elicitation 2026-07-28: a batch's questions are put at once, before it starts, each answered on its own", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const screens: string[] = [];
@@ -223,7 +282,9 @@ test('elicitation 2026-07-28: a batch\'s questions are put at once, before it st
   });
   const mcp = await startMcp(t, { env: tmux.env, args: ['--approve', RULE], negotiation: 'auto', client: client.setup });
   const op = (text: string) => ({ paneId: pane, keys: [text], literal: true, enter: true });
-  const result = await mcp.ok('send_keys_batch', { operations: [op('echo rm -rf first-0'), op('echo second-1'), op('echo rm -rf third-2')] });
+  const result = await mcp.ok('send_keys_batch', {
+    operations: [op('echo rm -rf first-0'), op('echo second-1'), op('echo rm -rf third-2')],
+  });
   assert.equal(client.asked.length, 2);
   assert.match(client.asked[0]!.message, /send_keys_batch operations\[0\] send_keys/);
   // Asked before anything of the batch was typed: the protocol answers a call with questions only before it runs.
@@ -242,12 +303,18 @@ test('elicitation: a server stopping while a call waits answers it (nothing sent
   const server = await startHttp(t, { env: tmux.env, args: ['--approve', RULE] });
   const client = elicitingClient((_, signal) => untilWithdrawn(signal));
   const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation: 'legacy', client: client.setup });
-  const call = mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: ['echo rm -rf stopping-1'], literal: true, enter: true } }, { onprogress: () => {} });
+  const call = mcp.client.callTool({
+    name: 'send_keys',
+    arguments: { paneId: pane, keys: ['echo rm -rf stopping-1'], literal: true, enter: true },
+  });
   await until('asked', () => client.asked.length === 1);
   const stopped = server.stop();
   const answer = await call;
   assert.equal(answer.isError, true);
-  assert.match((answer.content as Array<{ text: string }>)[0]!.text, /send_keys did not run: the server is stopping while it waited for approval; nothing was sent/);
+  assert.match(
+    (answer.content as Array<{ text: string }>)[0]!.text,
+    /send_keys did not run: the server is stopping while it waited for approval; nothing was sent/,
+  );
   assert.equal(client.asked[0]!.withdrawn, true);
   assert.equal(await stopped, 0);
   await neverTyped(tmux, pane, 'stopping-1');

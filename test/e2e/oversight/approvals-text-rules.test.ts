@@ -51,7 +51,8 @@ test('text rules (libtmux): key names, keys split in a call or over calls, line 
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo r'], literal: true });
   await refused(mcp, 'send_keys', { paneId: pane, keys: ['m -rf across-9'], literal: true, enter: true });
   await mcp.ok('send_keys', { paneId: pane, keys: ['C-u'] });
-  for (const marker of ['keyname-1', 'split-2', 'edited-3', 'cursor-4', 'enter-5', 'paste-6', 'run-7', 'batch-8', 'across-9']) await neverTyped(tmux, pane, marker);
+  for (const marker of ['keyname-1', 'split-2', 'edited-3', 'cursor-4', 'enter-5', 'paste-6', 'run-7', 'batch-8', 'across-9'])
+    await neverTyped(tmux, pane, marker);
 
   // The same shapes that do not spell it run as they always did.
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo', 'Space', 'rm', 'Space', '-r', 'Space', 'fine-1', 'Enter'] });
@@ -78,7 +79,13 @@ test('text rules (python): a paste buffer loaded first is read when it is pasted
   await refused(mcp, 'run_command', { pane_id: pane, command: 'rm -rf run-3' });
   await refused(mcp, 'split_window', { pane_id: pane, shell: 'rm -rf split-4' });
   // Split over two items: "r" pressed as a key, left on the line, then "m -rf ...": the second reads as the line it makes.
-  const batch = await mcp.call('send_keys_batch', { operations: [{ pane_id: pane, keys: 'echo batch-fine' }, { pane_id: pane, keys: 'r', enter: false }, { pane_id: pane, keys: 'm -rf batch-5' }] });
+  const batch = await mcp.call('send_keys_batch', {
+    operations: [
+      { pane_id: pane, keys: 'echo batch-fine' },
+      { pane_id: pane, keys: 'r', enter: false },
+      { pane_id: pane, keys: 'm -rf batch-5' },
+    ],
+  });
   const split = batch.structuredContent as { results: Array<{ success: boolean; error: string | null }>; stopped_at: number | null };
   assert.deepEqual([split.results.map((row) => row.success), split.stopped_at], [[true, true, false], 2]);
   assert.match(split.results[2]!.error!, REFUSED);
@@ -87,11 +94,18 @@ test('text rules (python): a paste buffer loaded first is read when it is pasted
   // Once the line is cleared (C-u, as at the keyboard), what follows reads alone again.
   await mcp.ok('send_keys', { pane_id: pane, keys: 'C-u', enter: false });
   await mcp.ok('send_keys', { pane_id: pane, keys: 'echo m -rf alone' });
-  const single = await mcp.call('send_keys_batch', { operations: [{ pane_id: pane, keys: 'echo batch-ok' }, { pane_id: pane, keys: 'echo rm -rf batch-6' }, { pane_id: pane, keys: 'echo batch-after-7' }] });
+  const single = await mcp.call('send_keys_batch', {
+    operations: [
+      { pane_id: pane, keys: 'echo batch-ok' },
+      { pane_id: pane, keys: 'echo rm -rf batch-6' },
+      { pane_id: pane, keys: 'echo batch-after-7' },
+    ],
+  });
   const report = single.structuredContent as { results: Array<{ success: boolean; error: string | null }>; stopped_at: number | null };
   assert.deepEqual([report.results.map((row) => row.success), report.stopped_at], [[true, false], 1]);
   assert.match(report.results[1]!.error!, REFUSED);
-  for (const marker of ['buffer-1', 'python-2', 'run-3', 'batch-5', 'across-calls', 'batch-6', 'batch-after-7']) await neverTyped(tmux, pane, marker);
+  for (const marker of ['buffer-1', 'python-2', 'run-3', 'batch-5', 'across-calls', 'batch-6', 'batch-after-7'])
+    await neverTyped(tmux, pane, marker);
   assert.equal((await tmux.tmux('list-panes', '-a')).trim().split('\n').length, 1, 'the refused split_window made no pane');
 });
 
@@ -100,7 +114,24 @@ test('text rules (julia): send_keys, paste_text, send_keys_and_wait and a run_op
   const pane = await tmux.start();
   const mcp = await startMcp(t, {
     env: tmux.env,
-    args: ['--profile', 'julia', '--approve', RULE, '--tool', 'list_panes', '--tool', 'send_keys', '--tool', 'paste_text', '--tool', 'send_keys_and_wait', '--tool', 'run_operations', '--tool', 'capture_pane'],
+    args: [
+      '--profile',
+      'julia',
+      '--approve',
+      RULE,
+      '--tool',
+      'list_panes',
+      '--tool',
+      'send_keys',
+      '--tool',
+      'paste_text',
+      '--tool',
+      'send_keys_and_wait',
+      '--tool',
+      'run_operations',
+      '--tool',
+      'capture_pane',
+    ],
     negotiation: 'auto',
   });
   const { panes } = await mcp.ok('list_panes');
@@ -145,9 +176,14 @@ test('text rules in a batch: the matching item asks on its own, at its turn; the
   // 2025-11-25: the server holds the call, so each item is asked when its turn comes.
   const mcp = await startMcp(t, { env: tmux.env, args: ['--approve', RULE], negotiation: 'legacy', client: client.setup });
   const op = (text: string) => ({ paneId: pane, keys: [text], literal: true, enter: true });
-  const result = await mcp.ok('send_keys_batch', { operations: [op('echo first-1'), op('echo rm -rf second-2'), op('echo third-3'), op('echo rm -rf fourth-4'), op('echo fifth-5')] });
+  const result = await mcp.ok('send_keys_batch', {
+    operations: [op('echo first-1'), op('echo rm -rf second-2'), op('echo third-3'), op('echo rm -rf fourth-4'), op('echo fifth-5')],
+  });
   assert.deepEqual(result.failures, [{ index: 3, reason: result.failures[0]?.reason }]);
-  assert.match(result.failures[0].reason, /operations\[3\] \(send_keys\) was denied by a person in the client .*: not that one; nothing was sent/);
+  assert.match(
+    result.failures[0].reason,
+    /operations\[3\] \(send_keys\) was denied by a person in the client .*: not that one; nothing was sent/,
+  );
   assert.equal(result.completed, 3);
   assert.equal(client.asked.length, 2);
   // When item 1 was asked about, item 0 had been typed and item 2 had not.

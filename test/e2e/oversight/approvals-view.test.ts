@@ -59,19 +59,23 @@ test('view: a waiting call shows within 1 s; Approve runs it, Deny refuses it wi
   const methods: string[] = [];
   page.on('request', (req) => void methods.push(`${req.method()} ${new URL(req.url()).pathname}`));
 
-  // The server's first call loads what calls need (the SDK over stdio, the validators): not the question's time.
+  // The server's first call loads what calls need (the argument validators): not the question's time.
   await mcp.ok('list_sessions');
   // This client cannot be asked (no elicitation): the view is the channel.
   const approved = mcp.call('send_keys', { paneId: pane, keys: ['echo rm -rf view-approved-1'], literal: true, enter: true });
   const id = await question(page, 'echo rm -rf view-approved-1', 1000);
   const shown = await page.$eval(`#questions li[data-id="${id}"]`, (li) => li.textContent ?? '');
-  for (const fact of ['send_keys', `local:${pane}`, 'session agent', `rule ${RULE}`, 'refused unanswered in']) assert.ok(shown.includes(fact), `${fact} in: ${shown}`);
+  for (const fact of ['send_keys', `local:${pane}`, 'session agent', `rule ${RULE}`, 'refused unanswered in'])
+    assert.ok(shown.includes(fact), `${fact} in: ${shown}`);
   assert.equal(await page.$eval('#waiting', (el) => (el as HTMLElement).hidden), false);
   await page.click(`#questions li[data-id="${id}"] .approve`);
   const ran = await approved;
   assert.equal(ran.isError, undefined, JSON.stringify(ran));
   await until('the approved command ran', async () => /^rm -rf view-approved-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
-  await page.waitForFunction(() => document.querySelectorAll('#questions li').length === 0 && (document.getElementById('waiting') as HTMLElement).hidden, { timeout: 5000 });
+  await page.waitForFunction(
+    () => document.querySelectorAll('#questions li').length === 0 && (document.getElementById('waiting') as HTMLElement).hidden,
+    { timeout: 5000 },
+  );
 
   const denied = mcp.call('send_keys', { paneId: pane, keys: ['echo rm -rf view-denied-2'], literal: true, enter: true });
   const second = await question(page, 'view-denied-2', 1000);
@@ -79,21 +83,40 @@ test('view: a waiting call shows within 1 s; Approve runs it, Deny refuses it wi
   await page.click(`#questions li[data-id="${second}"] .deny`);
   const refused = await denied;
   assert.equal(refused.isError, true);
-  assert.match(refused.content[0]!.text!, /send_keys was denied by a person in the live view \(--approve text:rm\\s\+-rf\): use the scratch pane; nothing was sent/);
+  assert.match(
+    refused.content[0]!.text!,
+    /send_keys was denied by a person in the live view \(--approve text:rm\\s\+-rf\): use the scratch pane; nothing was sent/,
+  );
   await neverTyped(tmux, pane, 'view-denied-2');
 
   // Each question is a line of the trail beside its call's.
-  await page.waitForFunction(() => [...document.querySelectorAll('#audit li.approval')].map((li) => li.textContent).join('|').match(/approved[\s\S]*denied|denied[\s\S]*approved/), { timeout: 5000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('#audit li.approval')]
+        .map((li) => li.textContent)
+        .join('|')
+        .match(/approved[\s\S]*denied|denied[\s\S]*approved/),
+    { timeout: 5000 },
+  );
   const lines = await page.$$eval('#audit li.approval', (items) => items.map((li) => li.textContent ?? ''));
-  assert.ok(lines.some((line) => /denied/.test(line) && /answered in the view/.test(line) && /reason: use the scratch pane/.test(line)), lines.join('\n'));
+  assert.ok(
+    lines.some((line) => /denied/.test(line) && /answered in the view/.test(line) && /reason: use the scratch pane/.test(line)),
+    lines.join('\n'),
+  );
   // The page's only requests besides GETs were its two answers.
-  assert.deepEqual(methods.filter((m) => !m.startsWith('GET ')), [`POST /approvals/${id}`, `POST /approvals/${second}`]);
+  assert.deepEqual(
+    methods.filter((m) => !m.startsWith('GET ')),
+    [`POST /approvals/${id}`, `POST /approvals/${second}`],
+  );
 });
 
-test('view: an answer without the cookie, the CSRF token or this server\'s Origin is 403, and answers nothing', async (t) => {
+test("view: an answer without the cookie, the CSRF token or this server's Origin is 403, and answers nothing", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--view', '127.0.0.1:0', '--approve', RULE, '--approve-timeout', '20'] });
+  const mcp = await startMcp(t, {
+    env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
+    args: ['--view', '127.0.0.1:0', '--approve', RULE, '--approve-timeout', '20'],
+  });
   const url = await viewUrl(mcp.stderr);
   const page = await openView(t, url);
   await mcp.ok('list_sessions');
@@ -111,7 +134,11 @@ test('view: an answer without the cookie, the CSRF token or this server\'s Origi
   assert.equal(await post(answer, { ...good, 'x-csrf-token': `${csrf.split('.')[0]}.forged` }, body), 403, 'a forged CSRF token');
   assert.equal(await post(answer, without('origin'), body), 403, 'no Origin');
   assert.equal(await post(answer, { ...good, origin: 'http://evil.example' }, body), 403, 'a foreign Origin');
-  assert.equal(await post(answer, { ...good, origin: `http://localhost:${new URL(url).port}` }, body), 403, 'an allowed name that is not this page\'s origin');
+  assert.equal(
+    await post(answer, { ...good, origin: `http://localhost:${new URL(url).port}` }, body),
+    403,
+    "an allowed name that is not this page's origin",
+  );
   assert.equal(await post(answer, without('cookie'), body), 403, 'no session cookie');
   assert.equal(await post(`${url}pause`, without('x-csrf-token'), JSON.stringify({ paused: true })), 403, 'pause without the token');
   // Nothing was answered: the call still waits, and the page still offers it.
@@ -142,9 +169,14 @@ test('view: Pause holds a send_keys (reads still answer) until Resume, in order;
   assert.ok(!(await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('held-1'), 'a held call typed nothing');
 
   await page.click('#pause');
-  await Promise.all([first, second]).then((results) => results.forEach((result) => assert.equal(result.isError, undefined, JSON.stringify(result))));
+  await Promise.all([first, second]).then((results) =>
+    results.forEach((result) => assert.equal(result.isError, undefined, JSON.stringify(result))),
+  );
   await until('both ran, in order', async () => /held-1\n[\s\S]*held-2/.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
-  await page.waitForFunction(() => document.getElementById('pause')?.textContent === 'Pause' && document.querySelectorAll('#questions li').length === 0, { timeout: 5000 });
+  await page.waitForFunction(
+    () => document.getElementById('pause')?.textContent === 'Pause' && document.querySelectorAll('#questions li').length === 0,
+    { timeout: 5000 },
+  );
 
   // Paused again from the page: a new call waits; Deny on it refuses it.
   await page.click('#pause');
@@ -160,13 +192,27 @@ test('view: Pause holds a send_keys (reads still answer) until Resume, in order;
 test('view beside --http: `tmux-mcp call --url` and an HTTP client without elicitation are asked in the view', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
-  const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--view', '127.0.0.1:0', '--approve', 'tool:send_keys'] });
+  const server = await startHttp(t, {
+    env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
+    args: ['--view', '127.0.0.1:0', '--approve', 'tool:send_keys'],
+  });
   const page = await openView(t, await viewUrl(server.stderr));
 
-  const child = spawn(process.execPath, [CLI, 'call', 'send_keys', JSON.stringify({ paneId: pane, keys: ['echo from-call-1'], literal: true, enter: true }), '--url', server.url], {
-    env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'call',
+      'send_keys',
+      JSON.stringify({ paneId: pane, keys: ['echo from-call-1'], literal: true, enter: true }),
+      '--url',
+      server.url,
+    ],
+    {
+      env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -179,8 +225,10 @@ test('view beside --http: `tmux-mcp call --url` and an HTTP client without elici
   for (const negotiation of ['legacy', 'auto'] as const) {
     const mcp = await connectHttp(t, { url: server.url, token: server.token, negotiation });
     const marker = `over-http-${negotiation}`;
-    // With a progress token, as clients that show progress send: the call takes the server's request path.
-    const call = mcp.client.callTool({ name: 'send_keys', arguments: { paneId: pane, keys: [`echo ${marker}`], literal: true, enter: true } }, { onprogress: () => {} });
+    const call = mcp.client.callTool({
+      name: 'send_keys',
+      arguments: { paneId: pane, keys: [`echo ${marker}`], literal: true, enter: true },
+    });
     const asked = await question(page, marker, 5000);
     await page.click(`#questions li[data-id="${asked}"] .approve`);
     assert.equal((await call).isError, undefined);

@@ -39,7 +39,12 @@ test('audit: redaction covers the tool and client names, argument keys and a sec
 
   // A client whose name holds the secret, and a tools/call whose arguments are not an object.
   const raw = startRaw(t, tmux.env, ['--audit', file, ...REDACT]);
-  raw.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `agent ${SECRET}`, version: '0' } } });
+  raw.send({
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `agent ${SECRET}`, version: '0' } },
+  });
   await raw.answer('init');
   raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'capture_pane', arguments: [pane] } });
@@ -52,14 +57,24 @@ test('audit: redaction covers the tool and client names, argument keys and a sec
   const text = readFileSync(file, 'utf8');
   assert.equal(text.includes(SECRET.slice(0, 12)), false, 'no part of the secret is in the file');
   assert.equal(/[\u2028\u2029\u0085]/.test(text), false, 'line separators are escaped');
-  const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line));
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.ok(lines.some((line) => line.tool === 'tool-[redacted]'));
   assert.ok(lines.some((line) => line.tool === 'capture_pane' && Object.hasOwn(line.arguments, 'key-[redacted]')));
-  assert.ok(lines.some((line) => line.arguments?.keys?.[0] === 'a\u2028b\u0085c\u2029d'), 'read back as sent');
+  assert.ok(
+    lines.some((line) => line.arguments?.keys?.[0] === 'a\u2028b\u0085c\u2029d'),
+    'read back as sent',
+  );
   const shape = lines.filter((line) => line.client.name === 'agent [redacted]');
   assert.deepEqual(
     shape.map((line) => [line.tool, line.outcome, line.arguments]),
-    [['capture_pane', 'error', [pane]], ['list_sessions', 'error', 'all'], ['list_sessions', 'ok', {}]],
+    [
+      ['capture_pane', 'error', [pane]],
+      ['list_sessions', 'error', 'all'],
+      ['list_sessions', 'ok', {}],
+    ],
     'every call of the raw client is a line, the ones the SDK refused by shape too',
   );
   assert.match(shape[0].error, /arguments: expected an object/);
@@ -69,7 +84,8 @@ test('audit: the file is opened without following a link, and must be ours and 0
   const tmux = privateTmux(t);
   await tmux.start();
   const dir = auditDir(t);
-  const start = (file: string) => spawnSync(process.execPath, [CLI, '--audit', file], { env: tmux.env, input: '', encoding: 'utf8', timeout: 30_000 });
+  const start = (file: string) =>
+    spawnSync(process.execPath, [CLI, '--audit', file], { env: tmux.env, input: '', encoding: 'utf8', timeout: 30_000 });
   const target = join(dir, 'elsewhere.jsonl');
   writeFileSync(target, '', { mode: 0o600 });
   symlinkSync(target, join(dir, 'link.jsonl'));
@@ -138,10 +154,20 @@ test('python with --view: a socket the view does not show is refused; the config
   const blue = dir.server('blue');
   await red.start({ session: 'red-session' });
   const bluePane = await blue.start({ session: 'blue-session' });
-  const mcp = await startPython(t, scrubbedEnv({ TMUX_TMPDIR: dir.tmpdir, LIBTMUX_SOCKET: 'red', TMUX_MCP_TOKEN: 'view-token-0123456789abcdef' }), { TMUX_MCP_VIEW: '0' });
+  const mcp = await startPython(
+    t,
+    scrubbedEnv({ TMUX_TMPDIR: dir.tmpdir, LIBTMUX_SOCKET: 'red', TMUX_MCP_TOKEN: 'view-token-0123456789abcdef' }),
+    { TMUX_MCP_VIEW: '0' },
+  );
   const refused = await mcp.fails('send_keys', { socket_name: 'blue', pane_id: bluePane, keys: 'echo unseen' });
   assert.match(refused, /socket "blue" is not one the live view shows: while --view is on/);
   assert.doesNotMatch(await blue.tmux('capture-pane', '-p', '-t', bluePane), /unseen/);
-  assert.deepEqual((await mcp.ok('list_sessions', { socket_name: 'red' })).result.map((s: { session_name: string }) => s.session_name), ['red-session']);
-  assert.deepEqual((await mcp.ok('list_servers')).result.map((s: { socket_name: string }) => s.socket_name), ['red']);
+  assert.deepEqual(
+    (await mcp.ok('list_sessions', { socket_name: 'red' })).result.map((s: { session_name: string }) => s.session_name),
+    ['red-session'],
+  );
+  assert.deepEqual(
+    (await mcp.ok('list_servers')).result.map((s: { socket_name: string }) => s.socket_name),
+    ['red'],
+  );
 });

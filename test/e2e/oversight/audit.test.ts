@@ -82,7 +82,12 @@ test('audit, libtmux: calls, an error, a refused call, batch items, redaction, t
   await mcp.ok('list_sessions');
   await mcp.ok('send_keys', { paneId: pane, keys: [`echo ${SECRET}`], literal: true, enter: false });
   assert.match(await mcp.fails('capture_pane', { paneId: '%999' }), /no pane %999/);
-  await mcp.ok('call_read_tools_batch', { operations: [{ tool: 'get_pane_info', arguments: { paneId: pane } }, { tool: 'capture_pane', arguments: { paneId: '%998' } }] });
+  await mcp.ok('call_read_tools_batch', {
+    operations: [
+      { tool: 'get_pane_info', arguments: { paneId: pane } },
+      { tool: 'capture_pane', arguments: { paneId: '%998' } },
+    ],
+  });
   await unknownTool(mcp);
   const all = lines(file);
   checkCommon(file, all);
@@ -108,19 +113,30 @@ test('audit, libtmux: calls, an error, a refused call, batch items, redaction, t
   );
   assert.deepEqual(items[0]!.targets, [`local:${pane}`]);
   assert.ok(batch.targets.includes(`local:${pane}`), 'what its items touched counts for the batch');
-  assert.ok(items.every((line) => all.indexOf(line) < all.indexOf(batch)), 'items end before their batch');
+  assert.ok(
+    items.every((line) => all.indexOf(line) < all.indexOf(batch)),
+    'items end before their batch',
+  );
 });
 
 test('audit, python: the same lines in the python profile', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'py' });
   const file = auditFile(t);
-  const mcp = await startMcp(t, { env: { ...tmux.env, TMUX_MCP_AUDIT: file, TMUX_MCP_AUDIT_REDACT: 'hunter2-\\w+' }, args: ['--profile', 'python'] });
+  const mcp = await startMcp(t, {
+    env: { ...tmux.env, TMUX_MCP_AUDIT: file, TMUX_MCP_AUDIT_REDACT: 'hunter2-\\w+' },
+    args: ['--profile', 'python'],
+  });
   await mcp.call('list_sessions', {});
   await mcp.call('send_keys', { pane_id: pane, keys: `echo ${SECRET}`, enter: false });
   const failed = await mcp.call('capture_pane', { pane_id: '%999' });
   assert.equal(failed.isError, true);
-  await mcp.call('call_read_tools_batch', { operations: [{ tool: 'get_pane_info', arguments: { pane_id: pane } }, { tool: 'list_windows', arguments: {} }] });
+  await mcp.call('call_read_tools_batch', {
+    operations: [
+      { tool: 'get_pane_info', arguments: { pane_id: pane } },
+      { tool: 'list_windows', arguments: {} },
+    ],
+  });
   const gone = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'cat')).trim();
   const read = (await mcp.call('capture_since', { pane_id: gone })).structuredContent as { cursor: string };
   await tmux.tmux('kill-pane', '-t', gone);
@@ -153,15 +169,37 @@ test('audit, julia: envelopes, run_operations items and a refused target', async
   const file = auditFile(t);
   const mcp = await startMcp(t, {
     env: tmux.env,
-    args: ['--profile', 'julia', '--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'run_operations', '--audit', file, '--audit-redact', 'hunter2-\\w+'],
+    args: [
+      '--profile',
+      'julia',
+      '--tool',
+      'list_panes',
+      '--tool',
+      'capture_pane',
+      '--tool',
+      'send_keys',
+      '--tool',
+      'run_operations',
+      '--audit',
+      file,
+      '--audit-redact',
+      'hunter2-\\w+',
+    ],
   });
-  const listed = (await mcp.call('list_panes', {})).structuredContent as { panes: Array<{ target: { paneId: string; generation: string } }> };
+  const listed = (await mcp.call('list_panes', {})).structuredContent as {
+    panes: Array<{ target: { paneId: string; generation: string } }>;
+  };
   const target = listed.panes[0]!.target;
   assert.equal(target.paneId, pane);
   await mcp.call('send_keys', { target, keys: [`echo ${SECRET}`] });
   const refused = await mcp.call('capture_pane', { target: { paneId: '%999', generation: target.generation } });
   assert.equal(refused.isError, true);
-  const ran = await mcp.call('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target, lines: 5 } }, { tool: 'send_keys', arguments: { target, keys: ['Enter'] } }] });
+  const ran = await mcp.call('run_operations', {
+    operations: [
+      { tool: 'capture_pane', arguments: { target, lines: 5 } },
+      { tool: 'send_keys', arguments: { target, keys: ['Enter'] } },
+    ],
+  });
   assert.equal(ran.isError, undefined, JSON.stringify(ran));
   await unknownTool(mcp);
   const all = lines(file);
@@ -214,9 +252,19 @@ test('audit: a file that cannot be written stops start-up with one clear line an
     assert.match(run.stderr, new RegExp(`^tmux-mcp: --audit ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot write there`));
     assert.match(run.stderr, why);
   }
-  const bad = spawnSync(process.execPath, [CLI, '--audit', join(dir, 'a.jsonl'), '--audit-redact', '('], { env: tmux.env, input: '', encoding: 'utf8', timeout: 30_000 });
+  const bad = spawnSync(process.execPath, [CLI, '--audit', join(dir, 'a.jsonl'), '--audit-redact', '('], {
+    env: tmux.env,
+    input: '',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--audit-redact "\(" is not a valid regular expression/);
-  const empty = spawnSync(process.execPath, [CLI, '--audit', join(dir, 'a.jsonl'), '--audit-redact', 'x*'], { env: tmux.env, input: '', encoding: 'utf8', timeout: 30_000 });
+  const empty = spawnSync(process.execPath, [CLI, '--audit', join(dir, 'a.jsonl'), '--audit-redact', 'x*'], {
+    env: tmux.env,
+    input: '',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.match(empty.stderr, /matches the empty string/);
 });

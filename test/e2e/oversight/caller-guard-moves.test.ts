@@ -20,11 +20,21 @@ async function rig(t: Parameters<typeof privateTmux>[0]) {
   await tmux.tmux('new-window', '-d', '-t', 'h:');
   const pid = (await tmux.tmux('display-message', '-p', '#{pid}')).trim();
   const where = (pane: string) => place(tmux, pane);
-  return { tmux, caller, other, callerEnv: { TMUX: `${tmux.socketPath},${pid},0`, TMUX_PANE: caller }, where, callerWindow: (await where(caller)).window, otherWindow: (await where(other)).window };
+  return {
+    tmux,
+    caller,
+    other,
+    callerEnv: { TMUX: `${tmux.socketPath},${pid},0`, TMUX_PANE: caller },
+    where,
+    callerWindow: (await where(caller)).window,
+    otherWindow: (await where(other)).window,
+  };
 }
 
 async function place(tmux: PrivateTmux, pane: string): Promise<{ session: string; window: string }> {
-  const [session = '', window = ''] = (await tmux.tmux('display-message', '-p', '-t', pane, '#{session_name} #{window_id}')).trim().split(' ');
+  const [session = '', window = ''] = (await tmux.tmux('display-message', '-p', '-t', pane, '#{session_name} #{window_id}'))
+    .trim()
+    .split(' ');
   return { session, window };
 }
 
@@ -35,7 +45,10 @@ test("libtmux: swap_pane and move_window cannot take the caller's pane or window
   // The walk-arounds: each move is refused, and names the caller's pane.
   assert.match(await mcp.fails('swap_pane', { paneId: caller, otherPaneId: other }), new RegExp(`refusing to swap-pane: .*${caller}`));
   assert.match(await mcp.fails('swap_pane', { paneId: other, otherPaneId: caller }), /refusing to swap-pane/);
-  assert.match(await mcp.fails('move_window', { windowId: callerWindow, session: 'h' }), /refusing to move-window: .* holds the pane this MCP server runs in/);
+  assert.match(
+    await mcp.fails('move_window', { windowId: callerWindow, session: 'h' }),
+    /refusing to move-window: .* holds the pane this MCP server runs in/,
+  );
   assert.deepEqual(await where(caller), { session: 'home', window: callerWindow }, 'the caller did not move');
   assert.match(await mcp.fails('kill_session', { session: 'home' }), /refusing to kill session/);
 
@@ -54,7 +67,10 @@ test("libtmux: swap_pane and move_window cannot take the caller's pane or window
   await tmux.newSession('elsewhere');
   await tmux.tmux('move-window', '-s', callerWindow, '-t', 'elsewhere:');
   assert.equal((await where(caller)).session, 'elsewhere');
-  assert.match(await mcp.fails('kill_session', { session: 'elsewhere' }), /refusing to kill session .* is the pane this MCP server runs in/);
+  assert.match(
+    await mcp.fails('kill_session', { session: 'elsewhere' }),
+    /refusing to kill session .* is the pane this MCP server runs in/,
+  );
   assert.match(await mcp.fails('kill_window', { windowId: callerWindow }), /refusing to kill window/);
   assert.equal((await where(caller)).window, callerWindow, 'still there');
 });

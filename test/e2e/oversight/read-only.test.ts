@@ -12,19 +12,25 @@ import { startPython } from '../../fixture/python.js';
 import { startJulia, allToolArgs } from '../../fixture/julia.js';
 
 type ContractTool = { name: string; description?: string; _meta?: Record<string, any> };
-const contract = (profile: string): ContractTool[] => JSON.parse(readFileSync(new URL(`../../contract/${profile}.json`, import.meta.url), 'utf8')).tools;
+const contract = (profile: string): ContractTool[] =>
+  JSON.parse(readFileSync(new URL(`../../contract/${profile}.json`, import.meta.url), 'utf8')).tools;
 /** Descriptions are ours to write, at every depth; everything else is the contract. */
 function withoutProse(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutProse);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, item]) => [key, withoutProse(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'description')
+      .map(([key, item]) => [key, withoutProse(item)]),
+  );
 }
 
 /** The listed tools, checked against the contract entry by entry (descriptions are ours to write). */
 async function listedAgainst(mcp: McpSession, profile: string): Promise<string[]> {
   const published = new Map(contract(profile).map((tool) => [tool.name, withoutProse(tool)]));
   const { tools } = await mcp.client.listTools();
-  for (const tool of tools) assert.deepEqual(withoutProse(tool), published.get(tool.name), `${tool.name} is listed as its contract publishes it`);
+  for (const tool of tools)
+    assert.deepEqual(withoutProse(tool), published.get(tool.name), `${tool.name} is listed as its contract publishes it`);
   return tools.map((tool) => tool.name).sort();
 }
 
@@ -36,8 +42,14 @@ test('libtmux: --read-only lists and runs the inspect tools only, whatever LIBTM
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'work' });
   const before = await world(tmux);
-  const inspect = contract('libtmux').filter((tool) => tool._meta?.['com.git-pull.libtmux-mcp/capability']?.toolset === 'inspect').map((tool) => tool.name).sort();
-  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'manage,execute,teardown', LIBTMUX_TOOLS: 'send_keys' }, args: ['--read-only'] });
+  const inspect = contract('libtmux')
+    .filter((tool) => tool._meta?.['com.git-pull.libtmux-mcp/capability']?.toolset === 'inspect')
+    .map((tool) => tool.name)
+    .sort();
+  const mcp = await startMcp(t, {
+    env: { ...tmux.env, LIBTMUX_TOOLSETS: 'manage,execute,teardown', LIBTMUX_TOOLS: 'send_keys' },
+    args: ['--read-only'],
+  });
   assert.deepEqual(await listedAgainst(mcp, 'libtmux'), inspect);
   // Once, with the one toolset it leaves: not the toolsets chosen (teardown among them) that it turned off.
   const banner = mcp.stderr().split('\n')[0]!;
@@ -58,7 +70,9 @@ test('libtmux: --read-only lists and runs the inspect tools only, whatever LIBTM
     ['kill_session', { session: 'work' }],
     ['create_session', { name: 'x' }],
   ] as const) {
-    const result = await mcp.client.callTool({ name: tool, arguments: args }).catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+    const result = await mcp.client
+      .callTool({ name: tool, arguments: args })
+      .catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
     assert.equal(result.isError, true, tool);
     assert.match(JSON.stringify(result.content), /read-only/, `${tool} says why`);
   }
@@ -72,13 +86,21 @@ test('python: TMUX_MCP_READ_ONLY=1 lists the inspect tools only, and the batch r
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'work' });
   const before = await world(tmux);
-  const inspect = contract('python').filter((tool) => tool._meta?.fastmcp?.tags?.includes('inspect')).map((tool) => tool.name).sort();
+  const inspect = contract('python')
+    .filter((tool) => tool._meta?.fastmcp?.tags?.includes('inspect'))
+    .map((tool) => tool.name)
+    .sort();
   const mcp = await startPython(t, tmux.env, { TMUX_MCP_READ_ONLY: '1' });
   assert.deepEqual(await listedAgainst(mcp, 'python'), inspect);
   assert.match(mcp.stderr(), /read-only/);
   await mcp.ok('list_panes');
-  assert.match(await mcp.fails('send_keys', { pane_id: pane, keys: 'echo no' }).catch((error: Error) => error.message), /this server runs read-only/);
-  const batch = await mcp.call('call_read_tools_batch', { operations: [{ tool: 'list_sessions' }, { tool: 'send_keys', arguments: { pane_id: pane, keys: 'echo no' } }] });
+  assert.match(
+    await mcp.fails('send_keys', { pane_id: pane, keys: 'echo no' }).catch((error: Error) => error.message),
+    /this server runs read-only/,
+  );
+  const batch = await mcp.call('call_read_tools_batch', {
+    operations: [{ tool: 'list_sessions' }, { tool: 'send_keys', arguments: { pane_id: pane, keys: 'echo no' } }],
+  });
   assert.match(JSON.stringify(batch), /send_keys/);
   assert.doesNotMatch(await tmux.tmux('capture-pane', '-p', '-t', pane), /echo no/);
   assert.equal(await world(tmux), before);

@@ -71,7 +71,9 @@ function recordDir(t: T): string {
 
 /** The .cast files in `dir`, by name. */
 function casts(dir: string): string[] {
-  return readdirSync(dir).filter((name) => name.endsWith('.cast')).sort();
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.cast'))
+    .sort();
 }
 
 /** The terminal size after the last resize event (the header's size without one). */
@@ -94,9 +96,30 @@ async function replay(t: T, cast: Cast, read?: (player: ReturnType<typeof privat
   const { width, height } = finalSize(cast);
   const channel = `played-${Math.random().toString(36).slice(2)}`;
   const script = join(player.dir, 'play.sh');
-  writeFileSync(script, `asciinema play -s 100 -i 0.01 '${cast.path}'\ntmux -S '${player.socketPath}' wait-for -S ${channel}\nexec sleep 600\n`);
+  writeFileSync(
+    script,
+    `asciinema play -s 100 -i 0.01 '${cast.path}'\ntmux -S '${player.socketPath}' wait-for -S ${channel}\nexec sleep 600\n`,
+  );
   const env = scrubbedEnv({ TERM: 'xterm-256color' });
-  execFileSync('tmux', ['-S', player.socketPath, '-f', '/dev/null', 'new-session', '-d', '-s', 'replay', '-x', String(width), '-y', String(height), `sh '${script}'`], { env });
+  execFileSync(
+    'tmux',
+    [
+      '-S',
+      player.socketPath,
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'replay',
+      '-x',
+      String(width),
+      '-y',
+      String(height),
+      `sh '${script}'`,
+    ],
+    { env },
+  );
   await player.tmux('wait-for', channel);
   return read ? read(player) : player.tmux('capture-pane', '-p', '-t', 'replay');
 }
@@ -134,7 +157,11 @@ test('libtmux: a command run in a pane is recorded, and asciinema replays the fi
   await tmux.typeAndWait(pane, 'printf "\\033[1;31mbefore\\033[0m the recording\\n"');
   const dir = recordDir(t);
   const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
-  const ran = await mcp.ok('run_shell_command', { paneId: pane, command: 'seq 1 30; printf "\\033[32mgreen\\033[0m done\\n"', timeoutMs: 20_000 });
+  const ran = await mcp.ok('run_shell_command', {
+    paneId: pane,
+    command: 'seq 1 30; printf "\\033[32mgreen\\033[0m done\\n"',
+    timeoutMs: 20_000,
+  });
   assert.equal(ran.exitStatus, 0);
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo typed-$((40+2))'], literal: true, enter: true });
   await mcp.ok('wait_for_text', { paneId: pane, patterns: ['typed-42'], timeoutMs: 10_000 });
@@ -150,7 +177,10 @@ test('libtmux: a command run in a pane is recorded, and asciinema replays the fi
   const cast = readCast(join(dir, files[0]!));
   assert.deepEqual([cast.header.width, cast.header.height], [80, 20]);
   assert.match(cast.events[0]![2], /before/, 'the first event paints what the pane already showed');
-  const output = cast.events.filter((e) => e[1] === 'o').map((e) => e[2]).join('');
+  const output = cast.events
+    .filter((e) => e[1] === 'o')
+    .map((e) => e[2])
+    .join('');
   assert.match(output, /30\r\n/, "the command's output is recorded");
   assert.match(output, /typed-42/);
   assert.equal(await replay(t, cast), screen, 'the replay ends on the screen the pane shows');
@@ -160,9 +190,15 @@ test('a pane that already shows colours is painted with them: every row as captu
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'colours', width: 60, height: 14 });
   // Colours and attributes that run on over several rows, as programs print them.
-  await tmux.typeAndWait(pane, "printf '\\033[31mRED-1\\nRED-2\\nRED-3\\033[0m\\n\\033[1;44mbold on blue\\nstill\\033[0m plain\\n\\033[7mreversed\\nagain\\033[0m\\n\\033[38;5;208morange\\033[0m\\n'");
+  await tmux.typeAndWait(
+    pane,
+    "printf '\\033[31mRED-1\\nRED-2\\nRED-3\\033[0m\\n\\033[1;44mbold on blue\\nstill\\033[0m plain\\n\\033[7mreversed\\nagain\\033[0m\\n\\033[38;5;208morange\\033[0m\\n'",
+  );
   const source = await cellsByRow(tmux, pane, 14);
-  assert.ok(source.some((row) => row.startsWith('RED-2') || row.includes('31mRED-2')), `the pane holds the rows: ${source.join('|')}`);
+  assert.ok(
+    source.some((row) => row.startsWith('RED-2') || row.includes('31mRED-2')),
+    `the pane holds the rows: ${source.join('|')}`,
+  );
   const dir = recordDir(t);
   const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
   // A capture starts the recording: its first event is the paint of the screen as it is.
@@ -170,7 +206,10 @@ test('a pane that already shows colours is painted with them: every row as captu
   await closeServer(mcp);
   const [file] = casts(dir);
   const cast = readCast(join(dir, file!));
-  assert.ok(cast.events.every((event) => event[1] !== 'o' || event === cast.events[0]), 'nothing but the paint: the pane printed nothing after');
+  assert.ok(
+    cast.events.every((event) => event[1] !== 'o' || event === cast.events[0]),
+    'nothing but the paint: the pane printed nothing after',
+  );
   assert.deepEqual(await replay(t, cast, (player) => cellsByRow(player, 'replay', 14)), source);
 });
 
@@ -214,8 +253,14 @@ test('python: panes the server creates are recorded from their first screen', as
   await until('the split pane to be recorded', () => casts(dir).length === 2);
   await closeServer(mcp);
   const names = casts(dir);
-  assert.ok(names.some((name) => name.startsWith(`made-p${pane.slice(1)}-`)), names.join());
-  assert.ok(names.some((name) => name.startsWith(`made-p${split.pane_id.slice(1)}-`)), names.join());
+  assert.ok(
+    names.some((name) => name.startsWith(`made-p${pane.slice(1)}-`)),
+    names.join(),
+  );
+  assert.ok(
+    names.some((name) => name.startsWith(`made-p${split.pane_id.slice(1)}-`)),
+    names.join(),
+  );
   for (const name of names) readCast(join(dir, name));
 });
 
@@ -223,7 +268,10 @@ test('julia: capture_pane and send_keys record the pane; the replay ends on its 
   const tmux = privateTmux(t);
   const pane = await tmux.start({ width: 90, height: 16 });
   const dir = recordDir(t);
-  const julia = await startJulia(t, tmux, { negotiation: 'legacy', args: ['--record', dir, '--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'wait_for_text'] });
+  const julia = await startJulia(t, tmux, {
+    negotiation: 'legacy',
+    args: ['--record', dir, '--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'wait_for_text'],
+  });
   const target = await julia.target(pane);
   await julia.ok('capture_pane', { target });
   await julia.ok('send_keys', { target, keys: ['echo julia-$((6*7))', 'Enter'] });
@@ -266,7 +314,12 @@ test('--record: a directory that is missing, not a directory or not writable sto
   writeFileSync(file, '');
   const start = (args: string[], env: NodeJS.ProcessEnv = {}) => {
     try {
-      execFileSync(process.execPath, [CLI, ...args], { env: scrubbedEnv(env), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 20_000 });
+      execFileSync(process.execPath, [CLI, ...args], {
+        env: scrubbedEnv(env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       return { status: 0, stderr: '' };
     } catch (error) {
       const failed = error as { status: number; stderr: string };
@@ -290,7 +343,12 @@ test('hosts: a pane on a host over ssh is recorded like a local one, and replays
   const servers = await hostServers(t);
   const dir = recordDir(t);
   const mcp = await startMcp(t, {
-    env: { ...servers.local.env, TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10', TMUX_MCP_HOST_SILENCE_SECONDS: '3' },
+    env: {
+      ...servers.local.env,
+      TMUX_MCP_SSH_CONFIG: servers.sshd.config,
+      LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10',
+      TMUX_MCP_HOST_SILENCE_SECONDS: '3',
+    },
     args: [...hostArgs(servers), '--record', dir],
   });
   const ran = await mcp.ok('run_shell_command', { paneId: 'a:%0', command: 'echo far-$((6*7))', timeoutMs: 20_000 });
@@ -312,7 +370,12 @@ test('libtmux: a pane showing a full-screen program when recording starts replay
   await tmux.typeAndWait(pane, 'seq 1 5; echo under-the-pager');
   // less on the alternate screen: the recording's first paint must hold both screens.
   await tmux.tmux('send-keys', '-t', pane, '-l', 'seq 500 560 | less\r');
-  await until('less to show', async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{alternate_on}')).trim() === '1' && (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('510'));
+  await until(
+    'less to show',
+    async () =>
+      (await tmux.tmux('display-message', '-p', '-t', pane, '#{alternate_on}')).trim() === '1' &&
+      (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('510'),
+  );
   const dir = recordDir(t);
   const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
   const shown = await mcp.ok('capture_pane', { paneId: pane });
@@ -328,7 +391,11 @@ test('libtmux: a pane showing a full-screen program when recording starts replay
   const files = casts(dir);
   assert.equal(files.length, 1);
   const cast = readCast(join(dir, files[0]!));
-  assert.match(cast.events[0]![2], /under-the-pager[^]*\x1b\[\?1049h[^]*510/, 'the normal screen, then the pager on the alternate one');
+  assert.match(
+    cast.events[0]![2],
+    /under-the-pager[\s\S]*\x1b\[\?1049h[\s\S]*510/,
+    'the normal screen, then the pager on the alternate one',
+  );
   assert.equal(await replay(t, cast), screen);
 });
 
@@ -356,7 +423,13 @@ test('libtmux: a recording that starts while the pane is printing loses and doub
   const dir = recordDir(t);
   const mcp = await startMcp(t, { env: tmux.env, args: ['--record', dir] });
   const channel = `printed-${Math.random().toString(36).slice(2)}`;
-  await tmux.tmux('send-keys', '-t', pane, '-l', `i=0; while [ $i -lt 4000 ]; do i=$((i+1)); echo "row $i of the flood"; [ $((i % 40)) -eq 0 ] && sleep 0.01; done; tmux -S '${tmux.socketPath}' wait-for -S ${channel}\r`);
+  await tmux.tmux(
+    'send-keys',
+    '-t',
+    pane,
+    '-l',
+    `i=0; while [ $i -lt 4000 ]; do i=$((i+1)); echo "row $i of the flood"; [ $((i % 40)) -eq 0 ] && sleep 0.01; done; tmux -S '${tmux.socketPath}' wait-for -S ${channel}\r`,
+  );
   await until('the flood to begin', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('of the flood'));
   await mcp.ok('capture_pane', { paneId: pane }); // the recording starts mid-flood
   await tmux.tmux('wait-for', channel);
@@ -367,8 +440,19 @@ test('libtmux: a recording that starts while the pane is printing loses and doub
   const cast = readCast(join(dir, casts(dir)[0]!));
   const numbers = (text: string) => [...text.matchAll(/row (\d+) of/g)].map((m) => Number(m[1]));
   const painted = numbers(cast.events[0]![2]);
-  const rows = [...painted.slice(-1), ...numbers(cast.events.slice(1).map((e) => e[2]).join(''))];
-  assert.ok(painted.length > 0 && rows.length > 1 && rows.at(-1) === 4000, `the paint ends mid-flood (${painted.at(-1)}) and the output after it is recorded (${rows.length} rows)`);
+  const rows = [
+    ...painted.slice(-1),
+    ...numbers(
+      cast.events
+        .slice(1)
+        .map((e) => e[2])
+        .join(''),
+    ),
+  ];
+  assert.ok(
+    painted.length > 0 && rows.length > 1 && rows.at(-1) === 4000,
+    `the paint ends mid-flood (${painted.at(-1)}) and the output after it is recorded (${rows.length} rows)`,
+  );
   rows.forEach((n, i) => assert.ok(i === 0 || n === rows[i - 1]! + 1, `row ${n} follows row ${rows[i - 1]} with nothing lost or doubled`));
   assert.equal(await replay(t, cast), screen);
 });
@@ -390,7 +474,13 @@ test('stdio: when stdin closes, the server writes out the last events and exits 
   raw.child.stdin.end();
   assert.equal(await raw.exited, 0);
   const cast = readCast(join(dir, casts(dir)[0]!));
-  assert.match(cast.events.filter((e) => e[1] === 'o').map((e) => e[2]).join(''), /\r\nflushed-42\r\n/);
+  assert.match(
+    cast.events
+      .filter((e) => e[1] === 'o')
+      .map((e) => e[2])
+      .join(''),
+    /\r\nflushed-42\r\n/,
+  );
 });
 
 test('libtmux: a recorded pane moved to another session is followed there, in the same file', async (t) => {
@@ -404,9 +494,14 @@ test('libtmux: a recorded pane moved to another session is followed there, in th
   await mcp.ok('wait_for_text', { paneId: moving, patterns: ['before-the-2'], timeoutMs: 10_000 });
   // Moved by a person, in tmux itself: the server notices it left its window and follows it.
   await tmux.tmux('join-pane', '-d', '-s', moving, '-t', 'two:');
-  await until('the moved pane to be in session two', async () => (await tmux.tmux('display-message', '-p', '-t', moving, '#{session_name}')).trim() === 'two');
+  await until(
+    'the moved pane to be in session two',
+    async () => (await tmux.tmux('display-message', '-p', '-t', moving, '#{session_name}')).trim() === 'two',
+  );
   await tmux.tmux('send-keys', '-t', moving, '-l', 'echo after-the-$((6*7))\r');
-  await until('the output in the moved pane', async () => (await tmux.tmux('capture-pane', '-p', '-t', moving)).includes('after-the-42\n$'));
+  await until('the output in the moved pane', async () =>
+    (await tmux.tmux('capture-pane', '-p', '-t', moving)).includes('after-the-42\n$'),
+  );
   await mcp.ok('capture_pane', { paneId: moving });
   const screen = await tmux.tmux('capture-pane', '-p', '-t', moving);
   await closeServer(mcp);

@@ -49,24 +49,61 @@ test('python set_option under a scope: hooks, command-alias, server options and 
   const canary = join(tmux.dir, 'ran');
 
   // A hook on the agent's own session would run on its next send-keys, typing into private.
-  const hook = await mcp.fails('set_option', { option: 'after-send-keys', value: `send-keys -t private: 'echo HOOKED' Enter`, scope: 'session', target: 'agent-1' });
+  const hook = await mcp.fails('set_option', {
+    option: 'after-send-keys',
+    value: `send-keys -t private: 'echo HOOKED' Enter`,
+    scope: 'session',
+    target: 'agent-1',
+  });
   assert.match(hook, /hook after-send-keys.*does not set hooks/);
   // tmux takes any unique prefix of a name: the table is asked, not a list of names.
-  assert.match(await mcp.fails('set_option', { option: 'after-send', value: 'kill-server', scope: 'session', target: 'agent-1' }), /hook after-send-keys/);
+  assert.match(
+    await mcp.fails('set_option', { option: 'after-send', value: 'kill-server', scope: 'session', target: 'agent-1' }),
+    /hook after-send-keys/,
+  );
   assert.match(await mcp.fails('set_option', { option: 'pane-died', value: 'kill-server', scope: 'pane', target: a1 }), /hook pane-died/);
   // command-alias and the other server options are one table for every session, whatever the target.
-  assert.match(await mcp.fails('set_option', { option: 'command-alias[90]', value: 'list-sessions=send-keys -t private: X', scope: 'session', target: 'agent-1' }), /command-alias is a server option.*--allow-session agent-\*/);
-  assert.match(await mcp.fails('set_option', { option: 'exit-unattached', value: 'on', scope: 'session', target: 'agent-1' }), /exit-unattached is a server option/);
-  assert.match(await mcp.fails('set_option', { option: 'exit-un', value: 'on', scope: 'window', target: a1Window }), /exit-unattached is a server option/);
-  assert.match(await mcp.fails('set_option', { option: 'message-limit', value: '5', scope: 'pane', target: a1 }), /message-limit is a server option/);
+  assert.match(
+    await mcp.fails('set_option', {
+      option: 'command-alias[90]',
+      value: 'list-sessions=send-keys -t private: X',
+      scope: 'session',
+      target: 'agent-1',
+    }),
+    /command-alias is a server option.*--allow-session agent-\*/,
+  );
+  assert.match(
+    await mcp.fails('set_option', { option: 'exit-unattached', value: 'on', scope: 'session', target: 'agent-1' }),
+    /exit-unattached is a server option/,
+  );
+  assert.match(
+    await mcp.fails('set_option', { option: 'exit-un', value: 'on', scope: 'window', target: a1Window }),
+    /exit-unattached is a server option/,
+  );
+  assert.match(
+    await mcp.fails('set_option', { option: 'message-limit', value: '5', scope: 'pane', target: a1 }),
+    /message-limit is a server option/,
+  );
   // Formats: a re-expansion runs what a program put in a title; loops and clients reach other sessions.
   // select-pane -T expands its argument: ## leaves the title `#(touch ...)`, as a program could set it.
   await tmux.tmux('select-pane', '-t', a1, '-T', `##(touch ${canary})`);
   assert.equal((await tmux.tmux('display-message', '-p', '-t', a1, '#{pane_title}')).trim(), `#(touch ${canary})`);
-  assert.match(await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{E:pane_title}', scope: 'window', target: a1Window }), /E: or T: modifier/);
-  assert.match(await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{T:pane_title}', scope: 'window', target: a1Window }), /E: or T: modifier/);
-  assert.match(await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{S:#{session_name},}', scope: 'window', target: a1Window }), /loop or search modifier/);
-  assert.match(await mcp.fails('set_option', { option: '@note', value: '#{client_session}', scope: 'session', target: 'agent-1' }), /client_\* variable/);
+  assert.match(
+    await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{E:pane_title}', scope: 'window', target: a1Window }),
+    /E: or T: modifier/,
+  );
+  assert.match(
+    await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{T:pane_title}', scope: 'window', target: a1Window }),
+    /E: or T: modifier/,
+  );
+  assert.match(
+    await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{S:#{session_name},}', scope: 'window', target: a1Window }),
+    /loop or search modifier/,
+  );
+  assert.match(
+    await mcp.fails('set_option', { option: '@note', value: '#{client_session}', scope: 'session', target: 'agent-1' }),
+    /client_\* variable/,
+  );
 
   // What stays in scope still works: a session option on the agent's own session.
   assert.equal((await mcp.ok('set_option', { option: 'status', value: 'off', scope: 'session', target: 'agent-1' })).value, 'off');
@@ -81,7 +118,10 @@ test('python set_option without a scope: hooks and re-expanding formats are refu
   const { tmux, a1Window } = await rig(t);
   const mcp = await startPython(t, tmux.env);
   assert.match(await mcp.fails('set_option', { option: 'after-new-window', value: 'kill-server' }), /hook after-new-window/);
-  assert.match(await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{E:pane_title}', scope: 'window', target: a1Window }), /E: or T: modifier/);
+  assert.match(
+    await mcp.fails('set_option', { option: 'automatic-rename-format', value: '#{E:pane_title}', scope: 'window', target: a1Window }),
+    /E: or T: modifier/,
+  );
   assert.equal((await tmux.tmux('show-hooks', '-g', 'after-new-window')).trim(), 'after-new-window', 'no hook set');
   // The published contract sets server options: it still does without a scope.
   assert.equal((await mcp.ok('set_option', { option: 'message-limit', value: '50', scope: 'server' })).value, '50');
@@ -110,7 +150,10 @@ for (const readOnly of [false, true]) {
       assert.match(text, OUTSIDE, format);
       assert.doesNotMatch(text, /private|SECRET-WORD/);
     }
-    assert.match(await python.text('display_message', { format_string: '#{session_name} #{s/a/A/:session_name}', pane_id: a1 }), /agent-1 Agent-1/);
+    assert.match(
+      await python.text('display_message', { format_string: '#{session_name} #{s/a/A/:session_name}', pane_id: a1 }),
+      /agent-1 Agent-1/,
+    );
 
     const libtmux = await startMcp(t, { env: { ...tmux.env, ...extra }, args: [] });
     for (const name of ['client_session', 'client_last_session', 'client_name']) {

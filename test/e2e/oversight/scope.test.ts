@@ -40,12 +40,18 @@ test('libtmux: --allow-session agent-* shows and touches only agent sessions', a
   // The server runs inside a1: the caller guard is a case of the same rule, inside the scope too.
   const pid = (await tmux.tmux('display-message', '-p', '#{pid}')).trim();
   const caller = { TMUX: `${tmux.socketPath},${pid},0`, TMUX_PANE: a1 };
-  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', ...caller }, args: ['--allow-session', 'agent-*'] });
+  const mcp = await startMcp(t, {
+    env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', ...caller },
+    args: ['--allow-session', 'agent-*'],
+  });
   assert.match(mcp.stderr(), /sessions agent-\* only/, 'the banner says so');
   const report = JSON.parse(((await mcp.client.readResource({ uri: 'tmux://capabilities' })).contents[0] as { text: string }).text);
   assert.deepEqual(report.oversight, { readOnly: false, allowedSessions: ['agent-*'] }, 'and tmux://capabilities');
 
-  assert.deepEqual((await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name), ['agent-1', 'agent-2']);
+  assert.deepEqual(
+    (await mcp.ok('list_sessions')).sessions.map((s: { name: string }) => s.name),
+    ['agent-1', 'agent-2'],
+  );
   const panes = (await mcp.ok('list_panes')).panes.map((p: { id: string }) => p.id);
   assert.ok(panes.includes(a1) && panes.includes(a2) && !panes.includes(secret), `panes: ${panes}`);
   const windows = (await mcp.ok('list_windows')).windows.map((w: { id: string }) => w.id);
@@ -57,8 +63,15 @@ test('libtmux: --allow-session agent-* shows and touches only agent sessions', a
   // Targets outside: refused, naming the rule; nothing typed, killed, moved or resized there.
   assert.match(await mcp.fails('capture_pane', { paneId: secret }), RULE);
   assert.match(await mcp.fails('send_keys', { paneId: secret, keys: ['echo TYPED'], literal: true }), RULE);
-  assert.match(await mcp.fails('kill_session', { session: 'private' }), /session "private" is outside this server's scope.*--allow-session agent-\*/);
-  assert.match(await mcp.fails('list_panes', { session: 'nothing-here' }), /session "nothing-here" is outside this server's scope/, 'the same answer whether it exists or not');
+  assert.match(
+    await mcp.fails('kill_session', { session: 'private' }),
+    /session "private" is outside this server's scope.*--allow-session agent-\*/,
+  );
+  assert.match(
+    await mcp.fails('list_panes', { session: 'nothing-here' }),
+    /session "nothing-here" is outside this server's scope/,
+    'the same answer whether it exists or not',
+  );
   assert.match(await mcp.fails('kill_window', { windowId: secretWindow }), RULE);
   assert.match(await mcp.fails('kill_pane', { paneId: secret }), RULE);
   assert.match(await mcp.fails('resize_pane', { paneId: secret, width: 20 }), RULE);
@@ -73,16 +86,25 @@ test('libtmux: --allow-session agent-* shows and touches only agent sessions', a
   assert.equal((await tmux.tmux('display-message', '-p', '-t', a1, '#{session_name}')).trim(), 'agent-1');
 
   // Sessions: created and renamed only into the scope.
-  assert.match(await mcp.fails('create_session', { name: 'mine' }), /session "mine" would be outside the allowed sessions.*--allow-session agent-\*/);
+  assert.match(
+    await mcp.fails('create_session', { name: 'mine' }),
+    /session "mine" would be outside the allowed sessions.*--allow-session agent-\*/,
+  );
   await mcp.ok('create_session', { name: 'agent-3' });
   assert.match(await mcp.fails('rename_session', { session: 'agent-3', name: 'free' }), /outside the allowed sessions/);
 
   // Server-wide tools reach outside.
-  assert.match(await mcp.fails('get_tmux_variables', { names: ['session_name'] }), /display-message without -t would act on whatever tmux calls current/);
+  assert.match(
+    await mcp.fails('get_tmux_variables', { names: ['session_name'] }),
+    /display-message without -t would act on whatever tmux calls current/,
+  );
   assert.match(await mcp.fails('set_history_limit', { lines: 5000 }), /set-option -g changes every session/);
 
   // A read batch sees the same world.
-  const batch = await mcp.ok('call_read_tools_batch', { onError: 'continue', operations: [{ tool: 'list_sessions' }, { tool: 'capture_pane', arguments: { paneId: secret } }] });
+  const batch = await mcp.ok('call_read_tools_batch', {
+    onError: 'continue',
+    operations: [{ tool: 'list_sessions' }, { tool: 'capture_pane', arguments: { paneId: secret } }],
+  });
   assert.equal(JSON.stringify(batch).includes('private'), false);
   assert.match(JSON.stringify(batch), /outside this server's scope/);
 
@@ -94,7 +116,10 @@ test('python: --allow-session agent-* in listings, resources, completions, targe
   const { tmux, a1, secret, secretWindow } = await rig(t);
   const mcp = await startPython(t, tmux.env, { TMUX_MCP_ALLOW_SESSIONS: 'agent-*' });
 
-  assert.deepEqual((await mcp.ok('list_sessions')).result.map((s: { session_name: string }) => s.session_name), ['agent-1', 'agent-2']);
+  assert.deepEqual(
+    (await mcp.ok('list_sessions')).result.map((s: { session_name: string }) => s.session_name),
+    ['agent-1', 'agent-2'],
+  );
   assert.ok(!(await mcp.ok('list_panes')).result.some((p: { pane_id: string }) => p.pane_id === secret));
   assert.equal(JSON.stringify(await mcp.ok('search_panes', { pattern: 'SECRET-WORD' })).includes(secret), false);
   assert.match(await mcp.fails('capture_pane', { pane_id: secret }), RULE);
@@ -108,18 +133,31 @@ test('python: --allow-session agent-* in listings, resources, completions, targe
   assert.match(await mcp.fails('kill_server'), /kill-server reaches beyond/);
   assert.match(await mcp.fails('set_option', { option: 'status', value: 'off', global_: true }), /changes every session/);
 
-  const batch = JSON.stringify(await mcp.ok('call_read_tools_batch', { operations: [{ tool: 'list_sessions' }, { tool: 'capture_pane', arguments: { pane_id: secret } }] }));
+  const batch = JSON.stringify(
+    await mcp.ok('call_read_tools_batch', {
+      operations: [{ tool: 'list_sessions' }, { tool: 'capture_pane', arguments: { pane_id: secret } }],
+    }),
+  );
   assert.equal(batch.includes('"private"'), false);
   assert.match(batch, /outside this server's scope/);
 
   const { contents } = await mcp.client.readResource({ uri: 'tmux://sessions' });
   assert.equal(JSON.stringify(contents).includes('private'), false, 'resources list only what is in scope');
   await assert.rejects(mcp.client.readResource({ uri: 'tmux://sessions/private' }));
-  const named = await mcp.client.complete({ ref: { type: 'ref/resource', uri: 'tmux://sessions/{session_name}{?socket_name}' }, argument: { name: 'session_name', value: '' } });
+  const named = await mcp.client.complete({
+    ref: { type: 'ref/resource', uri: 'tmux://sessions/{session_name}{?socket_name}' },
+    argument: { name: 'session_name', value: '' },
+  });
   assert.deepEqual(named.completion.values.sort(), ['agent-1', 'agent-2', 'agent-9']);
-  const panes = await mcp.client.complete({ ref: { type: 'ref/resource', uri: 'tmux://panes/{pane_id}{?socket_name}' }, argument: { name: 'pane_id', value: '%' } });
+  const panes = await mcp.client.complete({
+    ref: { type: 'ref/resource', uri: 'tmux://panes/{pane_id}{?socket_name}' },
+    argument: { name: 'pane_id', value: '%' },
+  });
   assert.ok(!panes.completion.values.includes(secret));
-  const sockets = await mcp.client.complete({ ref: { type: 'ref/resource', uri: 'tmux://sessions{?socket_name}' }, argument: { name: 'socket_name', value: '' } });
+  const sockets = await mcp.client.complete({
+    ref: { type: 'ref/resource', uri: 'tmux://sessions{?socket_name}' },
+    argument: { name: 'socket_name', value: '' },
+  });
   assert.deepEqual(sockets.completion.values, [], 'other sockets are outside');
 
   assert.deepEqual(await sessionsOf(tmux), ['agent-1', 'agent-2', 'agent-9', 'private']);
@@ -130,7 +168,21 @@ test('julia: --allow-session agent-* narrows list_panes, refuses targets outside
   const { tmux, a1, secret } = await rig(t);
   const julia = await startJulia(t, tmux, {
     negotiation: 'auto',
-    args: ['--tool', 'list_panes', '--tool', 'capture_pane', '--tool', 'send_keys', '--tool', 'create_session', '--tool', 'run_operations', '--allow-create', '--allow-session', 'agent-*'],
+    args: [
+      '--tool',
+      'list_panes',
+      '--tool',
+      'capture_pane',
+      '--tool',
+      'send_keys',
+      '--tool',
+      'create_session',
+      '--tool',
+      'run_operations',
+      '--allow-create',
+      '--allow-session',
+      'agent-*',
+    ],
   });
   const { panes } = await julia.ok('list_panes', { limit: 128 });
   const ids = panes.map((p: { target: { paneId: string } }) => p.target.paneId);
@@ -142,7 +194,9 @@ test('julia: --allow-session agent-* narrows list_panes, refuses targets outside
   const typed = await julia.error('send_keys', { target: { paneId: secret, generation }, keys: ['echo TYPED'], literal: true });
   assert.equal(typed.code, 'target_denied');
   assert.equal(typed.effects, 'none', 'nothing was sent');
-  const inBatch = await julia.payload('run_operations', { operations: [{ tool: 'capture_pane', arguments: { target: { paneId: secret, generation } } }] });
+  const inBatch = await julia.payload('run_operations', {
+    operations: [{ tool: 'capture_pane', arguments: { target: { paneId: secret, generation } } }],
+  });
   assert.equal((inBatch.error as { code: string }).code, 'target_denied', 'a batch meets the same rule');
   const create = await julia.error('create_session', { name: 'mine', command: ['sh'] });
   assert.equal(create.code, 'target_denied');
@@ -154,13 +208,28 @@ test('julia: --allow-session agent-* narrows list_panes, refuses targets outside
 test('hosts: a pattern with a host prefix applies on that host; listings and targets follow it', async (t) => {
   const servers = await hostServers(t);
   const mcp = await startMcp(t, {
-    env: { ...servers.local.env, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown', TMUX_MCP_SSH_CONFIG: servers.sshd.config, LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10' },
+    env: {
+      ...servers.local.env,
+      LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown',
+      TMUX_MCP_SSH_CONFIG: servers.sshd.config,
+      LIBTMUX_MCP_COMMAND_TIMEOUT_SECONDS: '10',
+    },
     args: [...hostArgs(servers), '--allow-session', 'local:here,a:alpha'],
   });
   const { sessions } = await mcp.ok('list_sessions');
-  assert.deepEqual(sessions.map((s: { id: string; name: string }) => [s.id, s.name]), [['$0', 'here'], ['a:$0', 'alpha']], 'beta on host b is outside');
+  assert.deepEqual(
+    sessions.map((s: { id: string; name: string }) => [s.id, s.name]),
+    [
+      ['$0', 'here'],
+      ['a:$0', 'alpha'],
+    ],
+    'beta on host b is outside',
+  );
   const { panes } = await mcp.ok('list_panes');
-  assert.deepEqual(panes.map((p: { id: string }) => p.id), ['%0', 'a:%0']);
+  assert.deepEqual(
+    panes.map((p: { id: string }) => p.id),
+    ['%0', 'a:%0'],
+  );
   assert.match(await mcp.fails('capture_pane', { paneId: 'b:%0' }), /outside this server's scope.*--allow-session local:here,a:alpha/);
   assert.match(await mcp.fails('send_keys', { paneId: 'b:%0', keys: ['echo no'], literal: true }), /outside this server's scope/);
   assert.match(await mcp.fails('create_session', { name: 'b:alpha' }), /outside the allowed sessions/);
@@ -192,5 +261,5 @@ test('recordings under a scope: a pane outside is never recorded, even when a ca
   }
   const files = casts();
   assert.equal(files.length, 1, `recorded: ${files}`);
-  assert.match(files[0]!, new RegExp(`^agent-1-`), 'only the pane in scope');
+  assert.match(files[0]!, /^agent-1-/, 'only the pane in scope');
 });

@@ -18,7 +18,10 @@ import { until } from '../../fixture/until.js';
 
 const TOKEN = 'view-launch-token-0123456789';
 
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers }, (res) => {
       let body = '';
@@ -34,7 +37,10 @@ test('--view over stdio: banner and page before any MCP message', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ session: 'early' });
   // stdin stays open and silent: no client has said anything yet.
-  const server = spawn(process.execPath, [CLI, '--view', '127.0.0.1:0'], { env: scrubbedEnv({ ...tmux.env, TMUX_MCP_TOKEN: TOKEN }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [CLI, '--view', '127.0.0.1:0'], {
+    env: scrubbedEnv({ ...tmux.env, TMUX_MCP_TOKEN: TOKEN }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   server.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -69,10 +75,16 @@ test('--view on a taken port: one line, exit 1, before any MCP message; a failed
   const view = start(['--view', `127.0.0.1:${port}`, '--audit', join(dir, 'view.jsonl')]);
   assert.equal(view.status, 1, view.stderr);
   assert.equal(view.stdout, '');
-  assert.equal(view.stderr, `tmux-mcp: --view: cannot listen on 127.0.0.1:${port}: the address is already in use (another server listens there; choose another port)\n`);
+  assert.equal(
+    view.stderr,
+    `tmux-mcp: --view: cannot listen on 127.0.0.1:${port}: the address is already in use (another server listens there; choose another port)\n`,
+  );
   const http = start(['--http', `127.0.0.1:${port}`, '--audit', join(dir, 'http.jsonl')]);
   assert.equal(http.status, 1);
-  assert.equal(http.stderr, `tmux-mcp: cannot listen on 127.0.0.1:${port}: the address is already in use (another server listens there; choose another port)\n`);
+  assert.equal(
+    http.stderr,
+    `tmux-mcp: cannot listen on 127.0.0.1:${port}: the address is already in use (another server listens there; choose another port)\n`,
+  );
   // The README's recording example without its folder: one line, and no empty audit file left.
   const record = start(['--record', join(dir, 'no-such-folder'), '--audit', join(dir, 'record.jsonl')]);
   assert.equal(record.status, 1);

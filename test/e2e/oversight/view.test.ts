@@ -17,7 +17,11 @@ import { browser, viewUrl } from '../../fixture/view.js';
 const TOKEN = 'view-token-0123456789abcdef';
 
 /** One raw request with exactly these headers (node:http lets a test set Host); the body is dropped. */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown> }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       res.resume();
@@ -36,7 +40,8 @@ test('view: 401 without token or cookie, 403 for a foreign Host or Origin, the t
   const url = await viewUrl(mcp.stderr);
   const port = new URL(url).port;
 
-  for (const path of ['/', '/events', '/view.js', '/xterm.css', '/nothing']) assert.equal((await get(url + path.slice(1))).status, 401, path);
+  for (const path of ['/', '/events', '/view.js', '/xterm.css', '/nothing'])
+    assert.equal((await get(url + path.slice(1))).status, 401, path);
   assert.equal((await get(`${url}?token=wrong-token`)).status, 401);
   assert.equal((await get(url, { host: 'evil.example' })).status, 403, 'a foreign Host: DNS rebinding');
   assert.equal((await get(url, { host: `evil.example:${port}` })).status, 403);
@@ -82,16 +87,35 @@ test('view in Chromium: pane text live within 1 s, colours, the audit trail, and
   // Printed by the agent, through the MCP server: on screen in tmux first, then on the page within a second.
   await mcp.ok('send_keys', { paneId: pane, keys: ["printf 'view-%s \\033[31mred-text\\033[0m\\n' $((6*7))"], literal: true, enter: true });
   await until('tmux shows the output', async () => /view-42 red-text/.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
-  await page.waitForFunction((sel) => /view-42 red-text/.test(document.querySelector(sel)?.textContent ?? ''), { timeout: 1000, polling: 50 }, `${tile} .xterm-rows`);
+  await page.waitForFunction(
+    (sel) => /view-42 red-text/.test(document.querySelector(sel)?.textContent ?? ''),
+    { timeout: 1000, polling: 50 },
+    `${tile} .xterm-rows`,
+  );
   // The colour is rendered, not stripped: xterm's DOM renderer marks red (colour 1) with a class.
-  const red = await page.$$eval(`${tile} .xterm-rows span`, (spans) => spans.filter((s) => s.textContent?.includes('red-text')).map((s) => s.className).join(' '));
+  const red = await page.$$eval(`${tile} .xterm-rows span`, (spans) =>
+    spans
+      .filter((s) => s.textContent?.includes('red-text'))
+      .map((s) => s.className)
+      .join(' '),
+  );
   assert.match(red, /xterm-fg-1\b/, red);
   // The call is in the trail beside it.
-  await page.waitForFunction(() => [...document.querySelectorAll('#audit li')].some((li) => li.querySelector('.tool')?.textContent === 'send_keys' && li.querySelector('.ok') !== null), { timeout: 5000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('#audit li')].some(
+        (li) => li.querySelector('.tool')?.textContent === 'send_keys' && li.querySelector('.ok') !== null,
+      ),
+    { timeout: 5000 },
+  );
 
   // A full-screen program: its screen (the alternate one) is what the page shows.
   await tmux.tmux('send-keys', '-t', pane, "printf '\\033[?1049h\\033[2J\\033[5;10Hfull-screen-app'; sleep 30", 'Enter');
-  await page.waitForFunction((sel) => /full-screen-app/.test(document.querySelector(sel)?.textContent ?? ''), { timeout: 5000, polling: 50 }, `${tile} .xterm-rows`);
+  await page.waitForFunction(
+    (sel) => /full-screen-app/.test(document.querySelector(sel)?.textContent ?? ''),
+    { timeout: 5000, polling: 50 },
+    `${tile} .xterm-rows`,
+  );
   assert.ok(!/view-42/.test(await paneText()), 'the normal screen is hidden behind the alternate one');
   await tmux.tmux('send-keys', '-t', pane, 'C-c', '');
   await tmux.tmux('send-keys', '-t', pane, "printf '\\033[?1049l'", 'Enter');
@@ -101,7 +125,11 @@ test('view in Chromium: pane text live within 1 s, colours, the audit trail, and
   await page.keyboard.type('echo typed-on-page');
   await page.keyboard.press('Enter');
   await tmux.typeAndWait(pane, 'echo marker-$((1+1))');
-  await page.waitForFunction((sel) => /marker-2/.test(document.querySelector(sel)?.textContent ?? ''), { timeout: 5000, polling: 50 }, `${tile} .xterm-rows`);
+  await page.waitForFunction(
+    (sel) => /marker-2/.test(document.querySelector(sel)?.textContent ?? ''),
+    { timeout: 5000, polling: 50 },
+    `${tile} .xterm-rows`,
+  );
   const shown = await tmux.tmux('capture-pane', '-p', '-t', pane, '-S', '-');
   assert.match(shown, /marker-2/);
   assert.ok(!shown.includes('typed-on-page'), `keys typed on the page reached the pane:\n${shown}`);
@@ -112,7 +140,7 @@ test('view in Chromium: pane text live within 1 s, colours, the audit trail, and
   await page.close();
 });
 
-test('view beside --http: one process, one engine; a call over HTTP shows in the view\'s trail', async (t) => {
+test("view beside --http: one process, one engine; a call over HTTP shows in the view's trail", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start({ session: 'both' });
   const server = await startHttp(t, { env: { ...tmux.env, TMUX_MCP_TOKEN: TOKEN }, args: ['--view', '127.0.0.1:0'] });
@@ -132,7 +160,10 @@ test('view beside --http: one process, one engine; a call over HTTP shows in the
   await until('its output in the feed', () => /event: output\ndata: [^\n]*over-http-9/.test(events));
   // A pane that appears comes into view with its screen; one that goes leaves the list.
   const added = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', pane, 'sh')).trim();
-  await until('the new pane listed and drawn', () => events.includes(`"key":"local:${added}"`) && events.includes(`event: screen\ndata: {"key":"local:${added}"`));
+  await until(
+    'the new pane listed and drawn',
+    () => events.includes(`"key":"local:${added}"`) && events.includes(`event: screen\ndata: {"key":"local:${added}"`),
+  );
   await tmux.tmux('kill-pane', '-t', added);
   await until('the list without it', () => {
     const lists = [...events.matchAll(/event: panes\ndata: (.*)/g)];

@@ -22,10 +22,48 @@ const SENTENCE_WORDS = new Set(['tmux', 'null', 'true', 'false']);
  * A name outside these and the profile's tools and fields is a reference the agent cannot follow.
  */
 const OTHER_NAMES: Readonly<Record<string, readonly string[]>> = {
-  libtmux: ['pane_current_command', 'pane_in_mode', 'pane_pid', 'pane_tty', 'session_name', 'socket_path', 'window_index', 'window_layout', 'pane_title', 'cursor_x', 'history_size', 'global_session', 'global_window', 'my_flag', 'tests_done', 'build_done'],
+  libtmux: [
+    'pane_current_command',
+    'pane_in_mode',
+    'pane_pid',
+    'pane_tty',
+    'session_name',
+    'socket_path',
+    'window_index',
+    'window_layout',
+    'pane_title',
+    'cursor_x',
+    'history_size',
+    'global_session',
+    'global_window',
+    'my_flag',
+    'tests_done',
+    'build_done',
+  ],
   python: [
-    'content', 'pane_mode', 'pane_in_mode', 'pane_index', 'window_index', 'pane_pid', 'pane_tty', 'scroll_position', 'content_truncated', 'content_truncated_lines', 'lines_missed', 'truncated_lines', 'truncated_bytes',
-    'matched_lines', 'any_output', 'window_zoomed_flag', 'client_termname', 'pane_dead', 'window_layout', 'fish_private_mode', 'libtmux_mcp_', 'my_option', 'build_done',
+    'content',
+    'pane_mode',
+    'pane_in_mode',
+    'pane_index',
+    'window_index',
+    'pane_pid',
+    'pane_tty',
+    'scroll_position',
+    'content_truncated',
+    'content_truncated_lines',
+    'lines_missed',
+    'truncated_lines',
+    'truncated_bytes',
+    'matched_lines',
+    'any_output',
+    'window_zoomed_flag',
+    'client_termname',
+    'pane_dead',
+    'window_layout',
+    'fish_private_mode',
+    'libtmux_mcp_',
+    'my_option',
+    'build_done',
   ],
   julia: ['ownership_required'],
 };
@@ -55,10 +93,14 @@ function problems(profile: string, tools: readonly Listed[]): string[] {
       // (an ellipsis "..." or an abbreviation "e.g." ends no sentence).
       for (const match of text.matchAll(/(?<![.]|e\.g|i\.e|etc)\.\s+([a-z][a-z0-9_]*)\b/g)) {
         const word = match[1]!;
-        if (!known(word) && !SENTENCE_WORDS.has(word)) found.push(`${profile} ${tool.name}: a sentence starts with "${word}": …${text.slice(Math.max(0, match.index - 40), match.index + 40)}…`);
+        if (!known(word) && !SENTENCE_WORDS.has(word))
+          found.push(
+            `${profile} ${tool.name}: a sentence starts with "${word}": …${text.slice(Math.max(0, match.index - 40), match.index + 40)}…`,
+          );
       }
       for (const match of text.matchAll(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+_?(?![a-z0-9_])/g)) {
-        if (!known(match[0])) found.push(`${profile} ${tool.name}: mentions "${match[0]}", which is neither a ${profile} tool nor one of its fields`);
+        if (!known(match[0]))
+          found.push(`${profile} ${tool.name}: mentions "${match[0]}", which is neither a ${profile} tool nor one of its fields`);
       }
       if (text.includes('  ')) found.push(`${profile} ${tool.name}: a double space in "${text.slice(0, 60)}…"`);
     }

@@ -45,11 +45,19 @@ test('stdin closed with calls in flight: each is answered (waits end at once wit
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   const send = (message: object) => server.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
 
-  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+  send({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+  });
   send({ method: 'notifications/initialized' });
   // A text wait, a channel wait (both far from their deadlines), one instant call.
   const channel = `eof-${process.pid}`;
-  send({ id: 2, method: 'tools/call', params: { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 1500 } } });
+  send({
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'wait_for_text', arguments: { paneId: pane, patterns: ['never-printed-here'], timeoutMs: 1500 } },
+  });
   send({ id: 3, method: 'tools/call', params: { name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } } });
   send({ id: 4, method: 'tools/call', params: { name: 'list_sessions', arguments: {} } });
   await seen(4);

@@ -14,13 +14,24 @@ import { privateTmux } from '../../fixture/tmux.js';
  * Writes `lines` (all at once, or each request only once the one before it is answered) and
  * returns the first `count` lines the server writes.
  */
-async function exchange(env: NodeJS.ProcessEnv, args: string[], lines: Array<{ id?: number }>, count: number, stepwise: boolean): Promise<string[]> {
+async function exchange(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  lines: Array<{ id?: number }>,
+  count: number,
+  stepwise: boolean,
+): Promise<string[]> {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const write = (from: number) => {
     // Up to and including the next request: a notification needs no answer to wait for.
     let to = from;
     while (to < lines.length && (!stepwise || lines[to]!.id === undefined)) to++;
-    child.stdin.write(lines.slice(from, to + 1).map((line) => JSON.stringify(line) + '\n').join(''));
+    child.stdin.write(
+      lines
+        .slice(from, to + 1)
+        .map((line) => JSON.stringify(line) + '\n')
+        .join(''),
+    );
     return to + 1;
   };
   let next = write(0);
@@ -31,7 +42,8 @@ async function exchange(env: NodeJS.ProcessEnv, args: string[], lines: Array<{ i
       out += chunk.toString('utf8');
       const answered = out.split('\n').length - 1;
       if (answered >= count) return resolve();
-      if (stepwise && next < lines.length && answered === lines.slice(0, next).filter((line) => line.id !== undefined).length) next = write(next);
+      if (stepwise && next < lines.length && answered === lines.slice(0, next).filter((line) => line.id !== undefined).length)
+        next = write(next);
     });
     child.on('exit', () => resolve());
   });
@@ -41,7 +53,12 @@ async function exchange(env: NodeJS.ProcessEnv, args: string[], lines: Array<{ i
 }
 
 const OPENING = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_panes', arguments: {} } },

@@ -15,7 +15,11 @@ test('malformed requests over stdio each get a JSON-RPC error answer, and servin
   await raw.initialize();
 
   const cases: Array<[unknown, number, RegExp]> = [
-    [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: ['list_sessions', {}] }, -32602, /tools\/call: params must be an object.*array/],
+    [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: ['list_sessions', {}] },
+      -32602,
+      /tools\/call: params must be an object.*array/,
+    ],
     [{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: 'list_sessions' }, -32600, /params must be an object.*string/],
     [{ jsonrpc: '2.0', id: 3, method: 'tools/list', params: [] }, -32602, /tools\/list: params/],
     [{ jsonrpc: '2.0', id: 4, method: 'ping', params: 'x' }, -32600, /ping: params/],
@@ -58,7 +62,12 @@ test('a request line longer than the read limit is answered and skipped; the nex
   await tmux.start();
   const raw = startRaw(t, tmux.env);
   await raw.initialize();
-  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_sessions', arguments: { padding: 'x'.repeat(17 * 1024 * 1024) } } });
+  raw.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'list_sessions', arguments: { padding: 'x'.repeat(17 * 1024 * 1024) } },
+  });
   raw.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
   const tooLong = await raw.answer(null);
   assert.equal(tooLong.error.code, -32600);

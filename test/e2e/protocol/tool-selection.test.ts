@@ -52,7 +52,10 @@ test('default toolsets: teardown on the private default socket, opt-in on a sock
 
   // A named socket (here LIBTMUX_SOCKET_PATH), no server yet: teardown is still opt-in.
   const named = await startMcp(t, { env: tmux.env });
-  assert.deepEqual(names(await listed(named)), everything.filter((name) => !teardown.includes(name)));
+  assert.deepEqual(
+    names(await listed(named)),
+    everything.filter((name) => !teardown.includes(name)),
+  );
   const namedReport = await capabilities(named);
   assert.deepEqual(namedReport.selection.toolsets, ['execute', 'inspect', 'manage']);
   assert.equal(namedReport.selection.toolsetsSource, 'default');
@@ -109,7 +112,10 @@ test('LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS shape what is li
   });
   const expected = [...inspect.filter((name) => name !== 'list_sessions' && name !== 'capture_pane'), ...(added ? [added] : [])].sort();
   assert.deepEqual(names(await listed(shaped)), expected);
-  await assert.rejects(shaped.client.callTool({ name: 'list_sessions', arguments: {} }), /list_sessions" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS/);
+  await assert.rejects(
+    shaped.client.callTool({ name: 'list_sessions', arguments: {} }),
+    /list_sessions" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS/,
+  );
   await assert.rejects(shaped.client.callTool({ name: 'no_such_tool', arguments: {} }), /unknown tool "no_such_tool"/);
   if (added) {
     await shaped.ok(added, { session: 'sel', name: 'renamed' });
@@ -159,12 +165,18 @@ test('tmux://capabilities reports the effective tools, their rows, the selection
   const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect,execute', LIBTMUX_EXCLUDE_TOOLS: 'search_panes' } });
 
   const { resources } = await mcp.client.listResources();
-  assert.deepEqual(resources.map((r) => r.uri), ['tmux://capabilities']);
+  assert.deepEqual(
+    resources.map((r) => r.uri),
+    ['tmux://capabilities'],
+  );
   await assert.rejects(mcp.client.readResource({ uri: 'tmux://nothing' }), /no resource at tmux:\/\/nothing/);
 
   const tools = await listed(mcp);
   const report = await capabilities(mcp);
-  assert.deepEqual(report.effectiveTools, tools.map((tool) => tool.name));
+  assert.deepEqual(
+    report.effectiveTools,
+    tools.map((tool) => tool.name),
+  );
   assert.equal(report.toolCount, tools.length);
   assert.deepEqual(
     report.tools,
@@ -180,7 +192,12 @@ test('tmux://capabilities reports the effective tools, their rows, the selection
   assert.equal(report.toolFilteringBoundary, 'interface-shaping-not-authorization');
   assert.equal(report.executionAuthority, 'tmux-user');
   assert.equal(report.operatingSystemBoundary, 'none');
-  assert.deepEqual(report.boundary, { oneSocketPerProcess: true, perCallSocketSelection: false, hostCommandExecution: false, dynamicResources: false });
+  assert.deepEqual(report.boundary, {
+    oneSocketPerProcess: true,
+    perCallSocketSelection: false,
+    hostCommandExecution: false,
+    dynamicResources: false,
+  });
   assert.deepEqual(report.selection, {
     toolsets: ['execute', 'inspect'],
     toolsetsSource: 'LIBTMUX_TOOLSETS',
@@ -188,7 +205,13 @@ test('tmux://capabilities reports the effective tools, their rows, the selection
     excludedTools: ['search_panes'],
   });
 
-  assert.deepEqual(Object.keys(report.socket).sort(), ['configurationProvenance', 'namespaceBoundary', 'selectionProvenance', 'selector', 'serverState']);
+  assert.deepEqual(Object.keys(report.socket).sort(), [
+    'configurationProvenance',
+    'namespaceBoundary',
+    'selectionProvenance',
+    'selector',
+    'serverState',
+  ]);
   assert.equal(report.socket.selector, `-S ${tmux.socketPath}`);
   assert.equal(report.socket.selectionProvenance, 'LIBTMUX_SOCKET_PATH');
   assert.equal(report.socket.serverState, 'existing');

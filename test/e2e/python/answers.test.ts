@@ -48,7 +48,8 @@ test('python resource URIs with two-digit pane ids: %12 and %2512 both read pane
   const tmux = privateTmux(t);
   await tmux.start({ session: 'many' });
   let pane = '';
-  for (let i = 0; i < 12; i++) pane = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'many:', '-e', 'PS1=$ ', 'sh')).trim();
+  for (let i = 0; i < 12; i++)
+    pane = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'many:', '-e', 'PS1=$ ', 'sh')).trim();
   assert.equal(pane, '%12');
   await tmux.tmux('send-keys', '-t', pane, 'clear; echo pane-$((6*2))', 'Enter');
   const mcp = await startPython(t, tmux.env);
@@ -64,7 +65,10 @@ test('python resource URIs with two-digit pane ids: %12 and %2512 both read pane
 
   // Every pane id completion hands out reads that pane, expanded as RFC 6570 says (%2510) or as written (%10).
   for (const uriTemplate of ['tmux://panes/{pane_id}{?socket_name}', 'tmux://panes/{pane_id}/content{?socket_name}']) {
-    const { completion } = await mcp.client.complete({ ref: { type: 'ref/resource', uri: uriTemplate }, argument: { name: 'pane_id', value: '%1' } });
+    const { completion } = await mcp.client.complete({
+      ref: { type: 'ref/resource', uri: uriTemplate },
+      argument: { name: 'pane_id', value: '%1' },
+    });
     assert.deepEqual(completion.values, ['%1', '%10', '%11', '%12']);
     for (const id of completion.values) {
       const expanded = new UriTemplate(uriTemplate).expand({ pane_id: id });
@@ -98,10 +102,16 @@ test('python teardown tools, off by default, answer an agent with the toolset th
   assert.equal((await tmux.tmux('list-sessions', '-F', '#{session_name}')).trim(), 'kept', 'nothing was killed');
 
   // Excluded by name: says which variable to change.
-  const narrowed = await startMcp(t, { env: { ...tmux.env, SHELL: '/bin/sh', LIBTMUX_EXCLUDE_TOOLS: 'capture_pane' }, args: ['--profile', 'python'] });
+  const narrowed = await startMcp(t, {
+    env: { ...tmux.env, SHELL: '/bin/sh', LIBTMUX_EXCLUDE_TOOLS: 'capture_pane' },
+    args: ['--profile', 'python'],
+  });
   const excluded = await narrowed.call('capture_pane', {});
   assert.equal(excluded.isError, true);
-  assert.match(excluded.content.map((c) => c.text).join('\n'), /excluded on this server by LIBTMUX_EXCLUDE_TOOLS[^]*taking capture_pane out of LIBTMUX_EXCLUDE_TOOLS/);
+  assert.match(
+    excluded.content.map((c) => c.text).join('\n'),
+    /excluded on this server by LIBTMUX_EXCLUDE_TOOLS[\s\S]*taking capture_pane out of LIBTMUX_EXCLUDE_TOOLS/,
+  );
 
   // A name the profile does not have at all stays the protocol's "unknown tool".
   await assert.rejects(mcp.client.callTool({ name: 'no_such_tool', arguments: {} }), /unknown tool "no_such_tool"/);

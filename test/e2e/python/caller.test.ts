@@ -31,7 +31,16 @@ test('python: the pane this server runs in is is_caller, and tools that type, re
     assert.match(text, /refus/i, `${tool}: ${text}`);
     assert.doesNotMatch(text, /force: true if/, 'no advice about an argument this contract does not have');
   }
-  const batch = await mcp.ok('send_keys_batch', { on_error: 'continue', operations: [{ pane_id: caller, keys: 'x' }, { pane_id: other, keys: 'true' }] });
-  assert.deepEqual(batch.results.map((r: any) => r.success), [false, true]);
+  const batch = await mcp.ok('send_keys_batch', {
+    on_error: 'continue',
+    operations: [
+      { pane_id: caller, keys: 'x' },
+      { pane_id: other, keys: 'true' },
+    ],
+  });
+  assert.deepEqual(
+    batch.results.map((r: any) => r.success),
+    [false, true],
+  );
   assert.equal((await tmux.tmux('list-panes', '-t', 'home', '-F', '#{pane_id}')).trim().split('\n').length, 2, 'nothing was killed');
 });

@@ -45,12 +45,15 @@ test('python: send_keys_batch: ordered, stop and continue, stopped_at, keys star
   assert.equal(sent.succeeded, 4);
   assert.equal(sent.failed, 0);
   assert.equal(sent.stopped_at, null);
-  assert.deepEqual(sent.results.map((r: any) => [r.index, r.pane_id, r.success, r.error]), [
-    [0, pane, true, null],
-    [1, pane, true, null],
-    [2, pane, true, null],
-    [3, pane, true, null],
-  ]);
+  assert.deepEqual(
+    sent.results.map((r: any) => [r.index, r.pane_id, r.success, r.error]),
+    [
+      [0, pane, true, null],
+      [1, pane, true, null],
+      [2, pane, true, null],
+      [3, pane, true, null],
+    ],
+  );
   assert.ok(sent.results.every((r: any) => typeof r.elapsed_seconds === 'number'));
   await ch.done();
   const screen = await mcp.text('capture_pane', { pane_id: pane });
@@ -83,13 +86,23 @@ test('python: send_keys_batch: ordered, stop and continue, stopped_at, keys star
   assert.equal(continued.results[1].pane_id, null, 'target resolution failed');
   assert.equal(continued.results[2].pane_id, pane);
 
-  const timedOut = await mcp.ok('send_keys_batch', { timeout: 1e-9, on_error: 'continue', operations: [{ pane_id: pane, keys: 'a', enter: false }, { pane_id: pane, keys: 'b', enter: false }] });
-  assert.ok(timedOut.results.some((r: any) => /exceeded timeout/.test(r.error ?? '')), JSON.stringify(timedOut));
+  const timedOut = await mcp.ok('send_keys_batch', {
+    timeout: 1e-9,
+    on_error: 'continue',
+    operations: [
+      { pane_id: pane, keys: 'a', enter: false },
+      { pane_id: pane, keys: 'b', enter: false },
+    ],
+  });
+  assert.ok(
+    timedOut.results.some((r: any) => /exceeded timeout/.test(r.error ?? '')),
+    JSON.stringify(timedOut),
+  );
   assert.match(await mcp.fails('send_keys_batch', { operations: [] }), /operations must not be empty/);
   assert.match(await mcp.fails('send_keys_batch', { operations: [{ keys: 'x', socket_name: 'y' }] }), /socket_name/);
 });
 
-test('python: paste_text and the private buffers; the user\'s buffers are untouched', async (t) => {
+test("python: paste_text and the private buffers; the user's buffers are untouched", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   await tmux.tmux('set-buffer', '-b', 'mine', 'user data');
@@ -97,7 +110,10 @@ test('python: paste_text and the private buffers; the user\'s buffers are untouc
   await tmux.typeAndWait(pane, 'clear');
 
   const pasted = channel(tmux);
-  assert.equal((await mcp.ok('paste_text', { pane_id: pane, text: `echo pasted-$((1+1))${pasted.suffix}\n`, bracket: false })).result, `Text pasted to pane ${pane}`);
+  assert.equal(
+    (await mcp.ok('paste_text', { pane_id: pane, text: `echo pasted-$((1+1))${pasted.suffix}\n`, bracket: false })).result,
+    `Text pasted to pane ${pane}`,
+  );
   await pasted.done();
   assert.ok((await mcp.text('capture_pane', { pane_id: pane })).split('\n').includes('pasted-2'));
 
@@ -115,7 +131,7 @@ test('python: paste_text and the private buffers; the user\'s buffers are untouc
   assert.match(await mcp.fails('show_buffer', { buffer_name: loaded.buffer_name }), /buffer/i);
   assert.match(await mcp.fails('show_buffer', { buffer_name: 'mine' }), /not a buffer this server made/);
   assert.match(await mcp.fails('delete_buffer', { buffer_name: 'mine' }), /not a buffer this server made/);
-  assert.equal((await tmux.tmux('show-buffer', '-b', 'mine')), 'user data');
+  assert.equal(await tmux.tmux('show-buffer', '-b', 'mine'), 'user data');
 });
 
 test('python: pipe_pane writes to exactly the path asked, whatever it holds (; $() quotes newline), and stops', async (t) => {

@@ -16,8 +16,14 @@ test('python: listings, filters, info tools and targeting precedence', async (t)
   const alpha = sessions.find((s: any) => s.session_name === 'alpha');
   assert.equal(alpha.session_attached, '0', 'our own control clients are not counted');
   assert.deepEqual((await mcp.ok('list_sessions', { filters: { session_name__startswith: 'BE' } })).result, []);
-  assert.deepEqual((await mcp.ok('list_sessions', { filters: { session_name__istartswith: 'BE' } })).result.map((s: any) => s.session_name), ['beta']);
-  assert.deepEqual((await mcp.ok('list_sessions', { filters: '{"session_name": "alpha"}' })).result.map((s: any) => s.session_name), ['alpha']);
+  assert.deepEqual(
+    (await mcp.ok('list_sessions', { filters: { session_name__istartswith: 'BE' } })).result.map((s: any) => s.session_name),
+    ['beta'],
+  );
+  assert.deepEqual(
+    (await mcp.ok('list_sessions', { filters: '{"session_name": "alpha"}' })).result.map((s: any) => s.session_name),
+    ['alpha'],
+  );
   assert.match(await mcp.fails('list_sessions', { filters: { session_name__near: 'x' } }), /Invalid filter operator 'near'/);
   assert.match(await mcp.fails('list_sessions', { filters: '{"session_name": ' }), /filters is a string that is not a JSON object/);
   assert.match(await mcp.fails('list_sessions', { filters: '["alpha"]' }), /filters must be a JSON object/);
@@ -92,7 +98,10 @@ test('python: capture_pane keeps the tail with exactly one truncation line (spec
   // start/end pick rows: negative start reaches into scrollback.
   await tmux.typeAndWait(pane, 'clear; for i in $(seq 1 100); do echo row-$i; done');
   const history = await mcp.text('capture_pane', { pane_id: pane, start: -80, end: -1, max_lines: null });
-  assert.ok(history.split('\n').every((line) => line === '' || /^row-\d+$/.test(line) || line.startsWith('$')), history);
+  assert.ok(
+    history.split('\n').every((line) => line === '' || /^row-\d+$/.test(line) || line.startsWith('$')),
+    history,
+  );
   assert.ok(history.includes('row-30'), history);
   assert.match(await mcp.fails('capture_pane', { pane_id: pane, max_lines: 0 }), /max_lines must be positive or null/);
 });
@@ -116,19 +125,31 @@ test('python: snapshot_pane, search_panes paging, display_message', async (t) =>
   assert.equal(typeof s.cursor_y, 'number');
 
   const found = (await mcp.call('search_panes', { pattern: 'needle-in' })).structuredContent as any;
-  assert.deepEqual(found.matches.map((m: any) => m.pane_id), [a, b].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))));
+  assert.deepEqual(
+    found.matches.map((m: any) => m.pane_id),
+    [a, b].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))),
+  );
   assert.equal(found.total_panes_matched, 2);
   assert.ok(found.matches[0].matched_lines.some((l: string) => /needle-in/i.test(l)));
   const caseful = (await mcp.call('search_panes', { pattern: 'needle-in', match_case: true })).structuredContent as any;
-  assert.deepEqual(caseful.matches.map((m: any) => m.pane_id), [b]);
+  assert.deepEqual(
+    caseful.matches.map((m: any) => m.pane_id),
+    [b],
+  );
   const page1 = (await mcp.call('search_panes', { pattern: 'needle-in', limit: 1 })).structuredContent as any;
   assert.equal(page1.matches.length, 1);
   assert.equal(page1.truncated, true);
   assert.equal(page1.truncated_panes.length, 1);
   const page2 = (await mcp.call('search_panes', { pattern: 'needle-in', limit: 1, offset: 1 })).structuredContent as any;
-  assert.deepEqual([...page1.matches, ...page2.matches].map((m: any) => m.pane_id), found.matches.map((m: any) => m.pane_id));
+  assert.deepEqual(
+    [...page1.matches, ...page2.matches].map((m: any) => m.pane_id),
+    found.matches.map((m: any) => m.pane_id),
+  );
   assert.equal(page2.truncated, false);
-  assert.equal(((await mcp.call('search_panes', { pattern: 'needle-in', session_name: 'beta' })).structuredContent as any).matches.length, 1);
+  assert.equal(
+    ((await mcp.call('search_panes', { pattern: 'needle-in', session_name: 'beta' })).structuredContent as any).matches.length,
+    1,
+  );
   assert.match(await mcp.fails('search_panes', { pattern: '(', regex: true }), /not a valid regular expression/);
 
   assert.equal(await mcp.text('display_message', { pane_id: a, format_string: '#{pane_id} #{session_name}' }), `${a} alpha`);
@@ -147,15 +168,24 @@ test('python: show_option, show_hooks / show_hook, show_environment', async (t) 
   const mcp = await startPython(t, tmux.env);
 
   assert.deepEqual(await mcp.ok('show_option', { option: '@flavour' }), { option: '@flavour', value: 'mint' });
-  assert.deepEqual(await mcp.ok('show_option', { option: 'status', scope: 'session', target: 'alpha' }), { option: 'status', value: 'off' });
+  assert.deepEqual(await mcp.ok('show_option', { option: 'status', scope: 'session', target: 'alpha' }), {
+    option: 'status',
+    value: 'off',
+  });
   assert.match((await mcp.ok('show_option', { option: 'escape-time', scope: 'server' })).value, /^\d+$/);
   assert.match(await mcp.fails('show_option', { option: 'status', target: 'alpha' }), /scope is required when target is specified/);
   const windowId = (await tmux.tmux('display-message', '-p', '-t', pane, '#{window_id}')).trim();
   assert.equal((await mcp.ok('show_option', { option: 'synchronize-panes', scope: 'window', target: windowId })).value, 'off');
 
   const hooks = (await mcp.ok('show_hooks')).entries;
-  assert.ok(hooks.some((h: any) => h.hook_name === 'pane-died' && h.command.includes('died')), JSON.stringify(hooks));
-  assert.deepEqual((await mcp.ok('show_hook', { hook_name: 'pane-died' })).entries.map((h: any) => h.hook_name), ['pane-died']);
+  assert.ok(
+    hooks.some((h: any) => h.hook_name === 'pane-died' && h.command.includes('died')),
+    JSON.stringify(hooks),
+  );
+  assert.deepEqual(
+    (await mcp.ok('show_hook', { hook_name: 'pane-died' })).entries.map((h: any) => h.hook_name),
+    ['pane-died'],
+  );
   assert.deepEqual((await mcp.ok('show_hook', { hook_name: 'after-new-window' })).entries, []);
 
   const env = (await mcp.ok('show_environment', { session_name: 'alpha' })).variables;

@@ -22,7 +22,12 @@ test('python: create_session, create_window, split_window, respawn_pane, kills a
   const attached = await mcp.ok('create_window', { session_id: session.session_id, window_name: 'third', attach: true });
   assert.equal(attached.window_active, '1');
 
-  const split = await mcp.ok('split_window', { pane_id: session.active_pane_id, direction: 'right', size: '30%', environment: '{"PY_SPLIT": "1"}' });
+  const split = await mcp.ok('split_window', {
+    pane_id: session.active_pane_id,
+    direction: 'right',
+    size: '30%',
+    environment: '{"PY_SPLIT": "1"}',
+  });
   assert.notEqual(split.pane_id, session.active_pane_id);
   assert.equal(split.pane_left > 0, true);
   const ch = channel(tmux);
@@ -32,10 +37,16 @@ test('python: create_session, create_window, split_window, respawn_pane, kills a
   assert.match(await mcp.fails('split_window', { pane_id: split.pane_id, size: 'huge' }), /size must be/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: { 'BAD NAME': 'x' } }), /not a variable name/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: { ['A'.repeat(257)]: 'x' } }), /not a variable name/);
-  assert.match(await mcp.fails('create_window', { session_name: 'made', environment: 'PY=1' }), /environment is a string that is not a JSON object/);
+  assert.match(
+    await mcp.fails('create_window', { session_name: 'made', environment: 'PY=1' }),
+    /environment is a string that is not a JSON object/,
+  );
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: '"PY=1"' }), /environment must be a JSON object/);
   assert.match(await mcp.fails('create_window', { session_name: 'made', environment: '{"PY": 1}' }), /environment\.PY must be a string/);
-  assert.match(await mcp.fails('create_session', { session_name: 'hist', suppress_persistent_history: true, environment: { HISTFILE: '/tmp/h' } }), /HISTFILE conflicts/);
+  assert.match(
+    await mcp.fails('create_session', { session_name: 'hist', suppress_persistent_history: true, environment: { HISTFILE: '/tmp/h' } }),
+    /HISTFILE conflicts/,
+  );
 
   const before = await mcp.ok('get_pane_info', { pane_id: split.pane_id });
   const respawned = await mcp.ok('respawn_pane', { pane_id: split.pane_id, shell: 'sh' });
@@ -51,8 +62,14 @@ test('python: create_session, create_window, split_window, respawn_pane, kills a
   assert.match(await mcp.fails('kill_pane', { pane_id: split.pane_id }), new RegExp(split.pane_id));
   assert.equal((await mcp.ok('kill_window', { window_id: window.window_id })).result, `Window killed: ${window.window_id}`);
   assert.match(await mcp.fails('kill_session', {}), /Refusing to kill without an explicit target\nProvide session_name or session_id/);
-  assert.equal((await mcp.ok('kill_session', { session_name: generated.session_name })).result, `Session killed: ${generated.session_name}`);
-  assert.deepEqual((await mcp.ok('list_sessions')).result.map((s: any) => s.session_name), ['made']);
+  assert.equal(
+    (await mcp.ok('kill_session', { session_name: generated.session_name })).result,
+    `Session killed: ${generated.session_name}`,
+  );
+  assert.deepEqual(
+    (await mcp.ok('list_sessions')).result.map((s: any) => s.session_name),
+    ['made'],
+  );
 });
 
 test('python: rename, select, layout, resize, move, swap, titles, copy mode', async (t) => {
@@ -119,9 +136,17 @@ test('python: set_option and set_environment', async (t) => {
   const mcp = await startPython(t, tmux.env);
   assert.deepEqual(await mcp.ok('set_option', { option: '@py_opt', value: '-1' }), { option: '@py_opt', value: '-1', status: 'set' });
   assert.equal((await tmux.tmux('show-options', '-gv', '@py_opt')).trim(), '-1');
-  assert.deepEqual(await mcp.ok('set_option', { option: 'status', value: 'off', scope: 'session', target: 'alpha' }), { option: 'status', value: 'off', status: 'set' });
+  assert.deepEqual(await mcp.ok('set_option', { option: 'status', value: 'off', scope: 'session', target: 'alpha' }), {
+    option: 'status',
+    value: 'off',
+    status: 'set',
+  });
   assert.match(await mcp.fails('set_option', { option: 'status-left', value: '#(touch /tmp/x)' }), /shell job/);
-  assert.deepEqual(await mcp.ok('set_environment', { name: 'PY_ENV', value: 'v1', session_name: 'alpha' }), { name: 'PY_ENV', value: 'v1', status: 'set' });
+  assert.deepEqual(await mcp.ok('set_environment', { name: 'PY_ENV', value: 'v1', session_name: 'alpha' }), {
+    name: 'PY_ENV',
+    value: 'v1',
+    status: 'set',
+  });
   assert.equal((await mcp.ok('show_environment', { session_name: 'alpha' })).variables.PY_ENV, 'v1');
   assert.match(await mcp.fails('set_environment', { name: 'BAD NAME', value: 'x' }), /name/);
 });
@@ -137,7 +162,13 @@ test('python: select_layout refuses a layout tmux cannot parse before tmux sees 
   const was = await layout();
   // "garbage", "x" and "" each stop a tmux 3.3a server when passed to select-layout as they are.
   for (const text of ['garbage', 'x', '', 'even', '-E', 'tiled;', '0000,10x10,0,0']) {
-    const refusal = await mcp.fails('select_layout', { layout: text, session_name: null, session_id: null, window_id: null, window_index: null });
+    const refusal = await mcp.fails('select_layout', {
+      layout: text,
+      session_name: null,
+      session_id: null,
+      window_id: null,
+      window_index: null,
+    });
     assert.match(refusal, /layout/, text);
   }
   assert.match(await mcp.fails('select_layout', { layout: 'garbage' }), /must be one of even-horizontal/);

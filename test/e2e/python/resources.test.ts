@@ -19,7 +19,10 @@ test('python: every resource template reads, on the configured server or ?socket
 
   const sessions = await read(mcp, 'tmux://sessions');
   assert.equal(sessions.mimeType, 'application/json');
-  assert.deepEqual(JSON.parse(sessions.text).map((s: any) => s.session_name), ['alpha']);
+  assert.deepEqual(
+    JSON.parse(sessions.text).map((s: any) => s.session_name),
+    ['alpha'],
+  );
 
   const session = JSON.parse((await read(mcp, 'tmux://sessions/alpha')).text);
   assert.equal(session.session_name, 'alpha');
@@ -27,7 +30,10 @@ test('python: every resource template reads, on the configured server or ?socket
   const windows = JSON.parse((await read(mcp, 'tmux://sessions/alpha/windows')).text);
   assert.equal(windows[0].window_index, '0');
   const window = JSON.parse((await read(mcp, 'tmux://sessions/alpha/windows/0')).text);
-  assert.deepEqual(window.panes.map((p: any) => p.pane_id), [pane]);
+  assert.deepEqual(
+    window.panes.map((p: any) => p.pane_id),
+    [pane],
+  );
   const encoded = encodeURIComponent(pane);
   assert.equal(JSON.parse((await read(mcp, `tmux://panes/${encoded}`)).text).pane_id, pane);
   const content = await read(mcp, `tmux://panes/${encoded}/content`);
@@ -35,9 +41,15 @@ test('python: every resource template reads, on the configured server or ?socket
   assert.ok(content.text.split('\n').includes('resource-text'), content.text);
 
   // Template variables complete from the configured server.
-  const completed = await mcp.client.complete({ ref: { type: 'ref/resource', uri: 'tmux://panes/{pane_id}{?socket_name}' }, argument: { name: 'pane_id', value: '%' } });
+  const completed = await mcp.client.complete({
+    ref: { type: 'ref/resource', uri: 'tmux://panes/{pane_id}{?socket_name}' },
+    argument: { name: 'pane_id', value: '%' },
+  });
   assert.ok(completed.completion.values.includes(pane), JSON.stringify(completed));
-  const named = await mcp.client.complete({ ref: { type: 'ref/prompt', name: 'build_dev_workspace' }, argument: { name: 'session_name', value: 'al' } });
+  const named = await mcp.client.complete({
+    ref: { type: 'ref/prompt', name: 'build_dev_workspace' },
+    argument: { name: 'session_name', value: 'al' },
+  });
   assert.deepEqual(named.completion.values, ['alpha']);
 
   await assert.rejects(read(mcp, 'tmux://sessions/nope'), (error: any) => /Session not found/.test(error.message));
@@ -50,8 +62,14 @@ test('python: resource templates follow ?socket_name= to another server', async 
   await dir.server('one').start({ session: 'on-one' });
   await dir.server('two').start({ session: 'on-two' });
   const mcp = await startPython(t, scrubbedEnv({ TMUX_TMPDIR: dir.tmpdir, LIBTMUX_SOCKET: 'one' }));
-  assert.deepEqual(JSON.parse((await read(mcp, 'tmux://sessions')).text).map((s: any) => s.session_name), ['on-one']);
-  assert.deepEqual(JSON.parse((await read(mcp, 'tmux://sessions?socket_name=two')).text).map((s: any) => s.session_name), ['on-two']);
+  assert.deepEqual(
+    JSON.parse((await read(mcp, 'tmux://sessions')).text).map((s: any) => s.session_name),
+    ['on-one'],
+  );
+  assert.deepEqual(
+    JSON.parse((await read(mcp, 'tmux://sessions?socket_name=two')).text).map((s: any) => s.session_name),
+    ['on-two'],
+  );
 });
 
 test('python: the four prompts render instructions that use the tools, with their arguments', async (t) => {
@@ -114,7 +132,11 @@ test('python: a missing resource answers -32002 in 2025-11-25 and -32602 {uri} i
 
   // 2026-07-28: every request names its revision in _meta; a missing resource is -32602 with data {uri} (SEP-2164).
   const modern = startRaw(t, env, ['--profile', 'python']);
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+  };
   modern.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
   assert.ok((await modern.answer(1)).result, 'server/discover answered');
   for (const [uri, message] of missing) {

@@ -48,8 +48,11 @@ test('python: wait_for_text outcomes: matched, any_output, stopped, timeout; mat
   };
 
   let { session, pane } = await fresh();
-  const matched = await afterWatching(tmux, session, () => mcp.ok('wait_for_text', { pane_id: pane, patterns: ['nothing-here', 'ready-42'], stop: ['FATAL'], timeout: 30 }), () =>
-    tmux.typeAndWait(pane, "printf 'READY-%s\\n' 42"),
+  const matched = await afterWatching(
+    tmux,
+    session,
+    () => mcp.ok('wait_for_text', { pane_id: pane, patterns: ['nothing-here', 'ready-42'], stop: ['FATAL'], timeout: 30 }),
+    () => tmux.typeAndWait(pane, "printf 'READY-%s\\n' 42"),
   );
   assert.equal(matched.outcome, 'matched');
   assert.equal(matched.found, true, 'case is ignored by default');
@@ -58,21 +61,32 @@ test('python: wait_for_text outcomes: matched, any_output, stopped, timeout; mat
   assert.equal(matched.saw_new_output, true);
 
   ({ session, pane } = await fresh());
-  const any = await afterWatching(tmux, session, () => mcp.ok('wait_for_text', { pane_id: pane, timeout: 30 }), () => tmux.typeAndWait(pane, 'echo something'));
+  const any = await afterWatching(
+    tmux,
+    session,
+    () => mcp.ok('wait_for_text', { pane_id: pane, timeout: 30 }),
+    () => tmux.typeAndWait(pane, 'echo something'),
+  );
   assert.equal(any.outcome, 'any_output');
   assert.equal(any.found, true);
 
   ({ session, pane } = await fresh());
-  const stopped = await afterWatching(tmux, session, () => mcp.ok('wait_for_text', { pane_id: pane, patterns: ['COMPLETE'], stop: ['fatal'], timeout: 30 }), () =>
-    tmux.typeAndWait(pane, "printf 'FA%sAL: broken\\n' T"),
+  const stopped = await afterWatching(
+    tmux,
+    session,
+    () => mcp.ok('wait_for_text', { pane_id: pane, patterns: ['COMPLETE'], stop: ['fatal'], timeout: 30 }),
+    () => tmux.typeAndWait(pane, "printf 'FA%sAL: broken\\n' T"),
   );
   assert.equal(stopped.outcome, 'stopped');
   assert.equal(stopped.found, false);
   assert.equal(stopped.matched_index, 0);
 
   ({ session, pane } = await fresh());
-  const caseful = await afterWatching(tmux, session, () => mcp.ok('wait_for_text', { pane_id: pane, patterns: ['ready'], match_case: true, timeout: 1 }), () =>
-    tmux.typeAndWait(pane, "printf 'RE%sDY\\n' A"),
+  const caseful = await afterWatching(
+    tmux,
+    session,
+    () => mcp.ok('wait_for_text', { pane_id: pane, patterns: ['ready'], match_case: true, timeout: 1 }),
+    () => tmux.typeAndWait(pane, "printf 'RE%sDY\\n' A"),
   );
   assert.equal(caseful.outcome, 'timeout');
   assert.equal(caseful.saw_new_output, true);
@@ -137,7 +151,10 @@ test('python: signal_channel and wait_for_channel', async (t) => {
   const mcp = await startPython(t, tmux.env);
   assert.equal((await mcp.ok('signal_channel', { channel: 'py.done' })).result, "Channel 'py.done' signalled");
   assert.match((await mcp.ok('wait_for_channel', { channel: 'py.done', timeout: 10 })).result, /^Channel 'py.done' was signalled/);
-  assert.match(await mcp.fails('wait_for_channel', { channel: 'never-signalled', timeout: 0.2 }), /wait-for timeout: channel 'never-signalled' was not signalled/);
+  assert.match(
+    await mcp.fails('wait_for_channel', { channel: 'never-signalled', timeout: 0.2 }),
+    /wait-for timeout: channel 'never-signalled' was not signalled/,
+  );
   assert.match(await mcp.fails('signal_channel', { channel: 'bad name' }), /not a valid channel name/);
 });
 
@@ -162,7 +179,9 @@ test('python: run_command suppress_history: true (and the default) keeps the com
   const mcp = await startPython(t, tmux.env);
   await tmux.typeAndWait(pane, 'echo user-line');
   assert.deepEqual((await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-default' })).output, ['suppressed-default']);
-  assert.deepEqual((await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-explicit', suppress_history: true })).output, ['suppressed-explicit']);
+  assert.deepEqual((await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-explicit', suppress_history: true })).output, [
+    'suppressed-explicit',
+  ]);
   const kept = await mcp.ok('run_command', { pane_id: pane, command: 'echo kept-in-history; (exit 4)', suppress_history: false });
   assert.deepEqual(kept.output, ['kept-in-history']);
   assert.equal(kept.exit_status, 4);
@@ -181,7 +200,11 @@ test('python: LIBTMUX_SUPPRESS_HISTORY=0 makes run_command record commands unles
   const pane = await tmux.start({ shell: `env HOME=${tmux.dir} HISTFILE=${file} HISTCONTROL= HISTSIZE=100 bash --norc --noprofile` });
   const mcp = await startPython(t, tmux.env, { LIBTMUX_SUPPRESS_HISTORY: '0' });
   const { tools } = await mcp.client.listTools();
-  assert.equal((tools.find((tool) => tool.name === 'run_command')!.inputSchema.properties as any).suppress_history.default, false, 'the advertised default follows');
+  assert.equal(
+    (tools.find((tool) => tool.name === 'run_command')!.inputSchema.properties as any).suppress_history.default,
+    false,
+    'the advertised default follows',
+  );
   await mcp.ok('run_command', { pane_id: pane, command: 'echo recorded-by-default' });
   await mcp.ok('run_command', { pane_id: pane, command: 'echo suppressed-on-request', suppress_history: true });
   await tmux.typeAndWait(pane, 'history -w');

@@ -32,13 +32,19 @@ test('python: two tmux servers served by one process, chosen per call by socket_
   assert.deepEqual(await names({ socket_name: 'red' }), ['red-session']);
   assert.equal((await mcp.ok('get_pane_info', { socket_name: 'blue' })).pane_id, bluePane);
   await mcp.ok('send_keys', { socket_name: 'blue', pane_id: bluePane, keys: 'echo on-blue' });
-  assert.equal((await mcp.ok('run_command', { socket_name: 'blue', pane_id: bluePane, command: 'echo ran-on-blue' })).output[0], 'ran-on-blue');
+  assert.equal(
+    (await mcp.ok('run_command', { socket_name: 'blue', pane_id: bluePane, command: 'echo ran-on-blue' })).output[0],
+    'ran-on-blue',
+  );
   assert.equal((await mcp.ok('run_command', { pane_id: redPane, command: 'echo ran-on-red' })).output[0], 'ran-on-red');
   assert.equal((await mcp.ok('get_server_info', { socket_name: 'blue' })).socket_path, blue.socketPath);
   assert.deepEqual(await names({ socket_name: 'green' }), [], 'a name with no server: an empty listing');
 
   const servers = (await mcp.ok('list_servers')).result;
-  assert.deepEqual(servers.map((s: any) => [s.socket_name, s.is_alive, s.session_count]).sort(), [['blue', true, 1], ['red', true, 1]]);
+  assert.deepEqual(servers.map((s: any) => [s.socket_name, s.is_alive, s.session_count]).sort(), [
+    ['blue', true, 1],
+    ['red', true, 1],
+  ]);
 
   const calls = readFileSync(log, 'utf8').length;
   for (const bad of ['../../red', 'a/b', '..', '/tmp/x', 'x..y']) {
@@ -49,7 +55,10 @@ test('python: two tmux servers served by one process, chosen per call by socket_
   assert.equal(readFileSync(log, 'utf8').length, calls, 'no tmux ran for a bad socket name');
 
   assert.equal((await mcp.ok('kill_server', { socket_name: 'blue' })).result, 'Server killed successfully');
-  assert.deepEqual((await mcp.ok('list_servers')).result.map((s: any) => s.socket_name), ['red']);
+  assert.deepEqual(
+    (await mcp.ok('list_servers')).result.map((s: any) => s.socket_name),
+    ['red'],
+  );
   assert.deepEqual(await names({}), ['red-session'], 'the other server is untouched');
 });
 
@@ -73,7 +82,10 @@ test('python: call_read_tools_batch runs reads in order; other tools fail their 
   assert.equal(batch.succeeded, 2);
   assert.equal(batch.failed, 5);
   assert.equal(batch.stopped_at, null);
-  assert.deepEqual(batch.results.map((r: any) => r.index), [0, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(
+    batch.results.map((r: any) => r.index),
+    [0, 1, 2, 3, 4, 5, 6],
+  );
   assert.equal(batch.results[0].structured_content.result[0].session_name, 'alpha');
   assert.equal(batch.results[1].structured_content, null, 'capture_pane answers text only');
   assert.equal(typeof batch.results[1].content[0].text, 'string');
@@ -84,7 +96,9 @@ test('python: call_read_tools_batch runs reads in order; other tools fail their 
   assert.match(batch.results[6].error, /Remove or correct the unrecognized argument\(s\): "bogus"/);
   assert.ok(batch.results.every((r: any) => typeof r.elapsed_seconds === 'number'));
 
-  const stopped = await mcp.ok('call_read_tools_batch', { operations: [{ tool: 'get_pane_info', arguments: { pane_id: '%999' } }, { tool: 'list_sessions' }] });
+  const stopped = await mcp.ok('call_read_tools_batch', {
+    operations: [{ tool: 'get_pane_info', arguments: { pane_id: '%999' } }, { tool: 'list_sessions' }],
+  });
   assert.equal(stopped.stopped_at, 0);
   assert.equal(stopped.results.length, 1);
   const listed = (await mcp.client.listTools()).tools.map((tool) => tool.name);
@@ -125,10 +139,13 @@ test('python: call_read_tools_batch answers each row as the direct call does, in
 
   const stopped = await mcp.ok('call_read_tools_batch', { operations });
   assert.equal(stopped.stopped_at, 4);
-  assert.deepEqual(stopped.results.map((row: any) => row.success), [true, true, true, true, false]);
+  assert.deepEqual(
+    stopped.results.map((row: any) => row.success),
+    [true, true, true, true, false],
+  );
 });
 
-test('python: call_read_tools_batch keeps its answer under 1,000,000 bytes by eliding the last rows\' content', async (t) => {
+test("python: call_read_tools_batch keeps its answer under 1,000,000 bytes by eliding the last rows' content", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   // About 8000 rows of 60 characters: each full capture is ~480 KB.
@@ -144,7 +161,12 @@ test('python: call_read_tools_batch keeps its answer under 1,000,000 bytes by el
 });
 
 function startup(env: NodeJS.ProcessEnv): { status: number | null; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, '--profile', 'python'], { env: scrubbedEnv(env), input: '', encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [CLI, '--profile', 'python'], {
+    env: scrubbedEnv(env),
+    input: '',
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: run.status, stderr: run.stderr };
 }
 
@@ -159,7 +181,11 @@ test('python: configuration: removed and bad variables stop start-up; toolsets, 
   assert.match(startup({ LIBTMUX_SOCKET: '../../x' }).stderr, /LIBTMUX_SOCKET is a name, not a path/);
 
   const tmux = privateTmux(t);
-  const mcp = await startPython(t, tmux.env, { LIBTMUX_TOOLSETS: 'inspect', LIBTMUX_TOOLS: 'kill_server,send_keys', LIBTMUX_EXCLUDE_TOOLS: 'kill_server' });
+  const mcp = await startPython(t, tmux.env, {
+    LIBTMUX_TOOLSETS: 'inspect',
+    LIBTMUX_TOOLS: 'kill_server,send_keys',
+    LIBTMUX_EXCLUDE_TOOLS: 'kill_server',
+  });
   const names = (await mcp.client.listTools()).tools.map((tool) => tool.name);
   assert.ok(names.includes('send_keys') && names.includes('capture_pane'));
   assert.ok(!names.includes('kill_server'), 'exclusion wins over LIBTMUX_TOOLS');

@@ -24,8 +24,14 @@ const PROMPT: Record<Shell, string> = { bash: 'b$ ', zsh: 'z% ', fish: 'f> ' };
 function home(tmux: PrivateTmux, shell: Shell): string {
   const dir = mkdtempSync(join(tmux.dir, `home-${shell}-`));
   writeFileSync(join(dir, '.bash_profile'), '. ~/.bashrc\n');
-  writeFileSync(join(dir, '.bashrc'), `PS1='${PROMPT.bash}'\nHISTFILE=~/.hist\nHISTCONTROL=\nucount=0\nPROMPT_COMMAND='ucount=$((ucount+1))'\n`);
-  writeFileSync(join(dir, '.zshrc'), `PS1='z%% '\nHISTFILE=~/.hist\nSAVEHIST=100\nHISTSIZE=100\nucount=0\nprecmd() { ucount=$((ucount+1)) }\n`);
+  writeFileSync(
+    join(dir, '.bashrc'),
+    `PS1='${PROMPT.bash}'\nHISTFILE=~/.hist\nHISTCONTROL=\nucount=0\nPROMPT_COMMAND='ucount=$((ucount+1))'\n`,
+  );
+  writeFileSync(
+    join(dir, '.zshrc'),
+    `PS1='z%% '\nHISTFILE=~/.hist\nSAVEHIST=100\nHISTSIZE=100\nucount=0\nprecmd() { ucount=$((ucount+1)) }\n`,
+  );
   mkdirSync(join(dir, '.config', 'fish'), { recursive: true });
   writeFileSync(
     join(dir, '.config', 'fish', 'config.fish'),
@@ -44,12 +50,18 @@ const screen = async (mcp: McpSession, pane: string, python: boolean, prompt: st
 const captureText = async (mcp: McpSession, pane: string, python: boolean): Promise<string> => {
   const result = await mcp.call('capture_pane', python ? { pane_id: pane } : { paneId: pane });
   assert.ok(!result.isError);
-  const text = python ? result.content.map((c) => c.text ?? '').join('\n') : String((result.structuredContent as { text?: string } | undefined)?.text ?? result.content.map((c) => c.text ?? '').join('\n'));
+  const text = python
+    ? result.content.map((c) => c.text ?? '').join('\n')
+    : String((result.structuredContent as { text?: string } | undefined)?.text ?? result.content.map((c) => c.text ?? '').join('\n'));
   return text.replace(/\s+$/, '');
 };
 
 const run = (mcp: McpSession, python: boolean, pane: string, command: string) =>
-  python ? mcp.ok('run_command', { pane_id: pane, command, timeout: 20 }).then((r) => ({ exitStatus: r.exit_status as number, output: r.output as string[] })) : mcp.ok('run_shell_command', { paneId: pane, command, timeoutMs: 20_000 });
+  python
+    ? mcp
+        .ok('run_command', { pane_id: pane, command, timeout: 20 })
+        .then((r) => ({ exitStatus: r.exit_status as number, output: r.output as string[] }))
+    : mcp.ok('run_shell_command', { paneId: pane, command, timeoutMs: 20_000 });
 
 /** The command as the pane shows it: in its subshell, `( ... )` in bash and zsh, a child fish in fish. */
 const shown = (shell: Shell, command: string) => (shell === 'fish' ? `fish -c '${command.replace(/[\\']/g, '\\$&')}'` : `( ${command} )`);
@@ -81,8 +93,19 @@ for (const shell of SHELLS) {
       const seen = await screen(mcp, pane, python, PROMPT[shell]);
       assert.doesNotMatch(seen, NO_FRAMING, seen);
       const p = PROMPT[shell].trimEnd();
-      const expected = [`${p}  ${shown(shell, "printf 'a b\\n  c\\n'; sh -c 'exit 3'")}`, 'a b', '  c', `${p}  ${shown(shell, 'echo "hook ran: $ucount"')}`, third.output[0], p];
-      assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()), expected, seen);
+      const expected = [
+        `${p}  ${shown(shell, "printf 'a b\\n  c\\n'; sh -c 'exit 3'")}`,
+        'a b',
+        '  c',
+        `${p}  ${shown(shell, 'echo "hook ran: $ucount"')}`,
+        third.output[0],
+        p,
+      ];
+      assert.deepEqual(
+        seen.split('\n').map((l) => l.trimEnd()),
+        expected,
+        seen,
+      );
 
       // Several lines are one command line (a bracketed paste): one status, all the output.
       const lines = await run(mcp, python, pane, 'echo one\necho two\nfalse');
@@ -94,7 +117,13 @@ for (const shell of SHELLS) {
       assert.deepEqual([after.exitStatus, after.output], [0, ['after-flood']]);
 
       // History: the commands typed by the server stay out (bash and zsh write ~/.hist; fish never saves a line with a leading space).
-      await tmux.tmux('send-keys', '-t', pane, '-l', shell === 'fish' ? 'history save; echo saved\n' : shell === 'bash' ? 'history -a; echo saved\n' : 'fc -AI; echo saved\n');
+      await tmux.tmux(
+        'send-keys',
+        '-t',
+        pane,
+        '-l',
+        shell === 'fish' ? 'history save; echo saved\n' : shell === 'bash' ? 'history -a; echo saved\n' : 'fc -AI; echo saved\n',
+      );
       await until('the pane to settle', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('\nsaved'));
       const file = shell === 'fish' ? join(dir, '.local', 'share', 'fish', 'fish_history') : join(dir, '.hist');
       const saved = readFileSync(file, 'utf8');
@@ -117,7 +146,10 @@ for (const shell of SHELLS) {
       assert.match(ran.output[0] ?? '', /^made [1-9]\d*$/);
       if (python) await mcp.ok('split_window', { pane_id: pane });
       else await mcp.ok('split_window', { paneId: pane });
-      const other = (await tmux.tmux('list-panes', '-t', 'made', '-F', '#{pane_id}')).split('\n').map((l) => l.trim()).find((id) => id !== '' && id !== pane)!;
+      const other = (await tmux.tmux('list-panes', '-t', 'made', '-F', '#{pane_id}'))
+        .split('\n')
+        .map((l) => l.trim())
+        .find((id) => id !== '' && id !== pane)!;
       const ran2 = await run(mcp, python, other, 'false');
       assert.equal(ran2.exitStatus, 1);
       // A new window, and a pane respawned (its shell started again): clean from their first run too.
@@ -130,11 +162,22 @@ for (const shell of SHELLS) {
       else await mcp.ok('respawn_pane', { paneId: other, killFirst: true });
       const respawned = await run(mcp, python, other, 'echo respawned');
       assert.deepEqual([respawned.exitStatus, respawned.output], [0, ['respawned']]);
-      for (const [id, command, output] of [[pane, 'echo "made $ucount"', ran.output[0]], [window, 'echo window', 'window'], [other, 'echo respawned', 'respawned']] as const) {
+      for (const [id, command, output] of [
+        [pane, 'echo "made $ucount"', ran.output[0]],
+        [window, 'echo window', 'window'],
+        [other, 'echo respawned', 'respawned'],
+      ] as const) {
         const seen = await screen(mcp, id, python, PROMPT[shell]);
         assert.doesNotMatch(seen, NO_FRAMING, seen);
         const p = PROMPT[shell].trimEnd();
-        assert.deepEqual(seen.split('\n').map((l) => l.trimEnd()).filter((l) => l !== ''), [`${p}  ${shown(shell, command)}`, ...(output ? [output] : []), p], seen);
+        assert.deepEqual(
+          seen
+            .split('\n')
+            .map((l) => l.trimEnd())
+            .filter((l) => l !== ''),
+          [`${p}  ${shown(shell, command)}`, ...(output ? [output] : []), p],
+          seen,
+        );
       }
     });
   }
@@ -150,7 +193,9 @@ test('julia: create_session with a lone shell starts it with the integration; it
     const made = await julia.ok('create_session', { name: `j-${shell}`, command: [shell] });
     const pane = made.panes[0].paneId as string;
     // The shell names itself at its first prompt: the integration runs, and nothing was typed.
-    await until('the pane to settle', async () => new RegExp(`^\\d+ ${shell} [0-9a-f]{12}$`).test((await tmux.tmux('display-message', '-p', '-t', pane, '#{@tmux_mcp_shell}')).trim()));
+    await until('the pane to settle', async () =>
+      new RegExp(`^\\d+ ${shell} [0-9a-f]{12}$`).test((await tmux.tmux('display-message', '-p', '-t', pane, '#{@tmux_mcp_shell}')).trim()),
+    );
     await until('the pane to settle', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).trim() === PROMPT[shell].trim());
   }
 });

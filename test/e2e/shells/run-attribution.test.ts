@@ -11,8 +11,9 @@ import { until } from '../../fixture/until.js';
 
 /** A prompt hook that prints, then takes 400 ms (starship, pyenv, `PROMPT_COMMAND=echo` do as much). */
 const SLOW = {
-  bash: `PROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
-  zsh: `precmd() { echo hook-printed; sleep 0.4 }`,
+  // In the shell itself (a read that times out on a FIFO nobody writes), as a hook doing shell work would.
+  bash: `[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nPROMPT_COMMAND='echo hook-printed; read -t 0.4 <> ~/.hook-fifo'`,
+  zsh: `[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nprecmd() { echo hook-printed; read -t 0.4 <> ~/.hook-fifo }`,
   fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
 };
 
@@ -21,10 +22,11 @@ const person = (p: RunPane, ...keys: string[]) => p.tmux.tmux('send-keys', '-t',
 const screen = async (p: RunPane) => (await p.tmux.tmux('capture-pane', '-p', '-t', p.pane)).replace(/\s+$/, '');
 
 /** Until the pane shows `text` on its last row (the prompt back after a person's command). */
-const settles = (p: RunPane, text: string) => until(`${JSON.stringify(text)} then the prompt in ${p.pane}`, async () => {
-  const rows = (await screen(p)).split('\n');
-  return rows.some((row) => row.trimEnd() === text) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
-});
+const settles = (p: RunPane, text: string) =>
+  until(`${JSON.stringify(text)} then the prompt in ${p.pane}`, async () => {
+    const rows = (await screen(p)).split('\n');
+    return rows.some((row) => row.trimEnd() === text) && rows.at(-1)!.trimEnd() === PROMPT[p.shell].trimEnd();
+  });
 
 describe('a run answers for its own line', { concurrency: 4 }, () => {
   for (const shell of SHELLS) {
@@ -60,7 +62,12 @@ describe('a run answers for its own line', { concurrency: 4 }, () => {
         if (shell !== 'sh') {
           const [, , nonce] = (await p.tmux.tmux('display-message', '-p', '-t', p.pane, '#{@tmux_mcp_shell}')).trim().split(' ');
           assert.match(nonce ?? '', /^[0-9a-z]+$/);
-          const marks = [1, 2, 3].map((n) => `\\033]133;C;tmcp=${nonce}.${n};d=1-1\\007\\033]133;D;7;tmcp=${nonce}.${n};d=1-1\\007\\033]133;A;tmcp=${nonce}.${n};s=7;r=1-1\\007`).join('');
+          const marks = [1, 2, 3]
+            .map(
+              (n) =>
+                `\\033]133;C;tmcp=${nonce}.${n};d=1-1\\007\\033]133;D;7;tmcp=${nonce}.${n};d=1-1\\007\\033]133;A;tmcp=${nonce}.${n};s=7;r=1-1\\007`,
+            )
+            .join('');
           await own(`printf '${marks}'; echo replayed`, 0, ['replayed']);
         } else {
           await own("printf 'tm000000000000_E 7\\n'; echo replayed", 0, ['tm000000000000_E 7', 'replayed']);
@@ -84,7 +91,7 @@ describe('a run answers for its own line', { concurrency: 4 }, () => {
       const text = result.content.map((c) => c.text ?? '').join('\n');
       const s = result.structuredContent as { exitStatus: number; output: string[] };
       assert.deepEqual([s.exitStatus, s.output], [0, ['mine']], text);
-      if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, text);
+      if (shell !== 'sh') assert.match(text, /ran 1 other command line before this one/, `${text}\n---\n${await screen(p)}`);
     });
   }
 });

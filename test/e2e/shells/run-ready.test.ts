@@ -19,8 +19,9 @@ const runFile = promisify(execFile);
 
 /** An rc file that takes half a second (bash, zsh), and hooks that print, then take 400 ms, before each prompt. */
 const SLOW = {
-  bash: `sleep 0.5\nPROMPT_COMMAND='echo hook-printed; sleep 0.4'`,
-  zsh: `sleep 0.5\nprecmd() { echo hook-printed; sleep 0.4 }`,
+  // In the shell itself (a read that times out on a FIFO nobody writes), as a hook doing shell work would.
+  bash: `sleep 0.5\n[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nPROMPT_COMMAND='echo hook-printed; read -t 0.4 <> ~/.hook-fifo'`,
+  zsh: `sleep 0.5\n[ -p ~/.hook-fifo ] || mkfifo ~/.hook-fifo\nprecmd() { echo hook-printed; read -t 0.4 <> ~/.hook-fifo }`,
   fish: `function slow --on-event fish_prompt; echo hook-printed; sleep 0.4; end`,
 };
 
@@ -41,12 +42,17 @@ describe('under load and behind slow prompt hooks, a command is typed once the p
     for (const [kind, profile] of combos(shell)) {
       test(`${profile}, ${shell}, a ${kind} pane: each command shows once and answers for itself`, async (t) => {
         const p = await runPane(t, shell, kind, profile, { [shell]: SLOW[shell as keyof typeof SLOW] });
-        for (const [command, status, output] of [['echo one', 0, ['one']], ['echo two; false', 1, ['two']], ['echo three', 0, ['three']]] as const) {
+        for (const [command, status, output] of [
+          ['echo one', 0, ['one']],
+          ['echo two; false', 1, ['two']],
+          ['echo three', 0, ['three']],
+        ] as const) {
           const ran = await run(p, command);
           assert.deepEqual({ command, status: ran.exitStatus, output: ran.output }, { command, status, output: [...output] }, ran.text);
         }
         const rows = await settledScreen(p);
-        for (const word of ['echo one', 'echo two', 'echo three']) assert.equal(shownRows(rows, word), 1, `${word} shown once:\n${rows.join('\n')}`);
+        for (const word of ['echo one', 'echo two', 'echo three'])
+          assert.equal(shownRows(rows, word), 1, `${word} shown once:\n${rows.join('\n')}`);
         assert.ok(shownRows(rows, 'hook-printed') >= 3, rows.join('\n'));
         assert.doesNotMatch(rows.join('\n'), /integration\.|9999~|9998~|\^\[/, rows.join('\n'));
       });
@@ -70,17 +76,21 @@ describe('under load and behind slow prompt hooks, a command is typed once the p
     const tmux = privateTmux(t);
     await tmux.start();
     await tmux.tmux('set-option', '-g', 'default-shell', '/bin/bash');
-    const call = (tool: string, args: object) => runFile(process.execPath, [CLI, 'call', tool, JSON.stringify(args)], { env: tmux.env, timeout: 60_000 });
+    const call = (tool: string, args: object) =>
+      runFile(process.execPath, [CLI, 'call', tool, JSON.stringify(args)], { env: tmux.env, timeout: 60_000 });
     const names = ['f1', 'f2', 'f3'];
     await Promise.all(names.map((name) => call('create_session', { name })));
     const panes = await Promise.all(names.map(async (name) => (await tmux.tmux('display-message', '-p', '-t', name, '#{pane_id}')).trim()));
     await Promise.all(names.map((name, i) => call('run_shell_command', { paneId: panes[i], command: `echo fresh-${name}` })));
     for (const name of names) {
       let rows: string[] = [];
-      await until(() => `the prompt back in ${name}:\n${rows.join('\n')}`, async () => {
-        rows = (await tmux.tmux('capture-pane', '-p', '-t', `${name}:0.0`)).replace(/\s+$/, '').split('\n');
-        return rows.some((row) => row === `fresh-${name}`) && /[$#] ?$/.test(rows.at(-1)!);
-      });
+      await until(
+        () => `the prompt back in ${name}:\n${rows.join('\n')}`,
+        async () => {
+          rows = (await tmux.tmux('capture-pane', '-p', '-t', `${name}:0.0`)).replace(/\s+$/, '').split('\n');
+          return rows.some((row) => row === `fresh-${name}`) && /[$#] ?$/.test(rows.at(-1)!);
+        },
+      );
       assert.equal(shownRows(rows, `echo fresh-${name}`), 1, rows.join('\n'));
     }
   });

@@ -26,29 +26,58 @@ interface Setup {
 const SETUPS: Setup[] = [
   { name: 'bash, set -o vi', shell: 'bash', rc: 'set -o vi', prompt: /b\$$/ },
   { name: 'bash, a two-line prompt', shell: 'bash', rc: `PS1='[\\w]\\nb2$ '`, prompt: /b2\$$/ },
-  { name: "bash, a PROMPT_COMMAND chain with direnv's hook", shell: 'bash', rc: `eval "$(direnv hook bash)"\nPROMPT_COMMAND="mine=1;$PROMPT_COMMAND"`, prompt: /b\$$/ },
+  {
+    name: "bash, a PROMPT_COMMAND chain with direnv's hook",
+    shell: 'bash',
+    rc: `eval "$(direnv hook bash)"\nPROMPT_COMMAND="mine=1;$PROMPT_COMMAND"`,
+    prompt: /b\$$/,
+  },
   { name: "bash, fzf's key bindings", shell: 'bash', rc: '. /usr/share/doc/fzf/examples/key-bindings.bash', prompt: /b\$$/ },
   { name: 'bash, powerline', shell: 'bash', rc: '. /usr/share/powerline/bindings/bash/powerline.sh', prompt: /\ue0b0$/ },
   { name: 'zsh, zsh-autosuggestions', shell: 'zsh', rc: '. /usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh', prompt: /z%$/ },
-  { name: 'zsh, zsh-syntax-highlighting', shell: 'zsh', rc: '. /usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh', prompt: /z%$/ },
+  {
+    name: 'zsh, zsh-syntax-highlighting',
+    shell: 'zsh',
+    rc: '. /usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh',
+    prompt: /z%$/,
+  },
   { name: 'zsh, PROMPT_SUBST', shell: 'zsh', rc: `setopt PROMPT_SUBST\nPS1='$(echo zs)%% '`, prompt: /zs%$/ },
-  { name: 'zsh, pure (async)', shell: 'zsh', rc: `fpath+=(${PURE})\nautoload -U promptinit; promptinit\nPURE_PROMPT_SYMBOL='P>'\nprompt pure`, prompt: /P>$/ },
+  {
+    name: 'zsh, pure (async)',
+    shell: 'zsh',
+    rc: `fpath+=(${PURE})\nautoload -U promptinit; promptinit\nPURE_PROMPT_SYMBOL='P>'\nprompt pure`,
+    prompt: /P>$/,
+  },
   { name: 'zsh, powerlevel9k', shell: 'zsh', rc: '. /usr/share/powerlevel9k/powerlevel9k.zsh-theme', prompt: /\ue0b0/ },
-  { name: 'fish, vi key bindings and its own prompt', shell: 'fish', rc: `fish_vi_key_bindings\nfunction fish_prompt; printf '%s f> ' (prompt_pwd); end`, prompt: /f>$/ },
+  {
+    name: 'fish, vi key bindings and its own prompt',
+    shell: 'fish',
+    rc: `fish_vi_key_bindings\nfunction fish_prompt; printf '%s f> ' (prompt_pwd); end`,
+    prompt: /f>$/,
+  },
 ];
 
 /** The last row of the screen, once it is the prompt. */
 async function backAtPrompt(p: RunPane, setup: Setup): Promise<string[]> {
   let rows: string[] = [];
-  await until(() => `the prompt of ${setup.name}:\n${rows.join('\n')}`, async () => {
-    rows = (await p.tmux.tmux('capture-pane', '-p', '-t', p.pane)).replace(/\s+$/, '').split('\n').map((row) => row.trimEnd());
-    return setup.prompt.test(rows.at(-1) ?? '');
-  }, 30_000);
+  await until(
+    () => `the prompt of ${setup.name}:\n${rows.join('\n')}`,
+    async () => {
+      rows = (await p.tmux.tmux('capture-pane', '-p', '-t', p.pane))
+        .replace(/\s+$/, '')
+        .split('\n')
+        .map((row) => row.trimEnd());
+      return setup.prompt.test(rows.at(-1) ?? '');
+    },
+    30_000,
+  );
   return rows;
 }
 
 const sendKeys = (p: RunPane, keys: string, enter: boolean) =>
-  p.python ? p.mcp.call('send_keys', { pane_id: p.pane, keys, enter, literal: !enter && keys !== 'C-c' ? true : false }) : p.mcp.ok('send_keys', { paneId: p.pane, keys: enter ? [keys, 'Enter'] : [keys] });
+  p.python
+    ? p.mcp.call('send_keys', { pane_id: p.pane, keys, enter, literal: !enter && keys !== 'C-c' ? true : false })
+    : p.mcp.ok('send_keys', { paneId: p.pane, keys: enter ? [keys, 'Enter'] : [keys] });
 
 async function waitFor(p: RunPane, pattern: string): Promise<void> {
   if (p.python) {
@@ -63,8 +92,7 @@ async function waitForChannel(p: RunPane, text: string): Promise<void> {
   if (p.python) {
     const result = await p.mcp.call('wait_for_channel', { channel, timeout: 20 });
     assert.ok(!result.isError, `${result.content.map((c) => c.text).join('\n')}\n${await p.tmux.tmux('capture-pane', '-p', '-t', p.pane)}`);
-  }
-  else assert.equal((await p.mcp.ok('wait_for_channel', { channel, timeoutMs: 20_000 })).released, true);
+  } else assert.equal((await p.mcp.ok('wait_for_channel', { channel, timeoutMs: 20_000 })).released, true);
 }
 
 describe('the typical loop in the shells and prompts people run', { concurrency: 4 }, () => {
@@ -110,7 +138,8 @@ describe('the typical loop in the shells and prompts people run', { concurrency:
         const screen = (await backAtPrompt(p, setup)).join('\n');
         assert.doesNotMatch(screen, /tm[0-9a-f]{12}|integration\.|9999~|9998~|\^\[/, screen);
         const rows = await p.tmux.tmux('capture-pane', '-p', '-S', '-', '-t', p.pane);
-        for (const word of ['echo hello', 'echo after-timeout', 'echo after-repl']) assert.equal(rows.split(word).length - 1, 1, `${word} shown once:\n${rows}`);
+        for (const word of ['echo hello', 'echo after-timeout', 'echo after-repl'])
+          assert.equal(rows.split(word).length - 1, 1, `${word} shown once:\n${rows}`);
         assert.doesNotMatch(rows, /tm[0-9a-f]{12}|9999~|9998~|\^\[/, rows);
       });
     });

@@ -17,7 +17,11 @@ const POSIX: Step[] = [
   ['set -e; false; echo not-here', 1, []],
   // Everything a command may change about its shell; the next step finds none of it.
   ['set -u; set -o noglob; export LEAK=1; NOTEXPORTED=1; cd /; f() { echo LEAKED; }; echo changed', 0, ['changed']],
-  ['echo "[${NOPE}] [${LEAK-}] [${NOTEXPORTED-}]" /bi*; [ "$PWD" = / ] && echo at-root || echo not-root; command -v f || echo no-f', 0, ['[] [] [] /bin', 'not-root', 'no-f']],
+  [
+    'echo "[${NOPE}] [${LEAK-}] [${NOTEXPORTED-}]" /bi*; [ "$PWD" = / ] && echo at-root || echo not-root; command -v f || echo no-f',
+    0,
+    ['[] [] [] /bin', 'not-root', 'no-f'],
+  ],
   // A background job: no job-control line in the answer, and the shell is back at once.
   ['sleep 3 & echo started', 0, ['started']],
   ['echo after', 0, ['after']],
@@ -37,7 +41,7 @@ const SHELL_STEPS: Record<Shell, Step[]> = {
     ...POSIX,
     ["setopt nullglob; trap 'echo TRAPPED' EXIT; echo trapped", 0, ['trapped', 'TRAPPED']],
     ['echo /nomatch*(N) end', 0, ['end']],
-    ["precmd_functions=(); preexec_functions=(); precmd() { echo after-source }; echo sourced", 0, ['sourced']],
+    ['precmd_functions=(); preexec_functions=(); precmd() { echo after-source }; echo sourced', 0, ['sourced']],
     ['echo next', 0, ['next']],
   ],
   sh: [...POSIX, ["trap 'echo TRAPPED' EXIT; echo trapped", 0, ['trapped', 'TRAPPED']], ['echo next', 0, ['next']]],
@@ -45,7 +49,11 @@ const SHELL_STEPS: Record<Shell, Step[]> = {
     ['echo before; exit 4', 4, ['before']],
     ['test "$ans" = y; and exit 4; false; or exit 1', 1, []],
     ['set -g LEAK 1; set -gx XLEAK 1; cd /; function leaked --on-event fish_preexec; echo TRAPPED; end; echo changed', 0, ['changed']],
-    ['echo "[$LEAK] [$XLEAK]"; test "$PWD" = /; and echo at-root; or echo not-root; functions -q leaked; or echo no-handler', 0, ['[] []', 'not-root', 'no-handler']],
+    [
+      'echo "[$LEAK] [$XLEAK]"; test "$PWD" = /; and echo at-root; or echo not-root; functions -q leaked; or echo no-handler',
+      0,
+      ['[] []', 'not-root', 'no-handler'],
+    ],
     ['sleep 3 & echo started', 0, ['started']],
     // Erasing the integration's own handlers in the run's fish changes nothing for the next run.
     ['functions -e __tmcp_prompt __tmcp_preexec __tmcp_postexec; echo erased', 0, ['erased']],
@@ -66,7 +74,8 @@ describe('a run is a subshell', { concurrency: 4 }, () => {
         assert.equal(await panePid(p), before, 'the same shell, alive, from the first run to the last');
         // Nothing but prompts, the commands (in their subshell) and their output: no marker, id or framing.
         const rows = await settledScreen(p);
-        if (shell !== 'sh') assert.doesNotMatch(rows.join('\n'), /tm[0-9a-f]{12}|_S\b|_E \d|tmux-mcp|integration\.|\[1\] \d+/, rows.join('\n'));
+        if (shell !== 'sh')
+          assert.doesNotMatch(rows.join('\n'), /tm[0-9a-f]{12}|_S\b|_E \d|tmux-mcp|integration\.|\[1\] \d+/, rows.join('\n'));
       });
     }
   }

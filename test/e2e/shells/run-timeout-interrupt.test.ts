@@ -29,10 +29,14 @@ for (const shell of ['sh', 'bash'] as const) {
     if (shell === 'sh') assert.match(note, /tm[0-9a-f]{12}_E <status>" \(this server's end marker; the number is its exit status\)/, note);
     else assert.match(note, /the next run_command in this pane then reports its exit status/, note);
     // Once it ended (refused until then), the next run says how it ended.
-    const next = await until('the timed-out command to end', async () => {
-      const answer = await mcp.call('run_command', { pane_id: pane, command: 'echo next' });
-      return !text(answer).includes('has not finished') && answer;
-    }, 10_000);
+    const next = await until(
+      'the timed-out command to end',
+      async () => {
+        const answer = await mcp.call('run_command', { pane_id: pane, command: 'echo next' });
+        return !text(answer).includes('has not finished') && answer;
+      },
+      10_000,
+    );
     assert.ok(!next.isError, text(next));
     assert.match(text(next), /The command an earlier run_command timed out on ended \d+ s ago with exit status 4\./, text(next));
   });
@@ -45,17 +49,23 @@ for (const profile of ['python', 'libtmux'] as const) {
     const mcp = profile === 'python' ? await startPython(t, tmux.env) : await startMcp(t, { env: tmux.env });
     // A program that takes a moment to exit after C-c, as a REPL or a server printing its last words.
     const script = join(tmux.dir, 'slow-exit.py');
-    writeFileSync(script, 'import time\ntry:\n  print("ready", flush=True)\n  while True: time.sleep(0.05)\nexcept KeyboardInterrupt:\n  print("bye", flush=True); time.sleep(0.5)\n');
+    writeFileSync(
+      script,
+      'import time\ntry:\n  print("ready", flush=True)\n  while True: time.sleep(0.05)\nexcept KeyboardInterrupt:\n  print("bye", flush=True); time.sleep(0.5)\n',
+    );
     await tmux.tmux('send-keys', '-t', pane, '-l', `python3 ${script}\n`);
     await untilScreen(tmux, pane, 'ready');
     await tmux.tmux('send-keys', '-t', pane, 'C-c');
     await untilScreen(tmux, pane, 'bye');
-    const after = profile === 'python' ? await mcp.call('run_command', { pane_id: pane, command: 'echo back', timeout: 10 }) : await mcp.call('run_shell_command', { paneId: pane, command: 'echo back', timeoutMs: 10_000 });
+    const after =
+      profile === 'python'
+        ? await mcp.call('run_command', { pane_id: pane, command: 'echo back', timeout: 10 })
+        : await mcp.call('run_shell_command', { paneId: pane, command: 'echo back', timeoutMs: 10_000 });
     assert.ok(!after.isError, text(after));
   });
 }
 
-test('a refusal of a pane running a program advises C-c in the profile\'s own syntax (python: send_keys with keys and enter false)', async (t) => {
+test("a refusal of a pane running a program advises C-c in the profile's own syntax (python: send_keys with keys and enter false)", async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
   const python = await startPython(t, tmux.env);
@@ -76,5 +86,9 @@ async function untilScreen(tmux: { tmux(...args: string[]): Promise<string> }, p
 }
 
 async function untilCommand(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, name: string): Promise<void> {
-  await until(`${pane} to run ${name}`, async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === name, 10_000);
+  await until(
+    `${pane} to run ${name}`,
+    async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === name,
+    10_000,
+  );
 }

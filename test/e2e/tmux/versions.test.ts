@@ -29,29 +29,51 @@ test('a host on another tmux version than this machine: both list, create, type,
   await Promise.all([local.start({ session: 'agent-here' }), far.start({ session: 'agent-far' })]);
   await far.tmux('new-session', '-d', '-s', 'personal');
   const mcp = await startMcp(t, {
-    env: { ...local.env, TMUX_MCP_SSH_CONFIG: sshd.config, TMUX_MCP_REMOTE_TMUX: OTHER, LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown' },
+    env: {
+      ...local.env,
+      TMUX_MCP_SSH_CONFIG: sshd.config,
+      TMUX_MCP_REMOTE_TMUX: OTHER,
+      LIBTMUX_TOOLSETS: 'inspect,manage,execute,teardown',
+    },
     args: ['--host', `far=hosta#${far.socketPath}`, '--allow-session', 'agent-*,far:agent-*'],
   });
 
   const { sessions } = await mcp.ok('list_sessions');
-  assert.deepEqual(sessions.map((s: { id: string; name: string }) => [s.id, s.name]), [['$0', 'agent-here'], ['far:$0', 'agent-far']], 'the person\'s session on the host stays out of sight');
+  assert.deepEqual(
+    sessions.map((s: { id: string; name: string }) => [s.id, s.name]),
+    [
+      ['$0', 'agent-here'],
+      ['far:$0', 'agent-far'],
+    ],
+    "the person's session on the host stays out of sight",
+  );
 
   // A directory with a tab, a backslash before digits and a control character: tmux 3.4+ prints the
   // path escaped, and it reads back as it is on the disk, from either version.
   const odd = join(mkdtempSync(join(tmpdir(), 'tmux-mcp-odd-')), 'odd\tdir\\033\u0001x');
   mkdirSync(odd);
   t.after(() => rmSync(join(odd, '..'), { recursive: true, force: true }));
-  for (const [server, pane] of [[local, '%0'], [far, 'far:%0']] as const) {
+  for (const [server, pane] of [
+    [local, '%0'],
+    [far, 'far:%0'],
+  ] as const) {
     await server.tmux('send-keys', '-t', '%0', '-l', `cd '${odd}'`);
     await server.tmux('send-keys', '-t', '%0', 'Enter');
-    await until(`${pane} in the odd directory`, async () => (await mcp.ok('get_pane_info', { paneId: pane })).pane.currentPath === odd, 10_000);
+    await until(
+      `${pane} in the odd directory`,
+      async () => (await mcp.ok('get_pane_info', { paneId: pane })).pane.currentPath === odd,
+      10_000,
+    );
   }
   for (const pane of ['%0', 'far:%0']) {
     const mark = await mcp.ok('capture_since', { paneId: pane });
     await mcp.ok('send_keys', { paneId: pane, keys: [`echo "ver-$(printf 'a\\tb')-${pane.length}"`], enter: true });
     await mcp.ok('wait_for_text', { paneId: pane, patterns: [`ver-a\\s+b-${pane.length}`], cursor: mark.cursor, timeoutMs: 15_000 });
     const { lines } = await mcp.ok('capture_pane', { paneId: pane });
-    assert.ok(lines.some((line: string) => new RegExp(`^ver-a\\s+b-${pane.length}$`).test(line)), lines.join('\n'));
+    assert.ok(
+      lines.some((line: string) => new RegExp(`^ver-a\\s+b-${pane.length}$`).test(line)),
+      lines.join('\n'),
+    );
   }
   // The gate reads the host's own argument table: a target outside the scope is refused there too.
   const refused = await mcp.call('kill_session', { session: 'far:personal' });
@@ -85,7 +107,15 @@ test('a tmux newer than the newest tested runs, and the banner names it as newer
   assert.match(mcp.stderr(), /tmux 3\.9 \(newer than the newest tested, 3\.5a\)/);
   await mcp.close();
 
-  const old = spawnSync(process.execPath, [CLI], { env: scrubbedEnv({ LIBTMUX_SOCKET_PATH: tmux.socketPath, LIBTMUX_TMUX_BIN: tmuxSaying(t, '3.2a') }), input: '', encoding: 'utf8', timeout: 20_000 });
+  const old = spawnSync(process.execPath, [CLI], {
+    env: scrubbedEnv({ LIBTMUX_SOCKET_PATH: tmux.socketPath, LIBTMUX_TMUX_BIN: tmuxSaying(t, '3.2a') }),
+    input: '',
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   assert.equal(old.status, 2, 'as for a missing tmux');
-  assert.match(old.stderr, /^tmux-mcp: LIBTMUX_TMUX_BIN: \S+: it is tmux 3\.2a; tmux 3\.3a or newer is needed\. Install tmux 3\.3a or newer .*\n$/);
+  assert.match(
+    old.stderr,
+    /^tmux-mcp: LIBTMUX_TMUX_BIN: \S+: it is tmux 3\.2a; tmux 3\.3a or newer is needed\. Install tmux 3\.3a or newer .*\n$/,
+  );
 });
