@@ -3,7 +3,7 @@
  * schemas and the functions that build them from core records. Field names are the contract's.
  */
 import { array, boolean, integer, object, string } from '../../mcp/tools/schema.js';
-import { encodeRef, type Engine, type PaneRecord, type SessionRecord, type WindowRecord } from '../../core/index.js';
+import { encodeRef, type PaneRecord, type SessionRecord, type WindowRecord } from '../../core/index.js';
 
 const ref = (what: string) =>
   string({ description: `Opaque ${what} reference, valid until the tmux server restarts; accepted wherever an id is.` });
@@ -109,7 +109,7 @@ export const captureSchema = object(
   ['droppedLines', 'lines', 'paneId'],
 );
 
-export function sessionWire(engine: Engine, session: SessionRecord) {
+export function sessionWire(session: SessionRecord) {
   return {
     ref: encodeRef('session', session.id, session.incarnation),
     id: session.id,
@@ -120,7 +120,7 @@ export function sessionWire(engine: Engine, session: SessionRecord) {
   };
 }
 
-export function windowWire(engine: Engine, window: WindowRecord) {
+export function windowWire(window: WindowRecord) {
   return {
     ref: encodeRef('window', window.id, window.incarnation),
     id: window.id,
@@ -131,7 +131,7 @@ export function windowWire(engine: Engine, window: WindowRecord) {
   };
 }
 
-export function windowLinkWire(engine: Engine, window: WindowRecord) {
+export function windowLinkWire(window: WindowRecord) {
   return {
     ref: encodeRef('link', `${window.sessionId}:${window.id}`, window.incarnation),
     sessionID: window.sessionId,
@@ -142,9 +142,9 @@ export function windowLinkWire(engine: Engine, window: WindowRecord) {
   };
 }
 
-export function windowOccurrenceWire(engine: Engine, window: WindowRecord) {
-  const link = windowLinkWire(engine, window);
-  const { ref: windowRef, ...rest } = windowWire(engine, window);
+export function windowOccurrenceWire(window: WindowRecord) {
+  const link = windowLinkWire(window);
+  const { ref: windowRef, ...rest } = windowWire(window);
   return {
     windowRef,
     linkRef: link.ref,
@@ -156,7 +156,7 @@ export function windowOccurrenceWire(engine: Engine, window: WindowRecord) {
   };
 }
 
-export function paneWire(engine: Engine, pane: PaneRecord) {
+export function paneWire(pane: PaneRecord) {
   return {
     ref: encodeRef('pane', pane.id, pane.incarnation),
     id: pane.id,

@@ -109,7 +109,7 @@ export const listPanesTool = libtmuxTool({
     }
     const scope = window ? { windowId: window.id } : session ? { sessionId: session.id } : {};
     const panes = await listPanes(engine, scope);
-    return { structured: { panes: panes.map((p) => paneWire(engine, p)) } };
+    return { structured: { panes: panes.map((p) => paneWire(p)) } };
   },
 });
 
@@ -125,7 +125,7 @@ export const listSessionsTool = libtmuxTool({
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
     const sessions = await listSessions(ctx.engine);
-    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s)) } };
+    return { structured: { sessions: sessions.map((s) => sessionWire(s)) } };
   },
 });
 
@@ -165,7 +165,7 @@ export const getSessionInfoTool = libtmuxTool({
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref.' }) }, ['session']),
   output: object({ session: sessionSchema }, ['session']),
   async handler(args, { ctx }) {
-    return { structured: { session: sessionWire(ctx.engine, await resolveSession(ctx.engine, args.session)) } };
+    return { structured: { session: sessionWire(await resolveSession(ctx.engine, args.session)) } };
   },
 });
 
@@ -191,7 +191,7 @@ export const getWindowInfoTool = libtmuxTool({
     const { engine } = ctx;
     const window = await resolveWindow(engine, args.windowId);
     const links = (await listWindows(engine)).filter((w) => w.id === window.id);
-    return { structured: { window: windowWire(engine, window), placements: links.map((link) => windowLinkWire(engine, link)) } };
+    return { structured: { window: windowWire(window), placements: links.map((link) => windowLinkWire(link)) } };
   },
 });
 
@@ -208,7 +208,7 @@ export const getPaneInfoTool = libtmuxTool({
   output: object({ pane: paneSchema }, ['pane']),
   async handler(args, { ctx }) {
     const pane = await resolvePane(ctx.engine, args.paneId);
-    return { structured: { pane: paneWire(ctx.engine, pane) } };
+    return { structured: { pane: paneWire(pane) } };
   },
 });
 
@@ -230,7 +230,7 @@ export const listWindowsTool = libtmuxTool({
     const { engine } = ctx;
     const sessionId = args.session === undefined ? undefined : (await resolveSession(engine, args.session)).id;
     const windows = await listWindows(engine, sessionId);
-    return { structured: { windows: windows.map((w) => windowOccurrenceWire(engine, w)) } };
+    return { structured: { windows: windows.map((w) => windowOccurrenceWire(w)) } };
   },
 });
 
@@ -257,7 +257,7 @@ export const snapshotPaneTool = libtmuxTool({
     const kept = tailBudget(await captureLines(ctx.engine, pane.id), args.maxLines ?? 200, undefined, { clipRow: true });
     return {
       structured: {
-        pane: paneWire(ctx.engine, pane),
+        pane: paneWire(pane),
         capture: { paneId: pane.id, lines: kept.lines, droppedLines: kept.droppedLines },
       },
     };
@@ -292,7 +292,7 @@ export const findPaneByPositionTool = libtmuxTool({
         "Call list_panes with this window to see each pane's edges.",
       );
     }
-    return { structured: { pane: paneWire(ctx.engine, pane) } };
+    return { structured: { pane: paneWire(pane) } };
   },
 });
 

@@ -55,7 +55,7 @@ export const createSessionTool = libtmuxTool({
     const { engine } = ctx;
     const input = await checkNewSession(args);
     const session = await createSession(engine, input);
-    return { structured: sessionWire(engine, session) };
+    return { structured: sessionWire(session) };
   },
 });
 
@@ -88,7 +88,7 @@ export const createWindowTool = libtmuxTool({
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     const session = await resolveSession(engine, args.session);
     const window = await createWindow(engine, session.id, { name: args.name, startDirectory });
-    return { structured: windowOccurrenceWire(engine, window) };
+    return { structured: windowOccurrenceWire(window) };
   },
 });
 
@@ -123,7 +123,7 @@ export const splitWindowTool = libtmuxTool({
     // split-window itself refuses a pane that does not exist: no separate lookup.
     const paneId = await paneIdFrom(engine, args.paneId);
     const created = await onPane(engine, paneId, () => splitPane(engine, paneId, args.direction ?? 'below', startDirectory));
-    return { structured: paneWire(engine, created) };
+    return { structured: paneWire(created) };
   },
 });
 
