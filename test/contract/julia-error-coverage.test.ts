@@ -16,7 +16,7 @@ const TOOLS = Object.keys(BY_TOOL);
 const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
 
 interface Producer {
-  /** test/e2e/julia-<suite>.test.ts */
+  /** test/e2e/julia/<suite>.test.ts */
   readonly suite: 'tools' | 'faults';
   /** The test's title. */
   readonly test: string;
@@ -137,13 +137,13 @@ test('julia: every error code the contract lists for a tool is produced by a nam
 test('julia: each test the coverage table names exists in its suite and asserts its codes', () => {
   const sources = new Map<string, string>();
   const source = (suite: string) => {
-    if (!sources.has(suite)) sources.set(suite, readFileSync(new URL(`../e2e/julia-${suite}.test.ts`, import.meta.url), 'utf8'));
+    if (!sources.has(suite)) sources.set(suite, readFileSync(new URL(`../e2e/julia/${suite}.test.ts`, import.meta.url), 'utf8'));
     return sources.get(suite)!;
   };
   for (const producer of PRODUCERS) {
     const text = source(producer.suite);
     const start = text.indexOf(`test('${producer.test}'`);
-    assert.notEqual(start, -1, `no test "${producer.test}" in julia-${producer.suite}.test.ts`);
+    assert.notEqual(start, -1, `no test "${producer.test}" in julia/${producer.suite}.test.ts`);
     const next = text.indexOf('\ntest(', start + 1);
     const body = text.slice(start, next === -1 ? undefined : next);
     for (const code of Object.keys(producer.codes)) assert.match(body, new RegExp(`'${code}'`), `"${producer.test}" never names ${code}`);
