@@ -51,7 +51,15 @@ test('rows of the running tmux: a path with a tab, a backslash before digits and
   const tmux = (...args: string[]) =>
     execFileSync(TMUX_BIN, ['-S', join(base, 'sock'), '-f', '/dev/null', ...args], { encoding: 'utf8', env: scrubbedEnv() });
   tmux('new-session', '-d', '-s', 'rows', '-c', odd, '-x', '80', '-y', '20', 'sleep 30');
-  const printed = tmux('list-panes', '-a', '-F', row.format);
-  const lines = printed.endsWith('\n') ? printed.slice(0, -1).split('\n') : printed.split('\n');
-  assert.deepEqual(row.parse(lines), [{ path: odd, name: 'rows', width: '80' }]);
+  // tmux reports an empty directory for a moment while the pane's program starts: read until it has one.
+  const read = () => {
+    const printed = tmux('list-panes', '-a', '-F', row.format);
+    return row.parse(printed.endsWith('\n') ? printed.slice(0, -1).split('\n') : printed.split('\n'));
+  };
+  let rows = read();
+  for (let tries = 0; rows[0]?.path === '' && tries < 100; tries++) {
+    execFileSync('sleep', ['0.02']);
+    rows = read();
+  }
+  assert.deepEqual(rows, [{ path: odd, name: 'rows', width: '80' }]);
 });
