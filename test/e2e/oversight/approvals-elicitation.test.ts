@@ -27,7 +27,7 @@ import {
 
 const RULE = 'text:rm\\s+-rf';
 
-for (const [negotiation, era, version] of ERAS) {
+for (const [negotiation, , version] of ERAS) {
   test(`elicitation ${version}: approved runs as asked, denied with a reason types nothing, the question names tool, target, text and rule`, async (t) => {
     const tmux = privateTmux(t);
     const pane = await tmux.start({ session: 'agent' });
