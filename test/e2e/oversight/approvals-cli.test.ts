@@ -9,8 +9,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { CLI } from '../../fixture/mcp.js';
 import { privateTmux, scrubbedEnv } from '../../fixture/tmux.js';
-import { until } from '../../fixture/until.js';
-import { neverTyped } from '../../fixture/approvals.js';
+import { neverTyped, printed } from '../../fixture/approvals.js';
 
 const RULE = 'text:rm\\s+-rf';
 
@@ -85,7 +84,7 @@ test('tmux-mcp call on a terminal: asks there; "y" runs the call, a reason refus
   assert.equal(yes.status, 0, yes.screen);
   for (const fact of ['Approval needed: send_keys', `local:${pane} (session agent`, 'echo rm -rf tty-yes-1', `Rule: ${RULE}`])
     assert.ok(yes.screen.includes(fact), `${fact} in:\n${yes.screen}`);
-  await until('the approved command ran', async () => /^rm -rf tty-yes-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'rm -rf tty-yes-1');
 
   const no = await callOnTerminal(
     ['send_keys', JSON.stringify({ paneId: pane, keys: ['echo rm -rf tty-no-2'], literal: true, enter: true }), '--approve', RULE],

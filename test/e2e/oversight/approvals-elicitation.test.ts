@@ -19,6 +19,7 @@ import {
   deny,
   elicitingClient,
   neverTyped,
+  printed,
   questionLines,
   untilWithdrawn,
   type Reply,
@@ -26,7 +27,7 @@ import {
 
 const RULE = 'text:rm\\s+-rf';
 
-for (const [negotiation, era, version] of ERAS) {
+for (const [negotiation, , version] of ERAS) {
   test(`elicitation ${version}: approved runs as asked, denied with a reason types nothing, the question names tool, target, text and rule`, async (t) => {
     const tmux = privateTmux(t);
     const pane = await tmux.start({ session: 'agent' });
@@ -39,7 +40,7 @@ for (const [negotiation, era, version] of ERAS) {
     // Split over two keys, the text still reads "rm -rf": asked, approved, typed.
     const sent = await mcp.ok('send_keys', { paneId: pane, keys: ['echo rm -', 'rf approved-1'], literal: true, enter: true });
     assert.deepEqual(sent.keys, ['echo rm -', 'rf approved-1', 'Enter']);
-    await until('the approved command ran', async () => /^rm -rf approved-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+    await printed(tmux, pane, 'rm -rf approved-1');
     assert.equal(client.asked.length, 1);
     const question = client.asked[0]!.message;
     for (const fact of ['send_keys', `local:${pane}`, 'session agent', 'echo rm -rf approved-1', RULE])
@@ -136,7 +137,7 @@ for (const [negotiation, era, version] of ERAS) {
     assert.equal(one.isError, true);
     assert.match(one.content[0]!.text!, /one at a time/);
     assert.equal(two.isError, undefined);
-    await until('the approved one ran', async () => /^rm -rf second-2$/m.test(await tmux.tmux('capture-pane', '-p', '-t', other)));
+    await printed(tmux, other, 'rm -rf second-2');
     await neverTyped(tmux, pane, 'first-1');
   });
 
@@ -201,7 +202,7 @@ test('elicitation 2026-07-28: a forged, altered, replayed or borrowed requestSta
   const again = (await call({ name: 'send_keys', arguments: args })) as unknown as { requestState: string };
   const ran = await retry(again.requestState);
   assert.equal((ran as { isError?: boolean }).isError, undefined, JSON.stringify(ran));
-  await until('the approved command ran', async () => /^rm -rf sealed-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'rm -rf sealed-1');
   // Replayed: the same answer again does not run the call a second time.
   await assert.rejects(retry(again.requestState), invalid);
 });
@@ -255,9 +256,7 @@ test('elicitation over HTTP in both eras: asked during the call (2025 session) o
       arguments: { paneId: pane, keys: [`echo rm -rf http-${version}`], literal: true, enter: true },
     });
     assert.equal(ran.isError, undefined, JSON.stringify(ran));
-    await until('the approved command ran', async () =>
-      new RegExp(`^rm -rf http-${version}$`, 'm').test(await tmux.tmux('capture-pane', '-p', '-t', pane)),
-    );
+    await printed(tmux, pane, `rm -rf http-${version}`);
     const refused = await mcp.client.callTool({
       name: 'send_keys',
       arguments: { paneId: pane, keys: [`echo rm -rf denied-${version}`], literal: true, enter: true },
@@ -293,7 +292,7 @@ test("elicitation 2026-07-28: a batch's questions are put at once, before it sta
   assert.equal(result.failures.length, 1);
   assert.equal(result.failures[0].index, 2);
   assert.match(result.failures[0].reason, /operations\[2\] \(send_keys\) was denied by a person in the client .*: not the third/);
-  await until('the approved items ran', async () => /^second-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'second-1');
   await neverTyped(tmux, pane, 'third-2');
 });
 

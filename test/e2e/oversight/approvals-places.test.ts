@@ -10,7 +10,7 @@ import { startMcp } from '../../fixture/mcp.js';
 import { hostArgs, hostServers } from '../../fixture/hosts.js';
 import { privateTmux } from '../../fixture/tmux.js';
 import { until } from '../../fixture/until.js';
-import { auditPath, elicitingClient, neverTyped, questionLines, untilWithdrawn } from '../../fixture/approvals.js';
+import { auditPath, elicitingClient, neverTyped, printed, questionLines, untilWithdrawn } from '../../fixture/approvals.js';
 import { browser, viewUrl } from '../../fixture/view.js';
 
 const NO_ONE = /needs a person's approval \(--approve [^)]+\), and no one can be asked/;
@@ -39,7 +39,7 @@ test('places: a SESSION: rule holds in matching sessions only; under a scope, a 
 
   const open = await startMcp(t, { env: tmux.env, args: ['--approve', 'prod-*:tool:send_keys'] });
   await open.ok('send_keys', { paneId: dev, keys: ['echo in-dev-3'], literal: true, enter: true });
-  await until('the dev call ran', async () => /^in-dev-3$/m.test(await tmux.tmux('capture-pane', '-p', '-t', dev)));
+  await printed(tmux, dev, 'in-dev-3');
 });
 
 test('places: a HOST: rule holds on that host only', async (t) => {
@@ -55,12 +55,8 @@ test('places: a HOST: rule holds on that host only', async (t) => {
   // The same calls elsewhere run.
   await mcp.ok('send_keys', { paneId: '%0', keys: ['echo danger-here-3'], literal: true, enter: true });
   await mcp.ok('send_keys', { paneId: 'b:%0', keys: ['echo fine-b-4'], literal: true, enter: true });
-  await until(
-    'both ran',
-    async () =>
-      /^danger-here-3$/m.test(await servers.local.tmux('capture-pane', '-p', '-t', '%0')) &&
-      /^fine-b-4$/m.test(await servers.b.tmux('capture-pane', '-p', '-t', '%0')),
-  );
+  await printed(servers.local, '%0', 'danger-here-3');
+  await printed(servers.b, '%0', 'fine-b-4');
 });
 
 test('channels: with a client that can be asked and the view, the first answer wins and the other is withdrawn', async (t) => {
@@ -85,7 +81,7 @@ test('channels: with a client that can be asked and the view, the first answer w
   await page.click('#questions li .approve');
   assert.equal((await call).isError, undefined);
   await until("the client's question withdrawn", () => client.asked[0]!.withdrawn);
-  await until('the approved command ran', async () => /^rm -rf both-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'rm -rf both-1');
 
   // A call cancelled while it waits leaves both: the client's question is withdrawn, the page's panel empties.
   const controller = new AbortController();

@@ -12,8 +12,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp, type McpSession } from '../../fixture/mcp.js';
 import { privateTmux } from '../../fixture/tmux.js';
-import { until } from '../../fixture/until.js';
-import { APPROVE, deny, elicitingClient, neverTyped } from '../../fixture/approvals.js';
+import { APPROVE, deny, elicitingClient, neverTyped, printed } from '../../fixture/approvals.js';
 
 const RULE = 'text:rm\\s+-rf\\b';
 const REFUSED = /needs a person's approval \(--approve text:rm\\s\+-rf\\b\), and no one can be asked/;
@@ -59,7 +58,7 @@ test('text rules (libtmux): key names, keys split in a call or over calls, line 
   await mcp.ok('send_keys', { paneId: pane, keys: ['echo rm -rfx-fine-2'], literal: true, enter: true });
   const run = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo rm -r fine-3', timeoutMs: 30_000 });
   assert.deepEqual(run.output, ['rm -r fine-3']);
-  await until('the plain calls ran', async () => /^rm -r fine-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'rm -r fine-1');
 });
 
 test('text rules (python): a paste buffer loaded first is read when it is pasted; a word split over batch items or calls reads whole; send_keys, run_command, split_window', async (t) => {
@@ -159,7 +158,7 @@ test('text rules (julia): send_keys, paste_text, send_keys_and_wait and a run_op
   assert.equal(report.completed.length, 1);
   // The first item typed: something may have changed, as for any batch that fails after an item ran.
   assert.deepEqual([report.error.code, report.error.effects], ['approval_denied', 'possible']);
-  await until('the item before ran', async () => /^before-4$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'before-4');
   for (const marker of ['julia-1', 'julia-2', 'julia-3', 'julia-5', 'after-6']) await neverTyped(tmux, pane, marker);
 });
 
@@ -189,6 +188,6 @@ test('text rules in a batch: the matching item asks on its own, at its turn; the
   // When item 1 was asked about, item 0 had been typed and item 2 had not.
   assert.match(screens[0]!, /echo first-1/);
   assert.ok(!screens[0]!.includes('third-3'), screens[0]);
-  await until('the approved item ran', async () => /^rm -rf second-2$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'rm -rf second-2');
   for (const marker of ['fourth-4', 'fifth-5']) await neverTyped(tmux, pane, marker);
 });

@@ -15,7 +15,7 @@ import { CLI, connectHttp, startMcp } from '../../fixture/mcp.js';
 import { startHttp } from '../../fixture/http.js';
 import { until } from '../../fixture/until.js';
 import { privateTmux } from '../../fixture/tmux.js';
-import { neverTyped } from '../../fixture/approvals.js';
+import { neverTyped, printed } from '../../fixture/approvals.js';
 import { browser, viewUrl } from '../../fixture/view.js';
 
 const TOKEN = 'view-token-0123456789abcdef';
@@ -71,7 +71,7 @@ test('view: a waiting call shows within 1 s; Approve runs it, Deny refuses it wi
   await page.click(`#questions li[data-id="${id}"] .approve`);
   const ran = await approved;
   assert.equal(ran.isError, undefined, JSON.stringify(ran));
-  await until('the approved command ran', async () => /^rm -rf view-approved-1$/m.test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+  await printed(tmux, pane, 'rm -rf view-approved-1');
   await page.waitForFunction(
     () => document.querySelectorAll('#questions li').length === 0 && (document.getElementById('waiting') as HTMLElement).hidden,
     { timeout: 5000 },
@@ -232,6 +232,6 @@ test('view beside --http: `tmux-mcp call --url` and an HTTP client without elici
     const asked = await question(page, marker, 5000);
     await page.click(`#questions li[data-id="${asked}"] .approve`);
     assert.equal((await call).isError, undefined);
-    await until(`${marker} ran`, async () => new RegExp(`^${marker}$`, 'm').test(await tmux.tmux('capture-pane', '-p', '-t', pane)));
+    await printed(tmux, pane, marker);
   }
 });
