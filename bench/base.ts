@@ -21,7 +21,10 @@ export async function baseServer(): Promise<Base> {
   const tmux = new BenchTmux();
   const shell = await tmux.start({ width: 160, height: 50, historyLimit: 2000 });
   const sink = await tmux.newWindow('bench', 'stty -echo; exec cat >/dev/null');
-  const marker = await tmux.newWindow('bench', `exec bash --norc --noprofile -c 'while IFS= read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'`);
+  const marker = await tmux.newWindow(
+    'bench',
+    `exec bash --norc --noprofile -c 'while IFS= read -r x; do printf "MARK-%s-END %s\\n" "$x" "$EPOCHREALTIME"; done'`,
+  );
   await tmux.newWindow('bench', 'sh');
   const others = [];
   for (let i = 0; i < 4; i++) others.push(await tmux.newWindow('bench', fillCommand(30)));
@@ -29,11 +32,15 @@ export async function baseServer(): Promise<Base> {
 }
 
 /** The servers a scenario compares, over stdio on the shared tmux: ours, the no-op SDK server and the peers' stand-ins. */
-export async function servers<K extends 'ours' | 'noop' | 'nickgnd' | 'python'>(base: Base, which: readonly K[]): Promise<Record<K, McpDriver> & { close(): Promise<void> }> {
+export async function servers<K extends 'ours' | 'noop' | 'nickgnd' | 'python'>(
+  base: Base,
+  which: readonly K[],
+): Promise<Record<K, McpDriver> & { close(): Promise<void> }> {
   const started: Partial<Record<K, McpDriver>> = {};
   const close = () => Promise.all(Object.values<McpDriver | undefined>(started).map((driver) => driver?.close())).then(() => {});
   try {
-    for (const name of which) started[name] = name === 'ours' ? await McpDriver.ours(base.tmux.env) : await McpDriver.bench(name, base.tmux.env);
+    for (const name of which)
+      started[name] = name === 'ours' ? await McpDriver.ours(base.tmux.env) : await McpDriver.bench(name, base.tmux.env);
   } catch (error) {
     await close();
     throw error;

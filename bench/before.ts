@@ -1,5 +1,5 @@
 /**
- * The figures before the simplification (issue 37), p50 unless named otherwise: bench/RESULTS.md as
+ * The figures before the simplification, p50 unless named otherwise: bench/RESULTS.md as
  * committed at 6647402, the run of December 5 (tree at 49edc8c; 2 cores, tmux 3.3a, Node 20, idle
  * CPUs held polling), the same figures README.md gave. Each stdio call there was measured
  * interleaved with the no-op server after 2,000 warm-up calls, as the calls scenario measures now.

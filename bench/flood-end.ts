@@ -1,5 +1,5 @@
 /**
- * How late `run_shell_command` sees a command's end after a flood (issue 12): a pane prints N MB,
+ * How late `run_shell_command` sees a command's end after a flood: a pane prints N MB,
  * then the time in ms; the built server answers through the SDK client. Reported per run: from the
  * shell printing its last line to the answer arriving (what the caller waits), and to tmux's own
  * screen showing it (a `capture-pane` poll from outside, every 20 ms: tmux's own lag).
@@ -55,4 +55,11 @@ try {
   await driver.close();
   tmux.dispose();
 }
-console.log(['', '| run | MB | call s | last line printed -> answer (ms) | last line printed -> on tmux screen (ms, 20 ms poll) | exit | linesMissed |', '|---|---|---|---|---|---|---|', ...rows].join('\n'));
+console.log(
+  [
+    '',
+    '| run | MB | call s | last line printed -> answer (ms) | last line printed -> on tmux screen (ms, 20 ms poll) | exit | linesMissed |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n'),
+);

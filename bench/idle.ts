@@ -25,7 +25,11 @@ export function holdLowLatencyIdle(wanted: boolean): IdleHold {
     fd = openSync('/dev/cpu_dma_latency', 'w');
     writeSync(fd, Buffer.alloc(4)); // a 32-bit 0: no exit latency allowed, so idle CPUs poll
   } catch (error) {
-    return { held: false, description: `default idle states (${idle}; /dev/cpu_dma_latency not writable: ${(error as Error).message})`, release() {} };
+    return {
+      held: false,
+      description: `default idle states (${idle}; /dev/cpu_dma_latency not writable: ${(error as Error).message})`,
+      release() {},
+    };
   }
   return {
     held: true,

@@ -64,7 +64,10 @@ function options() {
     return process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`];
   };
   const get = (name: Option) => given(name) ?? OPTIONS[name][0];
-  const only = get('only').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = get('only')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')} (there are: ${SCENARIOS.join(', ')})`);
   const quick = get('quick') !== 'off';

@@ -49,7 +49,11 @@ export function table(title: string, intro: string): (row: Row) => Row {
 }
 
 /** A row of samples in milliseconds. */
-export const sampled = (name: string, samples: readonly number[], extra: Omit<Row, 'name' | 'summary'> = {}): Row => ({ name, summary: summarize(samples), ...extra });
+export const sampled = (name: string, samples: readonly number[], extra: Omit<Row, 'name' | 'summary'> = {}): Row => ({
+  name,
+  summary: summarize(samples),
+  ...extra,
+});
 
 /** One of the issue's acceptance targets, held against this run: reported, never a failure. */
 export function check(name: string, goal: string, measured: number, limit: number, unit = 'ms', strict = false): void {
@@ -85,7 +89,10 @@ export function machine(idle: IdleHold): string[] {
   const tmuxVersion = execFileSync(TMUX_BIN, ['-V'], { env: scrubbedEnv(), encoding: 'utf8' }).trim();
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
+    commit = execFileSync('git', ['describe', '--always', '--dirty'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+    }).trim();
   } catch {
     // not a git checkout
   }
@@ -94,14 +101,29 @@ export function machine(idle: IdleHold): string[] {
     `- CPU: ${cpu}, ${os.cpus().length} cores; memory ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `- Node ${process.version}, ${tmuxVersion}, ${os.type()} ${os.release()}`,
     `- CPU idle: ${idle.description}`,
-    `- Date: ${new Date().toISOString()}; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `- Date: ${new Date().toISOString()}; load average at start ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   ];
 }
 
 export function report(machineLines: string[], seconds: number): string {
-  const out = ['# Benchmark results', '', 'Written by `npm run bench` (bench/run.ts). How to read it, and what each stand-in models: bench/notes.md.', ''];
+  const out = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/run.ts). How to read it, and what each stand-in models: bench/notes.md.',
+    '',
+  ];
   out.push('## Machine', '', ...machineLines, `- Whole run: ${seconds.toFixed(0)} s`, '');
-  out.push('## Checks', '', "The issue's acceptance targets, each held against this run (reported, never a failure).", '', ...checkLines(), '');
+  out.push(
+    '## Checks',
+    '',
+    "The issue's acceptance targets, each held against this run (reported, never a failure).",
+    '',
+    ...checkLines(),
+    '',
+  );
   for (const t of tables) {
     out.push(`## ${t.title}`, '', t.intro, '');
     out.push('| Measure | n | p50 ms | p90 ms | p99 ms | before (p50) | note |', '|---|---|---|---|---|---|---|');

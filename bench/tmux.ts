@@ -25,23 +25,53 @@ export class BenchTmux {
   }
 
   async tmux(...args: string[]): Promise<string> {
-    return (await run(TMUX_BIN, ['-S', this.socketPath, ...args], { env: scrubbedEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })).stdout;
+    return (await run(TMUX_BIN, ['-S', this.socketPath, ...args], { env: scrubbedEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }))
+      .stdout;
   }
 
   /** Starts the server with one detached session and returns its first pane; the options are set before any pane exists. */
-  async start(options: { session?: string; width?: number; height?: number; historyLimit?: number; command?: string } = {}): Promise<string> {
+  async start(
+    options: { session?: string; width?: number; height?: number; historyLimit?: number; command?: string } = {},
+  ): Promise<string> {
     this.#started = true;
     const width = options.width ?? 160;
     const height = options.height ?? 50;
     const out = await this.tmux(
-      '-f', '/dev/null',
-      'start-server', ';',
-      'set-option', '-g', 'history-limit', String(options.historyLimit ?? 100_000), ';',
-      'set-option', '-g', 'default-size', `${width}x${height}`, ';',
-      'set-option', '-g', 'remain-on-exit', 'off', ';',
-      'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', options.session ?? 'bench',
-      '-x', String(width), '-y', String(height),
-      '-e', 'PS1=$ ', '-e', 'ENV=', options.command ?? 'sh',
+      '-f',
+      '/dev/null',
+      'start-server',
+      ';',
+      'set-option',
+      '-g',
+      'history-limit',
+      String(options.historyLimit ?? 100_000),
+      ';',
+      'set-option',
+      '-g',
+      'default-size',
+      `${width}x${height}`,
+      ';',
+      'set-option',
+      '-g',
+      'remain-on-exit',
+      'off',
+      ';',
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-s',
+      options.session ?? 'bench',
+      '-x',
+      String(width),
+      '-y',
+      String(height),
+      '-e',
+      'PS1=$ ',
+      '-e',
+      'ENV=',
+      options.command ?? 'sh',
     );
     return out.trim();
   }
@@ -81,7 +111,10 @@ export class BenchTmux {
 }
 
 /** Adds panes to a farm of `from` panes (windows `bench:N` of 10 panes each) until it has `panes`; every pane id. */
-export async function growPaneFarm(tmux: BenchTmux, options: { from: number; panes: number; paneCommand: (index: number) => string }): Promise<string[]> {
+export async function growPaneFarm(
+  tmux: BenchTmux,
+  options: { from: number; panes: number; paneCommand: (index: number) => string },
+): Promise<string[]> {
   const commands: string[] = [];
   for (let index = options.from; index < options.panes; index++) {
     const target = `bench:${Math.floor(index / 10)}`;

@@ -26,7 +26,9 @@ const result = await build({
   logLevel: 'warning',
   // Bundled CommonJS (ajv) calls require() for Node's own modules; ESM has none, so one is made
   // (on first use: every chunk carries this line, and most never call it).
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; let __require_; const require = (id) => (__require_ ??= __createRequire(import.meta.url))(id);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; let __require_; const require = (id) => (__require_ ??= __createRequire(import.meta.url))(id);",
+  },
 });
 
 // The live view's page script, for the browser, with xterm.js inside, and xterm's stylesheet from
@@ -46,7 +48,10 @@ const page = await build({
 copyFileSync(join(root, 'node_modules/@xterm/xterm/css/xterm.css'), join(outdir, 'view', 'xterm.css'));
 
 chmodSync(join(outdir, 'cli.js'), 0o755);
-writeFileSync(join(outdir, 'THIRD-PARTY-NOTICES.txt'), notices([...Object.keys(result.metafile.inputs), ...Object.keys(page.metafile.inputs)]));
+writeFileSync(
+  join(outdir, 'THIRD-PARTY-NOTICES.txt'),
+  notices([...Object.keys(result.metafile.inputs), ...Object.keys(page.metafile.inputs)]),
+);
 
 /** The name, version, licence and licence text of every package with code in the bundle. */
 function notices(inputs) {

@@ -9,24 +9,32 @@ import { delimiter, join } from 'node:path';
 /** What the suite runs, the Debian package that provides it, and what for. */
 const NEEDS = [
   { command: 'tmux', pkg: 'tmux', why: 'every test', version: tmuxVersion },
-  { command: 'bash', pkg: 'bash', why: 'the panes\' shell' },
-  { command: 'python3', pkg: 'python3', why: 'the REPL of the README\'s typical loop' },
+  { command: 'bash', pkg: 'bash', why: "the panes' shell" },
+  { command: 'python3', pkg: 'python3', why: "the REPL of the README's typical loop" },
   { command: 'sshd', pkg: 'openssh-server', why: 'the loopback sshd of the remote-host tests' },
   { command: 'ssh', pkg: 'openssh-client', why: 'the remote-host tests' },
-  { command: 'ssh-keygen', pkg: 'openssh-client', why: 'the loopback sshd\'s keys' },
+  { command: 'ssh-keygen', pkg: 'openssh-client', why: "the loopback sshd's keys" },
   { command: 'fish', pkg: 'fish', why: 'run_shell_command in fish' },
   { command: 'zsh', pkg: 'zsh', why: 'run_shell_command in zsh' },
-  { command: 'direnv', pkg: 'direnv', why: 'run_shell_command behind direnv\'s prompt hook' },
-  { file: '/usr/share/doc/fzf/examples/key-bindings.bash', pkg: 'fzf', why: 'run_shell_command with fzf\'s key bindings' },
+  { command: 'direnv', pkg: 'direnv', why: "run_shell_command behind direnv's prompt hook" },
+  { file: '/usr/share/doc/fzf/examples/key-bindings.bash', pkg: 'fzf', why: "run_shell_command with fzf's key bindings" },
   { file: '/usr/share/powerline/bindings/bash/powerline.sh', pkg: 'powerline', why: 'run_shell_command behind a powerline prompt' },
-  { file: '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh', pkg: 'zsh-autosuggestions', why: 'run_shell_command in zsh with autosuggestions' },
-  { file: '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh', pkg: 'zsh-syntax-highlighting', why: 'run_shell_command in zsh with syntax highlighting' },
+  {
+    file: '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh',
+    pkg: 'zsh-autosuggestions',
+    why: 'run_shell_command in zsh with autosuggestions',
+  },
+  {
+    file: '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh',
+    pkg: 'zsh-syntax-highlighting',
+    why: 'run_shell_command in zsh with syntax highlighting',
+  },
   { file: '/usr/share/powerlevel9k/powerlevel9k.zsh-theme', pkg: 'zsh-theme-powerlevel9k', why: 'run_shell_command behind powerlevel9k' },
   { command: 'asciinema', pkg: 'asciinema', why: 'replaying pane recordings' },
   { command: 'chromium', pkg: 'chromium', why: 'the live view, in headless chromium' },
-  { command: 'script', pkg: 'bsdutils', why: 'a terminal for tmux-mcp call\'s approval question' },
-  { command: 'jq', pkg: 'jq', why: 'the skill\'s examples, run as written' },
-  { command: 'openssl', pkg: 'openssl', why: 'the README\'s token file, made as written' },
+  { command: 'script', pkg: 'bsdutils', why: "a terminal for tmux-mcp call's approval question" },
+  { command: 'jq', pkg: 'jq', why: "the skill's examples, run as written" },
+  { command: 'openssl', pkg: 'openssl', why: "the README's token file, made as written" },
 ];
 
 /** The first executable `name` on PATH, or undefined. */
@@ -76,7 +84,9 @@ function versionOf(bin, env) {
 export function otherTmux(env = process.env) {
   const suite = versionOf(env.LIBTMUX_TMUX_BIN || which('tmux', env.PATH ?? '') || 'tmux', env);
   const cache = env.XDG_CACHE_HOME || join(env.HOME ?? '', '.cache');
-  const candidates = env.TMUX_MCP_TEST_OTHER_TMUX ? [env.TMUX_MCP_TEST_OTHER_TMUX] : [join(cache, 'tmux-mcp-ts', 'tmux-3.5a', 'bin', 'tmux'), '/usr/bin/tmux'];
+  const candidates = env.TMUX_MCP_TEST_OTHER_TMUX
+    ? [env.TMUX_MCP_TEST_OTHER_TMUX]
+    : [join(cache, 'tmux-mcp-ts', 'tmux-3.5a', 'bin', 'tmux'), '/usr/bin/tmux'];
   return candidates.find((bin) => {
     const said = versionOf(bin, env);
     return said !== undefined && said !== suite;
@@ -103,7 +113,11 @@ export function preflight(env = process.env) {
     if (!found) {
       // Debian keeps sshd in /usr/sbin, which a user's PATH often lacks: say so rather than "install it".
       const sbin = need.command === 'sshd' && which('sshd', '/usr/sbin:/usr/local/sbin:/sbin');
-      problems.push(sbin ? `sshd (${need.why}): it is at ${sbin}, but not on PATH; add its folder, e.g. PATH=$PATH:${sbin.replace(/\/sshd$/, '')} npm test` : `${name} (${need.why})`);
+      problems.push(
+        sbin
+          ? `sshd (${need.why}): it is at ${sbin}, but not on PATH; add its folder, e.g. PATH=$PATH:${sbin.replace(/\/sshd$/, '')} npm test`
+          : `${name} (${need.why})`,
+      );
       if (!sbin) packages.add(need.pkg);
       continue;
     }
@@ -114,7 +128,9 @@ export function preflight(env = process.env) {
     }
   }
   if (problems.length === 0 && !otherTmux(env)) {
-    problems.push('a tmux of a second version, for the test of a host on another tmux than this machine\'s (build Debian 13\'s 3.5a with scripts/build-tmux.sh, or set TMUX_MCP_TEST_OTHER_TMUX to one)');
+    problems.push(
+      "a tmux of a second version, for the test of a host on another tmux than this machine's (build Debian 13's 3.5a with scripts/build-tmux.sh, or set TMUX_MCP_TEST_OTHER_TMUX to one)",
+    );
   }
   return { problems, packages: [...packages] };
 }

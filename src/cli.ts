@@ -47,7 +47,12 @@ const EXIT_GRACE_MS = 250;
 
 /** The engine, the profiles' lookup and the SDK's side of the server. */
 async function loadServer() {
-  const [engine, profiles, server, stdio] = await Promise.all([import('./cli/engine.js'), import('./profiles/index.js'), import('./mcp/server.js'), import('./mcp/wire/stdio.js')]);
+  const [engine, profiles, server, stdio] = await Promise.all([
+    import('./cli/engine.js'),
+    import('./profiles/index.js'),
+    import('./mcp/server.js'),
+    import('./mcp/wire/stdio.js'),
+  ]);
   return { ...engine, ...profiles, ...server, ...stdio };
 }
 
@@ -84,7 +89,10 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
   // Only the profile in use loads its code.
   const { profile, selectionSummary, close } = await buildProfile(config, registry, !running);
   // The view shows the panes of every listed server: from the first call on, no call reaches a socket out of its sight.
-  if (config.view) registry.confineToListed('while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)');
+  if (config.view)
+    registry.confineToListed(
+      'while --view is on, calls reach only the servers the view shows (the configured socket and the --host servers)',
+    );
   // One factory, one profile context, one engine registry: every connection or HTTP request shares them.
   const approvals = gate && approvalRules ? gate.openApprovals(config, approvalRules, registry) : undefined;
   if (approvals && trail) approvals.attachTrail(trail);
@@ -184,7 +192,14 @@ function hostPort(listen: HttpConfig): string {
 }
 
 /** The one line on stderr that says what this process serves. */
-function bannerLine(config: Config, tmuxVersion: string, socketLabel: string, running: boolean, selectionSummary: string, where: string): string {
+function bannerLine(
+  config: Config,
+  tmuxVersion: string,
+  socketLabel: string,
+  running: boolean,
+  selectionSummary: string,
+  where: string,
+): string {
   return (
     `tmux-mcp ${VERSION}: profile ${config.profile}, ${tmuxVersion}, socket ${socketLabel} (${config.socketSource}, ` +
     `${running ? 'server running' : 'no server yet'}), ` +
@@ -231,12 +246,16 @@ async function startRecorder(config: Config): Promise<PaneRecorder | undefined> 
 async function httpToken(http: HttpConfig): Promise<{ value: string; generated: boolean }> {
   if (http.token !== undefined) return { value: http.token, generated: false };
   if (http.tokenFile !== undefined) {
-    const value = (await readFile(http.tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new ConfigError(`--token-file ${http.tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-    })).trim();
+    const value = (
+      await readFile(http.tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new ConfigError(`--token-file ${http.tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      })
+    ).trim();
     if (value === '') throw new ConfigError(`--token-file ${http.tokenFile} is empty; put the token in it`);
     if (value.length < MIN_REMOTE_TOKEN_LENGTH && !isLoopback(http.host)) {
-      throw new ConfigError(`--token-file ${http.tokenFile}: a token for a non-loopback address needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+      throw new ConfigError(
+        `--token-file ${http.tokenFile}: a token for a non-loopback address needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`,
+      );
     }
     return { value, generated: false };
   }
@@ -245,7 +264,12 @@ async function httpToken(http: HttpConfig): Promise<{ value: string; generated: 
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError || error instanceof SelectionError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
+  const message =
+    error instanceof ConfigError || error instanceof SelectionError || error instanceof StartupError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
   process.stderr.write(`tmux-mcp: ${message}\n`);
   process.exit(error instanceof StartupError ? 1 : 2);
 });

@@ -1,4 +1,4 @@
-/** Approval rules a call does not meet (issue 40): send_keys through a server with rules against the same server without. */
+/** Approval rules a call does not meet: send_keys through a server with rules against the same server without. */
 import type { Base } from '../base.js';
 import { callTurn, interleave } from '../measure.js';
 import { McpDriver } from '../mcp.js';
@@ -17,10 +17,16 @@ export async function approvalsScenario(base: Base): Promise<void> {
       `after ${sizes.warmup} warm-up calls each): one with \`${RULES.map((rule) => `--approve ${rule}`).join(' ')}\`, one without.`,
   );
   const none = await McpDriver.ours(base.tmux.env);
-  const ruled = await McpDriver.ours(base.tmux.env, RULES.flatMap((rule) => ['--approve', rule]));
+  const ruled = await McpDriver.ours(
+    base.tmux.env,
+    RULES.flatMap((rule) => ['--approve', rule]),
+  );
   try {
     const args = { paneId: base.sink, keys: ['x'], literal: true, enter: true };
-    const [without, withRules] = await interleave([callTurn(none, 'send_keys', args, sizes.warmup), callTurn(ruled, 'send_keys', args, sizes.warmup)], sizes.rounds);
+    const [without, withRules] = await interleave(
+      [callTurn(none, 'send_keys', args, sizes.warmup), callTurn(ruled, 'send_keys', args, sizes.warmup)],
+      sizes.rounds,
+    );
     const off = summarize(without!).p50;
     const on = summarize(withRules!).p50;
     row(sampled('send_keys: no rules', without!));

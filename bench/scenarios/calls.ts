@@ -58,7 +58,8 @@ export async function callsScenario(base: Base): Promise<void> {
       });
       const ours = p50.get('ours')!;
       check(`${call.name}: ours, per call`, `before (${BEFORE.calls[call.name]}) + 0.5 ms`, ours, BEFORE.calls[call.name]! + 0.5);
-      if (p50.has('nickgnd')) check(`${call.name}: ours ahead of nickgnd/tmux-mcp's way`, "below that way's p50", ours, p50.get('nickgnd')!, 'ms', true);
+      if (p50.has('nickgnd'))
+        check(`${call.name}: ours ahead of nickgnd/tmux-mcp's way`, "below that way's p50", ours, p50.get('nickgnd')!, 'ms', true);
     }
   } finally {
     await all.close();

@@ -34,7 +34,7 @@ export async function httpScenario(base: Base): Promise<void> {
     `${CLIENTS} HTTP clients at once on one server`,
     `Each client its own keep-alive connection (test/fixture/http-load.ts: plain JSON-RPC POSTs, the next when the last is answered), ` +
       `${opts.sizes.httpCalls} calls each, after a round of the same size; 2026-07-28 calls stand alone, 2025-11-25 ones run in a session per client. ` +
-      'Ours with `--http 127.0.0.1:0` and a token; the no-op SDK server on the SDK\'s own HTTP paths, calling its tool that does nothing.',
+      "Ours with `--http 127.0.0.1:0` and a token; the no-op SDK server on the SDK's own HTTP paths, calling its tool that does nothing.",
   );
   const screen = { tool: 'capture_pane', args: { paneId: base.others[0] } };
   const mixes = [
@@ -45,7 +45,12 @@ export async function httpScenario(base: Base): Promise<void> {
   for (const [era, label] of ERAS) {
     const [floor] = await underLoad([noopScript, '--http'], base.tmux.env, era, [[{ tool: 'noop', args: {} }]]);
     row(sampled(`${label}, no-op SDK server`, floor!.ms, { note: `${floor!.ms.length - floor!.failed} of ${floor!.ms.length} answered` }));
-    const results = await underLoad([cli(), '--http', '127.0.0.1:0'], base.tmux.env, era, mixes.map((each) => each.mix));
+    const results = await underLoad(
+      [cli(), '--http', '127.0.0.1:0'],
+      base.tmux.env,
+      era,
+      mixes.map((each) => each.mix),
+    );
     mixes.forEach(({ name }, i) => {
       const result = results[i]!;
       const answered = result.ms.length - result.failed;
@@ -55,7 +60,12 @@ export async function httpScenario(base: Base): Promise<void> {
       const note = `${answered} of ${result.ms.length} answered, ${perSecond.toFixed(0)} calls/s; p99 before: ${before}${failure}`;
       const measured = row(sampled(`${label}, ours: ${name}`, result.ms, { note }));
       check(`${CLIENTS} clients, ${label}, ${name}: p99`, `under 200 ms (before: ${before})`, measured.summary!.p99, 200, 'ms', true);
-      checkThat(`${CLIENTS} clients, ${label}, ${name}: every call answered`, 'all answered', `${answered} of ${result.ms.length}`, result.failed === 0);
+      checkThat(
+        `${CLIENTS} clients, ${label}, ${name}: every call answered`,
+        'all answered',
+        `${answered} of ${result.ms.length}`,
+        result.failed === 0,
+      );
     });
   }
 }

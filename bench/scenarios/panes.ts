@@ -30,13 +30,24 @@ export async function panesScenario(): Promise<void> {
     const [ours, nickgnd, python] = drivers;
     const warmup = opts.sizes.peerWarmup;
     const [mine, theirs, pythons] = await interleave(
-      [callTurn(ours!, 'list_panes', {}, warmup * 5), callTurn(nickgnd!, 'list-panes', {}, warmup), callTurn(python!, 'list_panes', {}, warmup)],
+      [
+        callTurn(ours!, 'list_panes', {}, warmup * 5),
+        callTurn(nickgnd!, 'list-panes', {}, warmup),
+        callTurn(python!, 'list_panes', {}, warmup),
+      ],
       opts.sizes.listRounds,
     );
     row(sampled('ours: list_panes, every contract field', mine!, { before: BEFORE.panes200 }));
     row(sampled("nickgnd/tmux-mcp's way: 3 fields a pane, tmux spawned per call", theirs!, { note: 'before: the same way measured 8.33' }));
     row(sampled("Python libtmux-mcp's way: every field, tmux spawned per call", pythons!));
-    check(`list_panes, ${PANES} panes: ours ahead of nickgnd/tmux-mcp's way`, "below that way's p50", summarize(mine!).p50, summarize(theirs!).p50, 'ms', true);
+    check(
+      `list_panes, ${PANES} panes: ours ahead of nickgnd/tmux-mcp's way`,
+      "below that way's p50",
+      summarize(mine!).p50,
+      summarize(theirs!).p50,
+      'ms',
+      true,
+    );
   } finally {
     await Promise.all(drivers.map((driver) => driver.close()));
     tmux.dispose();

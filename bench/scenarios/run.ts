@@ -52,11 +52,22 @@ export async function runScenario(base: Base): Promise<void> {
     );
     row(sampled('ours: run_shell_command', ours!, { before: BEFORE.run }));
     const meanPolls = polls.reduce((sum, n) => sum + n, 0) / polls.length;
-    row(sampled("nickgnd/tmux-mcp's way: execute-command + get-command-result polls", nickgnd!, { note: `${meanPolls.toFixed(1)} get-command-result calls a run` }));
+    row(
+      sampled("nickgnd/tmux-mcp's way: execute-command + get-command-result polls", nickgnd!, {
+        note: `${meanPolls.toFixed(1)} get-command-result calls a run`,
+      }),
+    );
     row(sampled("Python libtmux-mcp's way: run_command (tmux wait-for)", python!));
     const p50 = summarize(ours!).p50;
     check('run_shell_command `true`: ours, per call', `before (${BEFORE.run}) + 0.5 ms`, p50, BEFORE.run + 0.5);
-    check("run_shell_command `true`: ours ahead of nickgnd/tmux-mcp's way", "below that way's p50", p50, summarize(nickgnd!).p50, 'ms', true);
+    check(
+      "run_shell_command `true`: ours ahead of nickgnd/tmux-mcp's way",
+      "below that way's p50",
+      p50,
+      summarize(nickgnd!).p50,
+      'ms',
+      true,
+    );
   } finally {
     await all.close();
     for (const pane of panes) await base.tmux.tmux('kill-pane', '-t', pane);

@@ -14,12 +14,18 @@ const ARM_MS = 100;
  * bash prints the line with its wall clock read right before the write. Latency: result received
  * minus that clock. undefined when the wait did not see the line printed after it was armed.
  */
-async function wakeUp(base: Base, wait: (pattern: string) => Promise<{ receivedAt: number; matched: boolean }>, token: string): Promise<number | undefined> {
+async function wakeUp(
+  base: Base,
+  wait: (pattern: string) => Promise<{ receivedAt: number; matched: boolean }>,
+  token: string,
+): Promise<number | undefined> {
   const pending = wait(`MARK-${token}-END`);
   await sleep(ARM_MS);
   await base.tmux.tmux('send-keys', '-t', base.marker, '-l', token, ';', 'send-keys', '-t', base.marker, 'Enter');
   const { receivedAt, matched } = await pending;
-  const stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(await base.tmux.tmux('capture-pane', '-p', '-t', base.marker, '-S', '-50'))?.[1];
+  const stamp = new RegExp(`MARK-${token}-END (\\d+\\.\\d+)`).exec(
+    await base.tmux.tmux('capture-pane', '-p', '-t', base.marker, '-S', '-50'),
+  )?.[1];
   return matched && stamp ? receivedAt - Number(stamp) * 1000 : undefined;
 }
 
@@ -51,8 +57,10 @@ export async function waitScenario(base: Base): Promise<void> {
         else if (i >= warm) samples[side].push(latency);
       }
     }
-    if (samples.ours.length === 0 || samples.python.length === 0) throw new ToolError(`wait_for_text: no sample (missed: ${JSON.stringify(missed)})`);
-    const note = (side: keyof typeof missed) => (missed[side] ? `${missed[side]} samples left out: the wait was not armed in time` : undefined);
+    if (samples.ours.length === 0 || samples.python.length === 0)
+      throw new ToolError(`wait_for_text: no sample (missed: ${JSON.stringify(missed)})`);
+    const note = (side: keyof typeof missed) =>
+      missed[side] ? `${missed[side]} samples left out: the wait was not armed in time` : undefined;
     row(sampled('ours: wait_for_text, print -> result', samples.ours, { before: BEFORE.wait, note: note('ours') }));
     row(sampled("Python libtmux-mcp's way: wait_for_text polling every 50 ms", samples.python, { note: note('python') }));
   } finally {

@@ -27,19 +27,25 @@ const markers = (id: string) => ({ start: `TMUX_MCP_START_${id}`, done: `TMUX_MC
 const tools: Record<string, (args: Record<string, string | boolean | undefined>) => Promise<string>> = {
   async 'list-sessions'() {
     const out = await tmux(`list-sessions -F '#{session_id}:#{session_name}:#{?session_attached,1,0}:#{session_windows}'`);
-    const sessions = out.trim().split('\n').map((line) => {
-      const [id, name, attached, windows] = line.split(':');
-      return { id, name, attached: attached === '1', windows: Number(windows) };
-    });
+    const sessions = out
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [id, name, attached, windows] = line.split(':');
+        return { id, name, attached: attached === '1', windows: Number(windows) };
+      });
     return JSON.stringify(sessions, null, 2);
   },
   // The published tool lists one window's panes; with no window the stand-in lists them all in one process.
   async 'list-panes'({ windowId }) {
     const out = await tmux(`list-panes ${windowId ? `-t ${quote(String(windowId))}` : '-a'} -F '#{pane_id}:#{pane_title}:#{pane_active}'`);
-    const panes = out.trim().split('\n').map((line) => {
-      const [id, title, active] = line.split(':');
-      return { id, title, active: active === '1' };
-    });
+    const panes = out
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [id, title, active] = line.split(':');
+        return { id, title, active: active === '1' };
+      });
     return JSON.stringify(panes, null, 2);
   },
   async 'capture-pane'({ paneId, lines }) {
@@ -62,9 +68,16 @@ const tools: Record<string, (args: Record<string, string | boolean | undefined>)
       // The typed line holds the markers too, quoted and before `$?` is expanded: only printed lines match.
       const from = screen.lastIndexOf(start);
       const end = screen.findIndex((line, i) => i > from && line.startsWith(done) && /^\d+$/.test(line.slice(done.length)));
-      if (from !== -1 && end !== -1) Object.assign(command, { status: 'completed', exitCode: Number(screen[end]!.slice(done.length)), output: screen.slice(from + 1, end).join('\n') });
+      if (from !== -1 && end !== -1)
+        Object.assign(command, {
+          status: 'completed',
+          exitCode: Number(screen[end]!.slice(done.length)),
+          output: screen.slice(from + 1, end).join('\n'),
+        });
     }
-    return command.status === 'pending' ? 'Command still executing...' : `Status: completed\nExit code: ${command.exitCode}\n\n--- Output ---\n${command.output}`;
+    return command.status === 'pending'
+      ? 'Command still executing...'
+      : `Status: completed\nExit code: ${command.exitCode}\n\n--- Output ---\n${command.output}`;
   },
 };
 

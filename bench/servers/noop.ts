@@ -20,7 +20,11 @@ function noopServer(): Server {
 
 if (process.argv.includes('--http')) {
   // Loaded only here, as ours loads its HTTP stack only with --http: a stdio start pays for none of it.
-  const [{ randomUUID }, { createServer }, { toNodeHandler }] = await Promise.all([import('node:crypto'), import('node:http'), import('@modelcontextprotocol/node')]);
+  const [{ randomUUID }, { createServer }, { toNodeHandler }] = await Promise.all([
+    import('node:crypto'),
+    import('node:http'),
+    import('@modelcontextprotocol/node'),
+  ]);
   const modern = createMcpHandler(noopServer, { legacy: 'reject' });
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   /** A 2025-11-25 request: in its session, or an initialize that opens one. */

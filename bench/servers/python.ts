@@ -18,7 +18,8 @@ const SOCKET = process.env.LIBTMUX_SOCKET_PATH ?? '';
 const tmux = async (...args: string[]) => (await run(TMUX, ['-S', SOCKET, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const SESSION = 'activity alerts attached attached_list created format group group_attached group_list group_many group_size grouped id last_attached many_attached name path stack windows';
+const SESSION =
+  'activity alerts attached attached_list created format group group_attached group_list group_many group_size grouped id last_attached many_attached name path stack windows';
 const WINDOW =
   'active active_clients active_sessions activity activity_flag bell_flag bigger cell_height cell_width end_flag flags format height id index last_flag ' +
   'layout linked linked_sessions marked_flag name offset_x offset_y panes raw_flags silence_flag stack_index start_flag visible_layout width zoomed_flag';
@@ -31,7 +32,9 @@ const PANE_FIELDS = [
   ...SESSION_FIELDS,
   ...fields('window', WINDOW),
   ...fields('pane', PANE),
-  ...'cursor_x cursor_y cursor_flag history_size history_limit history_bytes alternate_on scroll_region_upper scroll_region_lower'.split(' '),
+  ...'cursor_x cursor_y cursor_flag history_size history_limit history_bytes alternate_on scroll_region_upper scroll_region_lower'.split(
+    ' ',
+  ),
 ];
 // libtmux's separator between fields.
 const SEP = '\u241e';
@@ -39,7 +42,10 @@ const SEP = '\u241e';
 /** Every row of a listing as an object of every field, as libtmux's objects hold them. */
 async function fetchObjects(command: string, names: readonly string[], ...extra: string[]) {
   const out = await tmux(command, ...extra, '-F', names.map((name) => `#{${name}}`).join(SEP));
-  return out.split('\n').filter(Boolean).map((line) => Object.fromEntries(line.split(SEP).map((value, i) => [names[i]!, value])));
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => Object.fromEntries(line.split(SEP).map((value, i) => [names[i]!, value])));
 }
 
 /** The pane named by the call, from a fetch of every pane (libtmux's `server.panes.get(pane_id=...)`). */
@@ -83,7 +89,8 @@ const tools: Record<string, (args: Args) => Promise<unknown>> = {
   async wait_for_text({ pane_id, patterns, timeout = 8, interval = 0.05 }) {
     const deadline = Date.now() + timeout * 1000;
     await resolvePane(pane_id);
-    const state = async () => (await tmux('display-message', '-p', '-t', pane_id, '#{history_size} #{cursor_y} #{pane_height}')).trim().split(' ').map(Number);
+    const state = async () =>
+      (await tmux('display-message', '-p', '-t', pane_id, '#{history_size} #{cursor_y} #{pane_height}')).trim().split(' ').map(Number);
     const [entryHistory, entryCursor] = await state();
     const baseline = entryHistory! + entryCursor!;
     const entry = new Set((await tmux('capture-pane', '-p', '-J', '-t', pane_id, '-S', String(entryCursor))).split('\n'));

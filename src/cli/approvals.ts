@@ -14,15 +14,29 @@ import { parseRules, RuleError, type ApprovalRule } from '../mcp/approvals/rules
 /** The rules of the configuration, parsed; a bad one stops start-up as a usage error. */
 export function approvalRules(config: Config): ApprovalRule[] {
   try {
-    return parseRules(config.approvals?.rules ?? [], config.hosts.map((host) => host.name));
+    return parseRules(
+      config.approvals?.rules ?? [],
+      config.hosts.map((host) => host.name),
+    );
   } catch (error) {
     if (error instanceof RuleError) throw new ConfigError(`--approve: ${error.message}`);
     throw error;
   }
 }
 
-export function openApprovals(config: Config, rules: readonly ApprovalRule[], registry: EngineRegistry, local?: Pick<ApprovalOptions, 'terminal' | 'howToAsk'>): Approvals {
-  return new Approvals({ rules, timeoutMs: config.approvals!.timeoutMs, startPaused: config.approvals!.startPaused, locate: locator(registry), ...local });
+export function openApprovals(
+  config: Config,
+  rules: readonly ApprovalRule[],
+  registry: EngineRegistry,
+  local?: Pick<ApprovalOptions, 'terminal' | 'howToAsk'>,
+): Approvals {
+  return new Approvals({
+    rules,
+    timeoutMs: config.approvals!.timeoutMs,
+    startPaused: config.approvals!.startPaused,
+    locate: locator(registry),
+    ...local,
+  });
 }
 
 /** What `tmux-mcp call` in this process offers: its terminal when it has one, and what to do when it has none. */
@@ -30,7 +44,8 @@ export function localAsking(): Pick<ApprovalOptions, 'terminal' | 'howToAsk'> {
   const terminal = terminalAsker();
   return {
     ...(terminal ? { terminal } : {}),
-    howToAsk: 'Run tmux-mcp call on a terminal (it asks there), or send the call with --url to a server started with --view and approve it in its page.',
+    howToAsk:
+      'Run tmux-mcp call on a terminal (it asks there), or send the call with --url to a server started with --view and approve it in its page.',
   };
 }
 

@@ -19,7 +19,10 @@ export interface OpenedTrail {
 /** Opens (creating, mode 0600) the trail; a file that cannot be written throws AuditFileError. */
 export function openAuditTrail(audit: AuditConfig): OpenedTrail {
   const created = audit.file !== undefined && !exists(audit.file);
-  const trail = new AuditTrail({ ...(audit.file !== undefined ? { file: audit.file } : {}), redact: audit.redact.map((source) => new RegExp(source, 'g')) });
+  const trail = new AuditTrail({
+    ...(audit.file !== undefined ? { file: audit.file } : {}),
+    redact: audit.redact.map((source) => new RegExp(source, 'g')),
+  });
   return {
     trail,
     discardIfUnused() {

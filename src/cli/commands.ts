@@ -31,7 +31,8 @@ Options:
   --token-file PATH    with --url: the bearer token is this file's content (else TMUX_MCP_TOKEN)
   any server option    without --url: --profile, --socket, --socket-name, --tmux, --host, the julia
                        flags, --allow-session, --read-only, --audit (this call's line is appended,
-                       client tmux-mcp-call), --record (the panes it acts on, while it runs), and the
+                       client tmux-mcp-call), --record (the panes it acts on, while it runs), --approve
+                       (a call a rule meets asks on this terminal; refused when there is none), and the
                        same environment as the server (see tmux-mcp --help); --view needs a server
 `;
 
@@ -71,7 +72,8 @@ function parse(argv: readonly string[]): Parsed {
     if (arg === '--help' || arg === '-h') help = true;
     else if (flag === '--url') url = value();
     else if (flag === '--token-file') tokenFile = value();
-    else if (flag === '--http') throw new UsageError(`--http serves MCP; \`tmux-mcp ${command}\` makes one call (to a running server: --url)`);
+    else if (flag === '--http')
+      throw new UsageError(`--http serves MCP; \`tmux-mcp ${command}\` makes one call (to a running server: --url)`);
     else if (arg === '-' || !arg.startsWith('-')) positional.push(arg);
     else if (SERVER_SWITCHES.has(arg) || eq !== -1) serverArgs.push(arg);
     else {
@@ -80,7 +82,8 @@ function parse(argv: readonly string[]): Parsed {
     }
   }
   if (command === 'tools') {
-    if (positional.length > 0) throw new UsageError(`tmux-mcp tools takes no argument, not "${positional[0]}"; to call a tool: tmux-mcp call TOOL`);
+    if (positional.length > 0)
+      throw new UsageError(`tmux-mcp tools takes no argument, not "${positional[0]}"; to call a tool: tmux-mcp call TOOL`);
     return { command, help, serverArgs, ...(url ? { url } : {}), ...(tokenFile ? { tokenFile } : {}) };
   }
   const [tool, json, extra] = positional;
@@ -88,8 +91,17 @@ function parse(argv: readonly string[]): Parsed {
     if (help) return { command, help, serverArgs };
     throw new UsageError('tmux-mcp call needs a tool name: tmux-mcp call TOOL [JSON] (tmux-mcp tools lists them)');
   }
-  if (extra !== undefined) throw new UsageError(`tmux-mcp call takes one JSON argument; "${extra}" is one too many (quote the JSON as one word)`);
-  return { command, tool, help, serverArgs, ...(json !== undefined ? { json } : {}), ...(url ? { url } : {}), ...(tokenFile ? { tokenFile } : {}) };
+  if (extra !== undefined)
+    throw new UsageError(`tmux-mcp call takes one JSON argument; "${extra}" is one too many (quote the JSON as one word)`);
+  return {
+    command,
+    tool,
+    help,
+    serverArgs,
+    ...(json !== undefined ? { json } : {}),
+    ...(url ? { url } : {}),
+    ...(tokenFile ? { tokenFile } : {}),
+  };
 }
 
 export interface Io {
@@ -129,7 +141,8 @@ export async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv
       result = await session.callTool(tool, args);
     } catch (error) {
       // The server refused the request itself: a tool that is not there, or not selected.
-      if (error instanceof ProtocolRefusal) throw new UsageError(`${error.message.replace(/; call tools\/list.*$/, '')} (tmux-mcp tools lists the tools in force)`);
+      if (error instanceof ProtocolRefusal)
+        throw new UsageError(`${error.message.replace(/; call tools\/list.*$/, '')} (tmux-mcp tools lists the tools in force)`);
       throw error;
     }
     if (result.isError) {
@@ -164,7 +177,9 @@ async function open(parsed: Parsed, env: NodeJS.ProcessEnv): Promise<CallSession
     return openLocalSession(action.config, env);
   }
   if (parsed.serverArgs.length > 0) {
-    throw new UsageError(`${parsed.serverArgs[0]} chooses the engine this process would start; with --url the server at ${url} has its own`);
+    throw new UsageError(
+      `${parsed.serverArgs[0]} chooses the engine this process would start; with --url the server at ${url} has its own`,
+    );
   }
   let target: URL;
   try {
@@ -172,7 +187,8 @@ async function open(parsed: Parsed, env: NodeJS.ProcessEnv): Promise<CallSession
   } catch {
     throw new UsageError(`--url takes the server's URL, like http://127.0.0.1:8765/mcp, not "${url}"`);
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new UsageError(`--url must be http:// or https://, not ${target.protocol}`);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new UsageError(`--url must be http:// or https://, not ${target.protocol}`);
   const { openRemoteSession } = await import('./remote-session.js');
   return openRemoteSession(target, await tokenOf(parsed.tokenFile, env));
 }
@@ -180,12 +196,15 @@ async function open(parsed: Parsed, env: NodeJS.ProcessEnv): Promise<CallSession
 /** The token as `tmux-mcp --http` takes it: TMUX_MCP_TOKEN or --token-file, not both. */
 async function tokenOf(tokenFile: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
   const fromEnv = nonEmpty(env.TMUX_MCP_TOKEN);
-  if (fromEnv !== undefined && tokenFile !== undefined) throw new UsageError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
+  if (fromEnv !== undefined && tokenFile !== undefined)
+    throw new UsageError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
   if (fromEnv !== undefined) return fromEnv;
-  if (tokenFile === undefined) throw new UsageError('--url needs the server\'s bearer token: set TMUX_MCP_TOKEN or pass --token-file PATH');
-  const value = (await readFile(tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`--token-file ${tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-  })).trim();
+  if (tokenFile === undefined) throw new UsageError("--url needs the server's bearer token: set TMUX_MCP_TOKEN or pass --token-file PATH");
+  const value = (
+    await readFile(tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`--token-file ${tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    })
+  ).trim();
   if (value === '') throw new UsageError(`--token-file ${tokenFile} is empty; put the token in it`);
   return value;
 }
@@ -212,7 +231,9 @@ async function argumentsOf(json: string | undefined, stdin: NodeJS.ReadStream): 
     throw new UsageError(`${from} is not JSON (${(error as Error).message}); give the arguments as one object, like '{"paneId": "%0"}'`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError(`${from} must be a JSON object of arguments, like '{"paneId": "%0"}', not ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+    throw new UsageError(
+      `${from} must be a JSON object of arguments, like '{"paneId": "%0"}', not ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -274,7 +295,10 @@ async function unknownTool(session: CallSession, tool: string): Promise<string> 
 /** The structured content as JSON, else the text blocks. */
 function render(result: ToolResult): string {
   if (result.structuredContent !== undefined) return `${JSON.stringify(result.structuredContent, null, 2)}\n`;
-  const text = (result.content ?? []).filter((block) => block.type === 'text').map((block) => block.text ?? '').join('\n');
+  const text = (result.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
   return text.endsWith('\n') || text === '' ? text : `${text}\n`;
 }
 
@@ -296,12 +320,19 @@ function besideText(result: ToolResult): string {
 
 /** A tool error in one message: its text, or a julia envelope's code and message. */
 function errorMessage(result: ToolResult): string {
-  const text = (result.content ?? []).filter((block) => block.type === 'text').map((block) => block.text ?? '').join('\n').trim();
+  const text = (result.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n')
+    .trim();
   try {
     const envelope = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; effects?: unknown; retryable?: unknown } };
     const error = envelope.error;
     if (error && typeof error.code === 'string' && typeof error.message === 'string') {
-      const notes = [error.effects === 'possible' ? 'it may have changed something' : '', error.retryable === true ? 'retryable' : ''].filter(Boolean);
+      const notes = [
+        error.effects === 'possible' ? 'it may have changed something' : '',
+        error.retryable === true ? 'retryable' : '',
+      ].filter(Boolean);
       return `${error.code}: ${error.message}${notes.length ? ` (${notes.join('; ')})` : ''}`;
     }
   } catch {

@@ -20,7 +20,9 @@ import { ProtocolRefusal, type CallSession, type ListedTool, type ToolResult } f
 export async function openLocalSession(config: Config, env: NodeJS.ProcessEnv): Promise<CallSession> {
   // The live view is a page a person keeps open while a server runs; one call has none to show.
   if (config.view) {
-    throw new ConfigError('--view (TMUX_MCP_VIEW) serves a live page while a server runs: start `tmux-mcp --http PORT --view PORT` and send calls to it with --url');
+    throw new ConfigError(
+      '--view (TMUX_MCP_VIEW) serves a live page while a server runs: start `tmux-mcp --http PORT --view PORT` and send calls to it with --url',
+    );
   }
   await checkTmuxBin(config, env);
   // Checked before tmux is touched: a bad rule is a usage error.

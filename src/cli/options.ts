@@ -64,7 +64,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
     if (flag === '--profile') profile = once(profile, value('one of ' + PROFILES.join(', ')));
     else if (flag === '--http') listen = once(listen, value('[HOST:]PORT, e.g. 8765 or 127.0.0.1:8765'));
     else if (flag === '--token-file') tokenFile = once(tokenFile, value('a file holding the bearer token'));
-    else if (flag === '--allow-host') allowHosts.push(...value('a hostname, or a comma list of them').split(',').map((h) => h.trim()).filter(Boolean));
+    else if (flag === '--allow-host')
+      allowHosts.push(
+        ...value('a hostname, or a comma list of them')
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      );
     else if (flag === '--socket') socket.path = once(socket.path, value('a tmux socket path'));
     else if (flag === '--socket-name') socket.name = once(socket.name, value('a tmux socket name'));
     else if (flag === '--tmux') socket.bin = once(socket.bin, value('a tmux executable'));
@@ -92,7 +98,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
   }
   const flagged = withSocketFlags(loadConfig(env, profile), socket);
   // Hosts read the socket name in force (flags included) as their default.
-  const withHosts = { ...flagged, hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME) };
+  const withHosts = {
+    ...flagged,
+    hosts: hostsFrom(env, hosts, flagged.socketPath === undefined ? (flagged.socketName ?? DEFAULT_SOCKET_NAME) : DEFAULT_SOCKET_NAME),
+  };
   const loaded = { ...withHosts, ...scopeConfig(env, allowSessions, readOnly, withHosts.hosts) };
   const served = listen === undefined ? loaded : { ...loaded, http: httpConfig(listen, env, tokenFile, allowHosts) };
   const recording = recordConfig(record, env);
@@ -112,22 +121,31 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliAc
 }
 
 /** `--allow-session` (flags win over TMUX_MCP_ALLOW_SESSIONS) and `--read-only` (or TMUX_MCP_READ_ONLY=1). */
-function scopeConfig(env: NodeJS.ProcessEnv, flags: readonly string[], readOnlyFlag: boolean, hosts: readonly RemoteHost[]): Pick<Config, 'allowSessions' | 'readOnly'> {
+function scopeConfig(
+  env: NodeJS.ProcessEnv,
+  flags: readonly string[],
+  readOnlyFlag: boolean,
+  hosts: readonly RemoteHost[],
+): Pick<Config, 'allowSessions' | 'readOnly'> {
   const values = flags.length > 0 ? flags : nonEmpty(env.TMUX_MCP_ALLOW_SESSIONS) !== undefined ? [env.TMUX_MCP_ALLOW_SESSIONS!] : [];
   let allowSessions: SessionPattern[];
   try {
     allowSessions = parseSessionPatterns(values);
   } catch (error) {
-    if (error instanceof ScopeError) throw new ConfigError(`${flags.length > 0 ? '--allow-session' : 'TMUX_MCP_ALLOW_SESSIONS'}: ${error.message}`);
+    if (error instanceof ScopeError)
+      throw new ConfigError(`${flags.length > 0 ? '--allow-session' : 'TMUX_MCP_ALLOW_SESSIONS'}: ${error.message}`);
     throw error;
   }
   for (const pattern of allowSessions) {
     if (pattern.host !== undefined && pattern.host !== LOCAL_HOST && !hosts.some((h) => h.name === pattern.host)) {
-      throw new ConfigError(`allowed session "${pattern.text}" names host "${pattern.host}", which is not configured (--host ${pattern.host}=...)`);
+      throw new ConfigError(
+        `allowed session "${pattern.text}" names host "${pattern.host}", which is not configured (--host ${pattern.host}=...)`,
+      );
     }
   }
   const variable = env.TMUX_MCP_READ_ONLY;
-  if (variable !== undefined && variable !== '' && variable !== '0' && variable !== '1') throw new ConfigError("TMUX_MCP_READ_ONLY must be unset, '0', or '1'");
+  if (variable !== undefined && variable !== '' && variable !== '0' && variable !== '1')
+    throw new ConfigError("TMUX_MCP_READ_ONLY must be unset, '0', or '1'");
   return { allowSessions, readOnly: readOnlyFlag || variable === '1' };
 }
 
@@ -136,11 +154,21 @@ function scopeConfig(env: NodeJS.ProcessEnv, flags: readonly string[], readOnlyF
  * break), `--approve-timeout` (TMUX_MCP_APPROVE_TIMEOUT) and `--start-paused` (TMUX_MCP_START_PAUSED=1).
  * With --view the pause is always at hand, so approvals exist then even without a rule.
  */
-function approvalConfig(flags: { rules: string[]; timeout?: string; startPaused?: true }, view: boolean, env: NodeJS.ProcessEnv): ApprovalConfig | undefined {
+function approvalConfig(
+  flags: { rules: string[]; timeout?: string; startPaused?: true },
+  view: boolean,
+  env: NodeJS.ProcessEnv,
+): ApprovalConfig | undefined {
   const listed = nonEmpty(env.TMUX_MCP_APPROVE);
-  const rules = flags.rules.length > 0 ? flags.rules : listed === undefined ? [] : (listed.includes('\n') ? listed.split(/\r?\n/) : listed.split(',')).map((rule) => rule.trim()).filter(Boolean);
+  const rules =
+    flags.rules.length > 0
+      ? flags.rules
+      : listed === undefined
+        ? []
+        : (listed.includes('\n') ? listed.split(/\r?\n/) : listed.split(',')).map((rule) => rule.trim()).filter(Boolean);
   const paused = env.TMUX_MCP_START_PAUSED;
-  if (paused !== undefined && paused !== '' && paused !== '0' && paused !== '1') throw new ConfigError("TMUX_MCP_START_PAUSED must be unset, '0', or '1'");
+  if (paused !== undefined && paused !== '' && paused !== '0' && paused !== '1')
+    throw new ConfigError("TMUX_MCP_START_PAUSED must be unset, '0', or '1'");
   const startPaused = flags.startPaused === true || paused === '1';
   const timeout = flags.timeout ?? nonEmpty(env.TMUX_MCP_APPROVE_TIMEOUT);
   if (startPaused && !view) throw new ConfigError('--start-paused pauses calls until Resume in the live view; add --view');
@@ -189,27 +217,40 @@ function oversightConfig(
     } catch (error) {
       throw new ConfigError(`--audit-redact ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`);
     }
-    if (pattern.test('')) throw new ConfigError(`--audit-redact ${JSON.stringify(source)} matches the empty string; it must match what to hide`);
+    if (pattern.test(''))
+      throw new ConfigError(`--audit-redact ${JSON.stringify(source)} matches the empty string; it must match what to hide`);
   }
-  if (redact.length > 0 && file === undefined && view === undefined) throw new ConfigError('--audit-redact applies to --audit and --view; give one of them');
+  if (redact.length > 0 && file === undefined && view === undefined)
+    throw new ConfigError('--audit-redact applies to --audit and --view; give one of them');
   return {
     ...(file !== undefined || view !== undefined ? { audit: { ...(file !== undefined ? { file: resolve(file) } : {}), redact } } : {}),
     ...(view !== undefined ? { view: httpConfig(view, env, tokenFile, allowHosts, '--view') } : {}),
   };
 }
 
-function httpConfig(listen: string, env: NodeJS.ProcessEnv, tokenFile: string | undefined, allowHosts: string[], flag = '--http'): HttpConfig {
-  const match = /^(?:(\[[^\]]+\]|[^:\[\]]+):)?(\d{1,5})$/.exec(listen);
+function httpConfig(
+  listen: string,
+  env: NodeJS.ProcessEnv,
+  tokenFile: string | undefined,
+  allowHosts: string[],
+  flag = '--http',
+): HttpConfig {
+  const match = /^(?:(\[[^\]]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(listen);
   const port = Number(match?.[2]);
   if (!match || port > 65535) throw new ConfigError(`${flag} takes [HOST:]PORT (e.g. 8765, 127.0.0.1:8765, [::1]:8765), not "${listen}"`);
   const host = match[1]?.replace(/^\[(.*)\]$/, '$1') ?? DEFAULT_HTTP_HOST;
   const token = nonEmpty(env.TMUX_MCP_TOKEN);
-  if (token !== undefined && tokenFile !== undefined) throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
+  if (token !== undefined && tokenFile !== undefined)
+    throw new ConfigError('TMUX_MCP_TOKEN and --token-file are both set; give the token one way');
   if (!isLoopback(host) && token === undefined && tokenFile === undefined) {
-    throw new ConfigError(`${flag} ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`);
+    throw new ConfigError(
+      `${flag} ${listen} listens beyond this machine: choose a token (TMUX_MCP_TOKEN or --token-file) instead of a generated one`,
+    );
   }
   if (!isLoopback(host) && token !== undefined && token.length < MIN_REMOTE_TOKEN_LENGTH) {
-    throw new ConfigError(`${flag} ${listen} listens beyond this machine: TMUX_MCP_TOKEN needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`);
+    throw new ConfigError(
+      `${flag} ${listen} listens beyond this machine: TMUX_MCP_TOKEN needs at least ${MIN_REMOTE_TOKEN_LENGTH} characters`,
+    );
   }
   // A specific listen address is how clients will name the server, so it is an allowed Host.
   const listenName = host.includes(':') ? `[${host}]` : host;
@@ -256,7 +297,8 @@ function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: N
   if (tools) distinct('--tool', tools);
   const allowPanes = (flags.get('--allow-pane') ?? []).map((v) => paneId('--allow-pane', v));
   distinct('--allow-pane', allowPanes);
-  if (allowPanes.length > MAX_ALLOWED_PANES) throw new ConfigError(`--allow-pane is given ${allowPanes.length} times; at most ${MAX_ALLOWED_PANES}`);
+  if (allowPanes.length > MAX_ALLOWED_PANES)
+    throw new ConfigError(`--allow-pane is given ${allowPanes.length} times; at most ${MAX_ALLOWED_PANES}`);
   const caller = one('--caller-pane');
   const timeout = one('--timeout');
   const timeoutSeconds = timeout === undefined ? 5 : Number(timeout);
@@ -271,7 +313,8 @@ function juliaOptions(flags: Map<string, string[]>, allowCreate: boolean, env: N
   };
   const workers = count('--workers', 4);
   const capacity = count('--capacity', 16);
-  if (!(workers >= 1 && workers <= capacity && capacity <= 16)) throw new ConfigError('--workers and --capacity need 1 <= workers <= capacity <= 16');
+  if (!(workers >= 1 && workers <= capacity && capacity <= 16))
+    throw new ConfigError('--workers and --capacity need 1 <= workers <= capacity <= 16');
   const maxResult = env.LIBTMUX_MCP_MAX_RESULT_BYTES;
   const maxResultBytes = maxResult === undefined || maxResult.trim() === '' ? 1_048_576 : Number(maxResult);
   if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1024 || maxResultBytes > 1_048_576) {
@@ -342,7 +385,6 @@ function suppressHistory(value: string | undefined): boolean {
   throw new ConfigError("LIBTMUX_SUPPRESS_HISTORY must be unset, '0', or '1'");
 }
 
-
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
@@ -386,19 +428,27 @@ function callerFrom(env: NodeJS.ProcessEnv): Config['caller'] {
  * (-S) on that host, by default the same socket name as here.
  */
 function hostsFrom(env: NodeJS.ProcessEnv, args: readonly string[], defaultSocketName: string): RemoteHost[] {
-  const specs = [...(nonEmpty(env.TMUX_MCP_HOSTS)?.split(/[\s,]+/).filter(Boolean) ?? []), ...args];
+  const specs = [
+    ...(nonEmpty(env.TMUX_MCP_HOSTS)
+      ?.split(/[\s,]+/)
+      .filter(Boolean) ?? []),
+    ...args,
+  ];
   const sshConfig = nonEmpty(env.TMUX_MCP_SSH_CONFIG);
   const sshBin = nonEmpty(env.TMUX_MCP_SSH_BIN);
   const remoteTmux = nonEmpty(env.TMUX_MCP_REMOTE_TMUX);
   const silence = env.TMUX_MCP_HOST_SILENCE_SECONDS;
-  const silenceMs = silence === undefined || silence.trim() === '' ? undefined : seconds(silence, 'TMUX_MCP_HOST_SILENCE_SECONDS', 0, 0.1, 60) * 1000;
+  const silenceMs =
+    silence === undefined || silence.trim() === '' ? undefined : seconds(silence, 'TMUX_MCP_HOST_SILENCE_SECONDS', 0, 0.1, 60) * 1000;
   const hosts: RemoteHost[] = [];
   for (const spec of specs) {
     const eq = spec.indexOf('=');
     const name = spec.slice(0, Math.max(eq, 0));
     const [destination = '', socket] = spec.slice(eq + 1).split('#', 2);
     if (eq <= 0 || !HOST_NAME.test(name)) {
-      throw new ConfigError(`host "${spec}" must be NAME=SSH-DESTINATION, NAME being 1-16 letters, digits, "_" or "-", starting with a letter`);
+      throw new ConfigError(
+        `host "${spec}" must be NAME=SSH-DESTINATION, NAME being 1-16 letters, digits, "_" or "-", starting with a letter`,
+      );
     }
     if (name === 'local') throw new ConfigError('"local" names this machine; give the host another name');
     // ssh would read a host part starting with "-" as an option, in any form (-o…, ssh://-o…, user@-o…).

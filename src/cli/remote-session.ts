@@ -29,7 +29,9 @@ export async function openRemoteSession(url: URL, token: string): Promise<CallSe
       const tools: ListedTool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor }).catch((error: unknown) => Promise.reject(refusal(error)));
+        const page = await client
+          .listTools(cursor === undefined ? {} : { cursor })
+          .catch((error: unknown) => Promise.reject(refusal(error)));
         tools.push(...(page.tools as ListedTool[]));
         cursor = page.nextCursor;
       } while (cursor !== undefined);
@@ -48,7 +50,8 @@ export async function openRemoteSession(url: URL, token: string): Promise<CallSe
 /** What went wrong in one line: a refused token and an unreachable port read differently. */
 function reason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (/\b401\b|unauthorized/i.test(message)) return 'the token was refused (401): pass the server\'s token in TMUX_MCP_TOKEN or --token-file';
+  if (/\b401\b|unauthorized/i.test(message))
+    return "the token was refused (401): pass the server's token in TMUX_MCP_TOKEN or --token-file";
   if (/ECONNREFUSED|fetch failed/i.test(message)) return 'nothing answers there (is `tmux-mcp --http` running on that port?)';
   return message.split('\n')[0]!;
 }

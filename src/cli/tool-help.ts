@@ -49,7 +49,9 @@ function typeOf(schema: Schema): string {
   if (type === 'object' && schema.properties && typeof schema.properties === 'object') {
     const inner = schema.properties as Record<string, Schema>;
     const need = new Set((schema.required ?? []) as string[]);
-    return `object {${Object.keys(inner).map((key) => `${key}${need.has(key) ? '' : '?'}: ${typeOf(inner[key]!)}`).join(', ')}}`;
+    return `object {${Object.keys(inner)
+      .map((key) => `${key}${need.has(key) ? '' : '?'}: ${typeOf(inner[key]!)}`)
+      .join(', ')}}`;
   }
   return type;
 }

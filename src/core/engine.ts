@@ -119,7 +119,13 @@ export class Engine {
     }
     if (!row) return undefined;
     const host = this.tmux.host;
-    const value = { ...(host !== undefined ? { host } : {}), socketPath: row.socketPath, pid: toInt(row.pid), startTime: toInt(row.startTime), version: row.version };
+    const value = {
+      ...(host !== undefined ? { host } : {}),
+      socketPath: row.socketPath,
+      pid: toInt(row.pid),
+      startTime: toInt(row.startTime),
+      version: row.version,
+    };
     this.#identity = { epoch: this.tmux.connectionEpoch, value };
     return value;
   }

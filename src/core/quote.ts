@@ -27,11 +27,12 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * and tabs included, shown as `\uXXXX`, and cut to `max` characters with the length said.
  */
 export function shown(text: string, max = MAX_ECHO_CHARS): string {
-  const escape = (value: string) => value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (text.length <= max) return escape(text);
+  const visible = (value: string) =>
+    value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (text.length <= max) return visible(text);
   let end = max;
   if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
-  return `${escape(text.slice(0, end))}… (${text.length} characters)`;
+  return `${visible(text.slice(0, end))}… (${text.length} characters)`;
 }
 
 /** `text` with raw control characters (not tab or newline) shown as `\uXXXX`. */

@@ -25,7 +25,7 @@ import { servePrompts } from './surface/prompts.js';
 import { serveResources } from './surface/resources.js';
 import { extraSurface, serverCapabilities, toolListing, type Surface } from './surface/listing.js';
 import { describeError, errorResult, MAX_RESPONSE_BYTES, responseBytes, successResult, type RenderedResult } from './tools/results.js';
-import { type AuditItem, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome } from './tools/tool.js';
+import type { AuditItem, NestedCaller, ToolCall, ToolDeclaration, ToolOutcome } from './tools/tool.js';
 import { Failure, isShuttingDown, refused, SHUTDOWN_NOTE } from '../core/index.js';
 import type { AuditClient, AuditTrail } from './tools/audit.js';
 import type { Approvals, ItemGate } from './approvals/gate.js';
@@ -107,7 +107,16 @@ function buildServer<Ctx>(
     // A call the SDK refuses by its request schema reaches no handler: the audit hears of it on the way in.
     const connect = server.connect.bind(server);
     server.connect = (transport) =>
-      connect(withShapeAudit(transport, (call) => invoker.refusedUnlisted(call.tool, call.arguments, call.why, clientOf(call.clientName ?? server.getClientVersion()?.name, call.session))));
+      connect(
+        withShapeAudit(transport, (call) =>
+          invoker.refusedUnlisted(
+            call.tool,
+            call.arguments,
+            call.why,
+            clientOf(call.clientName ?? server.getClientVersion()?.name, call.session),
+          ),
+        ),
+      );
   }
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -118,7 +127,9 @@ function buildServer<Ctx>(
       const answer = profile.answerUnavailable?.(name);
       if (answer) return answer;
       // Not listed means not callable, even when a batch may reach it: the protocol's "bad params".
-      const message = boundErrorText(profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`);
+      const message = boundErrorText(
+        profile.describeUnavailable?.(name) ?? `unknown tool ${JSON.stringify(name)}; call tools/list for the tools this server offers`,
+      );
       invoker.refusedUnlisted(name, args, message, client);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
     }
@@ -171,7 +182,11 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals
       names,
       async call(name, args, index) {
         if (!names.includes(name)) {
-          return renderFailure(profile, refused(`${declaration.name} may not call "${name}"`, `it may call: ${names.join(', ') || 'nothing'}`), name);
+          return renderFailure(
+            profile,
+            refused(`${declaration.name} may not call "${name}"`, `it may call: ${names.join(', ') || 'nothing'}`),
+            name,
+          );
         }
         // Audited, the item's entry names the batch and its place in it.
         const item = parent.batch ? { id: parent.batch.id, tool: parent.batch.tool, next: index ?? parent.batch.next++ } : undefined;
@@ -182,7 +197,12 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals
             return renderFailure(profile, error, name);
           }
         }
-        return invoke(name, args, { ...parent, mayNest: false, progress: async () => {}, ...(item ? { batch: item } : {}) }) as Promise<CallToolResult>;
+        return invoke(name, args, {
+          ...parent,
+          mayNest: false,
+          progress: async () => {},
+          ...(item ? { batch: item } : {}),
+        }) as Promise<CallToolResult>;
       },
     };
   };
@@ -195,16 +215,35 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals
   async function audited(name: string, args: unknown, invocation: Invocation): Promise<Answer> {
     const { batch, client } = invocation;
     return trail!.track(
-      { tool: name, arguments: args, ...targetsOf(name), ...(client ? { client } : {}), ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}) },
+      {
+        tool: name,
+        arguments: args,
+        ...targetsOf(name),
+        ...(client ? { client } : {}),
+        ...(batch ? { batch: { id: batch.id, tool: batch.tool, index: batch.next } } : {}),
+      },
       (id) => run(name, args, { ...invocation, batch: { id, tool: name, next: 0 } }),
-      (result) => (isInputRequiredResult(result) ? { asked: true } : { ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent }),
+      (result) =>
+        isInputRequiredResult(result)
+          ? { asked: true }
+          : { ...(result.isError ? { error: errorMessage(result) } : {}), structured: result.structuredContent },
     );
   }
 
   /** For a batch that runs its items itself: each item an entry of its own, as a nested call would be. */
   function itemAuditor(batch: NonNullable<Invocation['batch']>, client: AuditClient | undefined): AuditItem {
     return (tool, args, work) =>
-      trail!.track({ tool, arguments: args, ...targetsOf(tool), ...(client ? { client } : {}), batch: { id: batch.id, tool: batch.tool, index: batch.next++ } }, work, (structured) => ({ structured }));
+      trail!.track(
+        {
+          tool,
+          arguments: args,
+          ...targetsOf(tool),
+          ...(client ? { client } : {}),
+          batch: { id: batch.id, tool: batch.tool, index: batch.next++ },
+        },
+        work,
+        (structured) => ({ structured }),
+      );
   }
 
   /** The arguments a tool declares as targets, for its audit entry. */
@@ -214,11 +253,25 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals
   }
 
   /** Without an audit (or with only a view that no page has open), a call is just run: nothing is timed or recorded. */
-  const invoke = trail ? (name: string, args: unknown, invocation: Invocation) => (trail.active ? audited(name, args, invocation) : run(name, args, invocation)) : run;
+  const invoke = trail
+    ? (name: string, args: unknown, invocation: Invocation) =>
+        trail.active ? audited(name, args, invocation) : run(name, args, invocation)
+    : run;
 
   /** A call of a tool this server does not list, refused before any handler: an entry too. */
   function refusedUnlisted(name: string, args: unknown, message: string, client: AuditClient | undefined): void {
-    if (trail?.active) trail.record({ id: trail.nextId(), time: new Date().toISOString(), client: client ?? {}, tool: name, arguments: args, targets: [], outcome: 'error', error: message, ms: 0 });
+    if (trail?.active)
+      trail.record({
+        id: trail.nextId(),
+        time: new Date().toISOString(),
+        client: client ?? {},
+        tool: name,
+        arguments: args,
+        targets: [],
+        outcome: 'error',
+        error: message,
+        ms: 0,
+      });
   }
 
   async function run(name: string, args: unknown, invocation: Invocation): Promise<Answer> {
@@ -254,7 +307,8 @@ function createInvoker<Ctx>(profile: Profile<Ctx>, trail?: AuditTrail, approvals
     }
     const result = fitResponse(profile, declaration, outcome, invocation.requestId);
     // A call that ends while the server shuts down says so: any wait in it was cut short.
-    if (isShuttingDown() && !profile.singleContentBlock && invocation.mayNest) result.content = [...result.content, { type: 'text', text: `[${SHUTDOWN_NOTE}]` }];
+    if (isShuttingDown() && !profile.singleContentBlock && invocation.mayNest)
+      result.content = [...result.content, { type: 'text', text: `[${SHUTDOWN_NOTE}]` }];
     return result;
   }
 
@@ -311,7 +365,12 @@ function renderFailure<Ctx>(profile: Profile<Ctx>, error: unknown, tool: string)
  * batch dropping nested results) is asked to, piece by piece; anything else over the cap
  * becomes an error that says to ask for less.
  */
-function fitResponse<Ctx>(profile: Profile<Ctx>, declaration: ToolDeclaration<Ctx>, outcome: ToolOutcome, requestId: RequestId): CallToolResult {
+function fitResponse<Ctx>(
+  profile: Profile<Ctx>,
+  declaration: ToolDeclaration<Ctx>,
+  outcome: ToolOutcome,
+  requestId: RequestId,
+): CallToolResult {
   const limit = profile.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   let current: ToolOutcome | undefined = outcome;
   let rendered = renderSuccess(profile, current, declaration.name);

@@ -13,7 +13,11 @@ export interface ProfileBuild {
 }
 
 /** Only the profile in use is loaded: the others' code would be read and compiled at every start for nothing. */
-export async function buildProfile(config: Config, registry: EngineRegistry, launchesDaemon: boolean | Promise<boolean>): Promise<ProfileBuild> {
+export async function buildProfile(
+  config: Config,
+  registry: EngineRegistry,
+  launchesDaemon: boolean | Promise<boolean>,
+): Promise<ProfileBuild> {
   switch (config.profile) {
     case 'libtmux': {
       const { createLibtmuxProfile } = await import('./libtmux/index.js');
@@ -29,7 +33,11 @@ export async function buildProfile(config: Config, registry: EngineRegistry, lau
       if (!config.julia) throw new ConfigError('the julia profile needs its options (parseCli sets them)');
       const { createJuliaProfile } = await import('./julia/index.js');
       const profile = await createJuliaProfile(config.julia, registry, { readOnly: config.readOnly });
-      return { profile: profile as Profile<unknown>, selectionSummary: `${profile.tools.length} tools (${config.readOnly ? 'read-only; ' : ''}${profile.tools.map((t) => t.name).join(',')})`, close: () => profile.close() };
+      return {
+        profile: profile as Profile<unknown>,
+        selectionSummary: `${profile.tools.length} tools (${config.readOnly ? 'read-only; ' : ''}${profile.tools.map((t) => t.name).join(',')})`,
+        close: () => profile.close(),
+      };
     }
     default:
       throw new ConfigError(`the ${config.profile} profile is not built yet; use --profile libtmux (the default)`);

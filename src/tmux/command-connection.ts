@@ -5,7 +5,7 @@
  */
 import { checkTmuxVersion } from './binary.js';
 import { ControlClient } from './control-client.js';
-import { TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError } from './errors.js';
+import { TmuxConnectionLostError, TmuxHostError, type TmuxLinkSilentError, TmuxTimeoutError } from './errors.js';
 import type { Launcher } from './launcher.js';
 import { OrphanClients } from './orphans.js';
 

@@ -11,7 +11,7 @@ const PLAIN = /^[A-Za-z0-9_@%:./=+,^-]+$/;
 // Everything that cannot stand as itself inside double quotes.
 const SPECIAL = /[\\"$\u0000-\u001f\u007f]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', $: '\\$', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const escape = (ch: string): string => ESCAPES[ch] ?? '\\' + ch.charCodeAt(0).toString(8).padStart(3, '0');
+const escapeChar = (ch: string): string => ESCAPES[ch] ?? '\\' + ch.charCodeAt(0).toString(8).padStart(3, '0');
 
 // Row formats are long constants sent with every listing; quoting them once saves work on each call.
 const FORMAT_CACHE = new Map<string, string>();
@@ -26,7 +26,7 @@ function quoteArgument(arg: string): string {
   }
   if (arg.includes('\0')) throw new TypeError('tmux arguments cannot contain NUL bytes');
   // tmux expands a leading `~` even inside double quotes; `\~` keeps it a tilde.
-  const quoted = '"' + (arg.startsWith('~') ? '\\' : '') + arg.replace(SPECIAL, escape) + '"';
+  const quoted = '"' + (arg.startsWith('~') ? '\\' : '') + arg.replace(SPECIAL, escapeChar) + '"';
   if (isFormat) {
     if (FORMAT_CACHE.size >= FORMAT_CACHE_MAX) FORMAT_CACHE.clear();
     FORMAT_CACHE.set(arg, quoted);

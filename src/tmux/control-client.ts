@@ -10,7 +10,15 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { ControlParser, type ControlEvent, type ControlReply } from './control-parser.js';
 import { commandLine } from './command-line.js';
-import { TmuxAttachRefusedError, TmuxCommandError, TmuxConnectionLostError, TmuxHostError, TmuxLinkSilentError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
+import {
+  TmuxAttachRefusedError,
+  TmuxCommandError,
+  TmuxConnectionLostError,
+  TmuxHostError,
+  TmuxLinkSilentError,
+  TmuxTimeoutError,
+  TmuxUnavailableError,
+} from './errors.js';
 import type { Launcher } from './launcher.js';
 import { SilenceWatch } from './silence.js';
 
@@ -121,7 +129,10 @@ export class ControlClient {
     const ended = (code: number | null, signal: NodeJS.Signals | null) => {
       const transport = options.launcher.transportError(code, this.#stderr);
       const where = options.launcher.host === undefined ? '' : ` on host ${options.launcher.host}`;
-      this.#shutdown(transport?.message ?? `tmux control client${where} exited (${signal ?? `code ${code}`})`, this.#attached ? undefined : transport);
+      this.#shutdown(
+        transport?.message ?? `tmux control client${where} exited (${signal ?? `code ${code}`})`,
+        this.#attached ? undefined : transport,
+      );
     };
     this.#child.on('close', ended);
     // A stopped tmux server holds the stdio it was handed at connect, so 'close' may never come.
@@ -145,7 +156,11 @@ export class ControlClient {
               // Over ssh, silence means the host or the network.
               reject(
                 options.launcher.host !== undefined
-                  ? TmuxHostError.silent(options.launcher.host, options.launcher.destination ?? options.launcher.label, options.connectTimeoutMs!)
+                  ? TmuxHostError.silent(
+                      options.launcher.host,
+                      options.launcher.destination ?? options.launcher.label,
+                      options.connectTimeoutMs!,
+                    )
                   : new TmuxConnectionLostError(`no answer to attach within ${options.connectTimeoutMs} ms`),
               );
             }, options.connectTimeoutMs);

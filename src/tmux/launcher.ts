@@ -83,13 +83,17 @@ export function sshLauncher(target: SshTarget): Launcher {
   const connectSeconds = Math.max(1, Math.ceil(Math.min(target.connectTimeoutMs, HOST_CONNECT_MS) / 1000));
   const options = [
     '-T', // no terminal: control mode speaks lines, and a pty would echo and translate them
-    '-o', 'BatchMode=yes', // never a prompt: no password, no host-key question
-    '-o', `ConnectTimeout=${connectSeconds}`,
+    '-o',
+    'BatchMode=yes', // never a prompt: no password, no host-key question
+    '-o',
+    `ConnectTimeout=${connectSeconds}`,
     // A link that dies without a word (no FIN, no RST) would leave ssh waiting forever. Control
     // connections notice it themselves within the silence limit (see ControlClient); keepalives end
     // ssh anyway after 10-15 s, for the spawned commands (wait-for, buffer loads) and idle links.
-    '-o', 'ServerAliveInterval=5',
-    '-o', 'ServerAliveCountMax=2',
+    '-o',
+    'ServerAliveInterval=5',
+    '-o',
+    'ServerAliveCountMax=2',
     ...(target.sshConfig !== undefined ? ['-F', target.sshConfig] : []),
   ];
   const remoteTmux = target.remoteTmux ?? 'tmux';

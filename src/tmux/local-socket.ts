@@ -25,7 +25,11 @@ export function localSocket(location: SocketLocation, env: NodeJS.ProcessEnv): L
 
 /** The socket as messages and the banner name it. */
 export function socketLabel(location: SocketLocation): string {
-  return location.socketPath !== undefined ? location.socketPath : location.socketName !== undefined ? `-L ${location.socketName}` : 'the default socket';
+  return location.socketPath !== undefined
+    ? location.socketPath
+    : location.socketName !== undefined
+      ? `-L ${location.socketName}`
+      : 'the default socket';
 }
 
 /** Throws TmuxSocketUnusableError when tmux would destroy what is at the path. */

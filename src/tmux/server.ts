@@ -92,9 +92,13 @@ export class TmuxServer {
     this.bin = options.bin;
     // -u: without a UTF-8 locale in the environment (hosts often launch servers with a bare one),
     // tmux would turn every control character and non-ASCII byte of command output into "_".
-    const socket = options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
+    const socket =
+      options.socketPath !== undefined ? ['-S', options.socketPath] : options.socketName !== undefined ? ['-L', options.socketName] : [];
     this.globalArgs = ['-u', ...socket];
-    this.socket = { ...(options.socketName !== undefined ? { name: options.socketName } : {}), ...(options.socketPath !== undefined ? { path: options.socketPath } : {}) };
+    this.socket = {
+      ...(options.socketName !== undefined ? { name: options.socketName } : {}),
+      ...(options.socketPath !== undefined ? { path: options.socketPath } : {}),
+    };
     this.socketLabel = options.ssh ? `${socketLabel(options)} on host ${options.ssh.host}` : socketLabel(options);
     this.commandTimeoutMs = options.commandTimeoutMs;
     this.launcher = options.ssh ? sshLauncher({ ...options.ssh, connectTimeoutMs: options.commandTimeoutMs }) : localLauncher(options.bin);
@@ -128,7 +132,8 @@ export class TmuxServer {
       const checking = this.gate(command);
       if (checking) await checking;
     }
-    if (isSharedRead(command, options)) return this.#sharedReads.read(command, options, (askedAt) => this.#send(command, options, askedAt).then(decode));
+    if (isSharedRead(command, options))
+      return this.#sharedReads.read(command, options, (askedAt) => this.#send(command, options, askedAt).then(decode));
     return decode(await this.#send(command, options, performance.now()));
   }
 
@@ -145,7 +150,9 @@ export class TmuxServer {
       }
     }
     const client =
-      this.#closed || this.#spawnOnly ? undefined : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
+      this.#closed || this.#spawnOnly
+        ? undefined
+        : await this.#clientBy(performance.now() + this.commandTimeoutMs, commands[0] ?? [], this.commandTimeoutMs);
     let next = 0;
     if (client) {
       const replies = await Promise.allSettled(commands.map((command) => client.runReply(command, this.commandTimeoutMs)));
@@ -174,7 +181,11 @@ export class TmuxServer {
       // exiting after its last session went) leaves it safe to send again, on a new connection or,
       // with none to attach to, through a spawned tmux. Each try needs a new client, so the
       // deadline bounds the loop.
-      for (let client = await this.#clientBy(deadline, command, timeoutMs); client; client = await this.#clientBy(deadline, command, timeoutMs)) {
+      for (
+        let client = await this.#clientBy(deadline, command, timeoutMs);
+        client;
+        client = await this.#clientBy(deadline, command, timeoutMs)
+      ) {
         try {
           return await client.runReply(command, left(deadline));
         } catch (error) {
@@ -286,7 +297,10 @@ export class TmuxServer {
       handlers.close(error.message);
       return () => {};
     }
-    const stops = [client.watchPane(paneId, handlers.output), client.onClose((reason) => (this.#connection.noteSilence(client), handlers.close(reason)))];
+    const stops = [
+      client.watchPane(paneId, handlers.output),
+      client.onClose((reason) => (this.#connection.noteSilence(client), handlers.close(reason))),
+    ];
     if (handlers.notification) stops.push(client.onNotification(handlers.notification));
     return () => {
       for (const stop of stops) stop();
@@ -363,7 +377,12 @@ const SERVER_LISTINGS = new Set(['list-clients', 'list-panes', 'list-windows']);
 
 /** tmux found no session to take as current for a listing of the whole server: it has none, or the client lost its own. */
 function lacksCurrentSession(command: readonly string[], error: unknown): boolean {
-  return error instanceof TmuxCommandError && error.message.trim() === 'no current target' && SERVER_LISTINGS.has(command[0] ?? '') && !command.includes('-t');
+  return (
+    error instanceof TmuxCommandError &&
+    error.message.trim() === 'no current target' &&
+    SERVER_LISTINGS.has(command[0] ?? '') &&
+    !command.includes('-t')
+  );
 }
 
 const SESSION_NAMES = rowFormat({ id: 'session_id', name: 'session_name' });

@@ -58,6 +58,7 @@ export class SilenceWatch {
       return;
     }
     // Read what already arrived before judging: a pause of this process is not the link's silence.
-    if (quiet >= limit) setImmediate(() => this.#connection.open() && performance.now() - this.#quietSince >= limit && this.#connection.drop(limit));
+    if (quiet >= limit)
+      setImmediate(() => this.#connection.open() && performance.now() - this.#quietSince >= limit && this.#connection.drop(limit));
   }
 }

@@ -48,14 +48,21 @@ export function checkSocketPath(path: string, options: { socketDirectory?: boole
     if (found?.isSymbolicLink()) {
       // A link to a live socket is how some set-ups share one; a link to anything else would be replaced.
       const target = stat(path, true);
-      if (!target?.isSocket()) throw new TmuxSocketUnusableError(path, target ? kind(target).replace(/^is /, 'is a symbolic link to ') : 'is a dangling symbolic link');
+      if (!target?.isSocket())
+        throw new TmuxSocketUnusableError(
+          path,
+          target ? kind(target).replace(/^is /, 'is a symbolic link to ') : 'is a dangling symbolic link',
+        );
     }
     if (found && !found.isSymbolicLink() && !found.isSocket()) throw new TmuxSocketUnusableError(path, kind(found));
     if (options.socketDirectory) {
       const dir = stat(dirname(path), true);
       const uid = process.getuid?.();
       if (dir && uid !== undefined && (!dir.isDirectory() || dir.uid !== uid || (dir.mode & 0o007) !== 0)) {
-        throw new TmuxSocketUnusableError(path, `is in ${dirname(path)}, which is not a private directory of this user (tmux refuses it too)`);
+        throw new TmuxSocketUnusableError(
+          path,
+          `is in ${dirname(path)}, which is not a private directory of this user (tmux refuses it too)`,
+        );
       }
     }
   } catch (error) {
@@ -74,5 +81,6 @@ export function socketDirectory(env: NodeJS.ProcessEnv = process.env): string {
 /** tmux's start-up lock `PATH.lock` is empty and short-lived; anything else there is someone's file that tmux would unlink. */
 function checkLock(path: string): void {
   const lock = stat(`${path}.lock`);
-  if (lock && !(lock.isFile() && lock.size === 0)) throw new TmuxSocketUnusableError(path, `has a file beside it, ${JSON.stringify(`${path}.lock`)}, that is not tmux's lock`);
+  if (lock && !(lock.isFile() && lock.size === 0))
+    throw new TmuxSocketUnusableError(path, `has a file beside it, ${JSON.stringify(`${path}.lock`)}, that is not tmux's lock`);
 }

@@ -2,7 +2,7 @@
  * The fallback path: one `tmux` process per command, with a deadline. Used before a control
  * connection exists (no session yet), for commands that read stdin, and when control mode fails.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { TmuxArgumentsTooLongError, TmuxOutputLimitError, TmuxTimeoutError, TmuxUnavailableError } from './errors.js';
 import type { Launcher } from './launcher.js';
 
@@ -36,12 +36,15 @@ export function spawnTmux(
   options: SpawnOptions,
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
-    let child;
+    let child: ChildProcessWithoutNullStreams;
     const argv = [...globalArgs, ...command.map(argvSafe)];
     // E2BIG is the arguments' fault, not a missing tmux: say so, whichever way spawn reports it.
     const failure = (error: unknown) =>
       (error as NodeJS.ErrnoException | undefined)?.code === 'E2BIG'
-        ? new TmuxArgumentsTooLongError(command, argv.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0))
+        ? new TmuxArgumentsTooLongError(
+            command,
+            argv.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0),
+          )
         : new TmuxUnavailableError(launcher.label, error);
     try {
       const launch = launcher.launch(argv);

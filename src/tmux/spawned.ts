@@ -29,7 +29,12 @@ export interface SpawnTarget {
 export async function runSpawned(
   target: SpawnTarget,
   command: readonly string[],
-  options: { readonly deadline: number; readonly env: NodeJS.ProcessEnv; readonly stdin: Buffer | undefined; readonly signal: AbortSignal | undefined },
+  options: {
+    readonly deadline: number;
+    readonly env: NodeJS.ProcessEnv;
+    readonly stdin: Buffer | undefined;
+    readonly signal: AbortSignal | undefined;
+  },
 ): Promise<Buffer> {
   const { deadline, env, stdin, signal } = options;
   target.checkSocket();

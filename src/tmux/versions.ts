@@ -67,9 +67,9 @@ export function unescapePrinted(text: string): string {
   const parts: Buffer[] = [];
   let last = 0;
   for (const match of text.matchAll(ESCAPE)) {
-    const escape = match[1]!;
+    const code = match[1]!;
     parts.push(Buffer.from(text.slice(last, match.index), 'utf8'));
-    parts.push(escape.length === 3 ? Buffer.of(Number.parseInt(escape, 8)) : Buffer.from(escape === '\\' ? '\\' : CSTYLE[escape]!, 'utf8'));
+    parts.push(code.length === 3 ? Buffer.of(Number.parseInt(code, 8)) : Buffer.from(code === '\\' ? '\\' : CSTYLE[code]!, 'utf8'));
     last = match.index + match[0].length;
   }
   parts.push(Buffer.from(text.slice(last), 'utf8'));

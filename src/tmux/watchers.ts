@@ -61,7 +61,12 @@ export class Watchers {
 }
 
 /** TmuxServer.runInWatch: `commands` on an output client, `atReplies` called with their lines in order with its output. */
-export async function runWithOutput(client: ControlClient, commands: ReadonlyArray<readonly string[]>, timeoutMs: number, atReplies: (outputs: string[][]) => void): Promise<void> {
+export async function runWithOutput(
+  client: ControlClient,
+  commands: ReadonlyArray<readonly string[]>,
+  timeoutMs: number,
+  atReplies: (outputs: string[][]) => void,
+): Promise<void> {
   const outputs: string[][] = [];
   let failed = false;
   await Promise.all(

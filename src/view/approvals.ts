@@ -46,14 +46,21 @@ export function isApprovalPost(path: string): boolean {
 }
 
 /** Answers a POST to /approvals/ID ({decision, reason}) or /pause ({paused}), once its checks pass. */
-export function answerPost(req: IncomingMessage, res: ServerResponse, path: string, board: ApprovalBoard, checks: PostChecks, headers: Record<string, string>): void {
+export function answerPost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  board: ApprovalBoard,
+  checks: PostChecks,
+  headers: Record<string, string>,
+): void {
   const reply = (status: number, body: object) => {
     if (!res.headersSent) res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
   const forbidden = (why: string) => reply(403, { error: why });
   if (!sameOrigin(req)) return forbidden('the Origin header must name this server');
   if (!checks.authorized(req)) return forbidden('open the page with the link tmux-mcp printed first');
-  if (!checks.csrf.valid(header(req, 'x-csrf-token'))) return forbidden('the page\'s CSRF token is missing or wrong; reload the page');
+  if (!checks.csrf.valid(header(req, 'x-csrf-token'))) return forbidden("the page's CSRF token is missing or wrong; reload the page");
   if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return reply(415, { error: 'send JSON' });
   readBody(req).then(
     (body) => {
@@ -65,7 +72,8 @@ export function answerPost(req: IncomingMessage, res: ServerResponse, path: stri
       if (body.decision !== 'approve' && body.decision !== 'deny') return reply(400, { error: 'decision must be "approve" or "deny"' });
       if (body.reason !== undefined && typeof body.reason !== 'string') return reply(400, { error: 'reason must be text' });
       const id = path.slice('/approvals/'.length);
-      if (!board.answer(id, body.decision, body.reason)) return reply(409, { error: 'that call no longer waits: it was answered elsewhere, withdrawn, or ran out of time' });
+      if (!board.answer(id, body.decision, body.reason))
+        return reply(409, { error: 'that call no longer waits: it was answered elsewhere, withdrawn, or ran out of time' });
       return reply(200, { answered: body.decision });
     },
     (error: Error) => reply(400, { error: error.message }),

@@ -24,7 +24,15 @@ import type { ApprovalBoard } from '../mcp/approvals/board.js';
 /** Most panes one page shows live; the rest are listed as left out. */
 export const MAX_VIEW_PANES = 24;
 /** Notifications after which the pane list may have changed (tmux names them so): it is read again. */
-const STRUCTURAL = new Set(['layout-change', 'window-add', 'window-close', 'unlinked-window-close', 'sessions-changed', 'session-window-changed', 'window-pane-changed']);
+const STRUCTURAL = new Set([
+  'layout-change',
+  'window-add',
+  'window-close',
+  'unlinked-window-close',
+  'sessions-changed',
+  'session-window-changed',
+  'window-pane-changed',
+]);
 /** How often the page's pane list is read again (new panes, resizes, panes gone) while the page is open. */
 const REFRESH_MS = 1500;
 /** Output is gathered this long before it is sent: one event per pane per tick, not per tmux chunk. */

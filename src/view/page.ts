@@ -5,7 +5,10 @@
  * script; the page's CSRF token rides in a meta tag, for its Approve, Deny and Pause.
  */
 export function pageHtml(csrf: string, approvals: boolean): string {
-  return PAGE_HTML.replace('CSRF_TOKEN', csrf).replace('<!--PAUSE-->', approvals ? '<button id="pause" type="button" hidden>Pause</button>' : '');
+  return PAGE_HTML.replace('CSRF_TOKEN', csrf).replace(
+    '<!--PAUSE-->',
+    approvals ? '<button id="pause" type="button" hidden>Pause</button>' : '',
+  );
 }
 
 const PAGE_HTML = `<!doctype html>

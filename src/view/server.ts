@@ -50,7 +50,8 @@ const BASE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 /** The page loads only its own script and style; xterm sets inline styles for its cells and themes. */
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export async function serveView(options: ViewOptions): Promise<ViewServing> {
   const assets = loadAssets();
@@ -66,7 +67,14 @@ export async function serveView(options: ViewOptions): Promise<ViewServing> {
     if (!gates(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://view.invalid');
     if (req.method === 'POST' && options.approvals && isApprovalPost(url.pathname)) {
-      answerPost(req, res, url.pathname, options.approvals, { csrf, authorized: (r) => authorized(r, cookieMatches, tokenMatches) }, BASE_HEADERS);
+      answerPost(
+        req,
+        res,
+        url.pathname,
+        options.approvals,
+        { csrf, authorized: (r) => authorized(r, cookieMatches, tokenMatches) },
+        BASE_HEADERS,
+      );
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -87,12 +95,19 @@ export async function serveView(options: ViewOptions): Promise<ViewServing> {
   });
 
   function route(path: string, req: IncomingMessage, res: ServerResponse): void {
-    if (path === '/') return send(res, 'text/html; charset=utf-8', pageHtml(csrf.issue(), options.approvals !== undefined), { 'content-security-policy': PAGE_CSP });
+    if (path === '/')
+      return send(res, 'text/html; charset=utf-8', pageHtml(csrf.issue(), options.approvals !== undefined), {
+        'content-security-policy': PAGE_CSP,
+      });
     if (path === '/view.js') return send(res, 'text/javascript; charset=utf-8', assets.script);
     if (path === '/xterm.css') return send(res, 'text/css; charset=utf-8', assets.css);
     if (path === '/events') {
       if (req.method === 'HEAD') return void res.writeHead(200, { ...BASE_HEADERS, 'content-type': 'text/event-stream' }).end();
-      const feed = new PaneFeed(res, { registry: options.registry, trail: options.trail, ...(options.approvals ? { approvals: options.approvals } : {}) });
+      const feed = new PaneFeed(res, {
+        registry: options.registry,
+        trail: options.trail,
+        ...(options.approvals ? { approvals: options.approvals } : {}),
+      });
       feeds.add(feed);
       res.on('close', () => {
         feeds.delete(feed);

@@ -15,7 +15,7 @@
  *
  * `npm run conformance [-- --profile NAME] [--era 2026-07-28] [--url URL]` prints the table (with --url, for a
  * server you started, its token in TMUX_MCP_TOKEN); `npm test` runs it
- * for each profile and era (test/e2e/http-conformance.test.ts).
+ * for each profile and era (test/e2e/http/conformance.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -33,15 +33,18 @@ export type Era = (typeof ERAS)[number];
 
 type Capabilities = Record<string, any>;
 
-const FIXTURES = 'drives the suite\'s reference fixture';
+const FIXTURES = "drives the suite's reference fixture";
 
 /** Why a scenario does not apply to this server (undefined: it applies), given what it advertises. */
 export function notApplicable(scenario: string, capabilities: Capabilities): string | undefined {
-  if (/^tools-call-/.test(scenario)) return `${FIXTURES} tools ("test_simple_text", "test_image_content", "test_error_handling" ...), which a server with a fixed tool contract does not define`;
-  if (/^(resources-read-|resources-templates-read)/.test(scenario)) return `${FIXTURES} resources ("test://static-text", "test://template/{id}/data" ...)`;
+  if (/^tools-call-/.test(scenario))
+    return `${FIXTURES} tools ("test_simple_text", "test_image_content", "test_error_handling" ...), which a server with a fixed tool contract does not define`;
+  if (/^(resources-read-|resources-templates-read)/.test(scenario))
+    return `${FIXTURES} resources ("test://static-text", "test://template/{id}/data" ...)`;
   if (/^prompts-get-/.test(scenario)) return `${FIXTURES} prompts ("test_simple_prompt", "test_prompt_with_arguments" ...)`;
   if (/^elicitation-/.test(scenario)) return `${FIXTURES} tools that elicit ("test_elicitation_sep1034_defaults" ...)`;
-  if (/^input-required-result-/.test(scenario)) return `${FIXTURES} tools that answer input_required ("test_input_required_result_elicitation" ...)`;
+  if (/^input-required-result-/.test(scenario))
+    return `${FIXTURES} tools that answer input_required ("test_input_required_result_elicitation" ...)`;
   if (scenario === 'json-schema-2020-12') return `${FIXTURES} tool "json_schema_2020_12_tool"`;
   if (scenario === 'server-sse-polling') return `${FIXTURES} tool "test_reconnection", which closes its stream mid-call`;
   switch (scenario) {
@@ -73,14 +76,19 @@ export function notApplicable(scenario: string, capabilities: Capabilities): str
 }
 
 /** Why a failing check inside an applicable scenario does not count (undefined: it counts). */
-export function excusedCheck(scenario: string, check: { id: string; errorMessage?: string }, capabilities: Capabilities): string | undefined {
+export function excusedCheck(
+  scenario: string,
+  check: { id: string; errorMessage?: string },
+  capabilities: Capabilities,
+): string | undefined {
   const said = check.errorMessage ?? '';
   // server-stateless probes four requirements through diagnostic tools of the suite's fixture server.
   const diagnostic = /does not list the diagnostic tool '([^']+)'/.exec(said);
   if (scenario === 'server-stateless' && diagnostic) return `${FIXTURES} diagnostic tool "${diagnostic[1]}"`;
   // The list-changed SHOULDs mutate the list through a fixture hook; these contracts' lists never change at run time.
   const hook = /^sep-2575-server-sends-(tools|prompts)-list-changed-on-subscription$/.exec(check.id)?.[1];
-  if (scenario === 'server-stateless' && hook) return `${FIXTURES} hook "test_trigger_${hook === 'tools' ? 'tool' : 'prompt'}_change", which changes the ${hook} list (the contract's list is fixed)`;
+  if (scenario === 'server-stateless' && hook)
+    return `${FIXTURES} hook "test_trigger_${hook === 'tools' ? 'tool' : 'prompt'}_change", which changes the ${hook} list (the contract's list is fixed)`;
   const listed = /^sep-2549-(prompts|resources|resources-templates)-list-caching-hints$/.exec(check.id)?.[1];
   if (scenario === 'caching' && listed) {
     const advertised = listed === 'prompts' ? capabilities.prompts : capabilities.resources;
@@ -149,7 +157,10 @@ export async function runAgainst(
     for (const era of options.eras ?? ERAS) {
       const dir = join(out, era);
       // One run of the whole set at its wire; a scenario's failure is in its checks, not the exit status.
-      await run(suite.node, [suite.entry, 'server', '--url', relay.url, '--requirements', era, '-o', dir], { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }).catch(() => {});
+      await run(suite.node, [suite.entry, 'server', '--url', relay.url, '--requirements', era, '-o', dir], {
+        timeout: 300_000,
+        maxBuffer: 64 * 1024 * 1024,
+      }).catch(() => {});
       const checksOf = readRun(dir);
       for (const scenario of await requiredScenarios(era)) {
         const reason = notApplicable(scenario, capabilities);
@@ -188,10 +199,15 @@ async function advertised(url: string, token: string): Promise<Capabilities> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'conformance-runner', version: '0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'conformance-runner', version: '0' } },
+    }),
   });
   const text = await response.text();
-  const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1] ?? '{}';
+  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
   return JSON.parse(json).result.capabilities;
 }
 
@@ -228,13 +244,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const era = at('--era') as Era | undefined;
   // --url: a server you started yourself (its token in TMUX_MCP_TOKEN); else one is started here.
   const url = at('--url');
-  if (url && !process.env.TMUX_MCP_TOKEN) throw new Error('--url needs the server\'s token in TMUX_MCP_TOKEN');
+  if (url && !process.env.TMUX_MCP_TOKEN) throw new Error("--url needs the server's token in TMUX_MCP_TOKEN");
   console.log(`conformance ${SUITE_VERSION}, ${url ? `the server at ${url}` : `${profile} profile`}, over tmux-mcp --http with a token`);
   const onResult = (r: ScenarioResult) => {
-      const outcome = r.passed ? 'passes' : `fails: ${r.failures!.join('; ') || 'no check passed'}`;
-      const excused = r.excused?.length ? ` (not counted: ${r.excused.join('; ')})` : '';
-      if (r.notApplicable) console.log(`${r.era}  n/a   ${r.scenario.padEnd(46)} ${r.notApplicable} (run anyway: ${r.passed ? 'passes' : 'fails'})`);
-      else console.log(`${r.era}  ${r.passed ? 'pass' : 'FAIL'}  ${r.scenario.padEnd(46)} ${r.passed ? '' : outcome}${excused}`);
+    const outcome = r.passed ? 'passes' : `fails: ${r.failures!.join('; ') || 'no check passed'}`;
+    const excused = r.excused?.length ? ` (not counted: ${r.excused.join('; ')})` : '';
+    if (r.notApplicable)
+      console.log(`${r.era}  n/a   ${r.scenario.padEnd(46)} ${r.notApplicable} (run anyway: ${r.passed ? 'passes' : 'fails'})`);
+    else console.log(`${r.era}  ${r.passed ? 'pass' : 'FAIL'}  ${r.scenario.padEnd(46)} ${r.passed ? '' : outcome}${excused}`);
   };
   const eras = era ? { eras: [era] } : {};
   const { capabilities, results } = url
@@ -246,7 +263,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const applicable = results.filter((r) => r.era === each && r.notApplicable === undefined);
     const passed = applicable.filter((r) => r.passed);
     const all = results.filter((r) => r.era === each).length;
-    console.log(`${each}: ${passed.length}/${applicable.length} applicable scenarios pass (${all - applicable.length} of ${all} need the suite's fixtures or an unadvertised capability)`);
+    console.log(
+      `${each}: ${passed.length}/${applicable.length} applicable scenarios pass (${all - applicable.length} of ${all} need the suite's fixtures or an unadvertised capability)`,
+    );
     ok &&= passed.length === applicable.length;
   }
   process.exitCode = ok ? 0 : 1;

@@ -49,17 +49,34 @@ async function install(): Promise<Suite> {
   rmSync(staging, { recursive: true, force: true });
   const packages = [`@modelcontextprotocol/conformance@${SUITE_VERSION}`, ...(ownNodeWill ? [] : [`${nodePackage}@${SUITE_NODE_VERSION}`])];
   try {
-    await run('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packages], {
-      timeout: 300_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        staging,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--loglevel=error',
+        ...packages,
+      ],
+      {
+        timeout: 300_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     const said = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-3).join(' ') ?? String(error);
     throw new Error(`could not install the conformance suite (${packages.join(', ')}) from the npm registry into ${cache}: ${said}`);
   }
-  if (existsSync(dir)) rmSync(staging, { recursive: true, force: true }); // another run finished first
+  if (existsSync(dir))
+    rmSync(staging, { recursive: true, force: true }); // another run finished first
   else renameSync(staging, dir);
-  if (!existsSync(suite.entry) || !existsSync(suite.node)) throw new Error(`the conformance suite in ${dir} is incomplete; remove that folder and run again`);
+  if (!existsSync(suite.entry) || !existsSync(suite.node))
+    throw new Error(`the conformance suite in ${dir} is incomplete; remove that folder and run again`);
   return suite;
 }

@@ -1,7 +1,7 @@
 /**
  * Which test produces each error code the julia contract lists per tool (errorCodesByTool), through
- * the SDK client against real tmux (test/e2e/julia-tools.test.ts and julia-faults.test.ts, in the
- * 2026-07-28 era; the error envelope is the same in 2025-11-25, which julia-era-2025-11-25.test.ts checks).
+ * the SDK client against real tmux (test/e2e/julia/tools.test.ts and julia/faults.test.ts, in the
+ * 2026-07-28 era; the error envelope is the same in 2025-11-25, which julia/era-2025-11-25.test.ts checks).
  *
  * The table must name exactly the contract's tool x code pairs, and each test it names must exist
  * in its suite and assert that code. `all` stands for every tool of the contract.
@@ -16,7 +16,7 @@ const TOOLS = Object.keys(BY_TOOL);
 const PANE_TOOLS = ['capture_pane', 'send_keys', 'paste_text', 'resize_pane', 'kill_pane', 'wait_for_text', 'send_keys_and_wait'];
 
 interface Producer {
-  /** test/e2e/julia-<suite>.test.ts */
+  /** test/e2e/julia/<suite>.test.ts */
   readonly suite: 'tools' | 'faults';
   /** The test's title. */
   readonly test: string;
@@ -122,20 +122,28 @@ test('julia: every error code the contract lists for a tool is produced by a nam
   const listed = TOOLS.flatMap((tool) => BY_TOOL[tool]!.map((code) => `${tool} ${code}`)).sort();
   const produced = [...table().keys()].sort();
   assert.equal(listed.length, 125);
-  assert.deepEqual(listed.filter((pair) => !produced.includes(pair)), [], 'pairs no test produces');
-  assert.deepEqual(produced.filter((pair) => !listed.includes(pair)), [], 'pairs the contract does not list');
+  assert.deepEqual(
+    listed.filter((pair) => !produced.includes(pair)),
+    [],
+    'pairs no test produces',
+  );
+  assert.deepEqual(
+    produced.filter((pair) => !listed.includes(pair)),
+    [],
+    'pairs the contract does not list',
+  );
 });
 
 test('julia: each test the coverage table names exists in its suite and asserts its codes', () => {
   const sources = new Map<string, string>();
   const source = (suite: string) => {
-    if (!sources.has(suite)) sources.set(suite, readFileSync(new URL(`../e2e/julia-${suite}.test.ts`, import.meta.url), 'utf8'));
+    if (!sources.has(suite)) sources.set(suite, readFileSync(new URL(`../e2e/julia/${suite}.test.ts`, import.meta.url), 'utf8'));
     return sources.get(suite)!;
   };
   for (const producer of PRODUCERS) {
     const text = source(producer.suite);
     const start = text.indexOf(`test('${producer.test}'`);
-    assert.notEqual(start, -1, `no test "${producer.test}" in julia-${producer.suite}.test.ts`);
+    assert.notEqual(start, -1, `no test "${producer.test}" in julia/${producer.suite}.test.ts`);
     const next = text.indexOf('\ntest(', start + 1);
     const body = text.slice(start, next === -1 ? undefined : next);
     for (const code of Object.keys(producer.codes)) assert.match(body, new RegExp(`'${code}'`), `"${producer.test}" never names ${code}`);

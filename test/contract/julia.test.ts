@@ -53,15 +53,23 @@ function dropTarget(schema: unknown): void {
 
 function differences(ours: Listed[], names: readonly string[], caller: boolean): string[] {
   const problems: string[] = [];
-  assert.deepEqual(ours.map((t) => t.name), [...names], 'tools/list order');
+  assert.deepEqual(
+    ours.map((t) => t.name),
+    [...names],
+    'tools/list order',
+  );
   for (const tool of ours) {
     const want = expected(tool.name, names, caller);
     for (const key of COMPARED) {
       const a = withoutDescriptions(tool[key]);
       const b = withoutDescriptions(want[key]);
-      if (!isDeepStrictEqual(a, b)) problems.push(`${tool.name}.${key}\n  ours:     ${JSON.stringify(a)?.slice(0, 800)}\n  contract: ${JSON.stringify(b)?.slice(0, 800)}`);
+      if (!isDeepStrictEqual(a, b))
+        problems.push(
+          `${tool.name}.${key}\n  ours:     ${JSON.stringify(a)?.slice(0, 800)}\n  contract: ${JSON.stringify(b)?.slice(0, 800)}`,
+        );
     }
-    if (typeof tool.description !== 'string' || tool.description.length < 40) problems.push(`${tool.name}: description missing or too short`);
+    if (typeof tool.description !== 'string' || tool.description.length < 40)
+      problems.push(`${tool.name}: description missing or too short`);
   }
   return problems;
 }
@@ -72,7 +80,10 @@ test('julia: the default set is list_panes, capture_pane, send_keys, equal to th
 });
 
 test('julia: all 11 tools, in --tool order, equal to the contract (run_operations branches in that order)', async (t) => {
-  const ours = await listed(t, SHUFFLED.flatMap((name) => ['--tool', name]));
+  const ours = await listed(
+    t,
+    SHUFFLED.flatMap((name) => ['--tool', name]),
+  );
   assert.equal(ours.length, 11);
   assert.deepEqual(differences(ours, SHUFFLED, false), []);
 });

@@ -65,7 +65,9 @@ test('tools/list equals the libtmux contract, descriptions aside, for all 45 too
       const a = withoutDescriptions(have[key]);
       const b = withoutDescriptions(want[key]);
       if (!isDeepStrictEqual(a, b)) {
-        differences.push(`${name}.${key}\n    ours:     ${JSON.stringify(a)?.slice(0, 600)}\n    contract: ${JSON.stringify(b)?.slice(0, 600)}`);
+        differences.push(
+          `${name}.${key}\n    ours:     ${JSON.stringify(a)?.slice(0, 600)}\n    contract: ${JSON.stringify(b)?.slice(0, 600)}`,
+        );
       }
     }
   }

@@ -31,7 +31,10 @@ function differences(ours: readonly Row[], theirs: readonly Row[], keys: readonl
     for (const key of keys) {
       const a = withoutDescriptions(have[key]);
       const b = withoutDescriptions(want[key]);
-      if (!isDeepStrictEqual(a, b)) out.push(`${want.name}.${key}\n    ours:     ${JSON.stringify(a)?.slice(0, 800)}\n    contract: ${JSON.stringify(b)?.slice(0, 800)}`);
+      if (!isDeepStrictEqual(a, b))
+        out.push(
+          `${want.name}.${key}\n    ours:     ${JSON.stringify(a)?.slice(0, 800)}\n    contract: ${JSON.stringify(b)?.slice(0, 800)}`,
+        );
     }
   }
   const names = new Set(theirs.map((row) => row.name));
@@ -45,7 +48,8 @@ test('python: tools/list, resources/templates/list and prompts/list equal the co
 
   const tools = (await mcp.client.listTools()).tools as unknown as Row[];
   assert.deepEqual(differences(tools, contract.tools, ['name', 'title', 'inputSchema', 'outputSchema', 'annotations', '_meta']), []);
-  for (const tool of tools) assert.ok(tool.description && tool.description.length > 80, `${tool.name} needs a description that says what it is for`);
+  for (const tool of tools)
+    assert.ok(tool.description && tool.description.length > 80, `${tool.name} needs a description that says what it is for`);
   assert.equal(tools.length, 54);
 
   const templates = (await mcp.client.listResourceTemplates()).resourceTemplates as unknown as Row[];
@@ -69,7 +73,9 @@ test('python: the default toolsets serve exactly the contract tools tagged inspe
   const mcp = await startMcp(t, { env: tmux.env, args: PROFILE });
   const listed = (await mcp.client.listTools()).tools.map((tool) => tool.name).sort();
   const expected = contract.tools
-    .filter((tool: { _meta: { fastmcp: { tags: string[] } } }) => tool._meta.fastmcp.tags.some((tag) => ['inspect', 'manage', 'execute'].includes(tag)))
+    .filter((tool: { _meta: { fastmcp: { tags: string[] } } }) =>
+      tool._meta.fastmcp.tags.some((tag) => ['inspect', 'manage', 'execute'].includes(tag)),
+    )
     .map((tool: Row) => tool.name)
     .sort();
   assert.deepEqual(listed, expected);

@@ -20,7 +20,23 @@ export interface Pools {
 }
 
 /** Socket names tmux should never be given (each must be refused before a tmux runs), and the HOST: form of no host. */
-export const HOSTILE_SOCKET_NAMES = ['-L', '-', 'a\nb', '\u001b]2;t\u0007', 'a b', '.', '..', 'x'.repeat(65), 'é', 'a;b', '#{pane_id}', 'nohost:', 'nohost:x', ':x', 'a:b c'];
+export const HOSTILE_SOCKET_NAMES = [
+  '-L',
+  '-',
+  'a\nb',
+  '\u001b]2;t\u0007',
+  'a b',
+  '.',
+  '..',
+  'x'.repeat(65),
+  'é',
+  'a;b',
+  '#{pane_id}',
+  'nohost:',
+  'nohost:x',
+  ':x',
+  'a:b c',
+];
 
 /** Whether a socket name is one this server may hand to tmux (the rule under test, stated independently). */
 export function sensibleSocketName(name: string): boolean {
@@ -34,7 +50,45 @@ function hostileStrings(pools: Pools): fc.Arbitrary<string> {
   return fc.oneof(
     fc.constantFrom(...pools.payloads),
     fc.constantFrom('\u001b]2;t\u0007\u001b[2J', '\u0007', '\u009b31m', 'a\u0008b', '\u007f', ''.padEnd(40, '\u001b[A')),
-    fc.constantFrom('', ' ', '-', '--', ';', '\\;', '#', '##', '#{pane_id}', '#[fg=red]', '$HOME', '${X}', '~', '\n', '\r\n', '\t', '\u0000', 'a\u0000b', '\u001b[31m', '\ud800', 'x\udfff', '\u2028', '%', '@', '$', '%-1', '@99999999999', '$0;kill-server', 'tmux1_', 'tmux1_@@@', '..', '/', ':', '.', '!', '{', '}'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '-',
+      '--',
+      ';',
+      '\\;',
+      '#',
+      '##',
+      '#{pane_id}',
+      '#[fg=red]',
+      '$HOME',
+      '${X}',
+      '~',
+      '\n',
+      '\r\n',
+      '\t',
+      '\u0000',
+      'a\u0000b',
+      '\u001b[31m',
+      '\ud800',
+      'x\udfff',
+      '\u2028',
+      '%',
+      '@',
+      '$',
+      '%-1',
+      '@99999999999',
+      '$0;kill-server',
+      'tmux1_',
+      'tmux1_@@@',
+      '..',
+      '/',
+      ':',
+      '.',
+      '!',
+      '{',
+      '}',
+    ),
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 40 }),
     fc.constantFrom('x'.repeat(MiB), `${'#{pane_id}'.repeat(1000)}`, 'é'.repeat(200_000), '\n'.repeat(5000)),
@@ -44,10 +98,17 @@ function hostileStrings(pools: Pools): fc.Arbitrary<string> {
 /** A string for a field, by its name: targets for target fields, anything for the rest. */
 function stringFor(name: string, schema: Schema, pools: Pools): fc.Arbitrary<string> {
   if (schema.pattern) {
-    return fc.oneof({ weight: 4, arbitrary: fc.stringMatching(new RegExp(schema.pattern)) }, { weight: 1, arbitrary: hostileStrings(pools) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.stringMatching(new RegExp(schema.pattern)) },
+      { weight: 1, arbitrary: hostileStrings(pools) },
+    );
   }
   // Never a name tmux would take: that would start servers on the shared socket directory.
-  if (/socket_name/.test(name)) return fc.oneof(fc.constantFrom(...HOSTILE_SOCKET_NAMES), hostileStrings(pools).filter((text) => !sensibleSocketName(text)));
+  if (/socket_name/.test(name))
+    return fc.oneof(
+      fc.constantFrom(...HOSTILE_SOCKET_NAMES),
+      hostileStrings(pools).filter((text) => !sensibleSocketName(text)),
+    );
   const targets = /pane/i.test(name)
     ? pools.panes
     : /window/i.test(name)
@@ -113,7 +174,10 @@ function objectFor(schema: Schema, pools: Pools): fc.Arbitrary<Record<string, un
   const record = fc.record(fields, { requiredKeys: [...required].filter((key) => key in fields) }) as fc.Arbitrary<Record<string, unknown>>;
   const disagreeing = disagreeingTargets(Object.keys(properties), pools);
   if (!disagreeing) return record;
-  return fc.oneof({ weight: 4, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(record, disagreeing).map(([args, targets]) => ({ ...args, ...targets })) });
+  return fc.oneof(
+    { weight: 4, arbitrary: record },
+    { weight: 1, arbitrary: fc.tuple(record, disagreeing).map(([args, targets]) => ({ ...args, ...targets })) },
+  );
 }
 
 const SESSION_FIELD = /^(session|session_id)$/;
@@ -140,13 +204,25 @@ function disagreeingTargets(keys: readonly string[], pools: Pools): fc.Arbitrary
 function brokenFor(schema: Schema, pools: Pools): fc.Arbitrary<unknown> {
   const properties = Object.keys(schema.properties ?? {});
   const required: string[] = schema.required ?? [];
-  const wrong = fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 8 }), fc.constant([]), fc.constant({}), fc.boolean(), fc.double());
+  const wrong = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.string({ maxLength: 8 }),
+    fc.constant([]),
+    fc.constant({}),
+    fc.boolean(),
+    fc.double(),
+  );
   const mutations: Array<fc.Arbitrary<unknown>> = [
     objectFor(schema, pools).map((args) => ({ ...args, [`unknown_${Object.keys(args).length}`]: 1 })),
     wrong.filter((value) => value === null || typeof value !== 'object' || Array.isArray(value)),
   ];
-  if (required.length) mutations.push(fc.tuple(objectFor(schema, pools), fc.constantFrom(...required)).map(([args, key]) => omit(args, key)));
-  if (properties.length) mutations.push(fc.tuple(objectFor(schema, pools), fc.constantFrom(...properties), wrong).map(([args, key, value]) => ({ ...args, [key]: value })));
+  if (required.length)
+    mutations.push(fc.tuple(objectFor(schema, pools), fc.constantFrom(...required)).map(([args, key]) => omit(args, key)));
+  if (properties.length)
+    mutations.push(
+      fc.tuple(objectFor(schema, pools), fc.constantFrom(...properties), wrong).map(([args, key, value]) => ({ ...args, [key]: value })),
+    );
   return fc.oneof(...mutations);
 }
 

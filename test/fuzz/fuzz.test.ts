@@ -23,7 +23,9 @@ import { FuzzWorld, injectionPayloads, type SessionState } from './world.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
-const PROFILES = (process.env.FUZZ_PROFILES ?? 'libtmux,python,julia').split(',').filter((name) => existsSync(new URL(`../../src/profiles/${name}/`, import.meta.url)));
+const PROFILES = (process.env.FUZZ_PROFILES ?? 'libtmux,python,julia')
+  .split(',')
+  .filter((name) => existsSync(new URL(`../../src/profiles/${name}/`, import.meta.url)));
 /** Calls generated at a time; the pools of live targets are read again between batches. */
 const BATCH = 25;
 /** Far beyond any wait the server allows here (2 s) plus a command timeout: an answer later than this is a hang. */
@@ -40,7 +42,7 @@ interface Tally {
   toolErrors: number;
   protocolErrors: number;
   largestBytes: number;
-  /** Calls that carried a class issue 26 added: a socket name tmux should not get, control characters, targets that disagree. */
+  /** Calls that carried a class added later: a socket name tmux should not get, control characters, targets that disagree. */
   badSocketNames: number;
   controls: number;
   disagreeing: number;
@@ -72,12 +74,27 @@ for (const profile of PROFILES) {
     const { tools } = await mcp.client.listTools();
     const inputs = new Map(tools.map((tool) => [tool.name, schemaCheck(tool.inputSchema)]));
     const payloads = injectionPayloads(world.canary);
-    const tally: Tally = { calls: 0, schemaValid: 0, schemaInvalid: 0, succeeded: 0, toolErrors: 0, protocolErrors: 0, largestBytes: 0, badSocketNames: 0, controls: 0, disagreeing: 0, overInboundLimit: 0, failures: [] };
+    const tally: Tally = {
+      calls: 0,
+      schemaValid: 0,
+      schemaInvalid: 0,
+      succeeded: 0,
+      toolErrors: 0,
+      protocolErrors: 0,
+      largestBytes: 0,
+      badSocketNames: 0,
+      controls: 0,
+      disagreeing: 0,
+      overInboundLimit: 0,
+      failures: [],
+    };
     const started = performance.now();
 
     for (let batch = 0; tally.calls < RUNS; batch++) {
       const pools = await world.pools(payloads);
-      const call = fc.constantFrom(...tools).chain((tool) => argumentsFor(tool.inputSchema, pools).map((args) => ({ tool: tool.name, args })));
+      const call = fc
+        .constantFrom(...tools)
+        .chain((tool) => argumentsFor(tool.inputSchema, pools).map((args) => ({ tool: tool.name, args })));
       for (const { tool, args } of fc.sample(call, { seed: SEED + batch, numRuns: Math.min(BATCH, RUNS - tally.calls) })) {
         // The julia contract answers a message over its 2 MiB inbound limit with -32700 and id null (it cannot read
         // the id), which no client can match to its request: such a set is left out (test/e2e/julia-protocol covers it).
@@ -91,7 +108,8 @@ for (const profile of PROFILES) {
         assert.ok(!crashed, tally.failures.join('\n'));
         await world.repair();
         // Long runs: a line every 250 calls to FUZZ_PROGRESS, so a run cut short still has figures.
-        if (process.env.FUZZ_PROGRESS && tally.calls % 250 === 0) appendFileSync(process.env.FUZZ_PROGRESS, `${summary(profile, tally, started)}\n`);
+        if (process.env.FUZZ_PROGRESS && tally.calls % 250 === 0)
+          appendFileSync(process.env.FUZZ_PROGRESS, `${summary(profile, tally, started)}\n`);
       }
     }
     t.diagnostic(summary(profile, tally, started));
@@ -108,12 +126,21 @@ function summary(profile: string, tally: Tally, started: number): string {
     `succeeded=${tally.succeeded} tool-errors=${tally.toolErrors} protocol-errors=${tally.protocolErrors} largest-response=${tally.largestBytes} ` +
     `bad-socket-names=${tally.badSocketNames} control-chars=${tally.controls} disagreeing-targets=${tally.disagreeing} ` +
     (tally.overInboundLimit ? `left-out-over-inbound-limit=${tally.overInboundLimit} ` : '') +
-    `seconds=${seconds} failures=${tally.failures.length}` + (tally.failures.length ? `\n${tally.failures.join('\n')}` : '')
+    `seconds=${seconds} failures=${tally.failures.length}` +
+    (tally.failures.length ? `\n${tally.failures.join('\n')}` : '')
   );
 }
 
 /** Makes one call and checks every rule; returns what broke, if anything. */
-async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: unknown, valid: boolean, tally: Tally, profile: string): Promise<string | undefined> {
+async function exercise(
+  mcp: McpSession,
+  world: FuzzWorld,
+  tool: string,
+  args: unknown,
+  valid: boolean,
+  tally: Tally,
+  profile: string,
+): Promise<string | undefined> {
   tally.calls++;
   if (valid) tally.schemaValid++;
   else tally.schemaInvalid++;
@@ -125,7 +152,9 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
     // mcp.call validates any structuredContent against the tool's output schema.
     result = (await Promise.race([
       mcp.call(tool, args as Record<string, unknown>),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`HANG: no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`HANG: no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS).unref(),
+      ),
     ])) as typeof result;
   } catch (error) {
     const message = (error as Error).message ?? String(error);
@@ -143,7 +172,8 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
   if (socketProblem) return socketProblem;
   const targetProblem = profile === 'libtmux' && tool === 'list_panes' ? disagreeingTargetsRule(before, args, result) : undefined;
   if (targetProblem) return targetProblem;
-  if (!result.isError && !CONTENT_TOOLS.test(tool) && RAW_CONTROL.test(text)) return `raw control character in a success's text: ${JSON.stringify(text.slice(0, 300))}`;
+  if (!result.isError && !CONTENT_TOOLS.test(tool) && RAW_CONTROL.test(text))
+    return `raw control character in a success's text: ${JSON.stringify(text.slice(0, 300))}`;
   if (result.isError) {
     tally.toolErrors++;
     const problem = unclear(text);
@@ -153,12 +183,18 @@ async function exercise(mcp: McpSession, world: FuzzWorld, tool: string, args: u
     tally.succeeded++;
     // A batch checks each operation on its own: a bad one is a failed row of a successful batch.
     const failedRows = (result.structuredContent as { failed?: unknown } | undefined)?.failed;
-    if (!valid && !(typeof failedRows === 'number' && failedRows > 0)) return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
+    if (!valid && !(typeof failedRows === 'number' && failedRows > 0))
+      return 'INVALID ACCEPTED: arguments outside the input schema succeeded';
   }
   // Stopping the whole tmux server is that tool's job, not collateral damage.
   if (valid && /kill_server/.test(tool)) return undefined;
   // The python contract reads a target left out (or null) as the current session: that one is named too.
-  if (valid && profile === 'python' && ![...before.values()].some((state) => state.names.some((name) => (JSON.stringify(args) ?? '').includes(name)))) return undefined;
+  if (
+    valid &&
+    profile === 'python' &&
+    ![...before.values()].some((state) => state.names.some((name) => (JSON.stringify(args) ?? '').includes(name)))
+  )
+    return undefined;
   return unchanged(world, before, valid ? undefined : 'all', args);
 }
 
@@ -175,13 +211,20 @@ function countClasses(tally: Tally, before: Map<string, SessionState>, args: unk
   const session = [record.session, record.session_id].find((value) => typeof value === 'string' && before.has(value)) as string | undefined;
   if (session) {
     const mine = before.get(session)!.rows;
-    const others = [record.window, record.window_id, record.windowId, record.pane_id, record.paneId].filter((value): value is string => typeof value === 'string' && /^[@%]\d+$/.test(value));
+    const others = [record.window, record.window_id, record.windowId, record.pane_id, record.paneId].filter(
+      (value): value is string => typeof value === 'string' && /^[@%]\d+$/.test(value),
+    );
     if (others.some((id) => !mine.split('\n').some((row) => row.split('\t').includes(id)))) tally.disagreeing++;
   }
 }
 
 /** A socket name tmux should not be given is refused, and no socket appears for it. */
-function socketNameRule(world: FuzzWorld, args: unknown, socketsBefore: readonly string[], result: { isError?: boolean; structuredContent?: unknown }): string | undefined {
+function socketNameRule(
+  world: FuzzWorld,
+  args: unknown,
+  socketsBefore: readonly string[],
+  result: { isError?: boolean; structuredContent?: unknown },
+): string | undefined {
   const name = (args as { socket_name?: unknown } | null)?.socket_name;
   if (typeof name !== 'string' || sensibleSocketName(name)) return undefined;
   const failedRows = (result.structuredContent as { failed?: unknown } | undefined)?.failed;
@@ -196,8 +239,11 @@ function disagreeingTargetsRule(before: Map<string, SessionState>, args: unknown
   const state = typeof session === 'string' ? before.get(session) : undefined;
   if (!state || typeof window !== 'string' || !/^@\d+$/.test(window)) return undefined;
   const windows = new Set(state.rows.split('\n').map((row) => row.split('\t')[1]));
-  const elsewhere = [...before.values()].some((other) => other.id !== state.id && other.rows.split('\n').some((row) => row.split('\t')[1] === window));
-  if (!windows.has(window) && elsewhere && !result.isError) return `TARGETS DISAGREE but the call succeeded: window ${window} is not in session ${session}`;
+  const elsewhere = [...before.values()].some(
+    (other) => other.id !== state.id && other.rows.split('\n').some((row) => row.split('\t')[1] === window),
+  );
+  if (!windows.has(window) && elsewhere && !result.isError)
+    return `TARGETS DISAGREE but the call succeeded: window ${window} is not in session ${session}`;
   return undefined;
 }
 
@@ -218,14 +264,20 @@ function unclear(text: string): string | undefined {
 }
 
 /** Sessions the call did not name (or, for refused input, any session) must be as they were. */
-async function unchanged(world: FuzzWorld, before: Map<string, SessionState>, scope: 'all' | undefined, args: unknown): Promise<string | undefined> {
+async function unchanged(
+  world: FuzzWorld,
+  before: Map<string, SessionState>,
+  scope: 'all' | undefined,
+  args: unknown,
+): Promise<string | undefined> {
   const after = await world.snapshot();
   const mentioned = JSON.stringify(args) ?? '';
   for (const [id, state] of before) {
     if (scope !== 'all' && state.names.some((name) => mentioned.includes(name))) continue;
     const now = after.get(id);
     if (!now) return `COLLATERAL: session ${id} disappeared${scope ? ' on refused input' : ''}`;
-    if (now.rows !== state.rows) return `COLLATERAL: session ${id} changed${scope ? ' on refused input' : ''}:\n${state.rows}\n=>\n${now.rows}`;
+    if (now.rows !== state.rows)
+      return `COLLATERAL: session ${id} changed${scope ? ' on refused input' : ''}:\n${state.rows}\n=>\n${now.rows}`;
   }
   return undefined;
 }

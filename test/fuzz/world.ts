@@ -14,7 +14,9 @@ import { PrivateTmux } from '../fixture/tmux.js';
 import type { Pools } from './arguments.js';
 
 const FIXTURE_SESSIONS = ['alpha', 'bravo', 'victim'];
-const ROW = ['#{session_id}', '#{session_name}', '#{window_id}', '#{window_index}', '#{window_name}', '#{pane_id}', '#{pane_title}'].join('\t');
+const ROW = ['#{session_id}', '#{session_name}', '#{window_id}', '#{window_index}', '#{window_name}', '#{pane_id}', '#{pane_title}'].join(
+  '\t',
+);
 
 export interface SessionState {
   readonly id: string;
@@ -57,12 +59,38 @@ export class FuzzWorld {
 
   async #start(): Promise<void> {
     await this.tmux.tmux(
-      '-f', '/dev/null', 'start-server', ';',
-      'set-option', '-g', 'default-command', this.#loop, ';',
-      'set-option', '-g', 'default-shell', '/bin/sh', ';',
-      'set-option', '-g', 'automatic-rename', 'off', ';',
-      'set-option', '-g', 'allow-rename', 'off', ';',
-      'new-session', '-d', '-s', FIXTURE_SESSIONS[0]!, '-x', '100', '-y', '30',
+      '-f',
+      '/dev/null',
+      'start-server',
+      ';',
+      'set-option',
+      '-g',
+      'default-command',
+      this.#loop,
+      ';',
+      'set-option',
+      '-g',
+      'default-shell',
+      '/bin/sh',
+      ';',
+      'set-option',
+      '-g',
+      'automatic-rename',
+      'off',
+      ';',
+      'set-option',
+      '-g',
+      'allow-rename',
+      'off',
+      ';',
+      'new-session',
+      '-d',
+      '-s',
+      FIXTURE_SESSIONS[0]!,
+      '-x',
+      '100',
+      '-y',
+      '30',
     );
     for (const name of FIXTURE_SESSIONS.slice(1)) await this.tmux.tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30');
     await this.tmux.tmux('split-window', '-d', '-t', `${FIXTURE_SESSIONS[0]}:`);
@@ -77,7 +105,10 @@ export class FuzzWorld {
       this.#incarnation = undefined;
       return this.start();
     }
-    const sessions = listed.split('\n').filter(Boolean).map((line) => line.split('\t'));
+    const sessions = listed
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
     const names = new Set(sessions.map(([, name]) => name));
     for (const name of FIXTURE_SESSIONS) {
       if (!names.has(name)) await this.tmux.tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30');
@@ -107,7 +138,10 @@ export class FuzzWorld {
       if (/no server running|error connecting/.test(error.message)) return '';
       throw error;
     });
-    return listed.split('\n').filter(Boolean).map((line) => line.split('\t'));
+    return listed
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
   }
 
   /** Every session's state, by id. */
@@ -123,7 +157,13 @@ export class FuzzWorld {
         if (sessionName) entry.names.add(sessionName).add(JSON.stringify(sessionName).slice(1, -1));
         bySession.set(sessionId!, entry);
       }
-      for (const name of [windowId!, paneId!, encodeRef('window', windowId!, incarnation), encodeRef('link', `${sessionId}:${windowId}`, incarnation), encodeRef('pane', paneId!, incarnation)]) {
+      for (const name of [
+        windowId!,
+        paneId!,
+        encodeRef('window', windowId!, incarnation),
+        encodeRef('link', `${sessionId}:${windowId}`, incarnation),
+        encodeRef('pane', paneId!, incarnation),
+      ]) {
         entry.names.add(name);
       }
       entry.rows.push([sessionName, windowId, windowIndex, windowName, paneId, paneTitle].join('\t'));
@@ -139,7 +179,14 @@ export class FuzzWorld {
     const live = (pattern: RegExp, kind: 'pane' | 'window' | 'session') => {
       const ids = all.filter((name) => pattern.test(name));
       const refs = all.filter((name) => name.startsWith('tmux1_'));
-      return [...ids, ...refs, ...ids.slice(0, 2).map((id) => encodeRef(kind, id, stale)), ...refs.slice(0, 2).map((ref) => `${ref};`), ...refs.slice(0, 1).map((ref) => `${ref.slice(0, -3)}@@@`), `${pattern.source.slice(1, 2)}999`];
+      return [
+        ...ids,
+        ...refs,
+        ...ids.slice(0, 2).map((id) => encodeRef(kind, id, stale)),
+        ...refs.slice(0, 2).map((ref) => `${ref};`),
+        ...refs.slice(0, 1).map((ref) => `${ref.slice(0, -3)}@@@`),
+        `${pattern.source.slice(1, 2)}999`,
+      ];
     };
     const triples = (await this.#rows()).map(([session, , window, , , pane]) => [session!, window!, pane!] as const);
     return {

@@ -27,7 +27,15 @@ const refusedUntouched = (kind: string) => (error: unknown) => error instanceof 
 test('bad names and content are refused before any tmux runs', async (t) => {
   const tmux = privateTmux(t);
   const engine = engineOn(t, tmux, { bin: '/nonexistent/tmux-never-run' });
-  for (const name of ['buffer0', 'mine', '', 'libtmux_mcp_', `libtmux_mcp_${'0'.repeat(32)}_`, `libtmux_mcp_${'g'.repeat(32)}_x`, `libtmux_mcp_${'0'.repeat(32)}_a/b`]) {
+  for (const name of [
+    'buffer0',
+    'mine',
+    '',
+    'libtmux_mcp_',
+    `libtmux_mcp_${'0'.repeat(32)}_`,
+    `libtmux_mcp_${'g'.repeat(32)}_x`,
+    `libtmux_mcp_${'0'.repeat(32)}_a/b`,
+  ]) {
     assert.throws(() => checkBufferName(name), refusedUntouched('invalid_argument'), JSON.stringify(name));
     await assert.rejects(showBuffer(engine, name), refusedUntouched('invalid_argument'));
     await assert.rejects(deleteBuffer(engine, name), refusedUntouched('invalid_argument'));
@@ -43,7 +51,7 @@ test('bad names and content are refused before any tmux runs', async (t) => {
   await assert.rejects(showBuffer(engine, name, { maxLines: 0 }), refusedUntouched('invalid_argument'));
 });
 
-test('text round-trips exactly over the control connection; only our buffers are listed, the user\'s stay', async (t) => {
+test("text round-trips exactly over the control connection; only our buffers are listed, the user's stay", async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   await tmux.tmux('set-buffer', '-b', 'users-own', 'keep me');
@@ -142,11 +150,17 @@ test('paste_buffer and paste_text bracket on request, the buffer stays, and dele
   await pasteText(engine, { pane: plain, text: 'typed-bracketed' });
   await until('the bracketed paste_text', async () => (await screen(plain)).includes('^[[200~typed-bracketed^[[201~'));
 
-  assert.ok((await listBuffers(engine)).some((b) => b.name === name), 'the buffer survives the paste');
+  assert.ok(
+    (await listBuffers(engine)).some((b) => b.name === name),
+    'the buffer survives the paste',
+  );
   await deleteBuffer(engine, name);
   await assert.rejects(deleteBuffer(engine, name), (error: unknown) => error instanceof Failure && error.kind === 'not_found');
   await assert.rejects(showBuffer(engine, name), (error: unknown) => error instanceof Failure && error.kind === 'not_found');
-  await assert.rejects(pasteBuffer(engine, { pane: plain, name }), (error: unknown) => error instanceof Failure && error.kind === 'not_found');
+  await assert.rejects(
+    pasteBuffer(engine, { pane: plain, name }),
+    (error: unknown) => error instanceof Failure && error.kind === 'not_found',
+  );
 });
 
 test('paste_buffer refuses the pane this server runs in unless forced', async (t) => {

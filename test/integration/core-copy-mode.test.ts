@@ -33,7 +33,10 @@ test('enter scrolls back into history, input is refused meanwhile, exit returns 
   // Entering again keeps the mode; a further scroll adds to it.
   await enterCopyMode(engine, pane, { scrollUp: 10 });
   assert.equal(await scroll(), '1 60');
-  await assert.rejects(sendKeys(engine, { pane, keys: ['echo no'], literal: true, enter: false }), (error: unknown) => error instanceof Failure && error.kind === 'refused');
+  await assert.rejects(
+    sendKeys(engine, { pane, keys: ['echo no'], literal: true, enter: false }),
+    (error: unknown) => error instanceof Failure && error.kind === 'refused',
+  );
 
   const left = await exitCopyMode(engine, pane);
   assert.equal(left.modeCount, 0);

@@ -18,10 +18,34 @@ import { getPane, getWindow } from '../../src/core/index.js';
 const untouched = (kind: string) => (error: unknown) => error instanceof Failure && error.kind === kind && !error.touched;
 
 test('formats that could run a program are refused; plain formats pass', () => {
-  for (const bad of ['#(id)', 'x #(id)', '###(id)', '#{?1,#(id),}', '#{E:pane_title}', '#{=5;E:pane_title}', '#{T:status-left}', '#{l;T;=3:x}', '#%Z(id)', '#%-5Z(id)', '#{%ZE:pane_title}', '#{=5;%ZT:x}', 'a\0b', 'x'.repeat(4097)]) {
+  for (const bad of [
+    '#(id)',
+    'x #(id)',
+    '###(id)',
+    '#{?1,#(id),}',
+    '#{E:pane_title}',
+    '#{=5;E:pane_title}',
+    '#{T:status-left}',
+    '#{l;T;=3:x}',
+    '#%Z(id)',
+    '#%-5Z(id)',
+    '#{%ZE:pane_title}',
+    '#{=5;%ZT:x}',
+    'a\0b',
+    'x'.repeat(4097),
+  ]) {
     assert.throws(() => checkFormat(bad), untouched('invalid_argument'), JSON.stringify(bad.slice(0, 40)));
   }
-  for (const ok of ['', '##(literal)', '#{pane_id}', '#{=5:pane_title}', '#{session_name}: #{window_index}', 'E: plain text', '#{s/E:/x/:pane_title}', '%H:%M']) {
+  for (const ok of [
+    '',
+    '##(literal)',
+    '#{pane_id}',
+    '#{=5:pane_title}',
+    '#{session_name}: #{window_index}',
+    'E: plain text',
+    '#{s/E:/x/:pane_title}',
+    '%H:%M',
+  ]) {
     assert.doesNotThrow(() => checkFormat(ok), JSON.stringify(ok));
   }
 });
@@ -46,7 +70,11 @@ test('formats expand on a pane, window or session target; strftime too; a leadin
   assert.equal((await displayMessage(engine, '-a', pane)).text, '-a');
   assert.equal((await displayMessage(engine, '#{no_such_variable}', pane)).text, '');
   for (const missing of ['%999', '@999', '$999']) {
-    await assert.rejects(displayMessage(engine, '#{pane_id}', missing), (error: unknown) => error instanceof Failure && error.kind === 'not_found', missing);
+    await assert.rejects(
+      displayMessage(engine, '#{pane_id}', missing),
+      (error: unknown) => error instanceof Failure && error.kind === 'not_found',
+      missing,
+    );
   }
 });
 

@@ -110,5 +110,8 @@ test('a missing pane is a not-found failure', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start();
   const engine = engineOn(t, tmux);
-  await assert.rejects(startPipe(engine, '%999', join(scratchDir(t), 'x.log')), (error: unknown) => error instanceof Failure && error.kind === 'not_found');
+  await assert.rejects(
+    startPipe(engine, '%999', join(scratchDir(t), 'x.log')),
+    (error: unknown) => error instanceof Failure && error.kind === 'not_found',
+  );
 });

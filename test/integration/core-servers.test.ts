@@ -40,7 +40,10 @@ test('live and stale sockets in the socket directory, other files left out, extr
   const other = privateTmux(t);
   await other.start();
 
-  const listed = await listSockets({ env, extraSocketPaths: [other.socketPath, join(dir.tmpdir, 'missing.sock'), join(dir.socketDir, 'not-a-socket')] });
+  const listed = await listSockets({
+    env,
+    extraSocketPaths: [other.socketPath, join(dir.tmpdir, 'missing.sock'), join(dir.socketDir, 'not-a-socket')],
+  });
   assert.deepEqual(listed, [
     { socketName: 'blue', socketPath: join(dir.socketDir, 'blue'), alive: true },
     { socketName: 'red', socketPath: join(dir.socketDir, 'red'), alive: true },
@@ -79,7 +82,10 @@ test('kill_server ends that server only; the caller guard holds unless forced', 
     killServer(engineOn(t, red, { caller: { paneId: redPane, serverPid: redPid } })),
     (error: unknown) => error instanceof Failure && error.kind === 'refused',
   );
-  await assert.rejects(killServer(engineOn(t, red, { caller: { paneId: redPane } })), (error: unknown) => error instanceof Failure && error.kind === 'refused');
+  await assert.rejects(
+    killServer(engineOn(t, red, { caller: { paneId: redPane } })),
+    (error: unknown) => error instanceof Failure && error.kind === 'refused',
+  );
   assert.ok(alive(redPid));
   await killServer(engineOn(t, blue, { caller: { paneId: redPane, serverPid: redPid } }));
   await until('blue to exit', () => !alive(bluePid));

@@ -16,7 +16,10 @@ import { until } from '../fixture/until.js';
 import { privateTmux } from '../fixture/tmux.js';
 import { getPane } from '../../src/core/index.js';
 
-const isFailure = (kind: string, touched = true) => (error: unknown) => error instanceof Failure && error.kind === kind && error.touched === touched;
+const isFailure =
+  (kind: string, touched = true) =>
+  (error: unknown) =>
+    error instanceof Failure && error.kind === kind && error.touched === touched;
 
 test('bad option and environment input is refused before any tmux runs', async (t) => {
   const tmux = privateTmux(t);
@@ -43,7 +46,9 @@ test('options are set at server, global and local scopes, values exactly as give
   const { sessionId, windowId } = await getPane(engine, pane);
 
   assert.deepEqual(await setOption(engine, { kind: 'server' }, 'escape-time', '7'), [{ name: 'escape-time', value: '7' }]);
-  assert.deepEqual(await setOption(engine, { kind: 'global_session' }, 'history-limit', '1234'), [{ name: 'history-limit', value: '1234' }]);
+  assert.deepEqual(await setOption(engine, { kind: 'global_session' }, 'history-limit', '1234'), [
+    { name: 'history-limit', value: '1234' },
+  ]);
   assert.deepEqual(await setOption(engine, { kind: 'global_window' }, 'mode-keys', 'vi'), [{ name: 'mode-keys', value: 'vi' }]);
   assert.deepEqual(await setOption(engine, { kind: 'session', sessionId }, 'status', 'off'), [{ name: 'status', value: 'off' }]);
   assert.equal((await tmux.tmux('show-options', '-v', '-t', sessionId, 'status')).trim(), 'off');
@@ -73,7 +78,10 @@ test("tmux's refusals are clear failures; a missing target is not found; no serv
   await assert.rejects(setEnvironment(engine, 'X', 'y', '$999'), isFailure('not_found'));
 
   const idle = privateTmux(t);
-  await assert.rejects(setOption(engineOn(t, idle), { kind: 'server' }, 'escape-time', '1'), (error: unknown) => error instanceof Failure && error.kind === 'no_server');
+  await assert.rejects(
+    setOption(engineOn(t, idle), { kind: 'server' }, 'escape-time', '1'),
+    (error: unknown) => error instanceof Failure && error.kind === 'no_server',
+  );
 });
 
 test('environment: set globally and per session, new panes get it; unset and remove', async (t) => {

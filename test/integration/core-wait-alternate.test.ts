@@ -33,7 +33,13 @@ test('the escape filter follows switches to and from the alternate screen, acros
 /** A wait resumed from a cursor taken before `command` ran, so its output is scanned whatever the timing. */
 async function waitAfter(engine: Engine, pane: string, type: () => Promise<void>, request: Partial<WaitRequest>) {
   const record = await getPane(engine, pane);
-  const base = { pane: record, patterns: compileMatchers(['NEEDLE'], false, 'patterns'), stops: [], maxLines: 50, signal: new AbortController().signal };
+  const base = {
+    pane: record,
+    patterns: compileMatchers(['NEEDLE'], false, 'patterns'),
+    stops: [],
+    maxLines: 50,
+    signal: new AbortController().signal,
+  };
   const mark = await waitForText(engine, { ...base, timeoutMs: 1 });
   await type();
   return waitForText(engine, { ...base, cursor: decodeCursor(mark.cursor!), timeoutMs: 1500, ...request });

@@ -41,17 +41,27 @@ async function tmuxView(tmux: PrivateTmux): Promise<Map<string, [string, string]
   return new Map(await Promise.all(ids.map(async (id) => [id, await tmuxSays(tmux, id)] as const)));
 }
 
-test('foreground command and directory equal tmux\'s own, pane by pane, in listings and lookups', async (t) => {
+test("foreground command and directory equal tmux's own, pane by pane, in listings and lookups", async (t) => {
   const tmux = privateTmux(t);
   const shell = await tmux.start();
   const odd = join(tmux.dir, 'dir with space\nnewline\ttab \u0001 back\\slash \u00e9\u6f22 #{pane_id}');
   mkdirSync(odd);
   // First arguments that exercise tmux's naming: a path with spaces and trailing dashes, a login
   // name, a leading "exec ", quotes, a trailing non-ASCII letter, a bare "/".
-  const argv0s = ['/some/dir/my prog--', '-login', 'exec  tool x', '"quoted name" rest', 'caf\u00e9', '/', '/usr/bin/', 'a-very-long-program-name-beyond-comm'];
+  const argv0s = [
+    '/some/dir/my prog--',
+    '-login',
+    'exec  tool x',
+    '"quoted name" rest',
+    'caf\u00e9',
+    '/',
+    '/usr/bin/',
+    'a-very-long-program-name-beyond-comm',
+  ];
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
   // Into the odd directory by cd: tmux would read `-c` as a format.
-  for (const argv0 of argv0s) await tmux.tmux('new-window', '-d', `exec bash -c 'cd "$1" && exec -a "$0" sleep 1000' ${quote(argv0)} ${quote(odd)}`);
+  for (const argv0 of argv0s)
+    await tmux.tmux('new-window', '-d', `exec bash -c 'cd "$1" && exec -a "$0" sleep 1000' ${quote(argv0)} ${quote(odd)}`);
   // A foreground job started from a shell, in another directory than the shell's.
   await tmux.tmux('send-keys', '-t', shell, '-l', '(cd / && exec sleep 1000)\n');
   // A shell that moved.
@@ -66,13 +76,18 @@ test('foreground command and directory equal tmux\'s own, pane by pane, in listi
 
   const engine = engineFor(t, tmux);
   // Read until tmux's view holds still around the engine's listing (a shell about to exec changes it).
-  const { listed, view } = await until('tmux to show the panes settled', async () => {
-    const before = await tmuxView(tmux);
-    const listed = await listPanes(engine);
-    const after = await tmuxView(tmux);
-    const settled = before.size === panes && JSON.stringify([...before]) === JSON.stringify([...after]) && before.get(shell)?.[0] === 'sleep';
-    return settled ? { listed, view: before } : undefined;
-  }, 20_000);
+  const { listed, view } = await until(
+    'tmux to show the panes settled',
+    async () => {
+      const before = await tmuxView(tmux);
+      const listed = await listPanes(engine);
+      const after = await tmuxView(tmux);
+      const settled =
+        before.size === panes && JSON.stringify([...before]) === JSON.stringify([...after]) && before.get(shell)?.[0] === 'sleep';
+      return settled ? { listed, view: before } : undefined;
+    },
+    20_000,
+  );
   assert.equal(listed.length, panes);
   // The odd directory as it is: tmux 3.4+ prints its control character escaped, which a listing reads back.
   const expected = (id: string) => view.get(id)!.map((value, i) => (i === 1 && (value === odd || value === escaped(odd)) ? odd : value));

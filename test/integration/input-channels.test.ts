@@ -47,11 +47,15 @@ test('a signal releases every waiter; each wait is its own tmux process, gone af
   // waiters it has, so signal again until all three are released.
   let released = 0;
   const all = Promise.all(waits.map((w) => w.then((r) => (released++, r))));
-  await until('all three waits released', async () => {
-    await signalChannel(engine, channel);
-    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 200))]);
-    return released === 3;
-  }, 20_000);
+  await until(
+    'all three waits released',
+    async () => {
+      await signalChannel(engine, channel);
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 200))]);
+      return released === 3;
+    },
+    20_000,
+  );
   for (const result of await all) assert.equal(result.released, true);
   assert.deepEqual(waiters(channel), []);
 });
@@ -91,8 +95,19 @@ test('a server replaced during the wait is reported, not taken for a signal', as
   await tmux.tmux('kill-server');
   // The old server may still be shutting down on the socket; start the new one once it can.
   let refused: unknown;
-  await until(() => `a new tmux server to start (${refused})`, () => tmux.start().then(() => true, (error: unknown) => ((refused = error), false)), 5000);
+  await until(
+    () => `a new tmux server to start (${refused})`,
+    () =>
+      tmux.start().then(
+        () => true,
+        (error: unknown) => ((refused = error), false),
+      ),
+    5000,
+  );
   const outcome = await wait;
   assert.ok(outcome instanceof Error, `expected an error, got ${JSON.stringify(outcome)}`);
-  assert.match(outcome.message, /ended because the tmux server (exited|was replaced by another one), not because the channel was signalled/);
+  assert.match(
+    outcome.message,
+    /ended because the tmux server (exited|was replaced by another one), not because the channel was signalled/,
+  );
 });

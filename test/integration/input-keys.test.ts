@@ -23,9 +23,18 @@ let serial = 0;
 async function readBytes(tmux: PrivateTmux, pane: string, bytes: number): Promise<() => Promise<Buffer>> {
   const file = join(tmux.dir, `bytes-${++serial}.out`);
   const done = `bytes-done-${process.pid}-${serial}`;
-  await tmux.tmux('send-keys', '-t', pane, '-l', `stty -icanon -echo; head -c ${bytes} > '${file}'; stty sane; tmux -S '${tmux.socketPath}' wait-for -S ${done}`);
+  await tmux.tmux(
+    'send-keys',
+    '-t',
+    pane,
+    '-l',
+    `stty -icanon -echo; head -c ${bytes} > '${file}'; stty sane; tmux -S '${tmux.socketPath}' wait-for -S ${done}`,
+  );
   await tmux.tmux('send-keys', '-t', pane, 'Enter');
-  await until('head to run', async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'head');
+  await until(
+    'head to run',
+    async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'head',
+  );
   return async () => {
     await tmux.tmux('wait-for', done);
     return readFileSync(file);
@@ -72,7 +81,28 @@ test('planKeys: text is split into lines joined by Enter, trailing ";" goes by v
 });
 
 test('isKeyName accepts tmux key names and single characters, and nothing that is text', () => {
-  for (const key of ['Enter', 'enter', 'C-c', 'c-c', 'M-x', 'S-F5', 'C-M-Left', '^a', 'F12', 'BSpace', 'KP+', 'PageUp', 'a', 'Z', '-', '~', 'é', '😀', '^', 'C--']) {
+  for (const key of [
+    'Enter',
+    'enter',
+    'C-c',
+    'c-c',
+    'M-x',
+    'S-F5',
+    'C-M-Left',
+    '^a',
+    'F12',
+    'BSpace',
+    'KP+',
+    'PageUp',
+    'a',
+    'Z',
+    '-',
+    '~',
+    'é',
+    '😀',
+    '^',
+    'C--',
+  ]) {
     assert.ok(isKeyName(key), key);
   }
   for (const key of ['', 'hello', 'Entr', 'F13', 'ls -l', ' ', '\t', '\n', 'C-', 'C-hello', 'ab', 'é😀', 'MouseDown1Pane']) {

@@ -35,7 +35,10 @@ test('output that scrolls far past the screen is returned whole, in order', asyn
   // The typed command (wrapped over two rows: the wait-for socket path is long), then the output.
   assert.match(result.lines[0]!, /^i=1; while/);
   assert.ok(result.lines.length <= 103, String(result.lines.length));
-  assert.deepEqual(result.lines.slice(-100), Array.from({ length: 100 }, (_, i) => `line-${i + 1}`));
+  assert.deepEqual(
+    result.lines.slice(-100),
+    Array.from({ length: 100 }, (_, i) => `line-${i + 1}`),
+  );
   assert.deepEqual((await since(result.cursor)).lines, []);
 });
 
@@ -47,31 +50,43 @@ test('following a pane that prints continuously loses nothing', async (t) => {
   const pane = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', first, 'sh', '-c', 'exec cat')).trim();
   const record = await resolvePane(engine, pane);
   let cursor = (await captureSince(engine, record, {})).cursor;
-  await tmux.tmux('respawn-pane', '-k', '-t', pane, 'sh', '-c', 'i=0; while [ $i -lt 30000 ]; do echo n$i; i=$((i+1)); done; echo END; exec cat');
+  await tmux.tmux(
+    'respawn-pane',
+    '-k',
+    '-t',
+    pane,
+    'sh',
+    '-c',
+    'i=0; while [ $i -lt 30000 ]; do echo n$i; i=$((i+1)); done; echo END; exec cat',
+  );
   const fresh = await resolvePane(engine, pane);
   cursor = (await captureSince(engine, fresh, { cursor })).cursor; // restarted: the pane was respawned
   // Rows printed before the restarted cursor are not reported: count from the first row seen.
   let next: number | undefined;
   let drops = 0;
   let gaps = 0;
-  await until(() => `END, stuck at n${next}`, async () => {
-    let done = false;
-    const result = await captureSince(engine, fresh, { cursor, maxLines: 2000, waitMs: 2000 });
-    assert.equal(result.linesMissed, false);
-    if (result.droppedLines > 0) drops++;
-    for (const line of result.lines) {
-      if (line === 'END') done = true;
-      const match = /^n(\d+)$/.exec(line);
-      if (!match) continue;
-      const n = Number(match[1]);
-      // A row captured while it was being written ("n12" of "n1234") is reported again once complete.
-      if (next !== undefined && n !== next && String(next).startsWith(match[1]!)) continue;
-      if (next !== undefined && n !== next) gaps++;
-      next = n + 1;
-    }
-    cursor = result.cursor;
-    return done;
-  }, 60_000);
+  await until(
+    () => `END, stuck at n${next}`,
+    async () => {
+      let done = false;
+      const result = await captureSince(engine, fresh, { cursor, maxLines: 2000, waitMs: 2000 });
+      assert.equal(result.linesMissed, false);
+      if (result.droppedLines > 0) drops++;
+      for (const line of result.lines) {
+        if (line === 'END') done = true;
+        const match = /^n(\d+)$/.exec(line);
+        if (!match) continue;
+        const n = Number(match[1]);
+        // A row captured while it was being written ("n12" of "n1234") is reported again once complete.
+        if (next !== undefined && n !== next && String(next).startsWith(match[1]!)) continue;
+        if (next !== undefined && n !== next) gaps++;
+        next = n + 1;
+      }
+      cursor = result.cursor;
+      return done;
+    },
+    60_000,
+  );
   assert.equal(next, 30000);
   t.diagnostic(`${gaps} gaps, ${drops} reads over maxLines`);
   assert.ok(gaps <= drops, `${gaps} gaps, but only ${drops} reads left rows out`);
@@ -87,14 +102,18 @@ test('a prompt rewritten in place is reported again, each time it changes', asyn
   const seen: string[] = [];
   // waitMs wakes on the pane's output; typing may arrive in more than one piece.
   // The shell's prompt is "$ " (or "# " for root).
-  await until(() => `the typed line, seen so far ${JSON.stringify(seen)}`, async () => {
-    const result = await captureSince(engine, record, { cursor, waitMs: 5000 });
-    assert.ok(result.lines.length > 0, 'the typed text arrives within the wait');
-    for (const line of result.lines) assert.match(line, /^[$#] a?b?c?$/);
-    seen.push(...result.lines);
-    cursor = result.cursor;
-    return seen.some((line) => /^[$#] abc$/.test(line));
-  }, 20_000);
+  await until(
+    () => `the typed line, seen so far ${JSON.stringify(seen)}`,
+    async () => {
+      const result = await captureSince(engine, record, { cursor, waitMs: 5000 });
+      assert.ok(result.lines.length > 0, 'the typed text arrives within the wait');
+      for (const line of result.lines) assert.match(line, /^[$#] a?b?c?$/);
+      seen.push(...result.lines);
+      cursor = result.cursor;
+      return seen.some((line) => /^[$#] abc$/.test(line));
+    },
+    20_000,
+  );
   assert.deepEqual((await captureSince(engine, record, { cursor })).lines, []);
 });
 
@@ -123,7 +142,10 @@ test('cleared history and a switched screen are reported as linesMissed', async 
   await tmux.typeAndWait(pane, "printf '\\033[?1049hALT-SCREEN'");
   const switched = await since(cleared.cursor);
   assert.equal(switched.linesMissed, true);
-  assert.ok(switched.lines.some((line) => line.includes('ALT-SCREEN')), switched.lines.join('\n'));
+  assert.ok(
+    switched.lines.some((line) => line.includes('ALT-SCREEN')),
+    switched.lines.join('\n'),
+  );
 });
 
 test('a cursor from an earlier tmux server restarts instead of reading a reused pane id', async (t) => {
@@ -144,7 +166,18 @@ test('a cursor from an earlier tmux server restarts instead of reading a reused 
 });
 
 test('garbled cursors are refused', () => {
-  for (const bad of ['', 'cs1.', 'cs1.!!!', 'cs2.e30', 'cs1.' + Buffer.from('[]').toString('base64url'), 'cs1.' + Buffer.from('{"p":"%1"}').toString('base64url')]) {
-    assert.throws(() => decodeSinceCursor(bad), (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument', bad);
+  for (const bad of [
+    '',
+    'cs1.',
+    'cs1.!!!',
+    'cs2.e30',
+    'cs1.' + Buffer.from('[]').toString('base64url'),
+    'cs1.' + Buffer.from('{"p":"%1"}').toString('base64url'),
+  ]) {
+    assert.throws(
+      () => decodeSinceCursor(bad),
+      (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument',
+      bad,
+    );
   }
 });

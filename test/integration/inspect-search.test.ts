@@ -21,7 +21,9 @@ async function fill(tmux: PrivateTmux, sessions: number, panesEach: number, scri
   // The first session through start(), so the fixture knows a server runs and kills it afterwards.
   await tmux.start({ session: 's0', width: 100, height: 50, shell: ready(0, 0) });
   await Promise.all(
-    Array.from({ length: sessions - 1 }, (_, s) => tmux.tmux('new-session', '-d', '-s', `s${s + 1}`, '-x', '100', '-y', '50', 'sh', '-c', ready(s + 1, 0))),
+    Array.from({ length: sessions - 1 }, (_, s) =>
+      tmux.tmux('new-session', '-d', '-s', `s${s + 1}`, '-x', '100', '-y', '50', 'sh', '-c', ready(s + 1, 0)),
+    ),
   );
   for (let s = 0; s < sessions; s++) {
     for (let p = 1; p < panesEach; p++) await tmux.tmux('split-window', '-d', '-t', `s${s}`, '-l', '1', 'sh', '-c', ready(s, p));
@@ -36,7 +38,10 @@ const rows = (n: number, text = 'row-$i') => `i=1; while [ $i -le ${n} ]; do ech
 test('an invalid regex or empty pattern fails before any tmux call', async (t) => {
   const tmux = privateTmux(t);
   const engine = engineFor(t, tmux);
-  await assert.rejects(searchPanes(engine, { pattern: '(', regex: true }), (e: unknown) => e instanceof Failure && /valid regular expression/.test(e.message));
+  await assert.rejects(
+    searchPanes(engine, { pattern: '(', regex: true }),
+    (e: unknown) => e instanceof Failure && /valid regular expression/.test(e.message),
+  );
   await assert.rejects(searchPanes(engine, { pattern: '' }), Failure);
   assert.equal(await engine.identity(), undefined, 'no tmux server was started or touched');
 });

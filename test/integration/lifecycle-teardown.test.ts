@@ -9,7 +9,7 @@ import { checkSessionName } from '../../src/core/arrange/naming.js';
 import { killSession } from '../../src/core/arrange/teardown.js';
 import { Failure } from '../../src/core/failure.js';
 import { TmuxServer } from '../../src/tmux/server.js';
-import { PrivateTmux, privateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
+import { type PrivateTmux, privateTmux, scrubbedEnv, TMUX_BIN } from '../fixture/tmux.js';
 import { listSessions } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux): Engine {
@@ -34,7 +34,11 @@ test('killing the session the control connection sits in never makes the next co
     const attached = (await controlSession(tmux)) ?? a.id;
     const [first, second] = attached === a.id ? [a, b] : [b, a];
     await killSession(engine, first.id, false);
-    assert.deepEqual((await listSessions(engine)).map((s) => s.id), [second.id], `round ${round}`);
+    assert.deepEqual(
+      (await listSessions(engine)).map((s) => s.id),
+      [second.id],
+      `round ${round}`,
+    );
     await killSession(engine, second.id, false);
     assert.deepEqual(await listSessions(engine), [], `round ${round}: the last kill ends the server`);
     assert.equal(await engine.identity(), undefined);

@@ -45,7 +45,12 @@ for (const mode of ['auto', 'legacy'] as const) {
     const tmux = privateTmux(t);
     const first = await tmux.start({ session: 'alpha' });
     await tmux.newSession('beta');
-    const registry = new EngineRegistry({ bin: TMUX_BIN, commandTimeoutMs: 5000, engine: { waitMaxMs: 10_000 }, defaultLocation: { socketPath: tmux.socketPath } });
+    const registry = new EngineRegistry({
+      bin: TMUX_BIN,
+      commandTimeoutMs: 5000,
+      engine: { waitMaxMs: 10_000 },
+      defaultLocation: { socketPath: tmux.socketPath },
+    });
     t.after(() => registry.close());
     const ids = tmuxIdCompleters((work) => work(registry.defaultEngine));
     const profile = profileWith({
@@ -53,7 +58,10 @@ for (const mode of ['auto', 'legacy'] as const) {
         {
           name: 'inspect-pane',
           description: 'Look at one pane.',
-          arguments: [{ name: 'paneId', description: 'the pane', required: true, complete: ids.pane }, { name: 'note', description: 'free text' }],
+          arguments: [
+            { name: 'paneId', description: 'the pane', required: true, complete: ids.pane },
+            { name: 'note', description: 'free text' },
+          ],
           render: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `capture_pane ${args.paneId}` } }] }),
         },
       ],
@@ -77,7 +85,18 @@ for (const mode of ['auto', 'legacy'] as const) {
     assert.deepEqual(Object.keys(capabilities).sort(), ['completions', 'prompts', 'resources', 'tools']);
 
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])]), [['inspect-pane', [['paneId', true], ['note', false]]]]);
+    assert.deepEqual(
+      prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])]),
+      [
+        [
+          'inspect-pane',
+          [
+            ['paneId', true],
+            ['note', false],
+          ],
+        ],
+      ],
+    );
     const got = await client.getPrompt({ name: 'inspect-pane', arguments: { paneId: first } });
     assert.deepEqual(got.messages[0]!.content, { type: 'text', text: `capture_pane ${first}` });
     await assert.rejects(client.getPrompt({ name: 'inspect-pane', arguments: {} }), /missing required argument\(s\) paneId/);
@@ -86,16 +105,25 @@ for (const mode of ['auto', 'legacy'] as const) {
 
     const panes = await client.complete({ ref: { type: 'ref/prompt', name: 'inspect-pane' }, argument: { name: 'paneId', value: '%' } });
     assert.deepEqual(panes.completion.values, (await tmux.tmux('list-panes', '-a', '-F', '#{pane_id}')).trim().split('\n'));
-    const sessions = await client.complete({ ref: { type: 'ref/resource', uri: 'tmux://sessions/{session}' }, argument: { name: 'session', value: 'b' } });
+    const sessions = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tmux://sessions/{session}' },
+      argument: { name: 'session', value: 'b' },
+    });
     assert.deepEqual(sessions.completion.values, ['beta']);
     // Nothing to suggest is an empty answer, not an error: for an argument without a completer, or a ref not served.
-    for (const ref of [{ type: 'ref/prompt' as const, name: 'inspect-pane' }, { type: 'ref/prompt' as const, name: 'elsewhere' }]) {
+    for (const ref of [
+      { type: 'ref/prompt' as const, name: 'inspect-pane' },
+      { type: 'ref/prompt' as const, name: 'elsewhere' },
+    ]) {
       const none = await client.complete({ ref, argument: { name: 'note', value: 'x' } });
       assert.deepEqual(none.completion, { values: [], total: 0, hasMore: false });
     }
 
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((r) => r.uriTemplate), ['tmux://sessions/{session}']);
+    assert.deepEqual(
+      resourceTemplates.map((r) => r.uriTemplate),
+      ['tmux://sessions/{session}'],
+    );
     const read = await client.readResource({ uri: 'tmux://sessions/alpha' });
     assert.equal(JSON.parse((read.contents[0] as { text: string }).text).name, 'alpha');
     await assert.rejects(client.readResource({ uri: 'tmux://sessions/gamma' }), /no session gamma\. list_sessions names them/);

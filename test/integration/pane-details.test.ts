@@ -10,7 +10,20 @@ import { listPaneDetails, paneDetail, type PaneDetail } from '../../src/core/rea
 import { TmuxServer } from '../../src/tmux/server.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 
-const FIELDS = ['pane_id', 'pane_left', 'pane_top', 'pane_right', 'pane_bottom', 'pane_width', 'pane_height', 'pane_at_left', 'pane_at_right', 'pane_at_top', 'pane_at_bottom', 'pane_tty'];
+const FIELDS = [
+  'pane_id',
+  'pane_left',
+  'pane_top',
+  'pane_right',
+  'pane_bottom',
+  'pane_width',
+  'pane_height',
+  'pane_at_left',
+  'pane_at_right',
+  'pane_at_top',
+  'pane_at_bottom',
+  'pane_tty',
+];
 
 /** tmux's own geometry of every pane, as the fields PaneDetail carries. */
 async function tmuxGeometry(tmux: PrivateTmux): Promise<Map<string, Record<string, string | number | boolean>>> {
@@ -19,16 +32,34 @@ async function tmuxGeometry(tmux: PrivateTmux): Promise<Map<string, Record<strin
   for (const line of out.trim().split('\n')) {
     const [id, left, top, right, bottom, width, height, atLeft, atRight, atTop, atBottom, tty] = line.split(' ');
     view.set(id!, {
-      left: Number(left), top: Number(top), right: Number(right), bottom: Number(bottom), width: Number(width), height: Number(height),
-      isAtLeft: atLeft === '1', isAtRight: atRight === '1', isAtTop: atTop === '1', isAtBottom: atBottom === '1', tty: tty!,
+      left: Number(left),
+      top: Number(top),
+      right: Number(right),
+      bottom: Number(bottom),
+      width: Number(width),
+      height: Number(height),
+      isAtLeft: atLeft === '1',
+      isAtRight: atRight === '1',
+      isAtTop: atTop === '1',
+      isAtBottom: atBottom === '1',
+      tty: tty!,
     });
   }
   return view;
 }
 
 const geometry = (pane: PaneDetail) => ({
-  left: pane.left, top: pane.top, right: pane.right, bottom: pane.bottom, width: pane.width, height: pane.height,
-  isAtLeft: pane.isAtLeft, isAtRight: pane.isAtRight, isAtTop: pane.isAtTop, isAtBottom: pane.isAtBottom, tty: pane.tty,
+  left: pane.left,
+  top: pane.top,
+  right: pane.right,
+  bottom: pane.bottom,
+  width: pane.width,
+  height: pane.height,
+  isAtLeft: pane.isAtLeft,
+  isAtRight: pane.isAtRight,
+  isAtTop: pane.isAtTop,
+  isAtBottom: pane.isAtBottom,
+  tty: pane.tty,
 });
 
 async function assertSameAsTmux(tmux: PrivateTmux, engine: Engine, what: string): Promise<void> {
@@ -41,7 +72,7 @@ async function assertSameAsTmux(tmux: PrivateTmux, engine: Engine, what: string)
   }
 }
 
-test('pane edges and window-edge flags equal tmux\'s own, split, bordered and zoomed', async (t) => {
+test("pane edges and window-edge flags equal tmux's own, split, bordered and zoomed", async (t) => {
   const tmux = privateTmux(t);
   const first = await tmux.start({ width: 101, height: 37 });
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv() });

@@ -11,7 +11,12 @@ import { socketTmpdir, TMUX_BIN } from '../fixture/tmux.js';
 import { listSessions } from '../../src/core/index.js';
 
 function registryFor(t: { after: (fn: () => Promise<void>) => void }, bin = TMUX_BIN) {
-  const registry = new EngineRegistry({ bin, commandTimeoutMs: 5000, engine: { waitMaxMs: 10_000 }, defaultLocation: { socketName: 'unused-default' } });
+  const registry = new EngineRegistry({
+    bin,
+    commandTimeoutMs: 5000,
+    engine: { waitMaxMs: 10_000 },
+    defaultLocation: { socketName: 'unused-default' },
+  });
   t.after(() => registry.close());
   return registry;
 }
@@ -27,7 +32,10 @@ test('socket names with "/", ".." or NUL are refused before any tmux runs', asyn
   // A tmux binary that does not exist: any attempt to run it would fail differently.
   const registry = registryFor(t, '/nonexistent/tmux-never-run');
   for (const name of ['../x', 'a/b', '..', '/tmp/sock', 'a\0b', '']) {
-    assert.throws(() => checkSocketName(name), (error: unknown) => error instanceof Failure && error.kind === 'invalid_argument' && !error.touched);
+    assert.throws(
+      () => checkSocketName(name),
+      (error: unknown) => error instanceof Failure && error.kind === 'invalid_argument' && !error.touched,
+    );
     await assert.rejects(
       registry.use({ socketName: name }, async () => assert.fail('work ran for a bad socket name')),
       (error: unknown) => error instanceof Failure && error.kind === 'invalid_argument',
@@ -48,7 +56,8 @@ test('two tmux servers by socket name: one engine each, shared by equal location
   await blue.start({ session: 'blue-session' });
   const registry = registryFor(t);
 
-  const names = async (socketName: string) => registry.use({ socketName }, async (engine) => (await listSessions(engine)).map((s) => s.name));
+  const names = async (socketName: string) =>
+    registry.use({ socketName }, async (engine) => (await listSessions(engine)).map((s) => s.name));
   assert.deepEqual(await names('red'), ['red-session']);
   assert.deepEqual(await names('blue'), ['blue-session']);
   const [a, b] = await Promise.all([

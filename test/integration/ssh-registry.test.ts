@@ -47,7 +47,10 @@ test('registry: hosts are engines of their own, addressed by location or by a HO
   const [paneOnB] = await registry.use(registry.hostLocation('b'), (engine) => listPanes(engine));
   const refB = encodeRef('pane', paneOnB!.id, paneOnB!.incarnation);
   assert.equal(decodeRef(refB)?.host, 'b');
-  await assert.rejects(resolvePane(viaName.engine, refB), (e: unknown) => e instanceof Failure && e.kind === 'refused' && /belongs to host b, not to host a/.test(e.message));
+  await assert.rejects(
+    resolvePane(viaName.engine, refB),
+    (e: unknown) => e instanceof Failure && e.kind === 'refused' && /belongs to host b, not to host a/.test(e.message),
+  );
   await assert.rejects(resolvePane(registry.defaultEngine, refB), /belongs to host b, not to the local tmux/);
   assert.equal((await registry.use(registry.hostLocation('b'), (engine) => resolvePane(engine, refB))).id, '%0');
 

@@ -61,7 +61,16 @@ test('shellQuote: a POSIX shell reads every word back exactly', async () => {
 
 test('over ssh: the remote login shell passes every argument through whole', async (t) => {
   const sshd = await loopbackSshd(t);
-  const { stdout } = await run('ssh', ['-T', '-o', 'BatchMode=yes', '-F', sshd.config, 'hosta', '--', remoteCommandLine(['printf', '%s\\0', ...NASTY])]);
+  const { stdout } = await run('ssh', [
+    '-T',
+    '-o',
+    'BatchMode=yes',
+    '-F',
+    sshd.config,
+    'hosta',
+    '--',
+    remoteCommandLine(['printf', '%s\\0', ...NASTY]),
+  ]);
   assert.deepEqual(stdout.split('\0').slice(0, -1), NASTY);
   assert.equal(existsSync('/tmp/tmux-mcp-pwned'), false, 'nothing was run by the remote shell');
 });
@@ -107,7 +116,12 @@ test("ssh's own failures name the host and carry ssh's words", async (t) => {
     ['down', /Connection refused/],
   ];
   for (const [destination, said] of cases) {
-    const server = new TmuxServer({ bin: 'tmux', ssh: { host: `h-${destination}`, destination, sshConfig: sshd.config }, commandTimeoutMs: 10_000, env: scrubbedEnv() });
+    const server = new TmuxServer({
+      bin: 'tmux',
+      ssh: { host: `h-${destination}`, destination, sshConfig: sshd.config },
+      commandTimeoutMs: 10_000,
+      env: scrubbedEnv(),
+    });
     const error = await server.run(['list-sessions']).then(
       () => assert.fail('should fail'),
       (e: unknown) => e,
@@ -122,7 +136,12 @@ test("ssh's own failures name the host and carry ssh's words", async (t) => {
 
 test('an ssh that never answers is bounded by the command timeout and killed', async (t) => {
   const sshd = await loopbackSshd(t);
-  const server = new TmuxServer({ bin: 'tmux', ssh: { host: 'stuck', destination: 'hang', sshConfig: sshd.config }, commandTimeoutMs: 1500, env: scrubbedEnv() });
+  const server = new TmuxServer({
+    bin: 'tmux',
+    ssh: { host: 'stuck', destination: 'hang', sshConfig: sshd.config },
+    commandTimeoutMs: 1500,
+    env: scrubbedEnv(),
+  });
   t.after(() => server.close());
   const error = await server.run(['list-sessions']).then(
     () => assert.fail('should fail'),
@@ -190,13 +209,13 @@ test('a link that goes silent (sshd sessions stopped, no FIN) fails what waits o
   // Both were sent SIGKILL before the watch heard of its close; dying takes the kernel a moment more.
   // The assertion below names any still running.
   await settle(() => sshClients().length === 0, 1000);
-  assert.deepEqual(sshClients(), [], 'the silent connections\' ssh processes were ended');
+  assert.deepEqual(sshClients(), [], "the silent connections' ssh processes were ended");
   assert.deepEqual(await server.run(['display-message', '-p', '-t', pane, '#{pane_id}']), [pane], 'the next call reconnects');
   assert.equal(server.linkLost, undefined);
   // The stranded remote tmux clients are ended by the new connection; then the frozen sessions may wake.
   const ours = [...server.ownClientPids()];
   await settle(async () => (await clients()).every((pid) => ours.includes(Number(pid))), 20_000);
-  assert.deepEqual((await clients()).map(Number), ours, 'only the new connection\'s client is left');
+  assert.deepEqual((await clients()).map(Number), ours, "only the new connection's client is left");
   sshd.thaw(frozen);
   await server.close();
   await settle(() => sshd.sessions().length === 0);

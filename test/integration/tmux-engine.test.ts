@@ -11,7 +11,7 @@ import { TmuxNoServerError, TmuxTimeoutError } from '../../src/tmux/errors.js';
 import { privateTmux, scrubbedEnv, TMUX_BIN, type PrivateTmux } from '../fixture/tmux.js';
 import { alive } from '../fixture/processes.js';
 import { until } from '../fixture/until.js';
-import { foreignClientsBySession, getPane, listPanes, listSessions, listWindows } from '../../src/core/index.js';
+import { getPane, listPanes, listSessions, listWindows } from '../../src/core/index.js';
 
 function engineFor(t: { after: (fn: () => Promise<void>) => void }, tmux: PrivateTmux, spawnOnly = false) {
   const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: scrubbedEnv(), spawnOnly });
@@ -71,10 +71,20 @@ test('without a UTF-8 locale in the environment, output still arrives byte for b
   const bare = scrubbedEnv();
   for (const key of Object.keys(bare)) if (key === 'LANG' || key.startsWith('LC_')) delete bare[key];
   for (const spawnOnly of [false, true]) {
-    const server = new TmuxServer({ bin: TMUX_BIN, socketPath: tmux.socketPath, commandTimeoutMs: 5000, env: { ...bare, LANG: 'C' }, spawnOnly });
+    const server = new TmuxServer({
+      bin: TMUX_BIN,
+      socketPath: tmux.socketPath,
+      commandTimeoutMs: 5000,
+      env: { ...bare, LANG: 'C' },
+      spawnOnly,
+    });
     t.after(() => server.close());
     const engine = new Engine(server, { waitMaxMs: 10_000 });
-    assert.deepEqual((await listSessions(engine)).map((s) => s.name), ['caf\u00e9 \u6f22 \ud83d\ude00'], `spawnOnly ${spawnOnly}`);
+    assert.deepEqual(
+      (await listSessions(engine)).map((s) => s.name),
+      ['caf\u00e9 \u6f22 \ud83d\ude00'],
+      `spawnOnly ${spawnOnly}`,
+    );
     assert.equal((await listPanes(engine)).length, 1);
     assert.deepEqual(await server.run(['show-options', '-gv', '@text']), ['x\u00e9\u6f22\ud83d\ude00\ty']);
   }
@@ -86,7 +96,10 @@ test('the control client neither resizes windows nor counts as a person watching
   const engine = engineFor(t, tmux);
   await listPanes(engine); // attaches the control client
   assert.equal(await tmux.tmux('display', '-p', '-t', 'test:', '#{window_width}x#{window_height} #{session_attached}'), '100x30 1\n');
-  assert.equal((await foreignClientsBySession(engine)).size, 0);
+  assert.deepEqual(
+    (await listSessions(engine)).map((session) => session.foreignClients),
+    [0],
+  );
 });
 
 test('a killed session is not kept alive; the engine moves to another session', async (t) => {
@@ -96,7 +109,10 @@ test('a killed session is not kept alive; the engine moves to another session', 
   assert.equal((await listSessions(engine)).length, 1);
   await tmux.newSession('second');
   await tmux.tmux('kill-session', '-t', 'first');
-  assert.deepEqual((await listSessions(engine)).map((s) => s.name), ['second']);
+  assert.deepEqual(
+    (await listSessions(engine)).map((s) => s.name),
+    ['second'],
+  );
   await tmux.tmux('kill-session', '-t', 'second');
   assert.deepEqual(await listSessions(engine), []);
 });
@@ -139,7 +155,10 @@ test('records carry the incarnation of the server that listed them, across a res
   for (const spawnOnly of [false, true]) {
     const engine = engineFor(t, tmux, spawnOnly);
     const before = await engine.requireIdentity();
-    assert.deepEqual((await listPanes(engine)).map((p) => p.incarnation.pid), [before.pid]);
+    assert.deepEqual(
+      (await listPanes(engine)).map((p) => p.incarnation.pid),
+      [before.pid],
+    );
     // Replaced behind the engine's back: the cached identity must not be stamped on the new rows.
     await tmux.tmux('kill-server');
     await until('the old tmux server to exit', () => !alive(before.pid));
@@ -150,7 +169,11 @@ test('records carry the incarnation of the server that listed them, across a res
     const now = await engine.requireIdentity();
     assert.notEqual(now.pid, before.pid);
     for (const record of [...panes, ...sessions, pane]) {
-      assert.deepEqual(record.incarnation, { socketPath: now.socketPath, pid: now.pid, startTime: now.startTime }, `spawnOnly ${spawnOnly}`);
+      assert.deepEqual(
+        record.incarnation,
+        { socketPath: now.socketPath, pid: now.pid, startTime: now.startTime },
+        `spawnOnly ${spawnOnly}`,
+      );
     }
   }
 });
@@ -179,7 +202,10 @@ test('the spawn fallback runs commands and ends a stuck tmux with SIGTERM then S
   const pidFile = join(tmux.dir, 'stuck.pid');
   writeFileSync(stuck, `#!/bin/sh\necho $$ > '${pidFile}'\ntrap '' TERM\nwhile :; do sleep 0.05; done\n`);
   chmodSync(stuck, 0o755);
-  await assert.rejects(spawnTmux(localLauncher(stuck), [], ['list-sessions'], { timeoutMs: 200, killGraceMs: 200, env: scrubbedEnv() }), TmuxTimeoutError);
+  await assert.rejects(
+    spawnTmux(localLauncher(stuck), [], ['list-sessions'], { timeoutMs: 200, killGraceMs: 200, env: scrubbedEnv() }),
+    TmuxTimeoutError,
+  );
   const { readFileSync } = await import('node:fs');
   assert.ok(!alive(Number(readFileSync(pidFile, 'utf8'))), 'the stuck process was killed');
 });
@@ -191,7 +217,10 @@ test('a trailing ";" stays text on the spawn path too', async (t) => {
   await engine.tmux.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'x;', '-x', '80', '-y', '24']);
   await engine.tmux.run(['set-option', '-g', '@a', 'a\\;']);
   await engine.tmux.run(['set-option', '-g', '@b', 'b;;']);
-  assert.deepEqual((await listSessions(engine)).map((s) => s.name), ['x;']);
+  assert.deepEqual(
+    (await listSessions(engine)).map((s) => s.name),
+    ['x;'],
+  );
   assert.deepEqual(await engine.tmux.run(['show-options', '-gv', '@a']), ['a\\;']);
   assert.deepEqual(await engine.tmux.run(['show-options', '-gv', '@b']), ['b;;']);
 });

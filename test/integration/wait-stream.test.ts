@@ -67,7 +67,10 @@ test('matchers: literal, regex, invalid regex, empty pattern', () => {
   assert.equal(rx!.find('xxabc'), 5);
   const [insensitive] = compileMatchers(['(?i)error'], true, 'patterns');
   assert.equal(insensitive!.find('An ERROR here'), 8);
-  assert.throws(() => compileMatchers(['ok', '(x'], true, 'stop'), (e: unknown) => e instanceof Failure && /stop\[1\] is not a valid regular expression/.test(e.message));
+  assert.throws(
+    () => compileMatchers(['ok', '(x'], true, 'stop'),
+    (e: unknown) => e instanceof Failure && /stop\[1\] is not a valid regular expression/.test(e.message),
+  );
   assert.throws(() => compileMatchers([''], false, 'patterns'), /empty/);
 });
 
@@ -75,7 +78,11 @@ test('cursors round-trip and garbage is an invalid argument', () => {
   const cursor = { fingerprint: 'abcdefghijkl', paneId: '%3', streamKey: 'k1', position: { line: 12, col: 4 } };
   assert.deepEqual(decodeCursor(encodeCursor(cursor)), cursor);
   for (const bad of ['', 'tmuxw1_', 'tmuxw1_!!!', 'cs1.abc', 'tmuxw1_' + Buffer.from('[1,2]').toString('base64url')]) {
-    assert.throws(() => decodeCursor(bad), (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument', bad);
+    assert.throws(
+      () => decodeCursor(bad),
+      (e: unknown) => e instanceof Failure && e.kind === 'invalid_argument',
+      bad,
+    );
   }
 });
 
@@ -117,7 +124,13 @@ test('waitForText: cancellation answers at once; two waits share one stream', as
   assert.equal(decodeCursor(b.cursor!).streamKey, lease.stream.key);
 
   // A cursor from a stream that no longer exists starts from now, and says so.
-  const stale = await waitForText(engine, { ...request, patterns: compileMatchers(['SHARED-1'], false, 'patterns'), cursor: { ...cursor, streamKey: 'gone' }, timeoutMs: 200, signal });
+  const stale = await waitForText(engine, {
+    ...request,
+    patterns: compileMatchers(['SHARED-1'], false, 'patterns'),
+    cursor: { ...cursor, streamKey: 'gone' },
+    timeoutMs: 200,
+    signal,
+  });
   assert.equal(stale.outcome, 'timedOut');
   assert.match(stale.note ?? '', /watch that has ended/);
 });
@@ -135,7 +148,10 @@ test('runCommand: huge output keeps the newest lines and counts the rest exactly
   assert.equal(big.linesMissed, false);
 
   const first = runCommand(engine, { pane, command: 'sleep 0.3; echo first', timeoutMs: 10_000, maxLines: 5, signal });
-  await assert.rejects(runCommand(engine, { pane, command: 'echo second', timeoutMs: 10_000, maxLines: 5, signal }), /still running an earlier run_shell_command/);
+  await assert.rejects(
+    runCommand(engine, { pane, command: 'echo second', timeoutMs: 10_000, maxLines: 5, signal }),
+    /still running an earlier run_shell_command/,
+  );
   assert.deepEqual((await first).output, ['first']);
 
   // Cancelling stops the wait, not the command; the pane gets its prompt back afterwards.
@@ -154,7 +170,15 @@ test('waitForText: a long wait on a chatty pane returns just the newest lines as
   t.after(() => lease.release());
   const cursor = { fingerprint: fingerprint(pane.incarnation), paneId, streamKey: lease.stream.key, position: lease.stream.end };
   await tmux.typeAndWait(paneId, "seq 1 5000; printf 'END-%s\\n' MARK");
-  const r = await waitForText(engine, { pane, patterns: compileMatchers(['END-MARK'], false, 'patterns'), stops: [], cursor, timeoutMs: 10_000, maxLines: 3, signal: new AbortController().signal });
+  const r = await waitForText(engine, {
+    pane,
+    patterns: compileMatchers(['END-MARK'], false, 'patterns'),
+    stops: [],
+    cursor,
+    timeoutMs: 10_000,
+    maxLines: 3,
+    signal: new AbortController().signal,
+  });
   assert.equal(r.outcome, 'matched');
   assert.equal(r.tail.length, 3);
   assert.ok(r.tail.includes('END-MARK'), JSON.stringify(r.tail));

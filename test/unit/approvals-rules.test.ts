@@ -20,11 +20,18 @@ function config(argv: string[], env: NodeJS.ProcessEnv = {}) {
   return action.config;
 }
 const refused = (argv: string[], message: RegExp, env: NodeJS.ProcessEnv = {}) =>
-  assert.throws(() => parseCli(argv, env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+  assert.throws(
+    () => parseCli(argv, env),
+    (error: unknown) => error instanceof ConfigError && message.test(error.message),
+  );
 
 test('--approve, TMUX_MCP_APPROVE, --approve-timeout, --start-paused', () => {
   assert.equal(config([]).approvals, undefined);
-  assert.deepEqual(config(['--approve', 'destructive', '--approve', 'text:rm,-rf']).approvals, { rules: ['destructive', 'text:rm,-rf'], timeoutMs: 120_000, startPaused: false });
+  assert.deepEqual(config(['--approve', 'destructive', '--approve', 'text:rm,-rf']).approvals, {
+    rules: ['destructive', 'text:rm,-rf'],
+    timeoutMs: 120_000,
+    startPaused: false,
+  });
   // The variable: a comma list, or one rule a line when it has line breaks (a pattern may hold a comma).
   assert.deepEqual(config([], { TMUX_MCP_APPROVE: 'tool:kill_*, destructive' }).approvals?.rules, ['tool:kill_*', 'destructive']);
   assert.deepEqual(config([], { TMUX_MCP_APPROVE: 'text:a{1,2}\n tool:kill_*\n' }).approvals?.rules, ['text:a{1,2}', 'tool:kill_*']);
@@ -39,7 +46,8 @@ test('--approve, TMUX_MCP_APPROVE, --approve-timeout, --start-paused', () => {
 
 test('approval flag mistakes are refused before start-up', () => {
   refused(['--approve'], /--approve needs a value/);
-  for (const bad of ['0', '3601', '1.5', 'soon']) refused(['--approve', 'destructive', '--approve-timeout', bad], /--approve-timeout takes whole seconds from 1 to 3600/);
+  for (const bad of ['0', '3601', '1.5', 'soon'])
+    refused(['--approve', 'destructive', '--approve-timeout', bad], /--approve-timeout takes whole seconds from 1 to 3600/);
   refused(['--approve-timeout', '5'], /--approve-timeout applies to --approve and --view/);
   refused(['--start-paused'], /--start-paused pauses calls until Resume in the live view; add --view/);
   refused(['--view', '0', '--start-paused', '--start-paused'], /--start-paused is given twice/);
@@ -47,7 +55,10 @@ test('approval flag mistakes are refused before start-up', () => {
 });
 
 test('rules: kinds and places, and each mistake named', () => {
-  const [kill, everything, text, onHost, inSessions, both] = parseRules(['tool:kill_*', 'destructive', 'text:rm\\s+-rf', 'gpu:destructive', 'prod-*:tool:send_keys', 'gpu:train:text:sudo'], ['gpu']);
+  const [kill, everything, text, onHost, inSessions, both] = parseRules(
+    ['tool:kill_*', 'destructive', 'text:rm\\s+-rf', 'gpu:destructive', 'prod-*:tool:send_keys', 'gpu:train:text:sudo'],
+    ['gpu'],
+  );
   assert.deepEqual([kill!.kind, kill!.tools!.test('kill_session'), kill!.tools!.test('send_keys')], ['tool', true, false]);
   assert.equal(everything!.kind, 'destructive');
   assert.equal(text!.pattern!.exec('x; rm  -rf /')?.[0], 'rm  -rf');
@@ -58,7 +69,12 @@ test('rules: kinds and places, and each mistake named', () => {
   assert.ok(parseRules(['text:git push .*:main'], [])[0]!.pattern!.exec('git push origin HEAD:main'));
   assert.equal(parseRules(['local:destructive'], [])[0]!.host, 'local');
 
-  const bad = (rule: string, message: RegExp) => assert.throws(() => parseRules([rule], ['gpu']), (error: unknown) => error instanceof RuleError && message.test(error.message), rule);
+  const bad = (rule: string, message: RegExp) =>
+    assert.throws(
+      () => parseRules([rule], ['gpu']),
+      (error: unknown) => error instanceof RuleError && message.test(error.message),
+      rule,
+    );
   bad('', /is empty/);
   bad('kill_*', /is not tool:GLOB, destructive or text:REGEX/);
   bad('tool:', /needs something after "tool:"/);
@@ -72,11 +88,21 @@ test('rules: kinds and places, and each mistake named', () => {
 
 test('rules: what a unit meets, by name, annotations and text; places', () => {
   const rules = new RuleSet(parseRules(['tool:kill_*', 'destructive', 'text:rm\\s+-rf'], []));
-  assert.deepEqual(rules.named({ tool: 'kill_pane', destructive: true }).map((rule) => rule.text), ['tool:kill_*', 'destructive']);
+  assert.deepEqual(
+    rules.named({ tool: 'kill_pane', destructive: true }).map((rule) => rule.text),
+    ['tool:kill_*', 'destructive'],
+  );
   assert.deepEqual(rules.named({ tool: 'send_keys', destructive: false }), []);
-  assert.equal(rules.named({ tool: 'send_keys', destructive: false }), rules.named({ tool: 'send_keys', destructive: false }), 'kept per name');
+  assert.equal(
+    rules.named({ tool: 'send_keys', destructive: false }),
+    rules.named({ tool: 'send_keys', destructive: false }),
+    'kept per name',
+  );
   assert.ok(rules.readsText);
-  assert.deepEqual(rules.matching([readTyped(typedKeys({ keys: ['rm', 'Space', '-rf'], literal: false, enter: false }))]).map((rule) => rule.text), ['text:rm\\s+-rf']);
+  assert.deepEqual(
+    rules.matching([readTyped(typedKeys({ keys: ['rm', 'Space', '-rf'], literal: false, enter: false }))]).map((rule) => rule.text),
+    ['text:rm\\s+-rf'],
+  );
   assert.deepEqual(rules.matching([readTyped(typedText('echo rm -r f'))]), []);
   assert.equal(new RuleSet(parseRules(['destructive'], [])).readsText, false);
 
@@ -134,19 +160,38 @@ test('board: an answer settles its question once; Resume lets the held calls go 
   const events: string[] = [];
   board.subscribe((event) => events.push(event.kind === 'paused' ? `paused ${event.paused}` : `questions ${event.questions.length}`));
   const settled: Array<[string, Answer]> = [];
-  const ask = (id: string, paused: boolean): PendingQuestion => ({ id, tool: 'send_keys', where: [], arguments: {}, paused, client: {}, askedAt: '', deadline: 0 });
+  const ask = (id: string, paused: boolean): PendingQuestion => ({
+    id,
+    tool: 'send_keys',
+    where: [],
+    arguments: {},
+    paused,
+    client: {},
+    askedAt: '',
+    deadline: 0,
+  });
   const withdraw = new Map<string, () => void>();
-  for (const [id, paused] of [['a', true], ['rule', false], ['b', true]] as const) {
-    withdraw.set(id, board.post(ask(id, paused), (answer) => {
-      settled.push([id, answer]);
-      withdraw.get(id)!();
-    }));
+  for (const [id, paused] of [
+    ['a', true],
+    ['rule', false],
+    ['b', true],
+  ] as const) {
+    withdraw.set(
+      id,
+      board.post(ask(id, paused), (answer) => {
+        settled.push([id, answer]);
+        withdraw.get(id)!();
+      }),
+    );
   }
   assert.equal(board.answer('rule', 'deny', `  ${'why '.repeat(200)}`), true);
   assert.ok(settled[0]![1].reason!.length <= 500, 'a reason is bounded');
   assert.equal(board.answer('rule', 'approve'), false, 'answered already');
   board.setPaused(false);
-  assert.deepEqual(settled.map(([id, answer]) => `${id} ${answer.decision} ${answer.reason ?? ''}`.trim()), [`rule deny ${settled[0]![1].reason}`, 'a approve resumed', 'b approve resumed']);
+  assert.deepEqual(
+    settled.map(([id, answer]) => `${id} ${answer.decision} ${answer.reason ?? ''}`.trim()),
+    [`rule deny ${settled[0]![1].reason}`, 'a approve resumed', 'b approve resumed'],
+  );
   assert.deepEqual(board.list(), []);
   assert.deepEqual(events, ['questions 1', 'questions 2', 'questions 3', 'questions 2', 'paused false', 'questions 1', 'questions 0']);
 });

@@ -34,17 +34,20 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8
 
 test('a result that would push the batch over its budget is dropped, and later small ones still fit', async () => {
   const call = caller({ small: () => ok('s'.repeat(100)), huge: () => ok('h'.repeat(20_000)) });
-  const outcome = await runSerialBatch(
-    [{ tool: 'small' }, { tool: 'huge' }, { tool: 'small' }],
-    call,
-    options,
-  );
+  const outcome = await runSerialBatch([{ tool: 'small' }, { tool: 'huge' }, { tool: 'small' }], call, options);
   const report = outcome.structured as unknown as BatchReport;
-  assert.deepEqual(report.results.map((row) => row.resultTruncated), [false, true, false]);
+  assert.deepEqual(
+    report.results.map((row) => row.resultTruncated),
+    [false, true, false],
+  );
   assert.equal(report.results[1]!.result, null);
   assert.equal(report.results[1]!.success, true, 'metadata stays');
   assert.equal(report.truncated, true);
-  const hugeEnvelope = { content: [{ type: 'text', text: 'h'.repeat(20_000) }], structuredContent: { text: 'h'.repeat(20_000) }, isError: false };
+  const hugeEnvelope = {
+    content: [{ type: 'text', text: 'h'.repeat(20_000) }],
+    structuredContent: { text: 'h'.repeat(20_000) },
+    isError: false,
+  };
   assert.equal(report.truncatedBytes, bytes(hugeEnvelope) - 4, 'encoded bytes of the dropped result minus the null left behind');
   assert.ok(bytes(report) <= options.budgetBytes);
   assert.match(outcome.text!, /1 nested result\(s\) dropped/);
@@ -52,9 +55,18 @@ test('a result that would push the batch over its budget is dropped, and later s
 
 test('when the last rows all fit but the total does not, the LAST kept result goes first', async () => {
   const call = caller({ mid: () => ok('m'.repeat(3_000)) });
-  const report = (await runSerialBatch(Array.from({ length: 4 }, () => ({ tool: 'mid' })), call, options)).structured as unknown as BatchReport;
+  const report = (
+    await runSerialBatch(
+      Array.from({ length: 4 }, () => ({ tool: 'mid' })),
+      call,
+      options,
+    )
+  ).structured as unknown as BatchReport;
   // Each envelope is ~6 KB; the budget holds one.
-  assert.deepEqual(report.results.map((row) => row.result !== null), [true, false, false, false]);
+  assert.deepEqual(
+    report.results.map((row) => row.result !== null),
+    [true, false, false, false],
+  );
   assert.equal(report.succeeded, 4);
 });
 
@@ -63,13 +75,19 @@ test('shrinking for the wire drops the last kept result and updates the totals',
   const outcome = await runSerialBatch([{ tool: 'a' }, { tool: 'b' }], call, options);
   const once = shrinkBatchOutcome(outcome, 'Batch')!;
   const report = once.structured as unknown as BatchReport;
-  assert.deepEqual(report.results.map((row) => row.result === null), [false, true]);
+  assert.deepEqual(
+    report.results.map((row) => row.result === null),
+    [false, true],
+  );
   assert.equal(report.truncated, true);
   assert.ok(report.truncatedBytes > 0);
   const original = outcome.structured as unknown as BatchReport;
   assert.equal(original.results[1]!.result !== null, true, 'the original outcome is left alone');
   const twice = shrinkBatchOutcome(once, 'Batch')!;
-  assert.deepEqual((twice.structured as unknown as BatchReport).results.map((row) => row.result), [null, null]);
+  assert.deepEqual(
+    (twice.structured as unknown as BatchReport).results.map((row) => row.result),
+    [null, null],
+  );
   assert.equal(shrinkBatchOutcome(twice, 'Batch'), undefined, 'nothing more to drop');
 });
 
@@ -88,8 +106,9 @@ test('stop records stoppedAt and runs nothing after it; continue runs everything
     result: { content: [{ type: 'text', text: 'it broke' }], structuredContent: null, isError: true },
     resultTruncated: false,
   });
-  const continued = (await runSerialBatch([{ tool: 'good' }, { tool: 'bad' }, { tool: 'good' }], caller(answers), { ...options, onError: 'continue' }))
-    .structured as unknown as BatchReport;
+  const continued = (
+    await runSerialBatch([{ tool: 'good' }, { tool: 'bad' }, { tool: 'good' }], caller(answers), { ...options, onError: 'continue' })
+  ).structured as unknown as BatchReport;
   assert.equal(continued.stoppedAt, null);
   assert.deepEqual([continued.succeeded, continued.failed], [2, 1]);
 });
@@ -111,7 +130,11 @@ test('the byte count a batch hands on equals the encoded report, with and withou
     fails: () => ({ content: [{ type: 'text', text: 'no such pane' }], isError: true }),
   });
   for (const tools of [['small'], ['small', 'huge', 'small'], ['small', 'fails', 'small']]) {
-    const outcome = await runSerialBatch(tools.map((tool) => ({ tool })), call, { ...options, onError: 'continue' });
+    const outcome = await runSerialBatch(
+      tools.map((tool) => ({ tool })),
+      call,
+      { ...options, onError: 'continue' },
+    );
     assert.equal(outcome.structuredBytes, bytes(outcome.structured), tools.join(','));
   }
 });
@@ -130,9 +153,16 @@ test('operations run one after another: each starts once the one before it answe
     inFlight--;
     return ok(pane);
   };
-  const outcome = await runSerialBatch(['%1', '%2', '%3'].map((pane) => ({ tool: 'read', arguments: { pane } })), call, options);
+  const outcome = await runSerialBatch(
+    ['%1', '%2', '%3'].map((pane) => ({ tool: 'read', arguments: { pane } })),
+    call,
+    options,
+  );
   assert.equal(most, 1);
   assert.deepEqual(log, ['start %1', 'end %1', 'start %2', 'end %2', 'start %3', 'end %3']);
   const report = outcome.structured as unknown as BatchReport;
-  assert.deepEqual(report.results.map((row) => (row.result!.structuredContent as { text: string }).text), ['%1', '%2', '%3']);
+  assert.deepEqual(
+    report.results.map((row) => (row.result!.structuredContent as { text: string }).text),
+    ['%1', '%2', '%3'],
+  );
 });

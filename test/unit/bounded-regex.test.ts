@@ -10,7 +10,11 @@ test('patterns V8 can run in linear time are marked so, and finish on input that
 });
 
 test('backreferences, lookaround and case-insensitive patterns are time-limited per match', () => {
-  for (const [source, flags] of [['^(0+)+\\1x$', ''], ['^(?=0)(0+)+1$', ''], ['^(0+)+1$', 'i']] as const) {
+  for (const [source, flags] of [
+    ['^(0+)+\\1x$', ''],
+    ['^(?=0)(0+)+1$', ''],
+    ['^(0+)+1$', 'i'],
+  ] as const) {
     const re = boundedRegex(source, flags);
     assert.equal(re.linear, false, source);
     assert.throws(() => re.exec('0'.repeat(40)), MatchTimeoutError, source);
@@ -29,7 +33,11 @@ test('bounded patterns find what RegExp finds', () => {
   for (const [source, flags, text] of cases) {
     const expected = new RegExp(source, flags).exec(text);
     const actual = boundedRegex(source, flags).exec(text);
-    assert.deepEqual(actual && { index: actual.index, match: actual[0] }, expected && { index: expected.index, match: expected[0] }, source);
+    assert.deepEqual(
+      actual && { index: actual.index, match: actual[0] },
+      expected && { index: expected.index, match: expected[0] },
+      source,
+    );
   }
 });
 

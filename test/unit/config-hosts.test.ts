@@ -27,14 +27,22 @@ test('--host and TMUX_MCP_HOSTS: destination, socket name or path, ssh settings'
     ],
   );
   // A local socket path is this machine's: a host keeps the default socket name.
-  assert.deepEqual(hosts(['--host', 'x=y'], { LIBTMUX_SOCKET_PATH: '/tmp/s' }), [{ name: 'x', destination: 'y', socketName: 'libtmux-mcp' }]);
+  assert.deepEqual(hosts(['--host', 'x=y'], { LIBTMUX_SOCKET_PATH: '/tmp/s' }), [
+    { name: 'x', destination: 'y', socketName: 'libtmux-mcp' },
+  ]);
   assert.deepEqual(hosts(['--host', 'x=y'], { TMUX_MCP_SSH_BIN: '/opt/ssh', TMUX_MCP_REMOTE_TMUX: '/opt/homebrew/bin/tmux' }), [
     { name: 'x', destination: 'y', socketName: 'libtmux-mcp', sshBin: '/opt/ssh', remoteTmux: '/opt/homebrew/bin/tmux' },
   ]);
   // The silence limit, in seconds: unset leaves the launcher's default.
-  assert.deepEqual(hosts(['--host', 'x=y'], { TMUX_MCP_HOST_SILENCE_SECONDS: '2.5' }), [{ name: 'x', destination: 'y', socketName: 'libtmux-mcp', silenceMs: 2500 }]);
+  assert.deepEqual(hosts(['--host', 'x=y'], { TMUX_MCP_HOST_SILENCE_SECONDS: '2.5' }), [
+    { name: 'x', destination: 'y', socketName: 'libtmux-mcp', silenceMs: 2500 },
+  ]);
   for (const value of ['0', '0.05', '61', 'soon']) {
-    assert.throws(() => parseCli(['--host', 'x=y'], { TMUX_MCP_HOST_SILENCE_SECONDS: value }), /TMUX_MCP_HOST_SILENCE_SECONDS must be a number of seconds from 0.1 to 60/, value);
+    assert.throws(
+      () => parseCli(['--host', 'x=y'], { TMUX_MCP_HOST_SILENCE_SECONDS: value }),
+      /TMUX_MCP_HOST_SILENCE_SECONDS must be a number of seconds from 0.1 to 60/,
+      value,
+    );
   }
 });
 
@@ -53,7 +61,12 @@ test('bad hosts stop start-up with a message', () => {
     [['--host', 'a=x#../up'], /socket name or an absolute socket path/],
     [['--host', 'a=x#'], /socket name or an absolute socket path/],
   ];
-  for (const [argv, message] of bad) assert.throws(() => parseCli(argv, {}), (e: unknown) => e instanceof ConfigError && message.test(e.message), argv.join(' '));
+  for (const [argv, message] of bad)
+    assert.throws(
+      () => parseCli(argv, {}),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      argv.join(' '),
+    );
 });
 
 test('routeTarget: a configured NAME: prefix picks the host; anything else stays local and whole', () => {

@@ -31,7 +31,11 @@ test('body lines, body and count agree, for every split into two or three chunks
     for (let j = i; j <= STREAM.length; j += 3) {
       const [reply, empty] = replies([STREAM.subarray(0, i), STREAM.subarray(i, j), STREAM.subarray(j)]);
       assert.ok(reply && empty, `split at ${i},${j}`);
-      assert.deepEqual(reply.lines.map((l) => l.toString('hex')), LINES.map((l) => l.toString('hex')), `split at ${i},${j}`);
+      assert.deepEqual(
+        reply.lines.map((l) => l.toString('hex')),
+        LINES.map((l) => l.toString('hex')),
+        `split at ${i},${j}`,
+      );
       assert.equal(reply.lineCount, LINES.length);
       assert.deepEqual(reply.body, Buffer.concat(reply.lines.flatMap((l) => [l, Buffer.from('\n')])));
       assert.equal(empty.lineCount, 0);
@@ -52,7 +56,10 @@ test('decoding the body at once equals decoding each line', () => {
   const [reply] = replies([STREAM]);
   const whole = reply!.body.toString('utf8').split('\n');
   whole.pop();
-  assert.deepEqual(whole, reply!.lines.map((l) => l.toString('utf8')));
+  assert.deepEqual(
+    whole,
+    reply!.lines.map((l) => l.toString('utf8')),
+  );
 });
 
 test('the line bound holds however the body is cut', () => {

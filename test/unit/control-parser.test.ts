@@ -56,15 +56,24 @@ test('parses a recorded stream into replies, output and notifications', () => {
   assert.equal(failed!.lines[0]!.toString(), 'parse error: unknown command: bogus');
 
   const output = events.filter((e) => e.type === 'output') as Array<Extract<ControlEvent, { type: 'output' }>>;
-  assert.deepEqual(output.map((e) => e.paneId), ['%0', '%0', '%1']);
+  assert.deepEqual(
+    output.map((e) => e.paneId),
+    ['%0', '%0', '%1'],
+  );
   assert.equal(output[0]!.data.toString(), 'root@vm:~# \x1b[?2004h');
   assert.equal(output[1]!.data.toString('utf8'), 'café \\n ok\r\n');
   assert.equal(output[2]!.data.toString(), 'late text');
   // How long tmux held it (pause-after mode); plain %output carries none.
-  assert.deepEqual(output.map((e) => e.ageMs), [0, 0, 12]);
+  assert.deepEqual(
+    output.map((e) => e.ageMs),
+    [0, 0, 12],
+  );
 
   const notes = events.filter((e) => e.type === 'notification') as Array<Extract<ControlEvent, { type: 'notification' }>>;
-  assert.deepEqual(notes.map((n) => n.name), ['session-changed', 'layout-change', 'future-notification']);
+  assert.deepEqual(
+    notes.map((n) => n.name),
+    ['session-changed', 'layout-change', 'future-notification'],
+  );
   assert.equal(notes[2]!.args, 'with args');
   assert.deepEqual(events.at(-1), { type: 'exit', reason: 'detached' });
 });
@@ -101,7 +110,10 @@ test('output for panes nobody watches is skipped without decoding', () => {
   const events: ControlEvent[] = [];
   const parser = new ControlParser((e) => events.push(e), { wantsOutput: (pane) => pane === '%1' });
   parser.push(Buffer.from('%output %0 ignored\n%output %1 kept\n'));
-  assert.deepEqual(events.map((e) => (e.type === 'output' ? e.paneId : e.type)), ['%1']);
+  assert.deepEqual(
+    events.map((e) => (e.type === 'output' ? e.paneId : e.type)),
+    ['%1'],
+  );
 });
 
 test('a line longer than the limit is cut, not grown without bound', () => {

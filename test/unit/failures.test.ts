@@ -67,7 +67,8 @@ test('every profile renders what tmux reported as it rendered the error class it
       isError: true,
       _meta: { error_type: error.name, expected: true, suggestion: error.hint },
     });
-    const code = error instanceof TmuxTimeoutError ? 'deadline' : error instanceof TmuxOutputLimitError ? 'output_limit' : 'operation_failed';
+    const code =
+      error instanceof TmuxTimeoutError ? 'deadline' : error instanceof TmuxOutputLimitError ? 'output_limit' : 'operation_failed';
     const message =
       error instanceof TmuxTimeoutError
         ? `${error.message}; remote effects may have occurred`

@@ -61,7 +61,10 @@ test('each layer imports only from the layers below it', () => {
   assert.deepEqual(violations, []);
   // The check above saw the files it is about.
   for (const layer of ['cli', 'config.ts', 'core', 'mcp', 'profiles', 'tmux', 'view']) {
-    assert.ok(sources.some((file) => layerOf(file) === layer), `no source file in layer ${layer}`);
+    assert.ok(
+      sources.some((file) => layerOf(file) === layer),
+      `no source file in layer ${layer}`,
+    );
   }
 });
 
@@ -75,13 +78,22 @@ test('config.ts imports nothing above core, and nothing but types', () => {
 test('cli/ is on top: no other layer imports it', () => {
   const importers = files(SRC)
     .filter((file) => layerOf(file) !== 'cli')
-    .filter((file) => [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].some((m) => layerOf(resolve(dirname(file), m[1]!)) === 'cli'));
-  assert.deepEqual(importers.map((file) => relative(SRC, file)), []);
+    .filter((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].some(
+        (m) => layerOf(resolve(dirname(file), m[1]!)) === 'cli',
+      ),
+    );
+  assert.deepEqual(
+    importers.map((file) => relative(SRC, file)),
+    [],
+  );
 });
 
 /** The relative imports of a source file (type-only ones too: they tie the files together for a reader as much), as files. */
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
+  return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+    resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'),
+  );
 }
 
 /** Layers above core: they use core only through its front door. */
@@ -91,14 +103,22 @@ test('profiles, mcp and view import core only through src/core/index.ts', () => 
   const door = join(SRC, 'core', 'index.ts');
   const side = files(SRC)
     .filter((file) => ABOVE_CORE.includes(layerOf(file)))
-    .flatMap((file) => importsOf(file).filter((target) => layerOf(target) === 'core' && target !== door).map((target) => `${relative(SRC, file)} imports ${relative(SRC, target)}`));
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => layerOf(target) === 'core' && target !== door)
+        .map((target) => `${relative(SRC, file)} imports ${relative(SRC, target)}`),
+    );
   assert.deepEqual(side, []);
 });
 
 test('nothing above core reaches past an engine into its tmux connection (`.tmux.`)', () => {
   const reaches = files(SRC)
     .filter((file) => !['core', 'tmux'].includes(layerOf(file)))
-    .flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (/\w\.tmux\b/.test(line) ? [`${relative(SRC, file)}:${i + 1}: ${line.trim()}`] : [])));
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\w\.tmux\b/.test(line) ? [`${relative(SRC, file)}:${i + 1}: ${line.trim()}`] : [])),
+    );
   assert.deepEqual(reaches, []);
 });
 
@@ -114,7 +134,8 @@ test('no import cycle inside a layer', () => {
       path.push(file);
       for (const target of importsOf(file)) {
         if (!inLayer.has(target)) continue;
-        if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].map((f) => relative(SRC, f)).join(' -> '));
+        if (state.get(target) === 'open')
+          cycles.push([...path.slice(path.indexOf(target)), target].map((f) => relative(SRC, f)).join(' -> '));
         else if (!state.has(target)) visit(target);
       }
       path.pop();

@@ -9,7 +9,8 @@ const julia = readFileSync(new URL('../contract/julia.json', import.meta.url), '
 
 test('a pane id is written as tmux writes it', () => {
   for (const good of ['%0', '%3', '%12', '%4294967295']) assert.ok(PANE_ID.test(good), good);
-  for (const bad of ['%03', '%00', '%', '3', '%3 ', ' %3', '%+3', '%-1', '%3a', '@3', '%3\n']) assert.ok(!PANE_ID.test(bad), JSON.stringify(bad));
+  for (const bad of ['%03', '%00', '%', '3', '%3 ', ' %3', '%+3', '%-1', '%3a', '@3', '%3\n'])
+    assert.ok(!PANE_ID.test(bad), JSON.stringify(bad));
 });
 
 test("the julia contract's pane-id pattern is the same shape", () => {

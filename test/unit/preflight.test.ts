@@ -12,7 +12,22 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/preflight.mjs', import.meta.url));
-const PROGRAMS = ['tmux', 'bash', 'python3', 'sshd', 'ssh', 'ssh-keygen', 'fish', 'zsh', 'direnv', 'asciinema', 'chromium', 'script', 'jq', 'openssl'];
+const PROGRAMS = [
+  'tmux',
+  'bash',
+  'python3',
+  'sshd',
+  'ssh',
+  'ssh-keygen',
+  'fish',
+  'zsh',
+  'direnv',
+  'asciinema',
+  'chromium',
+  'script',
+  'jq',
+  'openssl',
+];
 
 function find(name: string): string {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];

@@ -48,7 +48,10 @@ test('a cast file stops at its limit with a closing note, and takes no event aft
   assert.ok(Buffer.byteLength(text) <= 4096, `${Buffer.byteLength(text)} bytes`);
   const lines = text.trimEnd().split('\n');
   assert.equal(lines.length, 1 + accepted + 1);
-  assert.deepEqual(JSON.parse(lines.at(-1)!).slice(1), ['m', 'recording stopped: the file reached its size limit of 0.004 MB (--record-max-mb)']);
+  assert.deepEqual(JSON.parse(lines.at(-1)!).slice(1), [
+    'm',
+    'recording stopped: the file reached its size limit of 0.004 MB (--record-max-mb)',
+  ]);
 });
 
 test('a cast file in a directory it cannot create files in reports the error once', async (t) => {

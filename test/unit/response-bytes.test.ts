@@ -20,7 +20,14 @@ function text(length: number, seed: number): string {
 }
 
 test('a text-only result is never counted smaller than its encoded line', () => {
-  for (const [length, seed] of [[0, 0], [1, 3], [50, 1], [4_000, 5], [90_000, 2], [400_000, 7]] as const) {
+  for (const [length, seed] of [
+    [0, 0],
+    [1, 3],
+    [50, 1],
+    [4_000, 5],
+    [90_000, 2],
+    [400_000, 7],
+  ] as const) {
     const result: CallToolResult = { content: [{ type: 'text', text: text(length, seed) }] };
     const counted = responseBytes({ result }, 12345);
     assert.ok(counted >= encoded(result, 12345), `length ${length}: counted ${counted}, encoded ${encoded(result, 12345)}`);
@@ -38,7 +45,11 @@ test('past half the cap the count is exact enough to decide the cap', () => {
 });
 
 test('a structured result with its JSON as text is never counted smaller than its encoded line', () => {
-  for (const [length, seed] of [[0, 0], [30, 4], [5_000, 6]] as const) {
+  for (const [length, seed] of [
+    [0, 0],
+    [30, 4],
+    [5_000, 6],
+  ] as const) {
     const rendered = successResult({ structured: { value: text(length, seed), list: [text(length >> 1, seed + 1)] } });
     assert.ok(responseBytes(rendered, 7) >= encoded(rendered.result, 7));
   }

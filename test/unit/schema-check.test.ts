@@ -13,7 +13,10 @@ test('a result that breaks its contract is refused, naming the tool; a valid one
   const check = contractCheck('libtmux');
   check('list_sessions', { structuredContent: { sessions: [session] } });
   check('list_sessions', { isError: true });
-  assert.throws(() => check('list_sessions', { structuredContent: { sessions: [{ ...session, windowCount: '1' }] } }), /list_sessions structuredContent violates/);
+  assert.throws(
+    () => check('list_sessions', { structuredContent: { sessions: [{ ...session, windowCount: '1' }] } }),
+    /list_sessions structuredContent violates/,
+  );
   assert.throws(() => check('list_sessions', { structuredContent: { sessions: [session], extra: true } }), /additional/);
   assert.throws(() => check('list_sessions', { structuredContent: {} }), /sessions/);
 });

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { array, boolean, enumOf, integer, nullable, object, record, string, type Static } from '../../src/mcp/tools/schema.js';
+import { array, type boolean, enumOf, integer, nullable, object, record, string, type Static } from '../../src/mcp/tools/schema.js';
 import { choice, defaulted, field, item, listOf, optional, params } from '../../src/profiles/python/schema.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -13,7 +13,14 @@ const holds = <T extends true>(): T => true as T;
 
 test('an object schema types its required keys as present and the others as optional', () => {
   const input = object(
-    { paneId: string(), lines: integer(), mode: enumOf(['a', 'b']), tags: array(string()), env: record(string()), limit: nullable('integer') },
+    {
+      paneId: string(),
+      lines: integer(),
+      mode: enumOf(['a', 'b']),
+      tags: array(string()),
+      env: record(string()),
+      limit: nullable('integer'),
+    },
     ['paneId', 'mode'],
   );
   holds<
@@ -33,7 +40,10 @@ test('an object schema types its required keys as present and the others as opti
 
 test("python's builders type pydantic's shapes: optional is T | null, choice its values, a list its items", () => {
   const operation = item({ keys: field('string', 'k'), enter: defaulted('boolean', true, 'e') }, ['keys'], 'one');
-  const input = params({ ops: listOf(operation, 'ops'), pane: optional('string', 'p'), side: choice(['l', 'r'], 's', { nullable: true }) }, ['ops']);
+  const input = params(
+    { ops: listOf(operation, 'ops'), pane: optional('string', 'p'), side: choice(['l', 'r'], 's', { nullable: true }) },
+    ['ops'],
+  );
   holds<Same<Static<typeof input>, { ops: { keys: string; enter?: boolean }[]; pane?: string | null; side?: 'l' | 'r' | null }>>();
   assert.equal(
     JSON.stringify(input),

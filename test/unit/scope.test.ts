@@ -13,7 +13,12 @@ test('session patterns: exact names, prefixes ending in *, host prefixes; bad on
   const patterns = parseSessionPatterns(['agent-*,build', 'gpu:train-*', 'local:mine']);
   assert.deepEqual(
     patterns.map((p) => [p.host, p.name, p.prefix]),
-    [[undefined, 'agent-', true], [undefined, 'build', false], ['gpu', 'train-', true], ['local', 'mine', false]],
+    [
+      [undefined, 'agent-', true],
+      [undefined, 'build', false],
+      ['gpu', 'train-', true],
+      ['local', 'mine', false],
+    ],
   );
   const scope = new Scope({ patterns });
   assert.equal(scope.limitsSessions, true);
@@ -28,7 +33,11 @@ test('session patterns: exact names, prefixes ending in *, host prefixes; bad on
   assert.equal(scope.allowsSession('cpu', 'train-a'), false);
   assert.equal(scope.allowsSession(undefined, 'mine'), true, 'local: is this machine');
   assert.equal(scope.allowsSession('gpu', 'mine'), false);
-  assert.equal(new Scope({ patterns: parseSessionPatterns(['*']) }).allowsSession(undefined, 'anything'), true, 'a lone * allows every session');
+  assert.equal(
+    new Scope({ patterns: parseSessionPatterns(['*']) }).allowsSession(undefined, 'anything'),
+    true,
+    'a lone * allows every session',
+  );
   for (const bad of ['', 'a,,b', 'a*b', 'bad host:x', 'x:y:z', 'has space', 'dot.ted', 'a:']) {
     assert.throws(() => parseSessionPatterns([bad]), ScopeError, bad);
   }
@@ -63,7 +72,12 @@ test('the caller: its pane on its own server only, never on a host', () => {
 /** The argument table of the tmux the suite runs, from its own list-commands (it needs no server). */
 function runningTable(): CommandTable {
   const env = { ...process.env, TMUX_TMPDIR: testTmuxTmpdir() };
-  const lines = execFileSync(TMUX_BIN, ['-L', 'table', 'list-commands', '-F', '#{command_list_name} #{command_list_usage}'], { encoding: 'utf8', env }).trimEnd().split('\n');
+  const lines = execFileSync(TMUX_BIN, ['-L', 'table', 'list-commands', '-F', '#{command_list_name} #{command_list_usage}'], {
+    encoding: 'utf8',
+    env,
+  })
+    .trimEnd()
+    .split('\n');
   return CommandTable.fromUsage(lines);
 }
 
@@ -89,7 +103,11 @@ test("tmux's arguments as getopt reads them: values, clusters, --, and what -t a
 
 test('flags a later tmux added are read as that tmux reads them (3.5: send-keys -c, list-clients -f, source-file -t)', () => {
   const table = runningTable();
-  const version = parseVersion(execFileSync(TMUX_BIN, ['-V'], { encoding: 'utf8' }).trim().replace(/^tmux /, ''));
+  const version = parseVersion(
+    execFileSync(TMUX_BIN, ['-V'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^tmux /, ''),
+  );
   // With -c read as a switch, `%9` would be the first key and -t never seen.
   const send = table.parse(['send-keys', '-c', '%9', '-t', '%3', 'x']);
   const source = table.parse(['source-file', '-t', '%3', 'file']);
@@ -119,15 +137,28 @@ test('--allow-session, TMUX_MCP_ALLOW_SESSIONS and --read-only in the configurat
     if (action.kind !== 'serve') throw new Error(`expected to serve, got ${action.kind}`);
     return action.config;
   };
-  assert.deepEqual(config(['--allow-session', 'a*', '--allow-session=b,c']).allowSessions.map((p) => p.text), ['a*', 'b', 'c']);
-  assert.deepEqual(config([], { TMUX_MCP_ALLOW_SESSIONS: 'x*, y' }).allowSessions.map((p) => p.text), ['x*', 'y']);
-  assert.deepEqual(config(['--allow-session', 'z'], { TMUX_MCP_ALLOW_SESSIONS: 'x' }).allowSessions.map((p) => p.text), ['z'], 'the flag wins');
+  assert.deepEqual(
+    config(['--allow-session', 'a*', '--allow-session=b,c']).allowSessions.map((p) => p.text),
+    ['a*', 'b', 'c'],
+  );
+  assert.deepEqual(
+    config([], { TMUX_MCP_ALLOW_SESSIONS: 'x*, y' }).allowSessions.map((p) => p.text),
+    ['x*', 'y'],
+  );
+  assert.deepEqual(
+    config(['--allow-session', 'z'], { TMUX_MCP_ALLOW_SESSIONS: 'x' }).allowSessions.map((p) => p.text),
+    ['z'],
+    'the flag wins',
+  );
   assert.equal(config([]).allowSessions.length, 0);
   assert.equal(config(['--read-only']).readOnly, true);
   assert.equal(config([], { TMUX_MCP_READ_ONLY: '1' }).readOnly, true);
   assert.equal(config([], { TMUX_MCP_READ_ONLY: '0' }).readOnly, false);
   assert.throws(() => config([], { TMUX_MCP_READ_ONLY: 'yes' }), ConfigError);
   assert.throws(() => config(['--allow-session', 'gpu:x']), /host "gpu", which is not configured/);
-  assert.deepEqual(config(['--host', 'gpu=me@gpu', '--allow-session', 'gpu:x']).allowSessions.map((p) => p.host), ['gpu']);
+  assert.deepEqual(
+    config(['--host', 'gpu=me@gpu', '--allow-session', 'gpu:x']).allowSessions.map((p) => p.host),
+    ['gpu'],
+  );
   assert.throws(() => config(['--allow-session', 'a b']), /--allow-session/);
 });

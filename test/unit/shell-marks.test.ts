@@ -51,12 +51,15 @@ test('parseMark reads the digest of a line the server typed: d= on C and D, r= o
 
 test('the digest is POSIX cksum of the line without blanks, as the shells compute it with cksum', () => {
   for (const line of ['( echo hi )', "fish -c 'echo \\'x\\''", '( printf "a b\\n" \n)', 'é€ ünï', '']) {
-    const said = execFileSync('cksum', { input: Buffer.from(line.replace(/[ \t\n]/g, ''), 'utf8') }).toString().trim().replace(' ', '-');
+    const said = execFileSync('cksum', { input: Buffer.from(line.replace(/[ \t\n]/g, ''), 'utf8') })
+      .toString()
+      .trim()
+      .replace(' ', '-');
     assert.equal(lineDigest(line), said, line);
   }
 });
 
-test('a run is the line of its digest numbered after the shell\'s latest: output between its C and D, the status from D', () => {
+test("a run is the line of its digest numbered after the shell's latest: output between its C and D, the status from D", () => {
   const stream = new PaneStream('%0', '$0');
   stream.push('\x1b]133;A;tmcp=n1.4;s=0;r=\x07$ ');
   const reader = new MarkReader(stream, 'n1', '11-2');
@@ -96,7 +99,7 @@ test('lines the shell reads before the one typed (typed ahead, an empty Enter, a
   assert.equal(reader.accepts(5, '77-9'), false);
 });
 
-test('a prompt naming the line typed is a line the shell read and ran nothing of; zsh\'s end-of-line mark is not output', () => {
+test("a prompt naming the line typed is a line the shell read and ran nothing of; zsh's end-of-line mark is not output", () => {
   const stream = new PaneStream('%0', '$0');
   stream.push('\x1b]133;A;tmcp=z.7;s=0;r=\x07% ');
   const nothing = new MarkReader(stream, 'z', '5-5');
@@ -104,7 +107,9 @@ test('a prompt naming the line typed is a line the shell read and ran nothing of
   assert.equal(nothing.scan(), true);
   assert.equal(nothing.status, 1);
   const partial = new MarkReader(stream, 'z', '6-6');
-  stream.push(` printf abc\r\n\x1b]133;C;tmcp=z.8;d=6-6\x07abc\x1b[1m\x1b[7m%\x1b[27m\x1b[1m\x1b[0m${' '.repeat(79)}\r \r\x1b]133;D;0;tmcp=z.8;d=6-6\x07`);
+  stream.push(
+    ` printf abc\r\n\x1b]133;C;tmcp=z.8;d=6-6\x07abc\x1b[1m\x1b[7m%\x1b[27m\x1b[1m\x1b[0m${' '.repeat(79)}\r \r\x1b]133;D;0;tmcp=z.8;d=6-6\x07`,
+  );
   assert.equal(partial.scan(), true);
   assert.deepEqual(partial.output().lines, ['abc']);
 });

@@ -48,7 +48,8 @@ test('rows of the running tmux: a path with a tab, a backslash before digits and
   const odd = join(base, 'odd\tdir\\033\u0001x é');
   mkdirSync(odd);
   const row = rowFormat({ path: 'pane_current_path', name: 'session_name', width: 'pane_width' });
-  const tmux = (...args: string[]) => execFileSync(TMUX_BIN, ['-S', join(base, 'sock'), '-f', '/dev/null', ...args], { encoding: 'utf8', env: scrubbedEnv() });
+  const tmux = (...args: string[]) =>
+    execFileSync(TMUX_BIN, ['-S', join(base, 'sock'), '-f', '/dev/null', ...args], { encoding: 'utf8', env: scrubbedEnv() });
   tmux('new-session', '-d', '-s', 'rows', '-c', odd, '-x', '80', '-y', '20', 'sleep 30');
   const printed = tmux('list-panes', '-a', '-F', row.format);
   const lines = printed.endsWith('\n') ? printed.slice(0, -1).split('\n') : printed.split('\n');

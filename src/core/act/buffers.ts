@@ -42,7 +42,7 @@ export function checkBufferName(name: string, field = 'buffer_name'): void {
   if (!BUFFER_NAME.test(name)) {
     throw invalidArgument(
       `${field} ${JSON.stringify(name.slice(0, 120))} is not a buffer this server made: names look like ${BUFFER_PREFIX}<32 hex digits>_<logical name>`,
-      'Use the buffer_name that load_buffer returned; the user\'s own tmux buffers are off limits.',
+      "Use the buffer_name that load_buffer returned; the user's own tmux buffers are off limits.",
     );
   }
 }
@@ -61,12 +61,19 @@ export async function loadBuffer(engine: Engine, content: string | Buffer, logic
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   if (bytes.length === 0) throw invalidArgument('content is empty: tmux keeps no empty buffers', 'Load at least one character.');
   if (bytes.length > MAX_BUFFER_BYTES) {
-    throw new Failure('too_large', `content is ${bytes.length} bytes; a buffer holds at most ${MAX_BUFFER_BYTES}`, 'Split it into several buffers.', {
-      touched: false,
-    });
+    throw new Failure(
+      'too_large',
+      `content is ${bytes.length} bytes; a buffer holds at most ${MAX_BUFFER_BYTES}`,
+      'Split it into several buffers.',
+      {
+        touched: false,
+      },
+    );
   }
   if (PASTE_MARKERS.test(bytes.toString('latin1'))) {
-    throw invalidArgument('content contains a bracketed-paste marker (ESC [200~ or ESC [201~), which would let a bracketed paste of it run as typed keys');
+    throw invalidArgument(
+      'content contains a bracketed-paste marker (ESC [200~ or ESC [201~), which would let a bracketed paste of it run as typed keys',
+    );
   }
   const name = `${BUFFER_PREFIX}${randomBytes(16).toString('hex')}_${logical}`;
   // Text travels as one quoted argument on the control connection; NUL bytes cannot, nor should a
@@ -97,7 +104,8 @@ export async function listBuffers(engine: Engine): Promise<BufferInfo[]> {
 export async function showBuffer(engine: Engine, name: string, options: { maxLines?: number | null } = {}): Promise<BufferContent> {
   checkBufferName(name);
   const maxLines = options.maxLines ?? null;
-  if (maxLines !== null && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidArgument(`max_lines must be a whole number of at least 1, or null for no limit, got ${maxLines}`);
+  if (maxLines !== null && (!Number.isInteger(maxLines) || maxLines < 1))
+    throw invalidArgument(`max_lines must be a whole number of at least 1, or null for no limit, got ${maxLines}`);
   // Spawned, not over control mode: tmux escapes bytes for control clients and drops the last newline.
   const raw = await onBuffer(name, () => engine.output(['show-buffer', '-b', name]));
   const text = raw.toString('utf8');
@@ -132,7 +140,14 @@ export async function deleteBuffer(engine: Engine, name: string): Promise<void> 
 /** Deletes every buffer of this server's form (at shutdown, say); returns how many went. */
 export async function deleteAllBuffers(engine: Engine): Promise<number> {
   const buffers = await listBuffers(engine);
-  const gone = await Promise.all(buffers.map((b) => engine.run(['delete-buffer', '-b', b.name]).then(() => 1, () => 0)));
+  const gone = await Promise.all(
+    buffers.map((b) =>
+      engine.run(['delete-buffer', '-b', b.name]).then(
+        () => 1,
+        () => 0,
+      ),
+    ),
+  );
   return gone.reduce<number>((sum, n) => sum + n, 0);
 }
 
@@ -142,7 +157,10 @@ async function onBuffer<T>(name: string, work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (tmuxSaid(error, /no buffer|unknown buffer/i)) {
-      throw notFound(`no buffer ${name} on this tmux server`, 'Buffers live until deleted or the tmux server exits; load it again with load_buffer.');
+      throw notFound(
+        `no buffer ${name} on this tmux server`,
+        'Buffers live until deleted or the tmux server exits; load it again with load_buffer.',
+      );
     }
     throw error;
   }

@@ -40,9 +40,44 @@ const CHUNK_CHARS = 8192;
 const KEY_NAMES = new Set(
   [
     ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
-    'IC', 'Insert', 'DC', 'Delete', 'Home', 'End', 'NPage', 'PageDown', 'PgDn', 'PPage', 'PageUp', 'PgUp',
-    'Tab', 'BTab', 'Space', 'BSpace', 'Enter', 'Escape', 'Up', 'Down', 'Left', 'Right',
-    'KP/', 'KP*', 'KP-', 'KP7', 'KP8', 'KP9', 'KP+', 'KP4', 'KP5', 'KP6', 'KP1', 'KP2', 'KP3', 'KPEnter', 'KP0', 'KP.',
+    'IC',
+    'Insert',
+    'DC',
+    'Delete',
+    'Home',
+    'End',
+    'NPage',
+    'PageDown',
+    'PgDn',
+    'PPage',
+    'PageUp',
+    'PgUp',
+    'Tab',
+    'BTab',
+    'Space',
+    'BSpace',
+    'Enter',
+    'Escape',
+    'Up',
+    'Down',
+    'Left',
+    'Right',
+    'KP/',
+    'KP*',
+    'KP-',
+    'KP7',
+    'KP8',
+    'KP9',
+    'KP+',
+    'KP4',
+    'KP5',
+    'KP6',
+    'KP1',
+    'KP2',
+    'KP3',
+    'KPEnter',
+    'KP0',
+    'KP.',
   ].map((name) => name.toLowerCase()),
 );
 const MODIFIERS = /^(?:[CcMmSs]-|\^)*/;
@@ -74,14 +109,18 @@ export interface KeysRequest {
  */
 export function planKeys(request: KeysRequest, field = 'keys'): InputStep[] {
   const bytes = request.keys.reduce((sum, key) => sum + Buffer.byteLength(key, 'utf8'), 0);
-  if (bytes > MAX_INPUT_BYTES) throw invalidArgument(`${field} holds ${bytes} bytes of text; at most ${MAX_INPUT_BYTES} can be sent in one call`);
+  if (bytes > MAX_INPUT_BYTES)
+    throw invalidArgument(`${field} holds ${bytes} bytes of text; at most ${MAX_INPUT_BYTES} can be sent in one call`);
   const steps = request.literal ? textPlan(request.keys, field) : keyPlan(request.keys, field);
   if (request.enter) pushKeys(steps, 'Enter');
   return steps;
 }
 
 function textPlan(keys: readonly string[], field: string): InputStep[] {
-  return mixedPlan(keys.map((key) => ({ key, asKey: false })), field);
+  return mixedPlan(
+    keys.map((key) => ({ key, asKey: false })),
+    field,
+  );
 }
 
 /**
@@ -93,7 +132,9 @@ function keyPlan(keys: readonly string[], field: string): InputStep[] {
     keys.map((key, index) => {
       // Over a spawned tmux a trailing ";" ends the command, so a key like M-; cannot be pressed safely.
       if (key !== ';' && key.endsWith(';') && isKeyName(key)) {
-        throw invalidArgument(`${field}[${index}] ${JSON.stringify(key)}: a modifier with ";" cannot be sent; send ";" as literal text instead`);
+        throw invalidArgument(
+          `${field}[${index}] ${JSON.stringify(key)}: a modifier with ";" cannot be sent; send ";" as literal text instead`,
+        );
       }
       return { key, asKey: key !== ';' && isKeyName(key) };
     }),
@@ -272,7 +313,13 @@ export async function sendKeys(engine: Engine, request: SendKeysRequest): Promis
     request.pane,
     () => prepareKeys(engine, request),
     (prepared) => prepared.target.pane.id,
-    (prepared) => withInputMark(engine, prepared.target, () => sendSteps(engine, prepared.target.pane.id, prepared.steps), pressesInterrupt(prepared.steps)),
+    (prepared) =>
+      withInputMark(
+        engine,
+        prepared.target,
+        () => sendSteps(engine, prepared.target.pane.id, prepared.steps),
+        pressesInterrupt(prepared.steps),
+      ),
   );
 }
 
@@ -338,20 +385,24 @@ export const PASTE_MARKERS = /\u001b\[20[01]~/;
  */
 export async function pasteText(engine: Engine, request: PasteRequest): Promise<{ pane: InputPaneRecord; characters: number }> {
   const bytes = Buffer.from(request.text, 'utf8');
-  if (bytes.length > MAX_INPUT_BYTES) throw invalidArgument(`text is ${bytes.length} bytes; at most ${MAX_INPUT_BYTES} can be pasted in one call`);
+  if (bytes.length > MAX_INPUT_BYTES)
+    throw invalidArgument(`text is ${bytes.length} bytes; at most ${MAX_INPUT_BYTES} can be pasted in one call`);
   if (request.text.includes('\0')) throw invalidArgument('text contains a NUL character, which a terminal cannot receive');
   if (PASTE_MARKERS.test(request.text)) {
     throw invalidArgument('text contains a bracketed-paste marker (ESC [200~ or ESC [201~), which would let the rest run as typed keys');
   }
   const pane = await pasteChecked(engine, request, 'paste', async (paneId) => {
-    if (bytes.length > 0) await withPrivateBuffer(engine, bytes, (name) => engine.run(['paste-buffer', '-d', ...bracketFlag(request.bracket), '-b', name, '-t', paneId]));
+    if (bytes.length > 0)
+      await withPrivateBuffer(engine, bytes, (name) =>
+        engine.run(['paste-buffer', '-d', ...bracketFlag(request.bracket), '-b', name, '-t', paneId]),
+      );
     if (request.enter) await sendSteps(engine, paneId, [{ kind: 'keys', names: ['Enter'] }]);
   });
   return { pane, characters: [...request.text].length };
 }
 
 /** paste-buffer's `-p` (bracketed paste, when the program asked for it) unless `bracket` is false. */
-export const bracketFlag = (bracket: boolean | undefined): string[] => (bracket ?? true ? ['-p'] : []);
+export const bracketFlag = (bracket: boolean | undefined): string[] => ((bracket ?? true) ? ['-p'] : []);
 
 /**
  * Runs `paste` (tmux commands pasting into the pane) in the pane's input queue once the pane passed

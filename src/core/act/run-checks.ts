@@ -12,7 +12,23 @@ import { guardCaller } from '../targets/caller-guard.js';
 import { getPane } from '../targets/resolve.js';
 
 /** Shells the POSIX frame is written for. */
-export const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ksh93', 'mksh', 'lksh', 'oksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh', 'rbash']);
+export const POSIX_SHELLS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'ksh93',
+  'mksh',
+  'lksh',
+  'oksh',
+  'pdksh',
+  'ash',
+  'busybox',
+  'yash',
+  'posh',
+  'rbash',
+]);
 /** Shells neither frame is valid in: refused even with force. */
 export const NON_POSIX_SHELLS = new Set(['csh', 'tcsh', 'nu', 'nushell', 'pwsh', 'powershell', 'xonsh', 'elvish', 'ion', 'rc', 'es']);
 
@@ -31,8 +47,16 @@ export function checkCommand(command: string): string {
   const control = /[\x00-\x09\x0b-\x1f\x7f]/.exec(text);
   if (control) {
     const code = control[0].charCodeAt(0);
-    const what = code === 0x09 ? 'a tab (an interactive shell would try to complete it)' : code === 0x0d ? 'a carriage return' : `the control character 0x${code.toString(16).padStart(2, '0')}`;
-    throw invalidArgument(`command contains ${what}; it would be read as a keystroke, not as text`, "Write it with printf escapes instead (printf '\\t'), or use send_keys for keystrokes.");
+    const what =
+      code === 0x09
+        ? 'a tab (an interactive shell would try to complete it)'
+        : code === 0x0d
+          ? 'a carriage return'
+          : `the control character 0x${code.toString(16).padStart(2, '0')}`;
+    throw invalidArgument(
+      `command contains ${what}; it would be read as a keystroke, not as text`,
+      "Write it with printf escapes instead (printf '\\t'), or use send_keys for keystrokes.",
+    );
   }
   if (text.endsWith('\\')) throw invalidArgument('command ends with a backslash, which would continue the line into the frame around it');
   if (Buffer.byteLength(text, 'utf8') > MAX_COMMAND_BYTES) {
@@ -40,7 +64,10 @@ export function checkCommand(command: string): string {
   }
   for (const line of text.split('\n')) {
     if (Buffer.byteLength(line, 'utf8') > MAX_LINE_BYTES) {
-      throw invalidArgument(`a line of the command is longer than ${MAX_LINE_BYTES} bytes, more than a terminal line can take`, 'Split it over several lines, or write it to a script file and run that.');
+      throw invalidArgument(
+        `a line of the command is longer than ${MAX_LINE_BYTES} bytes, more than a terminal line can take`,
+        'Split it over several lines, or write it to a script file and run that.',
+      );
     }
   }
   return text;
@@ -52,13 +79,24 @@ export function checkCommand(command: string): string {
  * just sent, a program printing its last words) before it is refused. Nothing is typed when this
  * throws. `interruptAdvice` is how the profile writes "press C-c".
  */
-export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean, interruptAdvice = DEFAULT_INTERRUPT_ADVICE): Promise<PaneRecord> {
+export async function checkPane(
+  engine: Engine,
+  pane: PaneRecord,
+  force: boolean,
+  interruptAdvice = DEFAULT_INTERRUPT_ADVICE,
+): Promise<PaneRecord> {
   if (pane.isDead) throw refused(`pane ${pane.id} is dead (its program exited)`, 'Restart it with respawn_pane, or pick another pane.');
   if (pane.modeCount > 0) {
-    throw refused(`pane ${pane.id} is in copy mode (or another mode); typed text would go to that mode, not to the shell`, 'Leave the mode first (send_keys ["q"] or ["-X", "cancel"]), then run again.');
+    throw refused(
+      `pane ${pane.id} is in copy mode (or another mode); typed text would go to that mode, not to the shell`,
+      'Leave the mode first (send_keys ["q"] or ["-X", "cancel"]), then run again.',
+    );
   }
   if (pane.isSynchronized) {
-    throw refused(`pane ${pane.id} has synchronize-panes on; the command would be typed into every pane of its window`, 'Turn it off with set_synchronize_panes, or use send_keys if that is intended.');
+    throw refused(
+      `pane ${pane.id} has synchronize-panes on; the command would be typed into every pane of its window`,
+      'Turn it off with set_synchronize_panes, or use send_keys if that is intended.',
+    );
   }
   await guardCaller(engine, [pane.id], 'run a command in it', force);
   const isShell = (p: PaneRecord) => {
@@ -68,7 +106,10 @@ export async function checkPane(engine: Engine, pane: PaneRecord, force: boolean
   if (!isShell(pane) && !force) pane = await shellSoon(engine, pane, isShell);
   const program = shellName(pane.currentCommand);
   if (NON_POSIX_SHELLS.has(program)) {
-    throw refused(`pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`, 'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.');
+    throw refused(
+      `pane ${pane.id} runs ${program}, whose syntax the command frame is not written in`,
+      'Start a POSIX shell there (send_keys ["bash", "Enter"]) or use send_keys with wait_for_text.',
+    );
   }
   if (!POSIX_SHELLS.has(program) && program !== FISH && !force) {
     throw refused(

@@ -46,7 +46,15 @@ import { withPaneInput } from './input.js';
 import { linesBetween, watchStream } from '../watch/watch-stream.js';
 import { refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
-import { END_OPTION, INTEGRATED_SHELLS, integrationEnabled, readIntegration, WAIT_OPTION, type IntegratedShell, type Integration } from './shell-integration/index.js';
+import {
+  END_OPTION,
+  INTEGRATED_SHELLS,
+  integrationEnabled,
+  readIntegration,
+  WAIT_OPTION,
+  type IntegratedShell,
+  type Integration,
+} from './shell-integration/index.js';
 import { MarkReader } from './shell-integration/mark-reader.js';
 import { install, installFailedIn, lineEditorReady, PROMPT_GRACE_MS, shellInForeground, startedUp } from './shell-integration/readiness.js';
 import { typedLine } from './shell-integration/typed-line.js';
@@ -76,7 +84,6 @@ export interface RunRequest {
   /** How the profile writes "press C-c in the pane" (its own send_keys syntax), for the advice in refusals. */
   readonly interruptAdvice?: string;
 }
-
 
 export interface RunResult {
   /**
@@ -150,8 +157,6 @@ export interface EndedRun {
   readonly panePid: number;
 }
 
-
-
 /**
  * Types the command and waits for its end, the deadline, the pane's end, or cancellation. In bash,
  * zsh and fish with the integration (installed first in a found shell) the command is typed as it
@@ -173,7 +178,10 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     }
     const current = runs.get(pane.id); // read again: another call may have started meanwhile
     if (current?.waiting) {
-      throw refused(`pane ${pane.id} is still running an earlier run_shell_command from this server`, `Wait for that call to answer, or stop its command with ${advice}.`);
+      throw refused(
+        `pane ${pane.id} is still running an earlier run_shell_command from this server`,
+        `Wait for that call to answer, or stop its command with ${advice}.`,
+      );
     }
     if (current && !request.force) {
       const ago = Math.round((Date.now() - current.since) / 1000);
@@ -198,7 +206,16 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   // From the last look at `runs` to claiming the pane below nothing awaits, so two calls cannot both pass.
   const skipsAtStart = stream.skips;
   // Claimed now; id, reader and typedAt are filled in once the command is typed (after an install, maybe).
-  const run: ActiveRun = { id: '', integrated: false, panePid: pane.pid, since: Date.now(), stream, typedAt: stream.end, reader: new FrameReader(stream, stream.end, 'tm'), waiting: true };
+  const run: ActiveRun = {
+    id: '',
+    integrated: false,
+    panePid: pane.pid,
+    since: Date.now(),
+    stream,
+    typedAt: stream.end,
+    reader: new FrameReader(stream, stream.end, 'tm'),
+    waiting: true,
+  };
   if (runs.has(pane.id)) runs.delete(pane.id); // forced: the new command is the one to follow
   runs.set(pane.id, run);
   const forget = () => {
@@ -218,7 +235,8 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   try {
     // bash, zsh and fish get a line only once they sit in their line editor: prompt drawn, hooks finished.
     // Forced, after a moment (it queues behind what runs); otherwise never, and nothing is typed.
-    const integrable = integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && (integration !== undefined || !installFailedIn(engine, pane));
+    const integrable =
+      integrationEnabled(engine) && INTEGRATED_SHELLS.has(shell) && (integration !== undefined || !installFailedIn(engine, pane));
     if (integration?.starting) integration = await startedUp(engine, pane, integration, request.timeoutMs, stopWatch.signal);
     const ready = () => lineEditorReady(pane.pid, stopWatch.signal, request.force ? PROMPT_GRACE_MS : request.timeoutMs);
     if (integrable && !(await ready()) && !request.force) {
@@ -233,7 +251,8 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     const id = integration ? integration.nonce : 'tm' + randomBytes(6).toString('hex');
     const line = integration ? typedLine(integration.shell, request.command, suppress) : undefined;
     const typedAt = stream.end;
-    const reader: RunReader = integration && line ? new MarkReader(stream, integration.nonce, line.digest) : new FrameReader(stream, typedAt, id);
+    const reader: RunReader =
+      integration && line ? new MarkReader(stream, integration.nonce, line.digest) : new FrameReader(stream, typedAt, id);
     Object.assign(run, { id, integrated: integration !== undefined, typedAt, reader, since: Date.now() });
     // While the stream lags behind the pane (a flood), the end may be read off the screen first.
     let onScreen: ScreenEnding | undefined;
@@ -242,10 +261,15 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       nonce === undefined
         ? undefined
         : () => integratedEndOnScreen(engine, pane.id, nonce, (n, digest) => (reader as MarkReader).accepts(n, digest), request.maxLines);
-    stopLooking = watchScreenForEnd(engine, stream, { paneId: pane.id, id, maxLines: request.maxLines, ...(look ? { look } : {}) }, (ending) => {
-      onScreen = ending;
-      stopWatch.abort();
-    });
+    stopLooking = watchScreenForEnd(
+      engine,
+      stream,
+      { paneId: pane.id, id, maxLines: request.maxLines, ...(look ? { look } : {}) },
+      (ending) => {
+        onScreen = ending;
+        stopWatch.abort();
+      },
+    );
     // The integration's keys clear the line and accept it; the frame starts with C-u (0x15), which clears anything half-typed.
     const typed = line ? line.keys : '\x15' + frameFor(id, request.command, shell, suppress);
     const ended = watchStream(engine, pane.id, stream, {
@@ -273,7 +297,10 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       await withPaneInput(engine, pane.id, async () => {
         stream.noteInput(true);
         await engine.run(['send-keys', '-t', pane.id, 'C-c']);
-      }).then(() => (interrupted = true), () => {});
+      }).then(
+        () => (interrupted = true),
+        () => {},
+      );
     }
     if (outcome === 'timedOut' && !reader.started) outcome = 'notStarted';
     const endChannel = outcome === 'timedOut' && reader instanceof MarkReader ? await askForEndSignal(engine, pane.id, reader) : undefined;
@@ -324,7 +351,12 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
 }
 
 /** The answer for a command never typed: the shell never sat at its prompt within the time (or the call was cancelled meanwhile). */
-function untyped(outcome: 'notStarted' | 'cancelled', started: number, integration: Integration | undefined, earlier: RunResult['earlier']): RunResult {
+function untyped(
+  outcome: 'notStarted' | 'cancelled',
+  started: number,
+  integration: Integration | undefined,
+  earlier: RunResult['earlier'],
+): RunResult {
   return {
     outcome,
     shellWaitsForInput: false,

@@ -51,14 +51,22 @@ export async function endOnScreen(engine: Engine, paneId: string, id: string, ma
  * its prompt was about to be drawn): its status, and the rows above that prompt as its output.
  * `accepts` says whether command line n, of that digest, is the one awaited. Undefined while the option names another.
  */
-export async function integratedEndOnScreen(engine: Engine, paneId: string, nonce: string, accepts: (n: number, digest: string) => boolean, maxLines: number): Promise<ScreenEnding | undefined> {
+export async function integratedEndOnScreen(
+  engine: Engine,
+  paneId: string,
+  nonce: string,
+  accepts: (n: number, digest: string) => boolean,
+  maxLines: number,
+): Promise<ScreenEnding | undefined> {
   const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{history_size} #{${END_OPTION}}`]);
   const match = /^(\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+) (\S+)$/.exec((value ?? '').trim());
   if (!match || match[2] !== nonce || !accepts(Number(match[3]), match[7]!)) return undefined;
   const [historyNow, status, historyThen, row] = [match[1], match[4], match[5], match[6]].map(Number) as [number, number, number, number];
   // Rows scrolled into history since the prompt began move it up (as far as history grew).
   const promptRow = row - Math.max(0, historyNow - historyThen);
-  const rows = (await captureLines(engine, paneId, { start: promptRow - maxLines, end: promptRow - 1, joinWrapped: true })).map((r) => r.trimEnd());
+  const rows = (await captureLines(engine, paneId, { start: promptRow - maxLines, end: promptRow - 1, joinWrapped: true })).map((r) =>
+    r.trimEnd(),
+  );
   while (rows.length > 0 && rows.at(-1) === '') rows.pop();
   return { status, lines: rows.slice(-maxLines), complete: false };
 }
@@ -72,7 +80,12 @@ export async function integratedEndOnScreen(engine: Engine, paneId: string, nonc
 export function watchScreenForEnd(
   engine: Engine,
   stream: PaneStream,
-  target: { readonly paneId: string; readonly id: string; readonly maxLines: number; readonly look?: () => Promise<ScreenEnding | undefined> },
+  target: {
+    readonly paneId: string;
+    readonly id: string;
+    readonly maxLines: number;
+    readonly look?: () => Promise<ScreenEnding | undefined>;
+  },
   found: (ending: ScreenEnding) => void,
 ): () => void {
   const skipsBefore = stream.skips;

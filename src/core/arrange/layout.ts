@@ -66,7 +66,8 @@ export function paneCount(cell: LayoutCell): number {
 
 /** tmux's own consistency rule: split children span their parent, and sizes plus borders add up. */
 export function sizeProblem(cell: LayoutCell): string | undefined {
-  if (cell.width < 1 || cell.height < 1) return `the cell at ${cell.x},${cell.y} is ${cell.width}x${cell.height}; every cell needs at least 1x1`;
+  if (cell.width < 1 || cell.height < 1)
+    return `the cell at ${cell.x},${cell.y} is ${cell.width}x${cell.height}; every cell needs at least 1x1`;
   if (cell.kind === 'pane') return undefined;
   const across = cell.kind === 'columns';
   let total = 0;
@@ -100,7 +101,10 @@ export function checkLayout(layout: string, panes: number, field = 'layout'): La
   try {
     root = parseLayout(layout);
   } catch (error) {
-    throw invalidArgument(`${field} is not a valid tmux layout: ${(error as Error).message}`, 'Copy a layout from a window (tmux prints it in #{window_layout}) or use a named layout');
+    throw invalidArgument(
+      `${field} is not a valid tmux layout: ${(error as Error).message}`,
+      'Copy a layout from a window (tmux prints it in #{window_layout}) or use a named layout',
+    );
   }
   const count = paneCount(root);
   if (count !== panes) throw invalidArgument(`${field} places ${count} pane${count === 1 ? '' : 's'}, but the window has ${panes}`);

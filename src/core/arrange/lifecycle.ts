@@ -8,7 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { TmuxCommandError } from '../../tmux/errors.js';
 import { literalFormat } from '../../tmux/formats.js';
-import { asFailure, Failure, invalidArgument, refused, tmuxSaid } from '../failure.js';
+import { asFailure, type Failure, invalidArgument, refused, tmuxSaid } from '../failure.js';
 import { staleTarget } from '../servers/generation.js';
 import type { Engine } from '../engine.js';
 import { MAX_WINDOW_CELLS } from './layout.js';
@@ -98,8 +98,10 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   if (input.height !== undefined) command.push('-y', String(input.height));
   // A lone bash, zsh or fish given as the program starts with the shell integration too.
   if (input.command !== undefined) programArgv(input.command); // checked before anything else
-  const lone = input.command?.length === 1 ? await shellLaunch(engine, input.command[0]!, input.environment).catch(() => undefined) : undefined;
-  const { flags, launch } = input.command === undefined ? await launchFlags(engine, input) : { flags: environmentFlags(input), launch: lone };
+  const lone =
+    input.command?.length === 1 ? await shellLaunch(engine, input.command[0]!, input.environment).catch(() => undefined) : undefined;
+  const { flags, launch } =
+    input.command === undefined ? await launchFlags(engine, input) : { flags: environmentFlags(input), launch: lone };
   command.push(...flags);
   if (lone) command.push(...Object.entries(lone.environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]));
   // A program given as argv runs as itself; otherwise the shell the caller chose (or tmux's default).
@@ -121,7 +123,8 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
   }
   const [id, pid, startTime] = (lines.find((line) => SESSION_ID.test(line.split(' ')[0] ?? '')) ?? '').split(' ');
   const sessionId = createdId(id === undefined ? [] : [id], SESSION_ID, 'new-session');
-  const sameDaemon = (identity: { pid: number; startTime: number } | undefined) => identity !== undefined && String(identity.pid) === pid && String(identity.startTime) === startTime;
+  const sameDaemon = (identity: { pid: number; startTime: number } | undefined) =>
+    identity !== undefined && String(identity.pid) === pid && String(identity.startTime) === startTime;
   let session: SessionRecord;
   try {
     session = await getSession(engine, sessionId);
@@ -137,13 +140,18 @@ export async function createSession(engine: Engine, input: NewSession): Promise<
 
 /** The session was made, but the tmux server that made it is gone and another answers on its socket. */
 function replacedDaemon(sessionId: string): Failure {
-  return staleTarget(sessionId, 'The tmux server was replaced right after it created the session, which went with it; create it again.', true);
+  return staleTarget(
+    sessionId,
+    'The tmux server was replaced right after it created the session, which went with it; create it again.',
+    true,
+  );
 }
 
 /** argv for tmux's shell-command slot: several words are exec'd as they are, one word through sh so tmux does not parse it. */
 export function programArgv(argv: readonly string[]): string[] {
   if (argv.length === 0 || argv[0] === '') throw invalidArgument('command executable cannot be empty');
-  if (argv[0]!.startsWith('-')) throw invalidArgument('command executable cannot start with "-"', 'use ./-name or an absolute executable path');
+  if (argv[0]!.startsWith('-'))
+    throw invalidArgument('command executable cannot start with "-"', 'use ./-name or an absolute executable path');
   // A trailing ';' ends a tmux command when argv reaches tmux unquoted (the spawn path).
   const bad = argv.findIndex((arg) => arg.endsWith(';') || arg.includes('\0'));
   if (bad !== -1) throw invalidArgument(`command[${bad}] ends with ";" or holds NUL, which tmux cannot pass on unchanged`);
@@ -198,7 +206,9 @@ export async function splitPane(
 ): Promise<PaneRecord> {
   checkSpawnOptions(options);
   if (options.size !== undefined && !/^\d{1,5}%?$/.test(options.size)) {
-    throw invalidArgument(`size must be a number of cells like 20 or a percentage like "30%", got ${JSON.stringify(options.size.slice(0, 32))}`);
+    throw invalidArgument(
+      `size must be a number of cells like 20 or a percentage like "30%", got ${JSON.stringify(options.size.slice(0, 32))}`,
+    );
   }
   const command = ['split-window', '-d', '-P', '-F', '#{pane_id}', ...SPLIT_FLAGS[direction], '-t', paneId];
   if (startDirectory !== undefined) command.push('-c', literalFormat(startDirectory));
@@ -242,8 +252,10 @@ export async function respawnPane(
   if (options.killFirst || options.force) command.push('-k');
   if (options.startDirectory !== undefined) command.push('-c', literalFormat(options.startDirectory));
   // Without a shell of the caller's, tmux runs the pane's first command again: integrated only when that was the default shell.
-  const [startCommand] = options.shell === undefined ? await engine.run(['display-message', '-p', '-t', paneId, '#{pane_start_command}']) : [];
-  const rerunsShell = options.shell === undefined && ((startCommand ?? '').trim() === '' || (startCommand ?? '').includes(integrationFiles().dir));
+  const [startCommand] =
+    options.shell === undefined ? await engine.run(['display-message', '-p', '-t', paneId, '#{pane_start_command}']) : [];
+  const rerunsShell =
+    options.shell === undefined && ((startCommand ?? '').trim() === '' || (startCommand ?? '').includes(integrationFiles().dir));
   const { flags, launch } = rerunsShell ? await launchFlags(engine, options) : { flags: environmentFlags(options), launch: undefined };
   command.push(...flags, ...programFlags(options, launch));
   try {
@@ -269,6 +281,12 @@ export async function setSynchronizePanes(engine: Engine, windowId: string, enab
 
 function createdId(lines: readonly string[], pattern: RegExp, command: string): string {
   const id = lines.map((line) => line.trim()).find((line) => pattern.test(line));
-  if (!id) throw asFailure(new TmuxCommandError([command], `tmux ${command} did not report the new object's id (got ${JSON.stringify(lines.join('\n').slice(0, 200))})`));
+  if (!id)
+    throw asFailure(
+      new TmuxCommandError(
+        [command],
+        `tmux ${command} did not report the new object's id (got ${JSON.stringify(lines.join('\n').slice(0, 200))})`,
+      ),
+    );
   return id;
 }

@@ -32,7 +32,8 @@ const MAX_NAME_CHARS = 1024;
 
 /** Rejects text tmux would not store verbatim in a name or title, or too long to report back. */
 export function checkDisplayText(text: string, field: string, what: string): void {
-  if (text.length > MAX_NAME_CHARS) throw invalidArgument(`${field} is ${text.length} characters long; a ${what} may have at most ${MAX_NAME_CHARS}`);
+  if (text.length > MAX_NAME_CHARS)
+    throw invalidArgument(`${field} is ${text.length} characters long; a ${what} may have at most ${MAX_NAME_CHARS}`);
   if (hasLoneSurrogate(text)) throw invalidArgument(`${field} is not valid Unicode (it has an unpaired surrogate)`);
   const control = CONTROL.exec(text);
   if (control) {
@@ -60,7 +61,8 @@ export function checkSessionName(name: string, field = 'name'): void {
       `${field} ${quoted(name)} contains "${/[:.]/.exec(name)![0]}"; tmux does not allow ":" or "." in session names (it would rename it with "_")`,
     );
   }
-  if (SESSION_ID.test(name)) throw invalidArgument(`${field} ${quoted(name)} looks like a session id; choose a name that is not "$" and digits`);
+  if (SESSION_ID.test(name))
+    throw invalidArgument(`${field} ${quoted(name)} looks like a session id; choose a name that is not "$" and digits`);
   if (isRef(name)) throw invalidArgument(`${field} must not start with "tmux1_", which marks a ref`);
   checkDisplayText(name, field, 'session name');
   checkUnescaped(name, field, 'session name');
@@ -77,7 +79,8 @@ export function checkWindowName(name: string, field = 'name'): void {
 export async function renameSession(engine: Engine, session: SessionRecord, name: string): Promise<SessionRecord> {
   if (session.name !== name) {
     const clash = (await listSessions(engine)).find((other) => other.name === name && other.id !== session.id);
-    if (clash) throw invalidArgument(`a session named ${quoted(name)} already exists (${clash.id})`, 'Session names are unique; pick another name');
+    if (clash)
+      throw invalidArgument(`a session named ${quoted(name)} already exists (${clash.id})`, 'Session names are unique; pick another name');
     await engine.run(['rename-session', '-t', session.id, '--', literalFormat(name)]);
   }
   // The checks refuse what tmux would alter; a change made is answered as made, with what tmux holds.

@@ -34,7 +34,11 @@ export function checkCells(value: number | undefined, field: string): void {
 }
 
 /** Asks tmux for a pane size and leaves the rest to it: tmux clamps to what the window's layout allows (a lone pane keeps the window's size). */
-export async function requestPaneSize(engine: Engine, paneId: string, size: { readonly width?: number; readonly height?: number }): Promise<void> {
+export async function requestPaneSize(
+  engine: Engine,
+  paneId: string,
+  size: { readonly width?: number; readonly height?: number },
+): Promise<void> {
   checkCells(size.width, 'width');
   checkCells(size.height, 'height');
   if (size.width === undefined && size.height === undefined) throw invalidArgument('supply width or height');
@@ -75,7 +79,9 @@ export async function resizePane(engine: Engine, pane: PaneLayout, request: Pane
       'A pane alone in its row or column always spans the window that way; resize the window with resize_window instead',
     );
   }
-  const note = reached ? '' : ` tmux kept it within its window (${window.width}x${window.height}), so it is not exactly ${wanted(request)}.`;
+  const note = reached
+    ? ''
+    : ` tmux kept it within its window (${window.width}x${window.height}), so it is not exactly ${wanted(request)}.`;
   return { pane: after, summary: `Pane ${pane.id} is now ${size}.${note}` };
 }
 
@@ -97,7 +103,8 @@ async function zoomPane(engine: Engine, pane: PaneLayout, window: WindowRecord, 
   }
   const now = await getWindow(engine, window.id);
   const ok = zoom ? now.zoomed && now.activePaneId === pane.id : !now.zoomed;
-  if (!ok) throw refused(`tmux did not ${zoom ? 'zoom' : 'unzoom'} window ${window.id} (zoomed: ${now.zoomed}, active pane ${now.activePaneId})`);
+  if (!ok)
+    throw refused(`tmux did not ${zoom ? 'zoom' : 'unzoom'} window ${window.id} (zoomed: ${now.zoomed}, active pane ${now.activePaneId})`);
   const after = await getPane(engine, pane.id);
   const changed = zoom ? !zoomedHere : window.zoomed;
   return {

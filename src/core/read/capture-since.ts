@@ -70,7 +70,14 @@ export interface CaptureSinceResult {
   readonly cursor: string;
 }
 
-const STATE = rowFormat({ hsize: 'history_size', cy: 'cursor_y', cx: 'cursor_x', height: 'pane_height', pid: 'pane_pid', alt: 'alternate_on' });
+const STATE = rowFormat({
+  hsize: 'history_size',
+  cy: 'cursor_y',
+  cx: 'cursor_x',
+  height: 'pane_height',
+  pid: 'pane_pid',
+  alt: 'alternate_on',
+});
 
 interface PaneState {
   readonly hsize: number;
@@ -84,15 +91,28 @@ interface PaneState {
 /** Checks a cursor's shape; call before touching tmux so a garbled one changes nothing. */
 export function decodeSinceCursor(text: string): Cursor {
   const bad = () =>
-    invalidArgument('cursor is not a cursor capture_since returned', 'Omit cursor to start reading from now, then pass back the cursor each call returns.');
+    invalidArgument(
+      'cursor is not a cursor capture_since returned',
+      'Omit cursor to start reading from now, then pass back the cursor each call returns.',
+    );
   if (text.length > CURSOR_MAX_CHARS) throw bad();
   const c = decodeToken(PREFIX, text) as Partial<Cursor> | null | undefined;
   const nat = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
   if (
-    typeof c !== 'object' || c === null || Array.isArray(c) ||
-    typeof c.f !== 'string' || typeof c.p !== 'string' || !PANE_ID.test(c.p) ||
-    !nat(c.i) || !nat(c.a) || !nat(c.h) || !nat(c.H) || typeof c.x !== 'boolean' || typeof c.t !== 'string' ||
-    !Array.isArray(c.b) || !c.b.every((h) => typeof h === 'string')
+    typeof c !== 'object' ||
+    c === null ||
+    Array.isArray(c) ||
+    typeof c.f !== 'string' ||
+    typeof c.p !== 'string' ||
+    !PANE_ID.test(c.p) ||
+    !nat(c.i) ||
+    !nat(c.a) ||
+    !nat(c.h) ||
+    !nat(c.H) ||
+    typeof c.x !== 'boolean' ||
+    typeof c.t !== 'string' ||
+    !Array.isArray(c.b) ||
+    !c.b.every((h) => typeof h === 'string')
   ) {
     throw bad();
   }
@@ -118,7 +138,14 @@ const hash = (row: string) => createHash('sha256').update(row).digest('base64url
 async function readState(engine: Engine, paneId: string): Promise<PaneState> {
   const row = STATE.parse(await engine.run(['display-message', '-p', '-t', paneId, STATE.format]))[0];
   if (!row) throw new Error(`tmux gave no state for ${paneId}`);
-  return { hsize: toInt(row.hsize), cy: toInt(row.cy), cx: toInt(row.cx), height: toInt(row.height), pid: toInt(row.pid), alt: toBool(row.alt) };
+  return {
+    hsize: toInt(row.hsize),
+    cy: toInt(row.cy),
+    cx: toInt(row.cx),
+    height: toInt(row.height),
+    pid: toInt(row.pid),
+    alt: toBool(row.alt),
+  };
 }
 
 /**
@@ -181,7 +208,12 @@ async function readSince(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLi
   return result;
 }
 
-async function readDetailed(engine: Engine, pane: PaneLayout, cursor: Cursor, maxLines: number): Promise<CaptureSinceResult & { detail: ReadDetail }> {
+async function readDetailed(
+  engine: Engine,
+  pane: PaneLayout,
+  cursor: Cursor,
+  maxLines: number,
+): Promise<CaptureSinceResult & { detail: ReadDetail }> {
   // Rows older than the newest `maxLines` (plus a screen of possibly blank rows) would be dropped
   // anyway: they are not captured at all, only counted, so a long backlog costs no more to read.
   const need = (state: PaneState, first = firstRow(cursor, state)) => Math.max(first, state.hsize - maxLines);
@@ -251,9 +283,24 @@ export interface PanePoint {
  * below, and the cursor's row up to the cursor (so a prompt keeps the space it ends with, which a
  * capture drops); undefined when the point belongs to an earlier process in the pane.
  */
-export async function rowsSincePoint(engine: Engine, pane: PaneLayout, point: PanePoint, maxLines: number): Promise<{ lines: string[]; linesMissed: boolean } | undefined> {
+export async function rowsSincePoint(
+  engine: Engine,
+  pane: PaneLayout,
+  point: PanePoint,
+  maxLines: number,
+): Promise<{ lines: string[]; linesMissed: boolean } | undefined> {
   if (point.pid !== pane.pid) return undefined;
-  const cursor: Cursor = { f: fingerprint(pane.incarnation), p: pane.id, i: point.pid, a: point.row, h: point.history, H: point.height, x: point.alternate, t: '', b: [] };
+  const cursor: Cursor = {
+    f: fingerprint(pane.incarnation),
+    p: pane.id,
+    i: point.pid,
+    a: point.row,
+    h: point.history,
+    H: point.height,
+    x: point.alternate,
+    t: '',
+    b: [],
+  };
   const { lines, linesMissed, detail } = await readDetailed(engine, pane, cursor, maxLines);
   const { state } = detail;
   const atCursor = state.hsize + state.cy - detail.firstRow;
@@ -297,7 +344,8 @@ export async function captureSince(engine: Engine, pane: PaneLayout, options: Ca
       dirty = false;
       const result = await readSince(engine, pane, cursor, maxLines);
       const remaining = deadline - performance.now();
-      if (result.lines.length > 0 || result.linesMissed || closed || remaining <= 0 || options.signal?.aborted || isShuttingDown()) return result;
+      if (result.lines.length > 0 || result.linesMissed || closed || remaining <= 0 || options.signal?.aborted || isShuttingDown())
+        return result;
       if (!dirty) await sleepUntilWoken(remaining, options.signal, (fn) => (wake = fn));
       wake = undefined;
     }

@@ -19,7 +19,10 @@ export function checkFormat(format: string, field = 'format_string'): void {
   if (format.length > MAX_FORMAT_CHARS) throw invalidArgument(`${field} is longer than ${MAX_FORMAT_CHARS} characters`);
   if (format.includes('\0')) throw invalidArgument(`${field} must not contain NUL bytes`);
   if (hasShellJob(format)) {
-    throw invalidArgument(`${field} holds a #(...) shell job, which tmux would run as a command; shell jobs are not allowed here`, 'Read values with #{variable}; write ##( for a literal "#(".');
+    throw invalidArgument(
+      `${field} holds a #(...) shell job, which tmux would run as a command; shell jobs are not allowed here`,
+      'Read values with #{variable}; write ##( for a literal "#(".',
+    );
   }
   checkReexpanding(format, field);
 }

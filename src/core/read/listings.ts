@@ -3,7 +3,6 @@
  * server that answered, filtered by the scope rule. tmux is asked every time.
  */
 import { TmuxConnectionLostError } from '../../tmux/errors.js';
-import { rowFormat, toInt } from '../../tmux/formats.js';
 import type { Engine } from '../engine.js';
 import { asFailure } from '../failure.js';
 import {
@@ -22,11 +21,10 @@ import {
   type WindowRecord,
 } from './records.js';
 
-const CLIENT_FORMAT = rowFormat({ pid: 'client_pid', sessionId: 'session_id', control: 'client_control_mode' });
-
 export async function listSessions(engine: Engine): Promise<SessionRecord[]> {
   const read = await readWithIncarnation(engine, ['list-sessions', '-F', SESSION_FORMAT.format]);
-  const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation)) : [];
+  const own = read && ownClientNames(engine);
+  const sessions = read ? SESSION_FORMAT.parse(read.lines).map((row) => toSession(row, read.incarnation, own!)) : [];
   return engine.scope.limitsSessions ? sessions.filter((s) => engine.scope.allowsSession(engine.tmux.host, s.name)) : sessions;
 }
 
@@ -37,14 +35,22 @@ export async function listSessions(engine: Engine): Promise<SessionRecord[]> {
  * holds when that connection stayed the same across the read; otherwise it is read again after
  * the read and must be unchanged (a server between two equal identities is that same server).
  */
-export async function readWithIncarnation(engine: Engine, command: readonly string[]): Promise<{ lines: string[]; incarnation: Incarnation } | undefined> {
+export async function readWithIncarnation(
+  engine: Engine,
+  command: readonly string[],
+): Promise<{ lines: string[]; incarnation: Incarnation } | undefined> {
   for (let attempt = 0; ; attempt++) {
     const before = await engine.identity();
     if (!before) return undefined;
     const epoch = engine.tmux.connectionEpoch;
     const lines = await engine.runIfServer(command);
     if (!lines) return undefined;
-    const incarnation = { ...(before.host !== undefined ? { host: before.host } : {}), socketPath: before.socketPath, pid: before.pid, startTime: before.startTime };
+    const incarnation = {
+      ...(before.host !== undefined ? { host: before.host } : {}),
+      socketPath: before.socketPath,
+      pid: before.pid,
+      startTime: before.startTime,
+    };
     if (epoch !== 0 && epoch === engine.tmux.connectionEpoch) return { lines, incarnation };
     const after = await engine.identity();
     if (after && after.pid === before.pid && after.startTime === before.startTime) return { lines, incarnation };
@@ -52,16 +58,9 @@ export async function readWithIncarnation(engine: Engine, command: readonly stri
   }
 }
 
-/** Clients per session that are people (or other programs), not this server's own control clients. */
-export async function foreignClientsBySession(engine: Engine): Promise<Map<string, number>> {
-  const lines = await engine.runIfServer(['list-clients', '-F', CLIENT_FORMAT.format]);
-  const own = engine.tmux.ownClientPids();
-  const counts = new Map<string, number>();
-  for (const row of lines ? CLIENT_FORMAT.parse(lines) : []) {
-    if (own.has(toInt(row.pid))) continue;
-    counts.set(row.sessionId, (counts.get(row.sessionId) ?? 0) + 1);
-  }
-  return counts;
+/** The names tmux gives this server's own clients (`client-PID`: they have no terminal), told apart now, as they come and go. */
+export function ownClientNames(engine: Engine): Set<string> {
+  return new Set([...engine.tmux.ownClientPids()].map((pid) => `client-${pid}`));
 }
 
 /** Window links, in every session or in one (`sessionId` must be resolved first). */
@@ -126,7 +125,9 @@ export async function paneInScope(engine: Engine, paneId: string): Promise<boole
 async function placesOutside(engine: Engine): Promise<{ outside: Set<string>; windows: Set<string> }> {
   const outside = new Set<string>();
   const windows = new Set<string>();
-  const lines = await engine.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], { ungated: true });
+  const lines = await engine.runIfServer(['list-panes', '-a', '-F', '#{pane_id}\t#{window_id}\t#{session_id}\t#{session_name}'], {
+    ungated: true,
+  });
   const host = engine.tmux.host;
   const sessionsOf = new Map<string, string[]>();
   const rows = (lines ?? []).map((line) => {
@@ -138,7 +139,8 @@ async function placesOutside(engine: Engine): Promise<{ outside: Set<string>; wi
     if (!engine.scope.allowsSession(host, row.name)) {
       windows.add(row.window);
       outside.add(row.pane);
-    } else if (engine.scope.limitsPanes && !engine.scope.allowsPane(host, row.pane, [], sessionsOf.get(row.window) ?? [])) outside.add(row.pane);
+    } else if (engine.scope.limitsPanes && !engine.scope.allowsPane(host, row.pane, [], sessionsOf.get(row.window) ?? []))
+      outside.add(row.pane);
   }
   return { outside, windows };
 }

@@ -18,8 +18,8 @@ export interface SessionRecord {
   readonly id: string;
   readonly name: string;
   readonly windowCount: number;
-  /** Clients attached, as tmux counts them (this server's own control clients included). */
-  readonly attachedClients: number;
+  /** Clients attached that are people (or other programs), not this server's own control clients. */
+  readonly foreignClients: number;
   /** Seconds since the epoch. */
   readonly created: number;
   readonly activePaneId: string;
@@ -30,19 +30,21 @@ export const SESSION_FORMAT = rowFormat({
   id: 'session_id',
   name: 'session_name',
   windows: 'session_windows',
-  attached: 'session_attached',
+  // tmux names a client by its terminal, or `client-PID` without one (control clients: this server's own).
+  clients: 'session_attached_list',
   created: 'session_created',
   activePane: 'pane_id',
   activeWindow: 'window_id',
 });
 
-export function toSession(row: Record<string, string>, incarnation: Incarnation): SessionRecord {
+/** `own`: the names tmux gives this server's own clients (listings.ts ownClientNames). */
+export function toSession(row: Record<string, string>, incarnation: Incarnation, own: ReadonlySet<string>): SessionRecord {
   return {
     incarnation,
     id: row.id!,
     name: row.name!,
     windowCount: toInt(row.windows!),
-    attachedClients: toInt(row.attached!),
+    foreignClients: row.clients ? row.clients.split(',').filter((name) => !own.has(name)).length : 0,
     created: toInt(row.created!),
     activePaneId: row.activePane!,
     activeWindowId: row.activeWindow!,
@@ -161,7 +163,10 @@ const { deadStatus: _deadStatus, inMode: _inMode, synchronized: _synchronized, .
 export const PANE_LAYOUT_FIELDS = LAYOUT_FIELDS;
 
 /** What an input check needs to know of a pane (core/input.ts); a PaneRecord is one too. */
-export type InputPaneRecord = Pick<PaneRecord, 'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'>;
+export type InputPaneRecord = Pick<
+  PaneRecord,
+  'incarnation' | 'id' | 'sessionId' | 'windowId' | 'isDead' | 'deadStatus' | 'modeCount' | 'isSynchronized'
+>;
 
 /**
  * The fields of an InputPaneRecord alone: a check before typing reads 7 fields instead of 19, none

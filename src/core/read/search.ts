@@ -241,7 +241,14 @@ async function listPaneIds(engine: Engine, sessionId: string | undefined): Promi
   const lines = await engine.runIfServer(['list-panes', ...scope, '-F', PANE_IDS.format]);
   const ids = [...new Set(PANE_IDS.parse(lines ?? []).map((row) => row.id))];
   // Panes outside the scope are not searched (nor named in the count of panes available).
-  return engine.scope.active ? (await inScope(engine, ids.map((id) => ({ id })))).map((row) => row.id) : ids;
+  return engine.scope.active
+    ? (
+        await inScope(
+          engine,
+          ids.map((id) => ({ id })),
+        )
+      ).map((row) => row.id)
+    : ids;
 }
 
 function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'timeout'> {

@@ -102,7 +102,13 @@ export class EscapeFilter {
           continue;
         case State.Escape:
           if (code === 0x5b /* [ */) this.#enterCsi();
-          else if (code === 0x5d /* ] */ || code === 0x50 /* P */ || code === 0x5f /* _ */ || code === 0x5e /* ^ */ || code === 0x58 /* X */) {
+          else if (
+            code === 0x5d /* ] */ ||
+            code === 0x50 /* P */ ||
+            code === 0x5f /* _ */ ||
+            code === 0x5e /* ^ */ ||
+            code === 0x58 /* X */
+          ) {
             this.#state = State.String;
             this.#oscLike = code === 0x5d;
             this.#osc = '';
@@ -150,7 +156,8 @@ export class EscapeFilter {
 
   /** An OSC string ended at `offset` of the text returned: a semantic-prompt mark is kept. */
   #endOsc(offset: number): void {
-    if (this.#oscLike && this.#osc.startsWith('133;') && this.#osc.length <= MAX_OSC_KEPT) this.#marks.push({ payload: this.#osc.slice(4), offset });
+    if (this.#oscLike && this.#osc.startsWith('133;') && this.#osc.length <= MAX_OSC_KEPT)
+      this.#marks.push({ payload: this.#osc.slice(4), offset });
     this.#osc = '';
   }
 
@@ -162,7 +169,13 @@ export class EscapeFilter {
   /** `CSI ? Pm h` / `l`: notes switches to and from the alternate screen. */
   #modeSwitch(set: boolean): void {
     if (!this.#csiParams.startsWith('?')) return;
-    if (!this.#csiParams.slice(1).split(';').some((mode) => ALTERNATE_MODES.has(mode))) return;
+    if (
+      !this.#csiParams
+        .slice(1)
+        .split(';')
+        .some((mode) => ALTERNATE_MODES.has(mode))
+    )
+      return;
     if (set) this.#alternateEntries++;
     this.#alternate = set;
   }

@@ -31,7 +31,9 @@ export async function readVariables(engine: Engine, names: readonly string[], pa
   const target = paneId === undefined ? [] : ['-t', paneId];
   const unique = [...new Set(names)];
   // Pipelined over the control connection: one round trip's worth of latency for all of them.
-  const values = await Promise.all(unique.map(async (name) => (await engine.run(['display-message', '-p', ...target, `#{${name}}`])).join('\n')));
+  const values = await Promise.all(
+    unique.map(async (name) => (await engine.run(['display-message', '-p', ...target, `#{${name}}`])).join('\n')),
+  );
   const defined = values.some((value) => value === '') ? await definedVariables(engine, target) : new Set<string>();
   const out: Record<string, string | null> = {};
   unique.forEach((name, i) => (out[name] = values[i] === '' && !defined.has(name) ? null : values[i]!));

@@ -14,11 +14,16 @@ import { quoted } from '../quote.js';
 import { closePaneStreams } from '../watch/pane-streams.js';
 
 /** One server's part of a call made on every server: its answer, or why it has none. */
-export type ServerAnswer<T> = { readonly host: string | undefined } & ({ readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown });
+export type ServerAnswer<T> = { readonly host: string | undefined } & (
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: unknown }
+);
 
 /** `NAME: reason` for each server that did not answer (`local` for this machine's). */
 export function unanswered(answers: ReadonlyArray<ServerAnswer<unknown>>): string[] {
-  return answers.flatMap((answer) => (answer.ok ? [] : [`${answer.host ?? LOCAL_HOST}: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`]));
+  return answers.flatMap((answer) =>
+    answer.ok ? [] : [`${answer.host ?? LOCAL_HOST}: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`],
+  );
 }
 
 /** Where a tmux server lives. `host` is reserved for remote hosts (absent: this machine). */
@@ -36,7 +41,12 @@ function hostLocation(host: RemoteHost): ServerLocation {
 
 /** The stable string key of a location: equal locations, equal keys; the parts never run together. */
 export function locationKey(location: ServerLocation): string {
-  const where = location.socketPath !== undefined ? `S:${location.socketPath}` : location.socketName !== undefined ? `L:${location.socketName}` : 'default';
+  const where =
+    location.socketPath !== undefined
+      ? `S:${location.socketPath}`
+      : location.socketName !== undefined
+        ? `L:${location.socketName}`
+        : 'default';
   return location.host === undefined ? `local/${where}` : `host:${JSON.stringify(location.host)}/${where}`;
 }
 
@@ -175,7 +185,11 @@ export class EngineRegistry {
         }
       }),
     );
-    return answers.map((answer, i) => (answer.status === 'fulfilled' ? { host: hosts[i], ok: true, value: answer.value } : { host: hosts[i], ok: false, error: answer.reason }));
+    return answers.map((answer, i) =>
+      answer.status === 'fulfilled'
+        ? { host: hosts[i], ok: true, value: answer.value }
+        : { host: hosts[i], ok: false, error: answer.reason },
+    );
   }
 
   /** The configured hosts' names, in configuration order. */
@@ -190,7 +204,9 @@ export class EngineRegistry {
     if (!config) {
       throw notFound(
         `no host named ${JSON.stringify(host)} is configured`,
-        this.#hosts.size ? `Hosts: ${[LOCAL_HOST, ...this.#hosts.keys()].join(', ')}.` : 'This server serves the local tmux only (see --host).',
+        this.#hosts.size
+          ? `Hosts: ${[LOCAL_HOST, ...this.#hosts.keys()].join(', ')}.`
+          : 'This server serves the local tmux only (see --host).',
       );
     }
     return hostLocation(config);
@@ -377,7 +393,18 @@ export class EngineRegistry {
         socketName: location.socketName,
         socketPath: location.socketPath,
         commandTimeoutMs: this.#options.commandTimeoutMs,
-        ...(host ? { ssh: { host: host.name, destination: host.destination, sshConfig: host.sshConfig, sshBin: host.sshBin, remoteTmux: host.remoteTmux, silenceMs: host.silenceMs } } : {}),
+        ...(host
+          ? {
+              ssh: {
+                host: host.name,
+                destination: host.destination,
+                sshConfig: host.sshConfig,
+                sshBin: host.sshBin,
+                remoteTmux: host.remoteTmux,
+                silenceMs: host.silenceMs,
+              },
+            }
+          : {}),
       });
     // The caller guard is about the pane this process runs in, and /proc describes this machine's
     // processes: both apply only to a local tmux, never to a host's.

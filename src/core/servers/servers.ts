@@ -25,12 +25,18 @@ const MAX_EXTRA_SOCKET_PATHS = 64;
  * The sockets in the socket directory (sorted by name; other files left out), then each of
  * `extraSocketPaths` in the order given (not a socket, or missing: not alive).
  */
-export async function listSockets(options: { env?: NodeJS.ProcessEnv; extraSocketPaths?: readonly string[] | null } = {}): Promise<SocketEntry[]> {
+export async function listSockets(
+  options: { env?: NodeJS.ProcessEnv; extraSocketPaths?: readonly string[] | null } = {},
+): Promise<SocketEntry[]> {
   const extra = options.extraSocketPaths ?? [];
-  if (extra.length > MAX_EXTRA_SOCKET_PATHS) throw invalidArgument(`extra_socket_paths lists ${extra.length} paths; at most ${MAX_EXTRA_SOCKET_PATHS}`);
+  if (extra.length > MAX_EXTRA_SOCKET_PATHS)
+    throw invalidArgument(`extra_socket_paths lists ${extra.length} paths; at most ${MAX_EXTRA_SOCKET_PATHS}`);
   for (const path of extra) {
     if (path.includes('\0') || !isAbsolute(path)) {
-      throw invalidArgument(`extra_socket_paths: ${JSON.stringify(path.slice(0, 200))} is not an absolute path`, 'Give full socket paths, such as the one tmux -S was started with.');
+      throw invalidArgument(
+        `extra_socket_paths: ${JSON.stringify(path.slice(0, 200))} is not an absolute path`,
+        'Give full socket paths, such as the one tmux -S was started with.',
+      );
     }
   }
   const dir = socketDirectory(options.env);
@@ -61,7 +67,11 @@ export async function killServer(engine: Engine, options: { force?: boolean } = 
   const caller = engine.options.caller;
   const inside =
     caller !== undefined &&
-    (caller.serverPid !== undefined ? caller.serverPid === identity.pid : caller.socketPath !== undefined ? caller.socketPath === identity.socketPath : true);
+    (caller.serverPid !== undefined
+      ? caller.serverPid === identity.pid
+      : caller.socketPath !== undefined
+        ? caller.socketPath === identity.socketPath
+        : true);
   if (inside && !options.force) {
     throw refused(
       `refusing to kill the tmux server on ${identity.socketPath}: this MCP server runs inside it, and would end with it`,

@@ -7,7 +7,10 @@ import { asFailure } from '../failure.js';
  * Runs `bin -V`: the version of a tmux this server can drive (3.3a or newer), or what is wrong
  * with it (it does not run, is not tmux, is too old), as a sentence and what to do.
  */
-export async function localTmuxCheck(bin: string, env: NodeJS.ProcessEnv): Promise<{ readonly version: string } | { readonly problem: string }> {
+export async function localTmuxCheck(
+  bin: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ readonly version: string } | { readonly problem: string }> {
   try {
     return { version: await checkTmuxBinary(bin, env) };
   } catch (error) {

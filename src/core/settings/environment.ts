@@ -49,7 +49,9 @@ const MAX_ENVIRONMENT_VALUE_CHARS = 65_536;
 
 function checkEnvironmentName(name: string, field = 'name'): void {
   if (!ENVIRONMENT_NAME.test(name)) {
-    throw invalidArgument(`${field} must be an environment variable name (a letter or "_", then letters, digits or "_"; at most 256), got ${JSON.stringify(name.slice(0, 80))}`);
+    throw invalidArgument(
+      `${field} must be an environment variable name (a letter or "_", then letters, digits or "_"; at most 256), got ${JSON.stringify(name.slice(0, 80))}`,
+    );
   }
 }
 
@@ -72,7 +74,11 @@ export async function setEnvironment(engine: Engine, name: string, value: string
  * Takes `name` out of the table. `remove: true` instead marks it removed (tmux's `-r`), so new
  * panes do not get it even when it is in the environment tmux itself started with.
  */
-export async function unsetEnvironment(engine: Engine, name: string, options: { sessionId?: string; remove?: boolean } = {}): Promise<void> {
+export async function unsetEnvironment(
+  engine: Engine,
+  name: string,
+  options: { sessionId?: string; remove?: boolean } = {},
+): Promise<void> {
   checkEnvironmentName(name);
   await changeTable(engine, ['set-environment', options.remove ? '-r' : '-u', ...tableFlags(options.sessionId), '--', name]);
 }

@@ -23,7 +23,10 @@ export type HookScope = { readonly kind: 'global' } | { readonly kind: 'session'
 export async function showHooksAt(engine: Engine, scope: HookScope): Promise<HookEntry[]> {
   const commands =
     scope.kind === 'global'
-      ? [['show-hooks', '-g'], ['show-hooks', '-gw']]
+      ? [
+          ['show-hooks', '-g'],
+          ['show-hooks', '-gw'],
+        ]
       : [['show-hooks', ...(scope.kind === 'window' ? ['-w'] : scope.kind === 'pane' ? ['-p'] : []), '-t', scope.id]];
   const listings = await Promise.all(commands.map((command) => engine.runIfServer(command)));
   const hooks: HookEntry[] = [];

@@ -25,9 +25,14 @@ export async function optionEntry(engine: Engine, name: string): Promise<OptionE
     engine.run(['show-hooks', '-g', '--', name]).catch((error: unknown) => {
       const failure = asFailure(error);
       if (failure?.kind !== 'tmux_failed') throw error;
-      throw new Failure('invalid_argument', `tmux refused option ${name}: ${failure.message.trim()}`, 'Check the name against man tmux (OPTIONS); nothing was changed.', {
-        touched: false,
-      });
+      throw new Failure(
+        'invalid_argument',
+        `tmux refused option ${name}: ${failure.message.trim()}`,
+        'Check the name against man tmux (OPTIONS); nothing was changed.',
+        {
+          touched: false,
+        },
+      );
     }),
     engine.run(['show-hooks', '-g']),
     engine.run(['show-hooks', '-gw']),

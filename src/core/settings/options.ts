@@ -116,7 +116,10 @@ export async function setOption(engine: Engine, scope: OptionScope, name: string
   if (value.includes('\0')) throw invalidArgument('value must not contain NUL bytes');
   if (value.length > MAX_OPTION_VALUE_CHARS) throw invalidArgument(`value is longer than ${MAX_OPTION_VALUE_CHARS} characters`);
   if (hasShellJob(value)) {
-    throw invalidArgument('value holds a #(...) shell job, which tmux would run as a command whenever it draws the value', 'Write ##( for a literal "#(".');
+    throw invalidArgument(
+      'value holds a #(...) shell job, which tmux would run as a command whenever it draws the value',
+      'Write ##( for a literal "#(".',
+    );
   }
   checkReexpanding(value, 'value');
   checkFormatReach(engine.scope, value, 'value');
@@ -146,7 +149,10 @@ async function checkOptionTable(engine: Engine, name: string): Promise<void> {
     );
   }
   if (entry?.server && engine.scope.limitsSessions) {
-    throw outside(engine.scope, `option ${entry.name} is a server option: tmux keeps one value for every session, whatever target it is set through`);
+    throw outside(
+      engine.scope,
+      `option ${entry.name} is a server option: tmux keeps one value for every session, whatever target it is set through`,
+    );
   }
 }
 
@@ -156,10 +162,16 @@ async function changeOption(engine: Engine, command: string[], name: string): Pr
   } catch (error) {
     const failure = asFailure(error);
     if (failure?.kind === 'tmux_failed') {
-      if (/can't find|no such/i.test(failure.message)) throw notFound(`${failure.message.trim()}`, 'List what exists now and pick a current target.');
-      throw new Failure('invalid_argument', `tmux refused option ${name}: ${failure.message.trim()}`, 'Check the name, the scope it belongs to and the values it takes (man tmux, OPTIONS); nothing was changed.', {
-        touched: true,
-      });
+      if (/can't find|no such/i.test(failure.message))
+        throw notFound(`${failure.message.trim()}`, 'List what exists now and pick a current target.');
+      throw new Failure(
+        'invalid_argument',
+        `tmux refused option ${name}: ${failure.message.trim()}`,
+        'Check the name, the scope it belongs to and the values it takes (man tmux, OPTIONS); nothing was changed.',
+        {
+          touched: true,
+        },
+      );
     }
     throw error;
   }

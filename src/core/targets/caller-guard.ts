@@ -28,8 +28,18 @@ export async function guardCaller(engine: Engine, paneIds: readonly string[], ac
   }
 }
 /** Refuses to act on a window or session holding the caller's pane unless `force`; lists its panes only when that can matter. */
-export async function guardCallerWithin(engine: Engine, scope: { windowId: string } | { sessionId: string }, action: string, force: boolean | undefined): Promise<void> {
+export async function guardCallerWithin(
+  engine: Engine,
+  scope: { windowId: string } | { sessionId: string },
+  action: string,
+  force: boolean | undefined,
+): Promise<void> {
   if (force || !engine.scope.caller) return;
   const panes = await listPanes(engine, scope);
-  await guardCaller(engine, panes.map((p) => p.id), action, force);
+  await guardCaller(
+    engine,
+    panes.map((p) => p.id),
+    action,
+    force,
+  );
 }

@@ -43,7 +43,9 @@ export async function resolvePlacement(
 async function findPlacement(engine: Engine, windowId: string, filter: PlacementFilter): Promise<WindowRecord> {
   const all = (await listWindows(engine)).filter((link) => link.id === windowId);
   const matching = all.filter(
-    (link) => (filter.sessionId === undefined || link.sessionId === filter.sessionId) && (filter.index === undefined || link.index === filter.index),
+    (link) =>
+      (filter.sessionId === undefined || link.sessionId === filter.sessionId) &&
+      (filter.index === undefined || link.index === filter.index),
   );
   const where = all.map((link) => `${placementTarget(link)} (${link.sessionName})`).join(', ');
   if (matching.length === 0) {
@@ -99,9 +101,8 @@ export async function movePlacement(engine: Engine, link: WindowRecord, destinat
   const after = (await listWindows(engine, destination.id)).filter((w) => w.id === link.id);
   const earlier = new Set(before.filter((w) => w.id === link.id).map((w) => w.index));
   const moved =
-    (index !== undefined ? after.find((w) => w.index === index) : undefined) ??
-    after.find((w) => !earlier.has(w.index)) ??
-    after[0];
-  if (!moved) throw notFound(`window ${link.id} is not in session ${destination.id} after the move`, 'Call list_windows to see where it is');
+    (index !== undefined ? after.find((w) => w.index === index) : undefined) ?? after.find((w) => !earlier.has(w.index)) ?? after[0];
+  if (!moved)
+    throw notFound(`window ${link.id} is not in session ${destination.id} after the move`, 'Call list_windows to see where it is');
   return moved;
 }

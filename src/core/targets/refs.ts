@@ -72,7 +72,9 @@ export function decodeRef(text: string): DecodedRef | undefined {
   if (!kind || body.length < 14) return undefined;
   const subject = body.slice(13);
   const hosted = HOST_SUBJECT.exec(subject);
-  const decoded = hosted ? { kind, fingerprint: body.slice(1, 13), subject: hosted[2]!, host: hosted[1]! } : { kind, fingerprint: body.slice(1, 13), subject };
+  const decoded = hosted
+    ? { kind, fingerprint: body.slice(1, 13), subject: hosted[2]!, host: hosted[1]! }
+    : { kind, fingerprint: body.slice(1, 13), subject };
   return SUBJECT[kind].test(decoded.subject) && Buffer.from(body, 'utf8').equals(bytes) ? decoded : undefined;
 }
 

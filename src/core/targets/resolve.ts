@@ -9,7 +9,7 @@ import { PANE_ID, SESSION_ID, WINDOW_ID } from '../../tmux/ids.js';
 import type { Engine } from '../engine.js';
 import { asFailure, invalidArgument, notFound, refused, tmuxSaid, type Failure } from '../failure.js';
 import { quoted } from '../quote.js';
-import { listSessions, listWindows, readWithIncarnation } from '../read/listings.js';
+import { listSessions, listWindows, ownClientNames, readWithIncarnation } from '../read/listings.js';
 import {
   INPUT_PANE_FORMAT,
   PANE_ROW_FORMAT,
@@ -33,7 +33,8 @@ const NOT_FOUND = /can't find|no such|not found/i;
 
 /** Refuses a session name outside the scope, naming the rule (whether or not such a session exists). */
 export function checkSessionInScope(engine: Engine, name: string): void {
-  if (!engine.scope.allowsSession(engine.tmux.host, name)) throw outside(engine.scope, `session ${quoted(name)} is outside this server's scope`);
+  if (!engine.scope.allowsSession(engine.tmux.host, name))
+    throw outside(engine.scope, `session ${quoted(name)} is outside this server's scope`);
 }
 
 export async function getPane(engine: Engine, paneId: string): Promise<PaneRecord> {
@@ -45,7 +46,12 @@ export async function getInputPane(engine: Engine, paneId: string): Promise<Inpu
   return paneRow(engine, paneId, INPUT_PANE_FORMAT, toInputPane);
 }
 
-async function paneRow<T>(engine: Engine, paneId: string, format: RowFormat<string>, convert: (row: Record<string, string>, incarnation: Incarnation) => T): Promise<T> {
+async function paneRow<T>(
+  engine: Engine,
+  paneId: string,
+  format: RowFormat<string>,
+  convert: (row: Record<string, string>, incarnation: Incarnation) => T,
+): Promise<T> {
   const read = await display(engine, paneId, format.format, 'pane');
   const row = format.parse(read.lines)[0];
   return convert(row?.id === paneId ? row : missing('pane', paneId), read.incarnation);
@@ -60,11 +66,16 @@ export async function getWindow(engine: Engine, windowId: string): Promise<Windo
 export async function getSession(engine: Engine, sessionId: string): Promise<SessionRecord> {
   const read = await display(engine, sessionId, SESSION_FORMAT.format, 'session');
   const row = SESSION_FORMAT.parse(read.lines)[0];
-  return toSession(row?.id === sessionId ? row : missing('session', sessionId), read.incarnation);
+  return toSession(row?.id === sessionId ? row : missing('session', sessionId), read.incarnation, ownClientNames(engine));
 }
 
 /** One row about `target`; tmux answers an unknown target with an error or with empty fields. */
-async function display(engine: Engine, target: string, format: string, kind: RefKind): Promise<{ lines: string[]; incarnation: Incarnation }> {
+async function display(
+  engine: Engine,
+  target: string,
+  format: string,
+  kind: RefKind,
+): Promise<{ lines: string[]; incarnation: Incarnation }> {
   return onTarget(engine, kind, target, async () => {
     const read = await readWithIncarnation(engine, ['display-message', '-p', '-t', target, format]);
     if (!read) throw asFailure(new TmuxNoServerError(engine.tmux.socketLabel));
@@ -150,7 +161,12 @@ export async function resolveSession(engine: Engine, input: string, field = 'ses
   if (!byName) {
     throw notFound(
       `no session named ${quoted(input)}`,
-      sessions.length ? `Sessions: ${sessions.slice(0, 12).map((s) => `${s.id} ${quoted(s.name)}`).join(', ')}.` : 'There are no sessions; create one with create_session.',
+      sessions.length
+        ? `Sessions: ${sessions
+            .slice(0, 12)
+            .map((s) => `${s.id} ${quoted(s.name)}`)
+            .join(', ')}.`
+        : 'There are no sessions; create one with create_session.',
     );
   }
   return byName;
@@ -185,7 +201,6 @@ async function checkRef(engine: Engine, input: string, field: string) {
   }
   return ref;
 }
-
 
 function missing(kind: RefKind, target: string): never {
   const list = kind === 'session' ? 'list_sessions' : kind === 'pane' ? 'list_panes' : 'list_windows';

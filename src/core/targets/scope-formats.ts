@@ -22,7 +22,8 @@ export function checkFormatReach(scope: Scope, format: string, field: string): v
   if (forms.some((form) => REACHING_MODIFIER.test(form))) {
     throw outside(scope, `${field} uses a loop or search modifier (S:, W:, P:, L:, C:, N:), which reaches sessions outside the scope`);
   }
-  if (forms.some((form) => CLIENT_VARIABLE.test(form))) throw outside(scope, `${field} reads a client_* variable, which describes clients and sessions outside the scope`);
+  if (forms.some((form) => CLIENT_VARIABLE.test(form)))
+    throw outside(scope, `${field} reads a client_* variable, which describes clients and sessions outside the scope`);
 }
 
 /** E and T as a modifier: right after #{ or after the ; that separates modifiers. */

@@ -87,7 +87,14 @@ export function checkCommand(scope: Scope, host: GateHost, command: readonly str
   return commandTable(host.tmux).then((table) => check(scope, host, table, table.parse(command), limited, callerMove));
 }
 
-async function check(scope: Scope, host: GateHost, table: CommandTable, command: ParsedCommand, limited: boolean, callerMove: boolean): Promise<void> {
+async function check(
+  scope: Scope,
+  host: GateHost,
+  table: CommandTable,
+  command: ParsedCommand,
+  limited: boolean,
+  callerMove: boolean,
+): Promise<void> {
   const where = host.tmux.host;
   const name = command.name;
   const sessionsLimited = scope.limitsSessions;
@@ -100,12 +107,18 @@ async function check(scope: Scope, host: GateHost, table: CommandTable, command:
     if (name === 'new-session') {
       const session = command.values.get('s');
       if (session === undefined || !scope.allowsSession(where, session)) {
-        throw outside(scope, session === undefined ? 'a new session needs a name in scope' : `session ${quoted(session)} would be outside the allowed sessions`);
+        throw outside(
+          scope,
+          session === undefined
+            ? 'a new session needs a name in scope'
+            : `session ${quoted(session)} would be outside the allowed sessions`,
+        );
       }
     }
     if (name === 'rename-session') {
       const next = command.positionals[0] ?? '';
-      if (!scope.allowsSession(where, next)) throw outside(scope, `renaming a session to ${quoted(next)} would take it outside the allowed sessions`);
+      if (!scope.allowsSession(where, next))
+        throw outside(scope, `renaming a session to ${quoted(next)} would take it outside the allowed sessions`);
     }
   }
   const caller = callerMove ? await callerPlace(scope, host) : undefined;
@@ -160,7 +173,10 @@ function checkCallerMove(command: ParsedCommand, places: ReadonlyMap<string, Pla
   const moved = MOVED[command.name];
   if (!moved) return;
   const stepping = command.name === 'swap-pane' && (command.switches.has('D') || command.switches.has('U'));
-  const flags = [...moved.flags, ...(command.switches.has('k') && (command.name === 'move-window' || command.name === 'link-window') ? ['t'] : [])];
+  const flags = [
+    ...moved.flags,
+    ...(command.switches.has('k') && (command.name === 'move-window' || command.name === 'link-window') ? ['t'] : []),
+  ];
   for (const flag of flags) {
     const value = command.values.get(flag);
     if (value === undefined) {

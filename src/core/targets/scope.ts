@@ -93,9 +93,7 @@ export class Scope {
   allowsSession(host: string | undefined, name: string): boolean {
     if (!this.limitsSessions) return true;
     const where = host ?? LOCAL_HOST;
-    return this.patterns.some(
-      (p) => (p.host === undefined || p.host === where) && (p.prefix ? name.startsWith(p.name) : name === p.name),
-    );
+    return this.patterns.some((p) => (p.host === undefined || p.host === where) && (p.prefix ? name.startsWith(p.name) : name === p.name));
   }
 
   /**

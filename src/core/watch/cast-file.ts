@@ -101,7 +101,13 @@ export class CastFile {
     if (this.#bytes + size + NOTE_ROOM > this.#maxBytes) {
       this.#full = true;
       const mb = this.#maxBytes / 1024 / 1024;
-      this.#add(JSON.stringify([Math.round(this.elapsed * 1e6) / 1e6, 'm', `recording stopped: the file reached its size limit of ${+mb.toFixed(3)} MB (--record-max-mb)`]) + '\n');
+      this.#add(
+        JSON.stringify([
+          Math.round(this.elapsed * 1e6) / 1e6,
+          'm',
+          `recording stopped: the file reached its size limit of ${+mb.toFixed(3)} MB (--record-max-mb)`,
+        ]) + '\n',
+      );
       return false;
     }
     this.#add(line, size);

@@ -70,7 +70,10 @@ export async function waitForChannel(engine: Engine, channel: string, options: C
   } catch (error) {
     if (isShuttingDown() && !options.signal?.aborted) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
     if (options.signal?.aborted) {
-      throw new Failure('cancelled', `the wait on channel ${channel} was cancelled after ${seconds()} s; the waiting tmux client was stopped`);
+      throw new Failure(
+        'cancelled',
+        `the wait on channel ${channel} was cancelled after ${seconds()} s; the waiting tmux client was stopped`,
+      );
     }
     if (failedAs(error, 'tmux_timeout')) return { channel, released: false, seconds: seconds(), effectiveTimeoutMs };
     await requireSameServer(engine, before.pid, channel);

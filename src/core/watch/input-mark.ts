@@ -62,11 +62,32 @@ export async function settleMarks(engine: Engine): Promise<void> {
 export function parseMark(text: string): InputMark | undefined {
   const parts = text.trim().split(' ');
   if (parts.length !== 10 || parts[0] !== VERSION) return undefined;
-  const [, writer, at, reason, history, cy, cx, height, alternate, pid] = parts as [string, string, string, string, string, string, string, string, string, string];
+  const [, writer, at, reason, history, cy, cx, height, alternate, pid] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const numbers = [at, history, cy, cx, height, pid].map((n) => (/^\d{1,16}$/.test(n) ? Number(n) : NaN));
   if (numbers.some((n) => !Number.isSafeInteger(n)) || (reason !== 'input' && reason !== 'wait')) return undefined;
   const [time, hsize, row, col, rows, process] = numbers as [number, number, number, number, number, number];
-  return { own: writer === WRITER, at: time, reason, row: hsize + row, col, history: hsize, height: rows, alternate: alternate === '1', pid: process };
+  return {
+    own: writer === WRITER,
+    at: time,
+    reason,
+    row: hsize + row,
+    col,
+    history: hsize,
+    height: rows,
+    alternate: alternate === '1',
+    pid: process,
+  };
 }
 
 /**

@@ -56,7 +56,10 @@ export interface UnreadMark {
  * then that the stream no longer holds (reading starts at its oldest line). Undefined when this
  * server neither typed into the pane nor waited on it since the watch began.
  */
-export function unreadStart(stream: PaneStream, end: StreamPosition): { from: StreamPosition; reason: UnreadMark['reason']; dropped: number } | undefined {
+export function unreadStart(
+  stream: PaneStream,
+  end: StreamPosition,
+): { from: StreamPosition; reason: UnreadMark['reason']; dropped: number } | undefined {
   const unread = stream.unread;
   if (!unread) return undefined;
   const from = before(unread.position, end) ? unread.position : end;

@@ -129,7 +129,11 @@ function evictIdle(registry: Map<string, StreamEntry>): void {
  * none is open, so the output that follows is seen); call the returned function once sent. A
  * stream that cannot be opened only costs the mark: the input itself is not held up.
  */
-export async function markInput(engine: Engine, pane: { readonly id: string; readonly sessionId: string }, interrupt = false): Promise<() => void> {
+export async function markInput(
+  engine: Engine,
+  pane: { readonly id: string; readonly sessionId: string },
+  interrupt = false,
+): Promise<() => void> {
   try {
     const lease = await openPaneStream(engine, pane);
     lease.stream.noteInput(interrupt);

@@ -40,7 +40,7 @@ function checkPath(path: string, field: string): void {
   if (!isAbsolute(path)) {
     throw invalidArgument(
       `${field} must be an absolute path, got ${JSON.stringify(path.slice(0, 200))}`,
-      'The pipe runs in the tmux server\'s working directory, not the pane\'s, and ~ is not expanded: give the full path.',
+      "The pipe runs in the tmux server's working directory, not the pane's, and ~ is not expanded: give the full path.",
     );
   }
   if (Buffer.byteLength(path) > MAX_PIPE_PATH_BYTES) throw invalidArgument(`${field} is longer than ${MAX_PIPE_PATH_BYTES} bytes`);
@@ -51,11 +51,19 @@ function checkPath(path: string, field: string): void {
  * missing), replacing any pipe the pane had. `append` (default true) keeps what the file holds.
  * The file gets raw terminal output, escape sequences included.
  */
-export async function startPipe(engine: Engine, paneId: string, path: string, options: { append?: boolean; field?: string } = {}): Promise<PipeState> {
+export async function startPipe(
+  engine: Engine,
+  paneId: string,
+  path: string,
+  options: { append?: boolean; field?: string } = {},
+): Promise<PipeState> {
   checkPath(path, options.field ?? 'output_path');
   const command = pipeCommand(path, options.append ?? true);
   if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) {
-    throw invalidArgument(`${options.field ?? 'output_path'} is too long once quoted for the shell and tmux`, 'Use a shorter path, or fewer quotes, % and # in it.');
+    throw invalidArgument(
+      `${options.field ?? 'output_path'} is too long once quoted for the shell and tmux`,
+      'Use a shorter path, or fewer quotes, % and # in it.',
+    );
   }
   // The pipe's shell runs where the tmux server runs: a path on this machine is checked here.
   if (engine.tmux.host === undefined) checkWritableFile(path, options.field ?? 'output_path');

@@ -266,7 +266,10 @@ export class Recording {
   /** `DIR/[HOST-]SESSION-pN-START`, every part made safe for a file name. */
   #fileBase(sessionName: string): string {
     const host = this.#engine.tmux.host;
-    const start = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const start = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const name = `${host !== undefined ? `${safePart(host)}-` : ''}${safePart(sessionName)}-p${this.#paneId.slice(1)}-${start}`;
     return join(this.#recorder.options.dir, name);
   }
@@ -345,7 +348,10 @@ export class Recording {
 
 /** Letters, digits, `.`, `_`, `+` and `-` kept (not leading `.` or `-`), anything else `_`, at most 64 characters. */
 export function safePart(text: string): string {
-  const safe = text.replace(/[^A-Za-z0-9._+-]/g, '_').replace(/^[.-]/, '_').slice(0, 64);
+  const safe = text
+    .replace(/[^A-Za-z0-9._+-]/g, '_')
+    .replace(/^[.-]/, '_')
+    .slice(0, 64);
   return safe === '' ? '_' : safe;
 }
 

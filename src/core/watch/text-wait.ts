@@ -42,7 +42,11 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
       const screen = (await captureLines(engine, request.pane.id, { keepTrailingBlank: true })).join('\n');
       const bytes = Buffer.byteLength(screen, 'utf8');
       if (bytes > request.baseline.maxBytes) {
-        throw new Failure('too_large', `stdout exceeded ${request.baseline.maxBytes} bytes`, 'The screen is too large to compare; make the pane smaller.');
+        throw new Failure(
+          'too_large',
+          `stdout exceeded ${request.baseline.maxBytes} bytes`,
+          'The screen is too large to compare; make the pane smaller.',
+        );
       }
       if (screen.includes(request.text)) {
         // The next wait starts after what this one was answered from.
@@ -81,9 +85,17 @@ export async function waitForLiteral(engine: Engine, request: LiteralWait): Prom
       case 'cancelled':
         throw new Failure('cancelled', 'the wait was cancelled');
       case 'watchLost':
-        throw new Failure('observation_lost', "the observation was lost: the connection carrying the pane's output broke (the pane still exists)", 'Call again; the wait watches afresh.');
+        throw new Failure(
+          'observation_lost',
+          "the observation was lost: the connection carrying the pane's output broke (the pane still exists)",
+          'Call again; the wait watches afresh.',
+        );
       default:
-        throw new Failure('observation_lost', `the pane's output could no longer be followed (${ending === 'paneDead' ? 'its program exited' : 'the pane closed'})`, 'List the panes again; the pane may be gone.');
+        throw new Failure(
+          'observation_lost',
+          `the pane's output could no longer be followed (${ending === 'paneDead' ? 'its program exited' : 'the pane closed'})`,
+          'List the panes again; the pane may be gone.',
+        );
     }
   } finally {
     lease.release();

@@ -22,7 +22,11 @@ export function encodeCursor(cursor: WaitCursor): string {
 
 /** Parses a cursor; anything malformed is an invalid argument. */
 export function decodeCursor(text: string): WaitCursor {
-  const bad = () => invalidArgument('cursor is not one a previous wait_for_text returned', 'Pass the `cursor` field of an earlier wait_for_text result unchanged, or omit it to wait for output from now on.');
+  const bad = () =>
+    invalidArgument(
+      'cursor is not one a previous wait_for_text returned',
+      'Pass the `cursor` field of an earlier wait_for_text result unchanged, or omit it to wait for output from now on.',
+    );
   const parts = decodeToken(CURSOR_PREFIX, text);
   if (!Array.isArray(parts) || parts.length !== 5) throw bad();
   const [fp, paneId, streamKey, line, col] = parts as unknown[];

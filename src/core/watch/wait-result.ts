@@ -23,7 +23,14 @@ export interface Ending {
 }
 
 /** The result of a wait begun at `started` (performance.now()) that read `stream` from `from` and ended with `outcome`. */
-export function waitResult(request: WaitRequest, started: number, stream: PaneStream | undefined, from: StreamPosition, outcome: WaitOutcome, extra: Ending): WaitResult {
+export function waitResult(
+  request: WaitRequest,
+  started: number,
+  stream: PaneStream | undefined,
+  from: StreamPosition,
+  outcome: WaitOutcome,
+  extra: Ending,
+): WaitResult {
   const end = extra.at ?? stream?.end ?? from;
   // Only the newest lines are rendered: a long wait on a chatty pane may span thousands.
   const first = stream ? Math.max(from.line, stream.end.line - request.maxLines) : 0;
@@ -44,7 +51,9 @@ export function waitResult(request: WaitRequest, started: number, stream: PaneSt
     tail: tail.lines,
     droppedLines: tail.droppedLines,
     seconds: round3((performance.now() - started) / 1000),
-    cursor: resumable ? encodeCursor({ fingerprint: fingerprint(request.pane.incarnation), paneId: request.pane.id, streamKey: stream.key, position: end }) : null,
+    cursor: resumable
+      ? encodeCursor({ fingerprint: fingerprint(request.pane.incarnation), paneId: request.pane.id, streamKey: stream.key, position: end })
+      : null,
     ...(extra.note ? { note: extra.note } : {}),
   };
 }

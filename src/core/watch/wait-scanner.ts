@@ -25,12 +25,15 @@ export function compileMatchers(patterns: readonly string[], regex: boolean, fie
       // A leading (?i), common in other regex dialects, means case-insensitive (JavaScript has no inline flags).
       re = source.startsWith('(?i)') ? boundedRegex(source.slice(4), 'i') : boundedRegex(source);
     } catch (error) {
-      throw invalidArgument(`${field}[${index}] is not a valid regular expression: ${(error as Error).message}`, 'Escape special characters, or pass regex: false to match the text literally.');
+      throw invalidArgument(
+        `${field}[${index}] is not a valid regular expression: ${(error as Error).message}`,
+        'Escape special characters, or pass regex: false to match the text literally.',
+      );
     }
     return {
       source,
       find: (text) => {
-        let m;
+        let m: ReturnType<typeof re.exec>;
         try {
           m = re.exec(text);
         } catch (error) {
@@ -59,7 +62,12 @@ export interface ScanHit {
  * unfinished last line again as it grows. With `skipAlternate` defined (whether the pane showed
  * the alternate screen at entry), output drawn on the alternate screen is passed over.
  */
-export function scanner(stream: PaneStream, from: StreamPosition, request: WaitRequest, skipAlternate: boolean | undefined): () => ScanHit | undefined {
+export function scanner(
+  stream: PaneStream,
+  from: StreamPosition,
+  request: WaitRequest,
+  skipAlternate: boolean | undefined,
+): () => ScanHit | undefined {
   let scanned = from;
   return () => {
     const last = stream.end;
@@ -87,7 +95,10 @@ export function seenAtEntry(lines: readonly string[], request: WaitRequest): boo
 }
 
 /** The first stop or pattern in rows read from the screen (a capture_since backlog). */
-export function matchBacklog(rows: readonly string[], request: WaitRequest): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number } | undefined {
+export function matchBacklog(
+  rows: readonly string[],
+  request: WaitRequest,
+): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number } | undefined {
   for (const row of rows) {
     const hit = firstMatch(row, request);
     // Not `at`: a column in one row, not a place in the stream.
@@ -100,8 +111,14 @@ export function matchBacklog(rows: readonly string[], request: WaitRequest): { o
  * What ends a wait in `text`: a stop first, then a pattern (with where its match ends in `at`);
  * with no patterns, any text that is not blank (no `at`).
  */
-function firstMatch(text: string, request: WaitRequest): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: number } | undefined {
-  for (const [list, outcome] of [[request.stops, 'stopped'], [request.patterns, 'matched']] as const) {
+function firstMatch(
+  text: string,
+  request: WaitRequest,
+): { outcome: WaitOutcome; matched?: Matcher; matchedIndex?: number; at?: number } | undefined {
+  for (const [list, outcome] of [
+    [request.stops, 'stopped'],
+    [request.patterns, 'matched'],
+  ] as const) {
     for (let i = 0; i < list.length; i++) {
       const at = list[i]!.find(text);
       if (at !== -1) return { outcome, matched: list[i], matchedIndex: i, at };

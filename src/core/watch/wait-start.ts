@@ -23,7 +23,13 @@ export interface StartPoint {
  * The start of a wait on `stream`, whose end was `entryEnd` when the wait subscribed; `mark`: the
  * input mark found in the pane (input-mark.ts), which counts when another process set it later.
  */
-export async function waitStart(engine: Engine, request: WaitRequest, stream: PaneStream, entryEnd: StreamPosition, mark?: InputMark): Promise<StartPoint> {
+export async function waitStart(
+  engine: Engine,
+  request: WaitRequest,
+  stream: PaneStream,
+  entryEnd: StreamPosition,
+  mark?: InputMark,
+): Promise<StartPoint> {
   let from = entryEnd;
   let note: string | undefined;
   let startedFrom: WaitStart = request.since !== undefined ? 'since' : 'now';
@@ -43,12 +49,14 @@ export async function waitStart(engine: Engine, request: WaitRequest, stream: Pa
     // Our last input (or the last wait) marked where new output begins: what the pane printed since counts.
     startedFrom = unread.reason;
     from = unread.from;
-    if (unread.dropped > 0) note = `Output older than the buffer (${unread.dropped} lines) was dropped since the last input; matching starts from the oldest line kept.`;
+    if (unread.dropped > 0)
+      note = `Output older than the buffer (${unread.dropped} lines) was dropped since the last input; matching starts from the oldest line kept.`;
   }
   if (cursor) {
     startedFrom = 'cursor';
     if (cursor.streamKey !== stream.key) {
-      note = 'The cursor belongs to a watch that has ended (idle for a long time, or the server restarted); waiting from now on, so output printed between the two calls may be missed.';
+      note =
+        'The cursor belongs to a watch that has ended (idle for a long time, or the server restarted); waiting from now on, so output printed between the two calls may be missed.';
     } else {
       const end = stream.end;
       from = before(cursor.position, end) ? cursor.position : end;

@@ -32,18 +32,28 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
   const { pane } = request;
   if (pane.isDead) {
     const screen = await captureLines(engine, pane.id).catch(() => []);
-    return waitResult(request, started, undefined, { line: 0, col: 0 }, 'paneDead', { sawNewOutput: false, matchedAtEntry: seenAtEntry(screen, request), alternateScreen: false });
+    return waitResult(request, started, undefined, { line: 0, col: 0 }, 'paneDead', {
+      sawNewOutput: false,
+      matchedAtEntry: seenAtEntry(screen, request),
+      alternateScreen: false,
+    });
   }
 
   const lease = await openPaneStream(engine, pane);
   const stream = lease.stream;
   try {
     // Subscribed first, then looked: whatever the screen showed is "at entry"; the stream has the rest.
-    const entry = captureLines(engine, pane.id).then((lines) => seenAtEntry(lines, request), () => false);
+    const entry = captureLines(engine, pane.id).then(
+      (lines) => seenAtEntry(lines, request),
+      () => false,
+    );
     entry.catch(() => {}); // a pattern that times out on the screen fails the call where `entry` is awaited, not the process
     // The stream knows the alternate screen from the switches it sees; before any, the state at entry holds.
     // The same read finds the input mark another process may have left (input-mark.ts).
-    const atEntry = engine.run(['display-message', '-p', '-t', pane.id, ENTRY_FORMAT.format]).then((lines) => ENTRY_FORMAT.parse(lines)[0], () => undefined);
+    const atEntry = engine.run(['display-message', '-p', '-t', pane.id, ENTRY_FORMAT.format]).then(
+      (lines) => ENTRY_FORMAT.parse(lines)[0],
+      () => undefined,
+    );
     const alternateAtEntry = atEntry.then((row) => row?.alternate === '1');
     const entryEnd = stream.end;
     const skipAlternate = request.skipAlternateScreen ? await alternateAtEntry : undefined;
@@ -55,7 +65,9 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
     const outcome = typeof watched === 'string' ? { outcome: watched } : watched;
     const at = 'at' in outcome ? (outcome.at as StreamPosition | undefined) : undefined;
     // A match in the backlog (capture_since rows) or in stream text received before the call began.
-    const matchedBeforeCall = (outcome.outcome === 'matched' || outcome.outcome === 'stopped') && (early !== undefined || (at !== undefined && !before(entryEnd, at)));
+    const matchedBeforeCall =
+      (outcome.outcome === 'matched' || outcome.outcome === 'stopped') &&
+      (early !== undefined || (at !== undefined && !before(entryEnd, at)));
     // The next wait without a cursor starts where this one stopped (a cancelled one was never read).
     if (outcome.outcome !== 'cancelled') stream.consumed(at ?? stream.end);
 
@@ -66,7 +78,10 @@ export async function waitForText(engine: Engine, request: WaitRequest): Promise
       sawNewOutput: backlog.length > 0 || before(from, stream.end),
       // Pattern text on screen counts "at entry" only when it was not itself the (new) match.
       matchedAtEntry: (await entry) && !matchedBeforeCall,
-      alternateScreen: (await alternateAtEntry) || stream.alternate === true || (stream.lastAlternateEntry !== undefined && !before(stream.lastAlternateEntry, from)),
+      alternateScreen:
+        (await alternateAtEntry) ||
+        stream.alternate === true ||
+        (stream.lastAlternateEntry !== undefined && !before(stream.lastAlternateEntry, from)),
       ...(note ? { note } : {}),
     });
     return withBacklog(result, backlog, from, request.maxLines);

@@ -81,15 +81,22 @@ export function watchStream<T>(
           if (lost) settle(() => reject(lost));
           else {
             paneState(engine, paneId)
-              .catch((error: unknown) => (failedAs(error, 'connection_lost', 'attach_refused', 'link_silent') ? paneState(engine, paneId) : Promise.reject(error)))
-              .then(gone, (error) => (engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('watchLost')));
+              .catch((error: unknown) =>
+                failedAs(error, 'connection_lost', 'attach_refused', 'link_silent') ? paneState(engine, paneId) : Promise.reject(error),
+              )
+              .then(gone, (error) =>
+                engine.tmux.host !== undefined && isHostUnreachable(error) ? settle(() => reject(error)) : end('watchLost'),
+              );
           }
         }
       }),
     );
     const deadline = setTimeout(() => end('timedOut'), options.timeoutMs);
     const heartbeat = setInterval(checkLiveness, LIVENESS_MS);
-    cleanups.push(() => clearTimeout(deadline), () => clearInterval(heartbeat));
+    cleanups.push(
+      () => clearTimeout(deadline),
+      () => clearInterval(heartbeat),
+    );
     // Shutting down: the wait ends now with what it has, as at its deadline.
     cleanups.push(onShutdown(() => end('timedOut')));
     const onAbort = () => end('cancelled');

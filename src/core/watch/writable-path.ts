@@ -13,7 +13,11 @@ const KERNEL_FILES = /^\/(proc|sys|dev)(\/|$)/;
 
 export function checkWritableFile(path: string, field: string): void {
   const quotedPath = JSON.stringify(path.slice(0, 200));
-  const refuse = (why: string) => invalidArgument(`${field} ${quotedPath} cannot be written: ${why}`, 'Give the path of an ordinary file in an existing directory this server may write to.');
+  const refuse = (why: string) =>
+    invalidArgument(
+      `${field} ${quotedPath} cannot be written: ${why}`,
+      'Give the path of an ordinary file in an existing directory this server may write to.',
+    );
   let exists = true;
   try {
     lstatSync(path);

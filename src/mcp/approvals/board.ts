@@ -18,7 +18,9 @@ export interface Answer {
   readonly reason?: string;
 }
 
-export type BoardEvent = { readonly kind: 'questions'; readonly questions: readonly PendingQuestion[] } | { readonly kind: 'paused'; readonly paused: boolean };
+export type BoardEvent =
+  | { readonly kind: 'questions'; readonly questions: readonly PendingQuestion[] }
+  | { readonly kind: 'paused'; readonly paused: boolean };
 
 /** Longest reason kept from a person's answer. */
 export const MAX_REASON = 500;
@@ -65,7 +67,8 @@ export class ApprovalBoard {
     this.#paused = paused;
     this.#emit({ kind: 'paused', paused });
     if (paused) return;
-    for (const { question, settle } of [...this.#pending.values()]) if (question.paused) settle({ decision: 'approve', channel: 'view', reason: 'resumed' });
+    for (const { question, settle } of [...this.#pending.values()])
+      if (question.paused) settle({ decision: 'approve', channel: 'view', reason: 'resumed' });
   }
 
   list(): PendingQuestion[] {

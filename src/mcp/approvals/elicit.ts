@@ -77,8 +77,10 @@ export function answerIn(ctx: ServerContext, key: string): Answer | undefined {
 function answerOf(result: ElicitResult): Answer {
   const content = (result.content ?? {}) as { decision?: unknown; reason?: unknown };
   const given = typeof content.reason === 'string' ? content.reason.trim().slice(0, MAX_REASON).trim() : '';
-  if (result.action === 'accept' && content.decision === 'approve') return { decision: 'approve', channel: 'elicitation', ...(given ? { reason: given } : {}) };
-  const reason = given || (result.action === 'decline' ? 'declined in the client' : result.action === 'cancel' ? 'dismissed in the client' : '');
+  if (result.action === 'accept' && content.decision === 'approve')
+    return { decision: 'approve', channel: 'elicitation', ...(given ? { reason: given } : {}) };
+  const reason =
+    given || (result.action === 'decline' ? 'declined in the client' : result.action === 'cancel' ? 'dismissed in the client' : '');
   return { decision: 'deny', channel: 'elicitation', ...(reason ? { reason } : {}) };
 }
 
@@ -107,7 +109,11 @@ export class QuestionSeal {
   constructor(timeoutMs: number) {
     // A retry after the deadline is still read (to say it came too late); past this, the seal refuses it.
     this.#ttlMs = timeoutMs + 60_000;
-    this.#codec = createRequestStateCodec<SealedQuestion>({ key: randomBytes(32), ttlSeconds: Math.ceil(this.#ttlMs / 1000), bind: (ctx) => ctx.mcpReq.method });
+    this.#codec = createRequestStateCodec<SealedQuestion>({
+      key: randomBytes(32),
+      ttlSeconds: Math.ceil(this.#ttlMs / 1000),
+      bind: (ctx) => ctx.mcpReq.method,
+    });
   }
 
   /** The `requestState` option of every server built: verify the seal, then refuse a state used before. */
@@ -132,17 +138,29 @@ export class QuestionSeal {
 }
 
 /** The `input_required` answer: one embedded question per key, and the sealed state the retry must echo. */
-export function askByInputRequired(questions: ReadonlyArray<readonly [key: string, message: string]>, requestState: string): InputRequiredResult {
-  return inputRequired({ inputRequests: Object.fromEntries(questions.map(([key, message]) => [key, embeddedQuestion(message)])), requestState });
+export function askByInputRequired(
+  questions: ReadonlyArray<readonly [key: string, message: string]>,
+  requestState: string,
+): InputRequiredResult {
+  return inputRequired({
+    inputRequests: Object.fromEntries(questions.map(([key, message]) => [key, embeddedQuestion(message)])),
+    requestState,
+  });
 }
 
 /** A digest of a call (tool and arguments, keys in a fixed order), to tie a sealed question to it. */
 export function callDigest(tool: string, args: unknown): string {
-  return createHash('sha256').update(JSON.stringify([tool, canonical(args)])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([tool, canonical(args)]))
+    .digest('base64url');
 }
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
 }

@@ -7,17 +7,27 @@
  * unanswered in time or with no one to ask, the call is refused with nothing sent to tmux.
  * A call no rule meets costs one synchronous look at the rules.
  */
+import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 import { Failure, onShutdown, readTyped, type Typed, type TypedText } from '../../core/index.js';
 import type { AuditClient, AuditTrail } from '../tools/audit.js';
-import { withProgress, type ToolCall, type ToolDeclaration } from '../tools/tool.js';
+import { auditTargets } from '../tools/audit-targets.js';
 import { READ_GROUP } from '../tools/selection.js';
+import { withProgress, type ToolCall, type ToolDeclaration } from '../tools/tool.js';
 import { ApprovalBoard, type Answer, type PendingQuestion } from './board.js';
-import { answerIn, askByInputRequired, askDuringCall, callDigest, elicitationEra, QuestionSeal, type ClientRequest, type SealedQuestion } from './elicit.js';
+import {
+  answerIn,
+  askByInputRequired,
+  askDuringCall,
+  callDigest,
+  elicitationEra,
+  QuestionSeal,
+  type ClientRequest,
+  type SealedQuestion,
+} from './elicit.js';
+import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
 import type { Locate, Place } from './place.js';
 import { placeHolds, RuleSet, type ApprovalRule, type Unit } from './rules.js';
 import { noOneToAsk, questionText, refusalOf, type Settled } from './wording.js';
-import { paneKey, UnfinishedLines, unfinishedOf } from './lines.js';
-import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerOptions } from '@modelcontextprotocol/server';
 
 export interface ApprovalOptions {
   readonly rules: readonly ApprovalRule[];
@@ -80,7 +90,6 @@ interface Subject {
   readonly reading: Reading;
   readonly item?: number;
 }
-
 
 /** Longest text a question shows of what a call types. */
 const MAX_SHOWN_TEXT = 2000;
@@ -145,7 +154,13 @@ export class Approvals {
   }
 
   /** The rules a unit meets: by name and annotations, and (text rules set) by what it types after its pane's unfinished line. */
-  #read(tool: GatedTool | undefined, args: unknown, ctx: unknown, overlay: Map<string, string>, batch: boolean): Reading | Promise<Reading> {
+  #read(
+    tool: GatedTool | undefined,
+    args: unknown,
+    ctx: unknown,
+    overlay: Map<string, string>,
+    batch: boolean,
+  ): Reading | Promise<Reading> {
     if (!tool) return QUIET;
     const named = this.rules.named(unitOf(tool, batch));
     if (batch || !tool.typed || !this.rules.readsText) return named.length ? { rules: named } : QUIET;
@@ -179,7 +194,12 @@ export class Approvals {
     if (reading.pane) this.#lines.set(reading.pane.key, reading.pane.line);
   }
 
-  async #decide(call: ScreenCall, items: readonly Item[], wholeRead: Reading | Promise<Reading>, reads: ReadonlyArray<Reading | Promise<Reading>>): Promise<Screened> {
+  async #decide(
+    call: ScreenCall,
+    items: readonly Item[],
+    wholeRead: Reading | Promise<Reading>,
+    reads: ReadonlyArray<Reading | Promise<Reading>>,
+  ): Promise<Screened> {
     const whole: Subject = { tool: call.tool, args: call.args, reading: await wholeRead };
     const readings = await Promise.all(reads);
     let wholeRule: ApprovalRule | undefined;
@@ -201,7 +221,11 @@ export class Approvals {
     // pane's line changed meanwhile, so another item now meets a rule) is asked again, never let through.
     const sealed = call.request?.ctx.mcpReq.requestState<SealedQuestion>();
     let answered = sealed !== undefined ? this.#readSealed(call, sealed, whole, subjects) : undefined;
-    if (answered && [...(wholeRule ? ['call'] : []), ...[...subjects.keys()].map((index) => `item-${index}`)].some((key) => !answered!.has(key))) answered = undefined;
+    if (
+      answered &&
+      [...(wholeRule ? ['call'] : []), ...[...subjects.keys()].map((index) => `item-${index}`)].some((key) => !answered!.has(key))
+    )
+      answered = undefined;
     // Paused, a call that changes anything waits for Resume, unless a person is asked about it anyway.
     if (!wholeRule && this.#heldByPause(call.tool)) {
       const paused = await this.#ask(call, whole, undefined);
@@ -265,32 +289,37 @@ export class Approvals {
       return failure;
     }
     const withdraw = new AbortController();
-    const settled = await withProgress(call.progress, this.timeoutMs, (s) => `waiting ${s}s for a person to approve ${subject.tool.name}`, () =>
-      new Promise<Settled>((resolve) => {
-        const timer = setTimeout(() => resolve({ timedOut: true }), Math.max(0, question.deadline - Date.now()));
-        const onAbort = () => resolve({ cancelled: 'client' });
-        call.signal.addEventListener('abort', onAbort, { once: true });
-        if (call.signal.aborted) onAbort();
-        const unshut = onShutdown(() => resolve({ cancelled: 'stopping' }));
-        const unpost = this.#view ? this.board.post(question, (answer) => resolve({ answer })) : () => {};
-        const channels = [
-          ...(era === 'legacy' ? [askDuringCall(call.request!, message, withdraw.signal, this.timeoutMs)] : []),
-          ...(terminal ? [terminal(message, withdraw.signal)] : []),
-        ];
-        for (const channel of channels) {
-          channel.then(
-            (answer) => resolve({ answer }),
-            // A client that fails to ask leaves the view to answer; with no view, the call is refused.
-            (error: unknown) => !withdraw.signal.aborted && !this.#view && resolve({ failed: error instanceof Error ? error.message : String(error) }),
-          );
-        }
-        withdraw.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          call.signal.removeEventListener('abort', onAbort);
-          unshut();
-          unpost();
-        });
-      }).finally(() => withdraw.abort()),
+    const settled = await withProgress(
+      call.progress,
+      this.timeoutMs,
+      (s) => `waiting ${s}s for a person to approve ${subject.tool.name}`,
+      () =>
+        new Promise<Settled>((resolve) => {
+          const timer = setTimeout(() => resolve({ timedOut: true }), Math.max(0, question.deadline - Date.now()));
+          const onAbort = () => resolve({ cancelled: 'client' });
+          call.signal.addEventListener('abort', onAbort, { once: true });
+          if (call.signal.aborted) onAbort();
+          const unshut = onShutdown(() => resolve({ cancelled: 'stopping' }));
+          const unpost = this.#view ? this.board.post(question, (answer) => resolve({ answer })) : () => {};
+          const channels = [
+            ...(era === 'legacy' ? [askDuringCall(call.request!, message, withdraw.signal, this.timeoutMs)] : []),
+            ...(terminal ? [terminal(message, withdraw.signal)] : []),
+          ];
+          for (const channel of channels) {
+            channel.then(
+              (answer) => resolve({ answer }),
+              // A client that fails to ask leaves the view to answer; with no view, the call is refused.
+              (error: unknown) =>
+                !withdraw.signal.aborted && !this.#view && resolve({ failed: error instanceof Error ? error.message : String(error) }),
+            );
+          }
+          withdraw.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            call.signal.removeEventListener('abort', onAbort);
+            unshut();
+            unpost();
+          });
+        }).finally(() => withdraw.abort()),
     );
     const failure = refusalOf(settled, describe(subject), rule, this.timeoutMs);
     this.#record(call, subject, question, rule, settled, failure, performance.now() - started);
@@ -298,24 +327,43 @@ export class Approvals {
   }
 
   /** 2026-07-28 with a client that can be asked: every question of the call at once, in one sealed input_required. */
-  async #askModern(call: ScreenCall, whole: Subject, wholeRule: ApprovalRule | undefined, subjects: ReadonlyMap<number, { subject: Subject; rule: ApprovalRule }>): Promise<InputRequiredResult> {
+  async #askModern(
+    call: ScreenCall,
+    whole: Subject,
+    wholeRule: ApprovalRule | undefined,
+    subjects: ReadonlyMap<number, { subject: Subject; rule: ApprovalRule }>,
+  ): Promise<InputRequiredResult> {
     const asked: Array<[key: string, subject: Subject, rule: ApprovalRule]> = [
       ...(wholeRule ? [['call', whole, wholeRule] as [string, Subject, ApprovalRule]] : []),
       ...[...subjects].map(([index, { subject, rule }]) => [`item-${index}`, subject, rule] as [string, Subject, ApprovalRule]),
     ];
-    const questions = await Promise.all(asked.map(async ([key, subject, rule]) => [key, questionText(await this.#question(call, subject, rule))] as const));
+    const questions = await Promise.all(
+      asked.map(async ([key, subject, rule]) => [key, questionText(await this.#question(call, subject, rule))] as const),
+    );
     const now = Date.now();
     const state = await this.#seal.seal(
-      { id: ApprovalBoard.newId(), call: callDigest(call.tool.name, call.args), askedAt: now, deadline: now + this.timeoutMs, keys: asked.map(([key, , rule]) => [key, rule.text] as const) },
+      {
+        id: ApprovalBoard.newId(),
+        call: callDigest(call.tool.name, call.args),
+        askedAt: now,
+        deadline: now + this.timeoutMs,
+        keys: asked.map(([key, , rule]) => [key, rule.text] as const),
+      },
       call.request!.ctx,
     );
     return askByInputRequired(questions, state);
   }
 
   /** The answers a retried 2026 call brings, each a refusal or undefined (approved), by key. */
-  #readSealed(call: ScreenCall, sealed: SealedQuestion, whole: Subject, subjects: ReadonlyMap<number, { subject: Subject; rule: ApprovalRule }>): Map<string, Failure | undefined> {
+  #readSealed(
+    call: ScreenCall,
+    sealed: SealedQuestion,
+    whole: Subject,
+    subjects: ReadonlyMap<number, { subject: Subject; rule: ApprovalRule }>,
+  ): Map<string, Failure | undefined> {
     // The seal and its one use were checked by the SDK's verify hook; it must also be this very call.
-    if (sealed.call !== callDigest(call.tool.name, call.args)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+    if (sealed.call !== callDigest(call.tool.name, call.args))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
     const answers = new Map<string, Failure | undefined>();
     const late = Date.now() > sealed.deadline;
     for (const [key, ruleText] of sealed.keys) {
@@ -323,7 +371,11 @@ export class Approvals {
       if (!subject) continue;
       const rule = this.rules.rules.find((each) => each.text === ruleText);
       const answer = late ? undefined : answerIn(call.request!.ctx, key);
-      const settled: Settled = late ? { timedOut: true } : answer ? { answer } : { answer: { decision: 'deny', channel: 'elicitation', reason: 'the client sent no answer' } };
+      const settled: Settled = late
+        ? { timedOut: true }
+        : answer
+          ? { answer }
+          : { answer: { decision: 'deny', channel: 'elicitation', reason: 'the client sent no answer' } };
       const failure = refusalOf(settled, describe(subject), rule, this.timeoutMs);
       this.#record(call, subject, { where: [] }, rule, settled, failure, Date.now() - sealed.askedAt);
       answers.set(key, failure);
@@ -340,7 +392,12 @@ export class Approvals {
       tool: subject.tool.name,
       ...(subject.item !== undefined ? { batch: { tool: call.tool.name, index: subject.item } } : {}),
       where: places.map((place) => place.label),
-      ...(text ? { text: text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}...[${text.length - MAX_SHOWN_TEXT} more characters]` : text } : {}),
+      ...(text
+        ? {
+            text:
+              text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}...[${text.length - MAX_SHOWN_TEXT} more characters]` : text,
+          }
+        : {}),
       arguments: clean,
       ...(rule ? { rule: rule.text } : {}),
       paused: rule === undefined,
@@ -369,17 +426,27 @@ export class Approvals {
       client: call.client ?? {},
       tool: subject.tool.name,
       arguments: subject.args,
-      targets: [],
+      targets: auditTargets(subject.args, undefined, subject.tool.targets).ids,
       outcome: failure ? 'error' : 'ok',
       ...(failure ? { error: failure.message } : {}),
       ms: Math.round(waitedMs * 1000) / 1000,
-      ...(subject.item !== undefined && call.callId !== undefined ? { batch: { id: call.callId, tool: call.tool.name, index: subject.item } } : {}),
+      ...(subject.item !== undefined && call.callId !== undefined
+        ? { batch: { id: call.callId, tool: call.tool.name, index: subject.item } }
+        : {}),
       approval: {
         ...(call.callId !== undefined ? { call: call.callId } : {}),
         ...(rule ? { rule: rule.text } : { paused: true }),
         ...(question.where.length ? { where: question.where } : {}),
         ...(question.text !== undefined ? { text: question.text } : {}),
-        answer: answer ? (answer.decision === 'approve' ? 'approved' : 'denied') : 'timedOut' in settled ? 'timeout' : 'cancelled' in settled ? 'cancelled' : 'refused',
+        answer: answer
+          ? answer.decision === 'approve'
+            ? 'approved'
+            : 'denied'
+          : 'timedOut' in settled
+            ? 'timeout'
+            : 'cancelled' in settled
+              ? 'cancelled'
+              : 'refused',
         ...(answer ? { channel: answer.channel } : {}),
         ...(answer?.reason ? { reason: answer.reason } : {}),
       },
@@ -415,7 +482,9 @@ function itemsOf(tool: GatedTool, args: unknown): Item[] | undefined {
   if (tool.items) return [...tool.items(args)];
   if (!tool.nestedAuthority) return undefined;
   const operations = (args as { operations?: unknown }).operations;
-  return Array.isArray(operations) ? operations.map((op: { tool?: unknown; arguments?: unknown }) => ({ tool: String(op?.tool), arguments: op?.arguments ?? {} })) : [];
+  return Array.isArray(operations)
+    ? operations.map((op: { tool?: unknown; arguments?: unknown }) => ({ tool: String(op?.tool), arguments: op?.arguments ?? {} }))
+    : [];
 }
 
 function describe(subject: Subject): string {

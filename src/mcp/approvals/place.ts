@@ -56,5 +56,7 @@ async function placeOf(registry: EngineRegistry, key: string): Promise<Place> {
 /** Strings under session-name arguments that are names, not ids (a `$1` is read as a target already). */
 function sessionNames(args: unknown): string[] {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return [];
-  return Object.entries(args).flatMap(([key, value]) => (SESSION_KEY.test(key) && typeof value === 'string' && value !== '' && !value.includes('$') ? [value] : []));
+  return Object.entries(args).flatMap(([key, value]) =>
+    SESSION_KEY.test(key) && typeof value === 'string' && value !== '' && !value.includes('$') ? [value] : [],
+  );
 }

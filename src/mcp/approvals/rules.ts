@@ -59,25 +59,34 @@ function parseRule(text: string, hosts: readonly string[]): ApprovalRule {
     if (!KINDS.test(rest)) continue;
     return { text, ...placeOf(segments.slice(0, places), text, hosts), ...kindOf(rest, text) };
   }
-  throw new RuleError(`approval rule ${JSON.stringify(text)} is not tool:GLOB, destructive or text:REGEX (optionally after HOST:, SESSION: or HOST:SESSION:)`);
+  throw new RuleError(
+    `approval rule ${JSON.stringify(text)} is not tool:GLOB, destructive or text:REGEX (optionally after HOST:, SESSION: or HOST:SESSION:)`,
+  );
 }
 
 function placeOf(parts: readonly string[], text: string, hosts: readonly string[]): { host?: string; session?: SessionPattern } {
   if (parts.length === 0) return {};
   const isHost = (name: string) => name === LOCAL_HOST || hosts.includes(name);
-  if (parts.some((part) => part.includes(','))) throw new RuleError(`approval rule ${JSON.stringify(text)}: one place per rule (no comma); give one rule per place`);
+  if (parts.some((part) => part.includes(',')))
+    throw new RuleError(`approval rule ${JSON.stringify(text)}: one place per rule (no comma); give one rule per place`);
   if (parts.length === 1 && isHost(parts[0]!)) return { host: parts[0]! };
   if (parts.length === 2 && !isHost(parts[0]!)) {
-    throw new RuleError(`approval rule ${JSON.stringify(text)} names host "${parts[0]}", which is not configured (--host ${HOST_NAME.test(parts[0]!) ? parts[0] : 'NAME'}=...)`);
+    throw new RuleError(
+      `approval rule ${JSON.stringify(text)} names host "${parts[0]}", which is not configured (--host ${HOST_NAME.test(parts[0]!) ? parts[0] : 'NAME'}=...)`,
+    );
   }
   let pattern: SessionPattern;
   try {
     [pattern] = parseSessionPatterns([parts.join(':')]) as [SessionPattern];
   } catch (error) {
-    if (error instanceof ScopeError) throw new RuleError(`approval rule ${JSON.stringify(text)}: ${error.message.replace(/^allowed session/, 'its session')}`);
+    if (error instanceof ScopeError)
+      throw new RuleError(`approval rule ${JSON.stringify(text)}: ${error.message.replace(/^allowed session/, 'its session')}`);
     throw error;
   }
-  return { ...(pattern.host !== undefined ? { host: pattern.host } : {}), session: { name: pattern.name, prefix: pattern.prefix, text: pattern.text } };
+  return {
+    ...(pattern.host !== undefined ? { host: pattern.host } : {}),
+    session: { name: pattern.name, prefix: pattern.prefix, text: pattern.text },
+  };
 }
 
 function kindOf(rest: string, text: string): Pick<ApprovalRule, 'kind' | 'tools' | 'pattern'> {
@@ -85,7 +94,8 @@ function kindOf(rest: string, text: string): Pick<ApprovalRule, 'kind' | 'tools'
   const body = rest.slice(5);
   if (body === '') throw new RuleError(`approval rule ${JSON.stringify(text)} needs something after "${rest.slice(0, 5)}"`);
   if (rest.startsWith('tool:')) {
-    if (!/^[A-Za-z0-9_*?-]+$/.test(body)) throw new RuleError(`approval rule ${JSON.stringify(text)}: a tool glob holds letters, digits, "_", "-", "*" and "?" only`);
+    if (!/^[A-Za-z0-9_*?-]+$/.test(body))
+      throw new RuleError(`approval rule ${JSON.stringify(text)}: a tool glob holds letters, digits, "_", "-", "*" and "?" only`);
     return { kind: 'tool', tools: new RegExp(`^${body.replaceAll('*', '.*').replaceAll('?', '.')}$`) };
   }
   let pattern: BoundedRegex;
@@ -95,7 +105,10 @@ function kindOf(rest: string, text: string): Pick<ApprovalRule, 'kind' | 'tools'
   } catch (error) {
     throw new RuleError(`approval rule ${JSON.stringify(text)}: not a valid regular expression (${(error as Error).message})`);
   }
-  if (pattern.exec('') !== null) throw new RuleError(`approval rule ${JSON.stringify(text)} matches the empty string, so it would hold every call; make it match what to stop`);
+  if (pattern.exec('') !== null)
+    throw new RuleError(
+      `approval rule ${JSON.stringify(text)} matches the empty string, so it would hold every call; make it match what to stop`,
+    );
   return { kind: 'text', pattern };
 }
 
@@ -133,7 +146,9 @@ export class RuleSet {
 
   /** The text rules that find what they look for in either reading of `texts`. */
   matching(texts: readonly TypedText[]): ApprovalRule[] {
-    return this.#text.filter((rule) => texts.some((text) => finds(rule.pattern!, text.sent) || (text.edited !== text.sent && finds(rule.pattern!, text.edited))));
+    return this.#text.filter((rule) =>
+      texts.some((text) => finds(rule.pattern!, text.sent) || (text.edited !== text.sent && finds(rule.pattern!, text.edited))),
+    );
   }
 }
 

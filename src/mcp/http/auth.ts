@@ -5,7 +5,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
-import { bearerAuthChallengeResponse, localhostAllowedHostnames, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from '@modelcontextprotocol/server';
+import {
+  bearerAuthChallengeResponse,
+  localhostAllowedHostnames,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
 
 /** The gate in front of every HTTP request, given its Authorization header: the verified AuthInfo, or the 401 answer to send. */
 export type BearerGate = (authorization: string | undefined) => Promise<AuthInfo | Response>;
@@ -13,11 +20,17 @@ export type BearerGate = (authorization: string | undefined) => Promise<AuthInfo
 export function bearerGate(expected: string): BearerGate {
   const matches = tokenCheck(expected);
   // The SDK refuses tokens without an expiry; this one lives as long as the process.
-  const authInfo = (token: string): AuthInfo => ({ token, clientId: 'tmux-mcp', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  const authInfo = (token: string): AuthInfo => ({
+    token,
+    clientId: 'tmux-mcp',
+    scopes: [],
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  });
   const options = {
     verifier: {
       async verifyAccessToken(token: string): Promise<AuthInfo> {
-        if (!matches(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
+        if (!matches(token))
+          throw new OAuthError(OAuthErrorCode.InvalidToken, 'the bearer token is not the one this server was started with');
         return authInfo(token);
       },
     },

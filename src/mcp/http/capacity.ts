@@ -47,11 +47,15 @@ export function httpAdmission(options: CapacityOptions): Admission {
       const admitted = await new Promise<boolean>((resolve) => {
         const take = () => resolve(true);
         waiting.push(take);
-        request.signal.addEventListener('abort', () => {
-          const at = waiting.indexOf(take);
-          if (at !== -1) waiting.splice(at, 1);
-          resolve(at === -1); // already handed a slot: it must be given back below
-        }, { once: true });
+        request.signal.addEventListener(
+          'abort',
+          () => {
+            const at = waiting.indexOf(take);
+            if (at !== -1) waiting.splice(at, 1);
+            resolve(at === -1); // already handed a slot: it must be given back below
+          },
+          { once: true },
+        );
       });
       if (!admitted) return new Response(null, { status: 499 });
     }

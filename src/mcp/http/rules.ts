@@ -19,7 +19,8 @@ export function httpRules(rules: JsonRpcRules): Admission {
     if (request.method !== 'POST') return serve();
     const limits = rules.limits;
     // (The SDK's Node adapter has decoded the body as UTF-8, so the bytes counted are those of its text.)
-    if (limits && (json === undefined || jsonBytesProblem(Buffer.from(text, 'utf8'), limits) !== undefined)) return jsonRpcError(400, null, PARSE_ERROR, limits.message);
+    if (limits && (json === undefined || jsonBytesProblem(Buffer.from(text, 'utf8'), limits) !== undefined))
+      return jsonRpcError(400, null, PARSE_ERROR, limits.message);
     const message = messageOf(json);
     // Not JSON, responses, batches and malformed messages are the SDK's to judge.
     if (!message || typeof message.method !== 'string') return serve();
@@ -39,9 +40,20 @@ export function httpRules(rules: JsonRpcRules): Admission {
     // "method not found" (HTTP 404), not the contract's rule for legacy initialization.
     const modern = named !== undefined;
     if (modern && message.method === 'initialize') return serve();
-    const refusal = ruleRefusal({ id, method: message.method, ...(message.params ? { params: message.params } : {}) }, rules, ids ?? new Set());
+    const refusal = ruleRefusal(
+      { id, method: message.method, ...(message.params ? { params: message.params } : {}) },
+      rules,
+      ids ?? new Set(),
+    );
     // Over HTTP in 2026-07-28 a method the server does not serve is also HTTP 404.
-    if (refusal) return jsonRpcError(modern && refusal.error.code === -32601 ? 404 : refusal.httpStatus, refusal.id, refusal.error.code, refusal.error.message, refusal.error.data);
+    if (refusal)
+      return jsonRpcError(
+        modern && refusal.error.code === -32601 ? 404 : refusal.httpStatus,
+        refusal.id,
+        refusal.error.code,
+        refusal.error.message,
+        refusal.error.data,
+      );
     if (!ids) return serve();
     running.set(session!, ids.add(id));
     whenSent(() => {

@@ -82,21 +82,24 @@ export async function serveHttp(factory: McpServerFactory, options: HttpOptions)
   let settled: (() => void) | undefined;
   const hasToken = bearerMatches(options.token);
   // Headers must arrive within seconds (Node checks each second), not Node's default minute.
-  const server = createServer({ headersTimeout: 5_000, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
-    if (connections.unproven(req.socket) && hasToken(req.headers.authorization)) connections.proven(req.socket);
-    if (req.method === 'POST') {
-      posts++;
-      res.once('close', () => {
-        if (--posts === 0) settled?.();
-      });
-    }
-    if (!checkHostAndOrigin(req, res)) return;
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
-      return;
-    }
-    void toNodeHandler({ fetch: (request) => answer(request, res) }, onerror)(req, res);
-  });
+  const server = createServer(
+    { headersTimeout: 5_000, connectionsCheckingInterval: 1_000 },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (connections.unproven(req.socket) && hasToken(req.headers.authorization)) connections.proven(req.socket);
+      if (req.method === 'POST') {
+        posts++;
+        res.once('close', () => {
+          if (--posts === 0) settled?.();
+        });
+      }
+      if (!checkHostAndOrigin(req, res)) return;
+      if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: MCP is served at ${MCP_PATH}\n`);
+        return;
+      }
+      void toNodeHandler({ fetch: (request) => answer(request, res) }, onerror)(req, res);
+    },
+  );
   const connections = guardConnections(server);
   await once(server.listen(options.port, options.host), 'listening').catch((error: NodeJS.ErrnoException) => {
     throw options.onListenError?.(error) ?? error;

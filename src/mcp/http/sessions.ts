@@ -39,10 +39,13 @@ interface Session {
 export function legacySessions(factory: McpServerFactory, options: LegacySessionOptions): LegacySessions {
   const sessions = new Map<string, Session>();
   const stateless = legacyStatelessFallback(eraAnswers(factory), options.onerror);
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) if (now - session.lastUsed > options.idleMs) void drop(id);
-  }, Math.min(options.idleMs, 60_000));
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) if (now - session.lastUsed > options.idleMs) void drop(id);
+    },
+    Math.min(options.idleMs, 60_000),
+  );
   sweeper.unref();
 
   async function drop(id: string): Promise<void> {
@@ -83,7 +86,11 @@ export function legacySessions(factory: McpServerFactory, options: LegacySession
       if (id !== null) {
         const session = sessions.get(id);
         // 404 tells a 2025 client its session is gone and to initialize again.
-        if (!session) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null }, { status: 404 });
+        if (!session)
+          return Response.json(
+            { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found; initialize again' }, id: null },
+            { status: 404 },
+          );
         session.lastUsed = Date.now();
         return session.transport.handleRequest(request, handling);
       }

@@ -22,7 +22,9 @@ export function serveCompletions(server: Server, completable: Completable): void
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument, context } = request.params;
     const completer =
-      ref.type === 'ref/prompt' ? completable.promptArgument(ref.name, argument.name) : completable.templateVariable(ref.uri, argument.name);
+      ref.type === 'ref/prompt'
+        ? completable.promptArgument(ref.name, argument.name)
+        : completable.templateVariable(ref.uri, argument.name);
     // Clients ask as the user types: a ref or argument with nothing to suggest gets no suggestions, not an error.
     const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }).catch(() => []) : [];
     return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
@@ -36,8 +38,16 @@ export function serveCompletions(server: Server, completable: Completable): void
 export type EngineRunner = <T>(work: (engine: Engine) => Promise<T>, chosen: Readonly<Record<string, string>>) => Promise<T>;
 
 /** Completers for tmux ids: each suggests what starts with the typed value, on the server `run` picks. */
-export function tmuxIdCompleters(run: EngineRunner): { readonly pane: Completer; readonly window: Completer; readonly session: Completer; readonly sessionName: Completer } {
-  const from = (list: (engine: Engine) => Promise<string[]>): Completer => async (value, { arguments: chosen }) => startingWith(value, await run(list, chosen));
+export function tmuxIdCompleters(run: EngineRunner): {
+  readonly pane: Completer;
+  readonly window: Completer;
+  readonly session: Completer;
+  readonly sessionName: Completer;
+} {
+  const from =
+    (list: (engine: Engine) => Promise<string[]>): Completer =>
+    async (value, { arguments: chosen }) =>
+      startingWith(value, await run(list, chosen));
   return {
     pane: from(async (engine) => (await listPanes(engine)).map((pane) => pane.id)),
     window: from(async (engine) => (await listWindows(engine)).map((window) => window.id)),
@@ -49,5 +59,7 @@ export function tmuxIdCompleters(run: EngineRunner): { readonly pane: Completer;
 
 /** The candidates that start with `value`, without repeats, in tmux's natural order (%2 before %10). */
 function startingWith(value: string, candidates: readonly string[]): string[] {
-  return [...new Set(candidates.filter((candidate) => candidate.startsWith(value)))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return [...new Set(candidates.filter((candidate) => candidate.startsWith(value)))].sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
 }

@@ -34,7 +34,8 @@ export function extraSurface<Ctx>(profile: Profile<Ctx>): Surface {
     promptArgument: (prompt, argument) => prompts.find((p) => p.name === prompt)?.arguments?.find((a) => a.name === argument)?.complete,
     templateVariable: (uriTemplate, variable) => templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.[variable],
   };
-  const anyCompleter = prompts.some((p) => p.arguments?.some((a) => a.complete)) || templates.some((t) => Object.keys(t.complete ?? {}).length > 0);
+  const anyCompleter =
+    prompts.some((p) => p.arguments?.some((a) => a.complete)) || templates.some((t) => Object.keys(t.complete ?? {}).length > 0);
   return { resources, templates, prompts, ...(anyCompleter ? { completable } : {}) };
 }
 

@@ -26,14 +26,19 @@ export function servePrompts(server: Server, prompts: readonly PromptDeclaration
       name,
       ...(title ? { title } : {}),
       ...(description ? { description } : {}),
-      arguments: args.map(({ name, description, required }) => ({ name, ...(description ? { description } : {}), required: required ?? false })),
+      arguments: args.map(({ name, description, required }) => ({
+        name,
+        ...(description ? { description } : {}),
+        required: required ?? false,
+      })),
       ...(_meta ? { _meta } : {}),
     })),
   }));
   server.setRequestHandler('prompts/get', async (request) => {
     const { name, arguments: given = {} } = request.params;
     const prompt = prompts.find((each) => each.name === name);
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the ones this server has`);
+    if (!prompt)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the ones this server has`);
     const declared = prompt.arguments ?? [];
     const unknown = Object.keys(given).filter((key) => !declared.some((arg) => arg.name === key));
     const missing = declared.filter((arg) => arg.required && !given[arg.name]).map((arg) => arg.name);
@@ -42,7 +47,10 @@ export function servePrompts(server: Server, prompts: readonly PromptDeclaration
         ...(unknown.length ? [`unknown argument(s) ${unknown.join(', ')}`] : []),
         ...(missing.length ? [`missing required argument(s) ${missing.join(', ')}`] : []),
       ];
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${name}: ${problems.join('; ')}; it takes ${declared.map((arg) => arg.name).join(', ') || 'no arguments'}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${name}: ${problems.join('; ')}; it takes ${declared.map((arg) => arg.name).join(', ') || 'no arguments'}`,
+      );
     }
     const rendered = await prompt.render(given);
     if (typeof rendered !== 'string') return rendered;

@@ -44,7 +44,8 @@ class EraResourceNotFound extends TransportGate {
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // Every answer passes here: the key test, not the SDK's guard (a zod parse of the whole result).
-    const legacyMiss = isErrorResponse(message) && message.id !== undefined && this.#legacyReads.has(message.id) && isNotFound(message.error);
+    const legacyMiss =
+      isErrorResponse(message) && message.id !== undefined && this.#legacyReads.has(message.id) && isNotFound(message.error);
     await super.send(legacyMiss ? { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } } : message, options);
   }
 }

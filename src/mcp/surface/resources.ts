@@ -39,10 +39,20 @@ export interface ResourceTemplateDeclaration {
   read(variables: Readonly<Record<string, string>>): Promise<string>;
 }
 
-export function serveResources(server: Server, resources: readonly ResourceDeclaration[], templates: readonly ResourceTemplateDeclaration[]): void {
+export function serveResources(
+  server: Server,
+  resources: readonly ResourceDeclaration[],
+  templates: readonly ResourceTemplateDeclaration[],
+): void {
   const matchers = templates.map((template) => ({ template, match: templateMatcher(template.uriTemplate, template.shapes ?? {}) }));
   server.setRequestHandler('resources/list', async () => ({
-    resources: resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, mimeType, ...(title ? { title } : {}), ...(description ? { description } : {}) })),
+    resources: resources.map(({ uri, name, title, description, mimeType }) => ({
+      uri,
+      name,
+      mimeType,
+      ...(title ? { title } : {}),
+      ...(description ? { description } : {}),
+    })),
   }));
   server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType, _meta }) => ({
@@ -72,7 +82,10 @@ export function serveResources(server: Server, resources: readonly ResourceDecla
         throw error;
       }
     }
-    throw new ResourceNotFoundError(uri, `no resource at ${uri}; resources/list and resources/templates/list name the ones this server has`);
+    throw new ResourceNotFoundError(
+      uri,
+      `no resource at ${uri}; resources/list and resources/templates/list name the ones this server has`,
+    );
   });
 }
 
@@ -81,7 +94,10 @@ export function serveResources(server: Server, resources: readonly ResourceDecla
  * not percent-decode, so the path part goes through it, the query is optional and read by name,
  * and each value is decoded (a raw `%3`, which is not an escape, stays as it is).
  */
-function templateMatcher(uriTemplate: string, shapes: Readonly<Record<string, RegExp>>): (uri: string) => Record<string, string> | undefined {
+function templateMatcher(
+  uriTemplate: string,
+  shapes: Readonly<Record<string, RegExp>>,
+): (uri: string) => Record<string, string> | undefined {
   const query = /\{\?([^}]+)\}$/.exec(uriTemplate);
   const path = new UriTemplate(query ? uriTemplate.slice(0, query.index) : uriTemplate);
   const names = query ? query[1]!.split(',').map((name) => name.trim()) : [];

@@ -93,7 +93,8 @@ function fileProblem(fd: number): string | undefined {
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) return `the file belongs to another user (uid ${stat.uid}); use a file of your own`;
   const mode = stat.mode & 0o777;
-  if (mode !== 0o600) return `the file's mode is ${mode.toString(8).padStart(4, '0')}, not 0600; run chmod 600 on it (a trail may hold secrets)`;
+  if (mode !== 0o600)
+    return `the file's mode is ${mode.toString(8).padStart(4, '0')}, not 0600; run chmod 600 on it (a trail may hold secrets)`;
   return undefined;
 }
 
@@ -129,11 +130,15 @@ export class AuditTrail {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const why =
-        code === 'ENOENT' ? 'its directory does not exist'
-        : code === 'EACCES' ? 'permission denied'
-        : code === 'EISDIR' ? 'it is a directory'
-        : code === 'ELOOP' ? 'it is a symbolic link; name the file itself'
-        : (error as Error).message;
+        code === 'ENOENT'
+          ? 'its directory does not exist'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : code === 'EISDIR'
+              ? 'it is a directory'
+              : code === 'ELOOP'
+                ? 'it is a symbolic link; name the file itself'
+                : (error as Error).message;
       throw new AuditFileError(`--audit ${options.file}: cannot write there (${why})`);
     }
     const problem = fileProblem(fd);
@@ -162,7 +167,11 @@ export class AuditTrail {
    * targets from its arguments and answer (audit-targets.ts), an error when `answerOf` finds one
    * in the answer or when it throws.
    */
-  async track<T>(call: TrackedCall, work: (id: number) => Promise<T>, answerOf: (value: T) => { error?: string; structured?: unknown; asked?: boolean }): Promise<T> {
+  async track<T>(
+    call: TrackedCall,
+    work: (id: number) => Promise<T>,
+    answerOf: (value: T) => { error?: string; structured?: unknown; asked?: boolean },
+  ): Promise<T> {
     const id = this.nextId();
     const time = new Date().toISOString();
     const started = performance.now();
@@ -236,7 +245,8 @@ export class AuditTrail {
         this.#writeFailed = false;
       } catch (error) {
         // A full disk must not fail the call; say so once per run of failures, on stderr.
-        if (!this.#writeFailed) process.stderr.write(`tmux-mcp: cannot append to the audit log ${this.#file}: ${(error as Error).message}\n`);
+        if (!this.#writeFailed)
+          process.stderr.write(`tmux-mcp: cannot append to the audit log ${this.#file}: ${(error as Error).message}\n`);
         this.#writeFailed = true;
       }
     }

@@ -6,7 +6,11 @@ export function nearest(name: string, candidates: Iterable<string>, limit = 3): 
   for (const candidate of candidates) {
     // A prefix or suffix match ("window" for "windowId") counts as near whatever its length.
     // The distance is at least the difference in length: skip the quadratic work when that alone is too far.
-    const distance = sharesStart(name, candidate) ? 1 : Math.abs(name.length - candidate.length) > limit ? Infinity : editDistance(name, candidate);
+    const distance = sharesStart(name, candidate)
+      ? 1
+      : Math.abs(name.length - candidate.length) > limit
+        ? Infinity
+        : editDistance(name, candidate);
     if (distance <= limit && (!best || distance < best.distance)) best = { name: candidate, distance };
   }
   return best?.name;

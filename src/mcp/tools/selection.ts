@@ -79,7 +79,15 @@ export function selectGroups(all: readonly Selectable[], request: SelectionReque
     for (const tool of all) if (tool.group === (request.readGroup ?? READ_GROUP)) names.add(tool.name);
   }
   for (const name of excluded) names.delete(name);
-  return { toolsets, explicitToolsets: request.chosen !== undefined, included, excluded, names, readOnly: request.readOnly === true, readGroup: request.readGroup ?? READ_GROUP };
+  return {
+    toolsets,
+    explicitToolsets: request.chosen !== undefined,
+    included,
+    excluded,
+    names,
+    readOnly: request.readOnly === true,
+    readGroup: request.readGroup ?? READ_GROUP,
+  };
 }
 
 /** The refusal of a tool that changes something while the server runs read-only, in every profile. */
@@ -91,7 +99,11 @@ export function readOnlyRefusal(name: string): string {
 export function whyUnavailable(all: readonly Selectable[], selection: Selection, name: string): string {
   const tool = all.find((t) => t.name === name);
   // The name is the caller's: echoed bounded and escaped.
-  if (!tool) return `unknown tool ${quoted(name)}${suggestion(name, all.map((t) => t.name))}; call tools/list for the tools this server offers`;
+  if (!tool)
+    return `unknown tool ${quoted(name)}${suggestion(
+      name,
+      all.map((t) => t.name),
+    )}; call tools/list for the tools this server offers`;
   if (selection.excluded.has(name)) return `tool "${name}" is excluded on this server by LIBTMUX_EXCLUDE_TOOLS`;
   if (selection.readOnly && !selection.names.has(name)) {
     return readOnlyRefusal(name);
@@ -149,7 +161,9 @@ function checkNames(variable: string, names: readonly string[], known: readonly 
   for (const name of names) {
     if (name === '') throw new SelectionError(`${variable} has an empty entry; separate tool names with single commas`);
     if (!known.includes(name)) {
-      throw new SelectionError(`${variable}: unknown tool "${name}"${suggestion(name, known)}; known tools: ${[...known].sort().join(', ')}`);
+      throw new SelectionError(
+        `${variable}: unknown tool "${name}"${suggestion(name, known)}; known tools: ${[...known].sort().join(', ')}`,
+      );
     }
   }
 }

@@ -65,7 +65,7 @@ export function compileValidator(schema: JsonSchema, what: string): Validator {
     if (validate(value)) return undefined;
     explain ??= validation().explainer.compile(schema as object);
     explain(value);
-    return describe(explain.errors?.length ? explain.errors : validate.errors ?? [], what);
+    return describe(explain.errors?.length ? explain.errors : (validate.errors ?? []), what);
   };
 }
 

@@ -57,9 +57,10 @@ export class JsonRpcLines {
       else {
         const bytes = Buffer.concat(this.#chunks);
         this.#clearLine();
-        const inbound = this.limits && jsonBytesProblem(bytes, this.limits) !== undefined
-          ? { answer: errorAnswer(null, PARSE_ERROR, this.limits.message) }
-          : classifyLine(bytes.toString('utf8').replace(/\r$/, ''), this.limits?.message);
+        const inbound =
+          this.limits && jsonBytesProblem(bytes, this.limits) !== undefined
+            ? { answer: errorAnswer(null, PARSE_ERROR, this.limits.message) }
+            : classifyLine(bytes.toString('utf8').replace(/\r$/, ''), this.limits?.message);
         if (inbound) this.#ready.push(inbound);
       }
       start = nl + 1;
@@ -101,7 +102,9 @@ function classifyLine(line: string, parseErrorMessage = 'the message is not vali
 /** The answer to JSON that is not a valid JSON-RPC message. */
 function rejection(value: unknown): Inbound | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { answer: errorAnswer(null, ProtocolErrorCode.InvalidRequest, 'a message must be a JSON-RPC object (batches are not supported)') };
+    return {
+      answer: errorAnswer(null, ProtocolErrorCode.InvalidRequest, 'a message must be a JSON-RPC object (batches are not supported)'),
+    };
   }
   const message = value as Record<string, unknown>;
   if (!('id' in message)) return undefined; // a notification, or a response we cannot place: nothing to answer
@@ -113,7 +116,9 @@ function rejection(value: unknown): Inbound | undefined {
   if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
     // JSON-RPC allows positional (array) params; MCP names every parameter, so an array is bad params.
     const code = Array.isArray(params) ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InvalidRequest;
-    return { answer: errorAnswer(id, code, `${message.method}: params must be an object of named parameters, not ${describeType(params)}`) };
+    return {
+      answer: errorAnswer(id, code, `${message.method}: params must be an object of named parameters, not ${describeType(params)}`),
+    };
   }
   return { answer: errorAnswer(id, ProtocolErrorCode.InvalidRequest, `${message.method}: not a valid JSON-RPC request`) };
 }

@@ -46,7 +46,11 @@ export function ruleRefusal(
     // unsupported version (the per-request version served, the one asked for), so a client can choose again.
     const requested = meta[VERSION_META];
     const echo = typeof requested === 'string' && requested.length <= 64 ? { requested } : {};
-    return { id: request.id, error: { ...RULE_ERRORS.modernVersion, data: { supported: [rules.modernVersion], ...echo } }, httpStatus: 400 };
+    return {
+      id: request.id,
+      error: { ...RULE_ERRORS.modernVersion, data: { supported: [rules.modernVersion], ...echo } },
+      httpStatus: 400,
+    };
   }
   return undefined;
 }

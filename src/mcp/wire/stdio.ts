@@ -36,8 +36,17 @@ export interface StdioOptions {
 }
 
 export function serveBothErasOverStdio(factory: McpServerFactory, options: StdioOptions): StdioServing {
-  const wire = new DrainingStdioWire(options.input ?? process.stdin, options.output ?? process.stdout, options.drainLimitMs, options.limits, options.onInputEnd);
-  const handle = serveStdio(factory, { transport: options.wrap ? options.wrap(wire) : wire, ...(options.onerror ? { onerror: options.onerror } : {}) });
+  const wire = new DrainingStdioWire(
+    options.input ?? process.stdin,
+    options.output ?? process.stdout,
+    options.drainLimitMs,
+    options.limits,
+    options.onInputEnd,
+  );
+  const handle = serveStdio(factory, {
+    transport: options.wrap ? options.wrap(wire) : wire,
+    ...(options.onerror ? { onerror: options.onerror } : {}),
+  });
   return {
     closed: wire.closed,
     close: () => handle.close(),
@@ -178,7 +187,10 @@ class DrainingStdioWire implements Transport {
           outboundLine({
             jsonrpc: '2.0',
             id,
-            error: { code: -32603, message: `the server is shutting down (its input ended) and this call did not finish within ${this.drainLimitMs} ms; it may still have had effects` },
+            error: {
+              code: -32603,
+              message: `the server is shutting down (its input ended) and this call did not finish within ${this.drainLimitMs} ms; it may still have had effects`,
+            },
           }),
         ).catch(() => {}),
       ),

@@ -11,7 +11,14 @@ export interface PaneTarget {
 }
 
 /** Refusals that are this contract's policy rather than tmux's or core's: they carry their code. */
-export type PolicyCode = 'target_required' | 'target_denied' | 'tool_denied' | 'creation_denied' | 'owned_limit' | 'ownership_required' | 'closed';
+export type PolicyCode =
+  | 'target_required'
+  | 'target_denied'
+  | 'tool_denied'
+  | 'creation_denied'
+  | 'owned_limit'
+  | 'ownership_required'
+  | 'closed';
 
 export class PolicyRefusal extends Error {
   constructor(
@@ -71,7 +78,10 @@ export class JuliaApp {
   engineFor(subject: string, generation: string): Engine {
     const host = generationHost(generation);
     if (host !== undefined && !this.registry.hostNames.includes(host)) {
-      throw wrongServer(subject, `Its host ${JSON.stringify(host)} is not configured here; use a target listed by this server (list_panes).`);
+      throw wrongServer(
+        subject,
+        `Its host ${JSON.stringify(host)} is not configured here; use a target listed by this server (list_panes).`,
+      );
     }
     return this.registry.engineOn(host);
   }
@@ -133,7 +143,8 @@ export class JuliaApp {
   /** Runs one call, counted against MAX_ACTIVE_CALLS until `work` settles, even after its answer was given up. */
   async counted<T>(work: () => Promise<T>): Promise<T> {
     if (this.#closing.signal.aborted) throw new PolicyRefusal('closed', 'application is closed');
-    if (this.#active >= MAX_ACTIVE_CALLS) throw new Failure('busy', 'application request capacity exhausted', undefined, { touched: false });
+    if (this.#active >= MAX_ACTIVE_CALLS)
+      throw new Failure('busy', 'application request capacity exhausted', undefined, { touched: false });
     this.#active++;
     const running = work();
     void running.then(
@@ -180,14 +191,20 @@ export class Deadline {
         this.#controller.abort();
       };
       this.#arm(timeoutMs);
-      this.#onClose = () => this.#stop(new Failure('cancelled', 'request cancelled after submission: the server is shutting down; remote effects may have occurred'));
+      this.#onClose = () =>
+        this.#stop(
+          new Failure('cancelled', 'request cancelled after submission: the server is shutting down; remote effects may have occurred'),
+        );
       closing.addEventListener('abort', this.#onClose, { once: true });
     });
     this.#stopped.catch(() => {});
   }
 
   #arm(ms: number): void {
-    this.#timer = setTimeout(() => this.#stop(new Failure('timeout', `request exceeded ${seconds(this.timeoutMs)} seconds; remote effects may have occurred`)), ms);
+    this.#timer = setTimeout(
+      () => this.#stop(new Failure('timeout', `request exceeded ${seconds(this.timeoutMs)} seconds; remote effects may have occurred`)),
+      ms,
+    );
   }
 
   /** Waits for `wait` (a person deciding) with the clock stopped: the time it takes is not the call's. */

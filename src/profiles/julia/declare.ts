@@ -4,7 +4,15 @@
  * touching tmux, and a `run` that acts. Every item of run_operations is planned before any runs.
  */
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
-import { declaredTargets, type ItemsOf, type ToolAnnotations, type ToolCall, type ToolDeclaration, type ToolFacts, type TypedBy } from '../../mcp/tools/tool.js';
+import {
+  declaredTargets,
+  type ItemsOf,
+  type ToolAnnotations,
+  type ToolCall,
+  type ToolDeclaration,
+  type ToolFacts,
+  type TypedBy,
+} from '../../mcp/tools/tool.js';
 import { Deadline, type JuliaApp } from './app.js';
 import type { Payload } from './envelope.js';
 

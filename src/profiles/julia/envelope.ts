@@ -96,7 +96,12 @@ export function resultLimitPayload(original: Payload, tool: string, isMutating: 
     (tool !== 'run_operations' && isMutating(tool)) ||
     originalError?.effects === 'possible' ||
     (completed ?? []).some((item) => isMutating(item.tool));
-  const error: ErrorEnvelope = { message: RESULT_LIMIT_MESSAGE, code: 'result_limit', effects: possible ? 'possible' : 'none', retryable: false };
+  const error: ErrorEnvelope = {
+    message: RESULT_LIMIT_MESSAGE,
+    code: 'result_limit',
+    effects: possible ? 'possible' : 'none',
+    retryable: false,
+  };
   if (!completed) return { error };
   const failedIndex = typeof original.failedIndex === 'number' ? original.failedIndex : null;
   return {

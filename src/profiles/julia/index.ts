@@ -29,14 +29,22 @@ export interface JuliaProfile extends Profile<JuliaApp> {
   close(): Promise<void>;
 }
 
-export async function createJuliaProfile(options: JuliaOptions, registry: EngineRegistry, oversight: { readOnly?: boolean } = {}): Promise<JuliaProfile> {
+export async function createJuliaProfile(
+  options: JuliaOptions,
+  registry: EngineRegistry,
+  oversight: { readOnly?: boolean } = {},
+): Promise<JuliaProfile> {
   const engine = registry.defaultEngine;
   const chosen = options.tools ?? DEFAULT_TOOLS;
   const unknown = chosen.filter((name) => !TOOL_NAMES.includes(name));
   // Read-only: the read tools, in the order --tool gave them, then the rest of them.
-  const names = oversight.readOnly ? [...chosen.filter((name) => READ_TOOLS.includes(name)), ...READ_TOOLS.filter((name) => !chosen.includes(name))] : chosen;
-  if (unknown.length > 0) throw new ConfigError(`--tool ${unknown.join(', ')}: not a tool of the julia profile; choose from ${TOOL_NAMES.join(', ')}`);
-  if (names.length === 1 && names[0] === RUN_OPERATIONS) throw new ConfigError('--tool run_operations cannot be enabled alone: it runs the other enabled tools');
+  const names = oversight.readOnly
+    ? [...chosen.filter((name) => READ_TOOLS.includes(name)), ...READ_TOOLS.filter((name) => !chosen.includes(name))]
+    : chosen;
+  if (unknown.length > 0)
+    throw new ConfigError(`--tool ${unknown.join(', ')}: not a tool of the julia profile; choose from ${TOOL_NAMES.join(', ')}`);
+  if (names.length === 1 && names[0] === RUN_OPERATIONS)
+    throw new ConfigError('--tool run_operations cannot be enabled alone: it runs the other enabled tools');
 
   const settings: JuliaSettings = {
     ...(options.callerPane !== undefined ? { caller: (await resolvePanes(engine, [options.callerPane]))[0] } : {}),
@@ -58,7 +66,9 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
   const isMutating = (name: string) => mutating.get(name) ?? true;
   // Any payload, an error's too (its message may quote tmux at length), is held to the result limit.
   const limited = (payload: Payload, tool: string, json = JSON.stringify(payload)) =>
-    Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes ? toResult(payload, json) : toResult(resultLimitPayload(payload, tool, isMutating));
+    Buffer.byteLength(json, 'utf8') <= settings.maxResultBytes
+      ? toResult(payload, json)
+      : toResult(resultLimitPayload(payload, tool, isMutating));
 
   return {
     name: 'julia',
@@ -74,7 +84,8 @@ export async function createJuliaProfile(options: JuliaOptions, registry: Engine
       limits: { maxBytes: 2 * 1024 * 1024, maxDepth: 64, maxTokens: 16384, message: 'Invalid or over-limit JSON input' },
     },
     // A tool of this profile left out by --read-only is refused as such, not as unknown.
-    describeUnavailable: (name) => (oversight.readOnly && TOOL_NAMES.includes(name) && !names.includes(name) ? readOnlyRefusal(name) : undefined),
+    describeUnavailable: (name) =>
+      oversight.readOnly && TOOL_NAMES.includes(name) && !names.includes(name) ? readOnlyRefusal(name) : undefined,
     renderError: (error, tool) => limited({ error: envelope(error, isMutating(tool)) }, tool),
     renderSuccess: (outcome, tool) => ({ result: limited(outcome.structured as Payload, tool, outcome.text) }),
     closing: () => app.close(),

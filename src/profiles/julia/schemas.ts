@@ -10,9 +10,14 @@ import { requiredWithTarget, type SchemaSettings } from './declare.js';
 const targetFields = {
   generation: string({
     maxLength: 128,
-    description: 'The generation list_panes gave with this pane: it names the tmux server incarnation, so a target from before a restart is refused instead of reaching a new pane with the same id. At most 128 bytes.',
+    description:
+      'The generation list_panes gave with this pane: it names the tmux server incarnation, so a target from before a restart is refused instead of reaching a new pane with the same id. At most 128 bytes.',
   }),
-  paneId: string({ maxLength: 64, pattern: PANE_ID_PATTERN, description: 'The exact tmux pane id, like %3 (from list_panes). At most 64 bytes.' }),
+  paneId: string({
+    maxLength: 64,
+    pattern: PANE_ID_PATTERN,
+    description: 'The exact tmux pane id, like %3 (from list_panes). At most 64 bytes.',
+  }),
 };
 
 /** A target in results: the same two fields, without the note on omitting it. */
@@ -54,8 +59,11 @@ export const mutationOutput = outcomes(
 export const mutationDone = (target: PaneTarget) => ({ completed: true, generationGuarantee: 'best_effort', target });
 
 /** The input of a tool that acts on one pane: its own fields, then `target`. */
-export const paneInput = <F extends Record<string, JsonSchema>, K extends keyof F & string>(settings: SchemaSettings, fields: F, required: readonly K[]) =>
-  object({ ...fields, target: targetIn }, requiredWithTarget(settings, required));
+export const paneInput = <F extends Record<string, JsonSchema>, K extends keyof F & string>(
+  settings: SchemaSettings,
+  fields: F,
+  required: readonly K[],
+) => object({ ...fields, target: targetIn }, requiredWithTarget(settings, required));
 
 /** Keys as send_keys and send_keys_and_wait take them. */
 export const keysFields = {
@@ -65,7 +73,10 @@ export const keysFields = {
     description:
       'What to send, in order (1 to 64 strings, 8192 UTF-8 bytes in all). A string that is a tmux key name is pressed as that key (Enter, Escape, Tab, Up, C-c, M-x ...); any other string is typed as written. No Enter is added: include "Enter" to run a line.',
   }),
-  literal: boolean({ default: false, description: 'true: type every string as text, key names too ("Enter" types the word). Default false.' }),
+  literal: boolean({
+    default: false,
+    description: 'true: type every string as text, key names too ("Enter" types the word). Default false.',
+  }),
 };
 
 /** The literal text the waits look for. */

@@ -36,7 +36,13 @@ export function capabilitiesResource(input: CapabilitiesInput): ResourceDeclarat
   };
 }
 
-async function capabilitiesReport({ config, engine, tools, selection, launchesDaemon }: CapabilitiesInput): Promise<Record<string, unknown>> {
+async function capabilitiesReport({
+  config,
+  engine,
+  tools,
+  selection,
+  launchesDaemon,
+}: CapabilitiesInput): Promise<Record<string, unknown>> {
   const identity = await engine.identity().catch(() => undefined);
   const selector = config.socketPath !== undefined ? `-S ${config.socketPath}` : `-L ${config.socketName}`;
   // Decided at start-up: a server we found is "existing"; one that appeared since came from us.
@@ -57,7 +63,11 @@ async function capabilitiesReport({ config, engine, tools, selection, launchesDa
     tools: tools.map((tool) => tool._meta?.[CAPABILITY_KEY] ?? capabilityRow(tool.spec, tool.inputSchema)),
     selection: {
       toolsets: [...selection.toolsets].sort(),
-      toolsetsSource: selection.explicitToolsets ? 'LIBTMUX_TOOLSETS' : selection.toolsets.includes('teardown') ? 'default-with-teardown' : 'default',
+      toolsetsSource: selection.explicitToolsets
+        ? 'LIBTMUX_TOOLSETS'
+        : selection.toolsets.includes('teardown')
+          ? 'default-with-teardown'
+          : 'default',
       includedTools: [...selection.included].sort(),
       excludedTools: [...selection.excluded].sort(),
     },
@@ -109,7 +119,11 @@ function sortedJson(value: unknown): string {
     Array.isArray(v)
       ? v.map(sort)
       : v !== null && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
         : v;
   return JSON.stringify(sort(value), null, 2);
 }

@@ -22,15 +22,29 @@ const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHin
 /** Reads what tmux holds about its objects (names, ids, sizes), not what panes show. */
 export const READS_METADATA = { toolset: 'inspect', tmuxEffects: ['observe'], outputClasses: ['tmux-metadata'] } as const;
 /** Reads what panes show, and the tmux facts around it. */
-export const READS_CONTENT = { toolset: 'inspect', tmuxEffects: ['observe'], outputClasses: ['terminal-content', 'tmux-metadata'] } as const;
+export const READS_CONTENT = {
+  toolset: 'inspect',
+  tmuxEffects: ['observe'],
+  outputClasses: ['terminal-content', 'tmux-metadata'],
+} as const;
 /** Changes an object it looks up first (rename, move, resize, select). */
 export const CHANGES = { toolset: 'manage', tmuxEffects: ['change', 'observe'], outputClasses: ['tmux-metadata'] } as const;
 /** Closes an object it looks up first, ending the programs in it. */
 export const DELETES = { toolset: 'teardown', tmuxEffects: ['delete', 'observe'], outputClasses: ['tmux-metadata'] } as const;
 /** Types into a pane: the program there reads it as input. */
-export const TYPES_INTO = { toolset: 'execute', processReach: 'pane-input', tmuxEffects: ['change', 'observe'], outputClasses: ['tmux-metadata'] } as const;
+export const TYPES_INTO = {
+  toolset: 'execute',
+  processReach: 'pane-input',
+  tmuxEffects: ['change', 'observe'],
+  outputClasses: ['tmux-metadata'],
+} as const;
 /** Creates a pane and starts the configured shell or command in it. */
-export const STARTS_PROCESS = { toolset: 'execute', processReach: 'configured-process', tmuxEffects: ['change', 'observe'], outputClasses: ['tmux-metadata'] } as const;
+export const STARTS_PROCESS = {
+  toolset: 'execute',
+  processReach: 'configured-process',
+  tmuxEffects: ['change', 'observe'],
+  outputClasses: ['tmux-metadata'],
+} as const;
 
 /** A libtmux tool: the common spec with a title and output schema always, and the facts of its capability row. */
 export interface LibtmuxToolSpec<In extends JsonSchema> extends ToolSpec<In, ToolCall<LibtmuxContext>> {
@@ -68,7 +82,11 @@ export function libtmuxTool<In extends JsonSchema>(spec: LibtmuxToolSpec<In>): L
 }
 
 /** The `_meta` capability row; `input` may differ from the spec's when selection narrows a batch. */
-export function capabilityRow(spec: LibtmuxToolSpec<any>, input: JsonSchema, nestedAuthority = spec.nestedAuthority ?? []): Record<string, unknown> {
+export function capabilityRow(
+  spec: LibtmuxToolSpec<any>,
+  input: JsonSchema,
+  nestedAuthority = spec.nestedAuthority ?? [],
+): Record<string, unknown> {
   return {
     name: spec.name,
     title: spec.title,

@@ -27,8 +27,11 @@ type Answer = Record<string, unknown>;
 /** Joins the answers of every server into one, in server order. */
 type Merge = (answers: readonly Answer[]) => Answer;
 
-const rows = (answers: readonly Answer[], key: string): unknown[] => answers.flatMap((answer) => (answer[key] as unknown[] | undefined) ?? []);
-const rowsOf = (key: string): Merge => (answers) => ({ [key]: rows(answers, key) });
+const rows = (answers: readonly Answer[], key: string): unknown[] =>
+  answers.flatMap((answer) => (answer[key] as unknown[] | undefined) ?? []);
+const rowsOf =
+  (key: string): Merge =>
+  (answers) => ({ [key]: rows(answers, key) });
 
 /** Tools that, given no target, answer for every host, and how their answers join. */
 const SPANNING: Readonly<Record<string, Merge>> = {
@@ -46,7 +49,18 @@ const SPANNING: Readonly<Record<string, Merge>> = {
 };
 
 /** Answer fields holding tmux ids (or arrays of them), written `NAME:%3` when they come from a host. */
-const ID_FIELDS = new Set(['id', 'paneId', 'pane', 'windowId', 'windowID', 'sessionId', 'sessionID', 'otherPaneId', 'resolvedPaneIds', 'target']);
+const ID_FIELDS = new Set([
+  'id',
+  'paneId',
+  'pane',
+  'windowId',
+  'windowID',
+  'sessionId',
+  'sessionID',
+  'otherPaneId',
+  'resolvedPaneIds',
+  'target',
+]);
 /** Answer fields holding records (or arrays of them) whose ids are qualified in turn. */
 const RECORD_FIELDS = new Set(['sessions', 'windows', 'panes', 'placements', 'window', 'session', 'pane', 'capture', 'targets', 'matches']);
 
@@ -84,7 +98,9 @@ function routeArgs(
   // send_keys_batch: every operation names its pane; all must be on one host.
   if (Array.isArray(local.operations)) {
     local.operations = local.operations.map((op: unknown, i) =>
-      op !== null && typeof op === 'object' && 'paneId' in op ? { ...op, paneId: take((op as { paneId: unknown }).paneId, `operations[${i}].paneId`) } : op,
+      op !== null && typeof op === 'object' && 'paneId' in op
+        ? { ...op, paneId: take((op as { paneId: unknown }).paneId, `operations[${i}].paneId`) }
+        : op,
     );
   }
   return { host: oneHost(routed, named), args: local, targeted: routed.length > 0 };
@@ -99,7 +115,9 @@ async function onHost(
 ): Promise<ToolOutcome> {
   if (host === undefined) return tool.handler(args, call);
   try {
-    const outcome = await registry.use(registry.hostLocation(host), (engine) => tool.handler(args, { ...call, ctx: { ...call.ctx, engine } }));
+    const outcome = await registry.use(registry.hostLocation(host), (engine) =>
+      tool.handler(args, { ...call, ctx: { ...call.ctx, engine } }),
+    );
     registry.markReachable(host);
     return qualifyOutcome(host, outcome);
   } catch (thrown) {

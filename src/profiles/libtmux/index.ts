@@ -31,7 +31,9 @@ export function createLibtmuxProfile({ config, registry, launchesDaemon }: Libtm
   const bound = ALL_TOOLS.map((tool) => (tool.name === CALL_READ_TOOLS_BATCH ? readToolsBatch(callable) : tool));
   const tools = bound.filter((tool) => selection.names.has(tool.name)).map((tool) => hostAware(tool, registry));
   const reach = new Set(tools.flatMap((tool) => tool.nestedAuthority ?? []));
-  const nestedOnlyTools = callable.filter((tool) => reach.has(tool.name) && !selection.names.has(tool.name)).map((tool) => hostAware(tool, registry));
+  const nestedOnlyTools = callable
+    .filter((tool) => reach.has(tool.name) && !selection.names.has(tool.name))
+    .map((tool) => hostAware(tool, registry));
   return {
     name: 'libtmux',
     serverInfo: { name: 'libtmux', title: 'tmux', version: VERSION },

@@ -5,7 +5,8 @@
 import { array, boolean, integer, object, string } from '../../mcp/tools/schema.js';
 import { encodeRef, type Engine, type PaneRecord, type SessionRecord, type WindowRecord } from '../../core/index.js';
 
-const ref = (what: string) => string({ description: `Opaque ${what} reference, valid until the tmux server restarts; accepted wherever an id is.` });
+const ref = (what: string) =>
+  string({ description: `Opaque ${what} reference, valid until the tmux server restarts; accepted wherever an id is.` });
 
 export const sessionSchema = object(
   {
@@ -80,8 +81,22 @@ export const paneSchema = object(
     windowID: string({ description: 'Window holding the pane.' }),
   },
   [
-    'currentCommand', 'currentPath', 'height', 'id', 'index', 'isActive', 'isAtBottom', 'isAtLeft',
-    'isAtRight', 'isAtTop', 'isDead', 'isSynchronized', 'modeCount', 'ref', 'width', 'windowID',
+    'currentCommand',
+    'currentPath',
+    'height',
+    'id',
+    'index',
+    'isActive',
+    'isAtBottom',
+    'isAtLeft',
+    'isAtRight',
+    'isAtTop',
+    'isDead',
+    'isSynchronized',
+    'modeCount',
+    'ref',
+    'width',
+    'windowID',
   ],
 );
 
@@ -94,13 +109,13 @@ export const captureSchema = object(
   ['droppedLines', 'lines', 'paneId'],
 );
 
-export function sessionWire(engine: Engine, session: SessionRecord, foreignClients: ReadonlyMap<string, number>) {
+export function sessionWire(engine: Engine, session: SessionRecord) {
   return {
     ref: encodeRef('session', session.id, session.incarnation),
     id: session.id,
     name: session.name,
     windowCount: session.windowCount,
-    isAttached: (foreignClients.get(session.id) ?? 0) > 0,
+    isAttached: session.foreignClients > 0,
     createdAt: session.created,
   };
 }

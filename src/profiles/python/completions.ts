@@ -6,9 +6,17 @@ export function pythonCompleters(registry: EngineRegistry): Readonly<Record<stri
   const ids = tmuxIdCompleters((work, chosen) => registry.use(EngineRegistry.named(chosen.socket_name), work));
   // Other sockets are outside any scope of sessions: with one set, none are offered; with the view on, only those it shows.
   const socketName: Completer = async (value) =>
-    registry.defaultEngine.scope.limitsSessions ? [] : (await listSockets())
-      .filter((entry) => entry.alive && entry.socketName !== null && entry.socketName.startsWith(value) && registry.reaches({ socketName: entry.socketName }))
-      .map((entry) => entry.socketName!);
+    registry.defaultEngine.scope.limitsSessions
+      ? []
+      : (await listSockets())
+          .filter(
+            (entry) =>
+              entry.alive &&
+              entry.socketName !== null &&
+              entry.socketName.startsWith(value) &&
+              registry.reaches({ socketName: entry.socketName }),
+          )
+          .map((entry) => entry.socketName!);
   return { pane_id: ids.pane, session_name: ids.sessionName, socket_name: socketName };
 }
 

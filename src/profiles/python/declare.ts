@@ -8,14 +8,21 @@
 import { type Engine, EngineRegistry, invalidArgument } from '../../core/index.js';
 import type { JsonSchema, Static } from '../../mcp/tools/schema.js';
 import type { Toolset } from '../../mcp/tools/selection.js';
-import { declaredTargets, type NestedCaller, type ToolCall, type ToolDeclaration, type ToolOutcome, type ToolSpec } from '../../mcp/tools/tool.js';
+import {
+  declaredTargets,
+  type NestedCaller,
+  type ToolCall,
+  type ToolDeclaration,
+  type ToolOutcome,
+  type ToolSpec,
+} from '../../mcp/tools/tool.js';
 import type { PythonCall, PythonContext } from './context.js';
-
 
 const ANNOTATIONS = { destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false } as const;
 
 /** A python tool: the common spec with a title always, its toolset, and how the contract tags it. */
-export interface PythonToolSpec<In extends JsonSchema> extends ToolSpec<In, PythonCall & { readonly nested?: NestedCaller; readonly approveItem?: ToolCall<PythonContext>['approveItem'] }> {
+export interface PythonToolSpec<In extends JsonSchema>
+  extends ToolSpec<In, PythonCall & { readonly nested?: NestedCaller; readonly approveItem?: ToolCall<PythonContext>['approveItem'] }> {
   readonly title: string;
   readonly toolset: Toolset;
   /** Waits under its own ceiling (tagged `self-bounded`; never nested in a batch). */
@@ -60,7 +67,14 @@ export function pythonTool<In extends JsonSchema>(spec: PythonToolSpec<In>): Pyt
       try {
         for (const key in args) if (!known.has(key)) throw unexpectedArguments(spec.name, args, known);
         const run = (engine: Engine) =>
-          spec.handler(args, { ctx: call.ctx, engine, signal: call.signal, progress: call.progress, nested: call.nested, approveItem: call.approveItem });
+          spec.handler(args, {
+            ctx: call.ctx,
+            engine,
+            signal: call.signal,
+            progress: call.progress,
+            nested: call.nested,
+            approveItem: call.approveItem,
+          });
         return call.ctx.registry.use(EngineRegistry.named(args.socket_name), run);
       } catch (error) {
         return Promise.reject(error);
@@ -70,7 +84,10 @@ export function pythonTool<In extends JsonSchema>(spec: PythonToolSpec<In>): Pyt
 }
 
 function unexpectedArguments(tool: string, args: object, known: ReadonlySet<string>) {
-  const names = Object.keys(args).filter((key) => !known.has(key)).map((key) => JSON.stringify(key.slice(0, 64))).join(', ');
+  const names = Object.keys(args)
+    .filter((key) => !known.has(key))
+    .map((key) => JSON.stringify(key.slice(0, 64)))
+    .join(', ');
   return invalidArgument(`${tool} got unexpected argument(s): ${names}`, `Remove or correct the unrecognized argument(s): ${names}.`);
 }
 

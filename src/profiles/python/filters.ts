@@ -6,7 +6,18 @@
 import { boundedRegex, invalidArgument } from '../../core/index.js';
 import { stringMapValue } from './schema.js';
 
-const OPERATORS = ['exact', 'iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith', 'regex', 'iregex'] as const;
+const OPERATORS = [
+  'exact',
+  'iexact',
+  'contains',
+  'icontains',
+  'startswith',
+  'istartswith',
+  'endswith',
+  'iendswith',
+  'regex',
+  'iregex',
+] as const;
 type Operator = (typeof OPERATORS)[number];
 
 export const FILTERS_HELP =
@@ -33,7 +44,10 @@ export function compileFilters(filters: Record<string, string> | string | null |
     const field = at === -1 ? key : key.slice(0, at);
     const op = (at === -1 ? 'exact' : key.slice(at + 2)) as Operator;
     if (!OPERATORS.includes(op)) {
-      throw invalidArgument(`Invalid filter operator '${op.slice(0, 32)}' in '${key.slice(0, 96)}'. Valid operators: ${OPERATORS.join(', ')}`, FILTERS_HELP);
+      throw invalidArgument(
+        `Invalid filter operator '${op.slice(0, 32)}' in '${key.slice(0, 96)}'. Valid operators: ${OPERATORS.join(', ')}`,
+        FILTERS_HELP,
+      );
     }
     tests.push(lookup(field, op, value, key));
   }

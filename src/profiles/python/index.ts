@@ -35,7 +35,11 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
   // Exclusions reach into the batch too: it may call any batchable tool that is not excluded, listed or not.
   const reach = BATCHABLE.filter((name) => !selection.excluded.has(name));
   const bound = ALL_TOOLS.map((tool) =>
-    tool.name === CALL_READ_TOOLS_BATCH ? readToolsBatch(reach, ALL_TOOLS) : tool.name === 'run_command' ? withHistoryDefault(tool, config.suppressHistory) : tool,
+    tool.name === CALL_READ_TOOLS_BATCH
+      ? readToolsBatch(reach, ALL_TOOLS)
+      : tool.name === 'run_command'
+        ? withHistoryDefault(tool, config.suppressHistory)
+        : tool,
   );
   const tools = bound.filter((tool) => selection.names.has(tool.name));
   const nestedOnlyTools = tools.some((tool) => tool.name === CALL_READ_TOOLS_BATCH)
@@ -77,6 +81,9 @@ export function createPythonProfile({ config, registry }: { config: Config; regi
 function withHistoryDefault(tool: PythonTool, suppress: boolean): PythonTool {
   const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>>;
   if (properties.suppress_history?.default === suppress) return tool;
-  const inputSchema = { ...tool.inputSchema, properties: { ...properties, suppress_history: { ...properties.suppress_history, default: suppress } } };
+  const inputSchema = {
+    ...tool.inputSchema,
+    properties: { ...properties, suppress_history: { ...properties.suppress_history, default: suppress } },
+  };
   return { ...tool, inputSchema };
 }

@@ -3,21 +3,17 @@
  * schemas and the functions that build them from core records. Numbers tmux prints as text
  * (indexes, sizes, pids, flags) stay strings, as that server sends them.
  */
-import {
-  type Engine,
-  foreignClientsBySession,
-  isCallerPane,
-  type PaneDetail,
-  type SessionRecord,
-  type WindowRecord,
-} from '../../core/index.js';
+import { type Engine, isCallerPane, type PaneDetail, type SessionRecord, type WindowRecord } from '../../core/index.js';
 import type { JsonSchema } from '../../mcp/tools/schema.js';
 import { field, model, optional } from './schema.js';
 
 export const sessionSchema: JsonSchema = model(
   {
-    active_pane_id: optional('string', 'The pane that has focus in the session\'s current window.'),
-    session_attached: optional('string', 'How many terminal clients are attached ("0" when nobody is watching; this server\'s own connections are not counted).'),
+    active_pane_id: optional('string', "The pane that has focus in the session's current window."),
+    session_attached: optional(
+      'string',
+      'How many terminal clients are attached ("0" when nobody is watching; this server\'s own connections are not counted).',
+    ),
     session_created: optional('string', 'Creation time, seconds since the Unix epoch, as text.'),
     session_id: field('string', 'Session id like "$0": stable while the tmux server runs.'),
     session_name: optional('string', 'Session name.'),
@@ -30,7 +26,10 @@ export const windowSchema: JsonSchema = model(
   {
     active_pane_id: optional('string', 'The pane that has focus in this window.'),
     pane_count: field('integer', 'Number of panes in the window.'),
-    session_id: optional('string', 'Session the window belongs to (for a window linked into several sessions, the one it was read through).'),
+    session_id: optional(
+      'string',
+      'Session the window belongs to (for a window linked into several sessions, the one it was read through).',
+    ),
     session_name: optional('string', 'Name of that session.'),
     window_active: optional('string', '"1" when it is the session\'s current window, else "0".'),
     window_height: optional('string', 'Height in cells, as text.'),
@@ -45,24 +44,27 @@ export const windowSchema: JsonSchema = model(
 
 export const paneSchema: JsonSchema = model(
   {
-    is_caller: optional('boolean', 'True for the pane this MCP server itself runs in (do not type into it or kill it); null when the server does not run inside tmux.'),
+    is_caller: optional(
+      'boolean',
+      'True for the pane this MCP server itself runs in (do not type into it or kill it); null when the server does not run inside tmux.',
+    ),
     pane_active: optional('string', '"1" for the active pane of its window, else "0".'),
     pane_at_bottom: optional('boolean', 'Touches the bottom edge of the window.'),
     pane_at_left: optional('boolean', 'Touches the left edge of the window.'),
     pane_at_right: optional('boolean', 'Touches the right edge of the window.'),
     pane_at_top: optional('boolean', 'Touches the top edge of the window.'),
-    pane_bottom: optional('integer', 'Row of the pane\'s bottom edge in the window, in cells from 0.'),
+    pane_bottom: optional('integer', "Row of the pane's bottom edge in the window, in cells from 0."),
     pane_current_command: optional('string', 'Program in the foreground of the pane, e.g. bash, vim, python3.'),
     pane_current_path: optional('string', 'Working directory of that program.'),
     pane_height: optional('string', 'Height in cells, as text.'),
     pane_id: field('string', 'Pane id like "%3": the handle for capture, send and wait tools.'),
     pane_index: optional('string', 'Index of the pane in its window, as text.'),
-    pane_left: optional('integer', 'Column of the pane\'s left edge in the window, in cells from 0.'),
+    pane_left: optional('integer', "Column of the pane's left edge in the window, in cells from 0."),
     pane_pid: optional('string', 'Process id of the program the pane started (usually its shell), as text.'),
-    pane_right: optional('integer', 'Column of the pane\'s right edge in the window, in cells from 0.'),
+    pane_right: optional('integer', "Column of the pane's right edge in the window, in cells from 0."),
     pane_title: optional('string', 'Pane title (set_pane_title, or what the program sets).'),
-    pane_top: optional('integer', 'Row of the pane\'s top edge in the window, in cells from 0.'),
-    pane_tty: optional('string', 'The pane\'s terminal device, e.g. /dev/pts/3.'),
+    pane_top: optional('integer', "Row of the pane's top edge in the window, in cells from 0."),
+    pane_tty: optional('string', "The pane's terminal device, e.g. /dev/pts/3."),
     pane_width: optional('string', 'Width in cells, as text.'),
     session_id: optional('string', 'Session the pane is in.'),
     window_id: optional('string', 'Window the pane is in.'),
@@ -81,12 +83,12 @@ export const serverSchema: JsonSchema = model(
   ['is_alive', 'session_count'],
 );
 
-export function sessionWire(session: SessionRecord, foreignClients: ReadonlyMap<string, number>) {
+export function sessionWire(session: SessionRecord) {
   return {
     session_id: session.id,
     session_name: session.name,
     window_count: session.windowCount,
-    session_attached: String(foreignClients.get(session.id) ?? 0),
+    session_attached: String(session.foreignClients),
     session_created: String(session.created),
     active_pane_id: session.activePaneId || null,
   };
@@ -106,11 +108,6 @@ export function windowWire(window: WindowRecord) {
     window_height: String(window.height),
     active_pane_id: window.activePaneId || null,
   };
-}
-
-/** A session record with its count of attached people (clients other than this server's own). */
-export async function sessionOut(engine: Engine, session: SessionRecord) {
-  return sessionWire(session, await foreignClientsBySession(engine));
 }
 
 export async function paneWire(engine: Engine, pane: PaneDetail) {

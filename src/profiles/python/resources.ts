@@ -7,7 +7,6 @@ import {
   captureLines,
   type Engine,
   EngineRegistry,
-  foreignClientsBySession,
   listPaneDetails,
   listSessions,
   listWindows,
@@ -24,12 +23,15 @@ import { checkId, targetedSession, targetedWindow } from './targets.js';
 const META = { fastmcp: { tags: [] } };
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 /** How a pane id goes into a URI: as written or percent-encoded (both arrive as the same id). */
-const PANE_IN_URI = 'The pane id goes in as written (tmux://panes/%12) or percent-encoded (tmux://panes/%2512); an encoded form is read as such when it decodes to a pane id, so pane %251 is written %25251.';
+const PANE_IN_URI =
+  'The pane id goes in as written (tmux://panes/%12) or percent-encoded (tmux://panes/%2512); an encoded form is read as such when it decodes to a pane id, so pane %251 is written %25251.';
 
 function template(
   registry: EngineRegistry,
   completers: Readonly<Record<string, Completer>>,
-  spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta' | 'complete'> & { read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string> },
+  spec: Omit<ResourceTemplateDeclaration, 'read' | '_meta' | 'complete'> & {
+    read(engine: Engine, variables: Readonly<Record<string, string>>): Promise<string>;
+  },
 ): ResourceTemplateDeclaration {
   const variables = [...spec.uriTemplate.matchAll(/[{,?]([a-z_]+)/g)].map((match) => match[1]!);
   return {
@@ -40,7 +42,10 @@ function template(
   };
 }
 
-export function pythonResourceTemplates(registry: EngineRegistry, completers: Readonly<Record<string, Completer>>): ResourceTemplateDeclaration[] {
+export function pythonResourceTemplates(
+  registry: EngineRegistry,
+  completers: Readonly<Record<string, Completer>>,
+): ResourceTemplateDeclaration[] {
   return [
     template(registry, completers, {
       uriTemplate: 'tmux://sessions{?socket_name}',
@@ -49,8 +54,7 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       description: 'Every session of the tmux server (or of the one ?socket_name= names), as a JSON array of session records.',
       mimeType: 'application/json',
       async read(engine) {
-        const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
-        return json(sessions.map((s) => sessionWire(s, clients)));
+        return json((await listSessions(engine)).map((s) => sessionWire(s)));
       },
     }),
     template(registry, completers, {
@@ -61,8 +65,8 @@ export function pythonResourceTemplates(registry: EngineRegistry, completers: Re
       mimeType: 'application/json',
       async read(engine, { session_name }) {
         const session = await targetedSession(engine, { session_name: session_name! });
-        const [clients, windows] = await Promise.all([foreignClientsBySession(engine), listWindows(engine, session.id)]);
-        return json({ ...sessionWire(session, clients), windows: windows.map(windowWire) });
+        const windows = await listWindows(engine, session.id);
+        return json({ ...sessionWire(session), windows: windows.map(windowWire) });
       },
     }),
     template(registry, completers, {

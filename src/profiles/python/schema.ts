@@ -29,9 +29,21 @@ export const optional = <T extends Scalar | JsonSchema>(type: T, description: st
   });
 
 /** A string enum, or `null` with `nullable`. */
-export function choice<const V extends readonly string[]>(values: V, description: string, options: { nullable: true }): Schema<V[number] | null>;
-export function choice<const V extends readonly string[]>(values: V, description: string, options?: { nullable?: false; fallback?: string }): Schema<V[number]>;
-export function choice(values: readonly string[], description: string, options: { nullable?: boolean; fallback?: string } = {}): JsonSchema {
+export function choice<const V extends readonly string[]>(
+  values: V,
+  description: string,
+  options: { nullable: true },
+): Schema<V[number] | null>;
+export function choice<const V extends readonly string[]>(
+  values: V,
+  description: string,
+  options?: { nullable?: false; fallback?: string },
+): Schema<V[number]>;
+export function choice(
+  values: readonly string[],
+  description: string,
+  options: { nullable?: boolean; fallback?: string } = {},
+): JsonSchema {
   return options.nullable
     ? { anyOf: [{ enum: [...values], type: 'string' }, { type: 'null' }], default: null, description }
     : { enum: [...values], type: 'string', description, ...(options.fallback !== undefined ? { default: options.fallback } : {}) };
@@ -48,7 +60,11 @@ export const stringMap = (description: string) =>
   });
 
 /** A stringMap argument as an object (undefined for null): a JSON string is parsed; anything but an object is refused. */
-export function stringMapValue(value: Record<string, string> | string | null | undefined, field: string, hint: string): Record<string, unknown> | undefined {
+export function stringMapValue(
+  value: Record<string, string> | string | null | undefined,
+  field: string,
+  hint: string,
+): Record<string, unknown> | undefined {
   if (value === null || value === undefined) return undefined;
   let parsed: unknown = value;
   if (typeof value === 'string') {
@@ -69,7 +85,10 @@ export function positiveTimeout(seconds: number): number {
 }
 
 /** The arguments object of a tool: closed; `required` only when something is. */
-export function params<P extends Readonly<Record<string, JsonSchema>>, R extends keyof P & string = never>(properties: P, required: readonly R[] = []): Schema<ObjectOf<P, R>> {
+export function params<P extends Readonly<Record<string, JsonSchema>>, R extends keyof P & string = never>(
+  properties: P,
+  required: readonly R[] = [],
+): Schema<ObjectOf<P, R>> {
   return typed({ additionalProperties: false, properties, ...(required.length ? { required: [...required] } : {}), type: 'object' });
 }
 
@@ -77,12 +96,20 @@ export function params<P extends Readonly<Record<string, JsonSchema>>, R extends
 export const listOf = <S extends JsonSchema>(items: S, description: string) => typed<Static<S>[]>({ description, items, type: 'array' });
 
 /** A closed object inside a list (a batch's operation), keys in pydantic's order. */
-export function item<P extends Readonly<Record<string, JsonSchema>>, R extends keyof P & string = never>(properties: P, required: readonly R[], description: string): Schema<ObjectOf<P, R>> {
+export function item<P extends Readonly<Record<string, JsonSchema>>, R extends keyof P & string = never>(
+  properties: P,
+  required: readonly R[],
+  description: string,
+): Schema<ObjectOf<P, R>> {
   return typed({ additionalProperties: false, description, properties, required: [...required], type: 'object' });
 }
 
 /** A result model: open, as pydantic publishes it. */
-export function model(properties: Readonly<Record<string, JsonSchema>>, required: readonly string[] = [], description?: string): JsonSchema {
+export function model(
+  properties: Readonly<Record<string, JsonSchema>>,
+  required: readonly string[] = [],
+  description?: string,
+): JsonSchema {
   return { properties, ...(required.length ? { required: [...required] } : {}), type: 'object', ...(description ? { description } : {}) };
 }
 
@@ -97,7 +124,7 @@ export const WRAPPED_TEXT = wrapped({ type: 'string' });
 
 export const SOCKET_NAME = optional(
   'string',
-  'tmux socket name (tmux -L NAME), for a tmux server other than the configured one; a bare name inside tmux\'s socket directory, never a path. Default: the configured server.',
+  "tmux socket name (tmux -L NAME), for a tmux server other than the configured one; a bare name inside tmux's socket directory, never a path. Default: the configured server.",
 );
 
 export const PANE_ID = optional('string', 'Pane id like "%3" (from list_panes). Wins over every other target field.');

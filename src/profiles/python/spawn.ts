@@ -3,10 +3,14 @@ import { checkStartDirectory, withoutPersistentHistory } from '../../core/index.
 import type { ObjectOf } from '../../mcp/tools/schema.js';
 import { defaulted, optional, stringMap, stringMapValue } from './schema.js';
 
-
 export const SPAWN_FIELDS = {
-  start_directory: optional('string', 'Directory the new process starts in: an absolute path, or ~ / ~/... for the home directory. It must exist. Default: tmux\'s default.'),
-  environment: stringMap('Extra environment variables for the new process only, as {"NAME": "value"} (or that object as a JSON string). Values can show in process listings: do not pass secrets.'),
+  start_directory: optional(
+    'string',
+    "Directory the new process starts in: an absolute path, or ~ / ~/... for the home directory. It must exist. Default: tmux's default.",
+  ),
+  environment: stringMap(
+    'Extra environment variables for the new process only, as {"NAME": "value"} (or that object as a JSON string). Values can show in process listings: do not pass secrets.',
+  ),
   suppress_persistent_history: defaulted(
     'boolean',
     false,
@@ -20,7 +24,9 @@ export type SpawnArgs = ObjectOf<typeof SPAWN_FIELDS, never>;
 /** The checked environment (history suppression merged in) and directory, before anything touches tmux. */
 export async function spawnSettings(args: SpawnArgs): Promise<{ environment?: Record<string, string>; startDirectory?: string }> {
   // Values are checked as strings by core (checkSpawnOptions) before tmux runs.
-  let environment = stringMapValue(args.environment, 'environment', 'Pass an object such as {"NAME": "value"}.') as Record<string, string> | undefined;
+  let environment = stringMapValue(args.environment, 'environment', 'Pass an object such as {"NAME": "value"}.') as
+    | Record<string, string>
+    | undefined;
   if (args.suppress_persistent_history) environment = withoutPersistentHistory(environment);
   const startDirectory = args.start_directory != null ? await checkStartDirectory(args.start_directory, 'start_directory') : undefined;
   return { ...(environment ? { environment } : {}), ...(startDirectory ? { startDirectory } : {}) };

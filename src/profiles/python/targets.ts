@@ -38,7 +38,8 @@ export interface PaneTarget extends WindowTarget {
 const DISCOVER = 'Call list_sessions / list_windows / list_panes to discover valid ids.';
 
 export function checkId(value: string, shape: RegExp, field: string, example: string): string {
-  if (!shape.test(value)) throw invalidArgument(`${field} must be an id like ${example}, got ${JSON.stringify(value.slice(0, 64))}`, DISCOVER);
+  if (!shape.test(value))
+    throw invalidArgument(`${field} must be an id like ${example}, got ${JSON.stringify(value.slice(0, 64))}`, DISCOVER);
   return value;
 }
 
@@ -61,13 +62,19 @@ export async function targetedSession(engine: Engine, target: SessionTarget): Pr
     if (!session) {
       throw notFound(
         `Session not found: ${JSON.stringify(target.session_name.slice(0, 128))}`,
-        sessions.length ? `Sessions here: ${sessions.slice(0, 12).map((s) => JSON.stringify(s.name)).join(', ')}. ${DISCOVER}` : 'There are no sessions; create one with create_session.',
+        sessions.length
+          ? `Sessions here: ${sessions
+              .slice(0, 12)
+              .map((s) => JSON.stringify(s.name))
+              .join(', ')}. ${DISCOVER}`
+          : 'There are no sessions; create one with create_session.',
       );
     }
     return session;
   }
   const first = sessions[0];
-  if (!first) throw notFound('No tmux sessions exist on this server', 'Create one with create_session, or pass socket_name for another tmux server.');
+  if (!first)
+    throw notFound('No tmux sessions exist on this server', 'Create one with create_session, or pass socket_name for another tmux server.');
   return first;
 }
 
@@ -77,7 +84,11 @@ export async function targetedWindow(engine: Engine, target: WindowTarget): Prom
   const windows = await listWindows(engine, session.id);
   if (target.window_index != null) {
     const window = windows.find((w) => String(w.index) === target.window_index);
-    if (!window) throw notFound(`Window not found: index ${target.window_index} in session ${JSON.stringify(session.name)}`, `Its windows: ${windows.map((w) => w.index).join(', ')}. ${DISCOVER}`);
+    if (!window)
+      throw notFound(
+        `Window not found: index ${target.window_index} in session ${JSON.stringify(session.name)}`,
+        `Its windows: ${windows.map((w) => w.index).join(', ')}. ${DISCOVER}`,
+      );
     return window;
   }
   const first = windows[0];

@@ -14,7 +14,11 @@ let paused = false;
 let countdown: number | undefined;
 
 async function post(path: string, body: object): Promise<void> {
-  const answer = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify(body) });
+  const answer = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+    body: JSON.stringify(body),
+  });
   if (!answer.ok) {
     const { error } = (await answer.json().catch(() => ({ error: answer.statusText }))) as { error?: string };
     throw new Error(error ?? answer.statusText);
@@ -34,7 +38,9 @@ export function showPaused(on: boolean): void {
   pauseEl.hidden = false;
   pauseEl.textContent = on ? 'Resume' : 'Pause';
   pauseEl.classList.toggle('on', on);
-  pauseEl.title = on ? 'Calls that change anything wait; Resume lets them go in order' : 'Hold every call that would change anything until Resume';
+  pauseEl.title = on
+    ? 'Calls that change anything wait; Resume lets them go in order'
+    : 'Hold every call that would change anything until Resume';
 }
 
 export function showApprovals(questions: readonly ViewQuestion[]): void {
@@ -70,7 +76,10 @@ function item(question: ViewQuestion): HTMLElement {
   const deny = line('deny', 'Deny', 'button') as HTMLButtonElement;
   const answer = (decision: 'approve' | 'deny') => {
     approve.disabled = deny.disabled = true;
-    void post(`/approvals/${encodeURIComponent(question.id)}`, { decision, ...(reason.value.trim() ? { reason: reason.value.trim() } : {}) }).catch((error: Error) => {
+    void post(`/approvals/${encodeURIComponent(question.id)}`, {
+      decision,
+      ...(reason.value.trim() ? { reason: reason.value.trim() } : {}),
+    }).catch((error: Error) => {
       left.textContent = `not answered: ${error.message}`;
       approve.disabled = deny.disabled = false;
     });

@@ -19,7 +19,13 @@ interface AuditEntry {
   readonly error?: string;
   readonly ms: number;
   readonly batch?: { readonly id: number; readonly tool: string; readonly index: number };
-  readonly approval?: { readonly answer: string; readonly channel?: string; readonly reason?: string; readonly rule?: string; readonly paused?: true };
+  readonly approval?: {
+    readonly answer: string;
+    readonly channel?: string;
+    readonly reason?: string;
+    readonly rule?: string;
+    readonly paused?: true;
+  };
 }
 
 /** Entries the trail keeps on the page; older ones are dropped from the bottom. */
@@ -41,7 +47,14 @@ function tile(pane: ViewPane) {
   el.append(title, box);
   panesEl.append(el);
   // Read-only: no stdin, and nothing listens to what the terminal would send.
-  const term = new Terminal({ cols: pane.width, rows: pane.height, disableStdin: true, cursorBlink: false, scrollback: 1000, fontSize: 13 });
+  const term = new Terminal({
+    cols: pane.width,
+    rows: pane.height,
+    disableStdin: true,
+    cursorBlink: false,
+    scrollback: 1000,
+    fontSize: 13,
+  });
   term.open(box);
   const entry = { el, term, pane };
   label(entry);
@@ -114,7 +127,11 @@ function addAudit(entry: AuditEntry): void {
   );
   li.append(head);
   if (approval) {
-    const how = [approval.paused ? 'held by the pause' : `rule ${approval.rule}`, approval.channel ? `answered in the ${approval.channel}` : '', approval.reason ? `reason: ${approval.reason}` : '']
+    const how = [
+      approval.paused ? 'held by the pause' : `rule ${approval.rule}`,
+      approval.channel ? `answered in the ${approval.channel}` : '',
+      approval.reason ? `reason: ${approval.reason}` : '',
+    ]
       .filter(Boolean)
       .join(' · ');
     li.append(span('meta', how));

@@ -70,7 +70,7 @@ export function integrationFiles(): Files {
     `# tmux-mcp: a new pane's bash reads what a login bash reads, then the shell integration\n` +
       `if [ -f /etc/profile ]; then . /etc/profile; fi\n` +
       `if [ -f ~/.bash_profile ]; then . ~/.bash_profile; elif [ -f ~/.bash_login ]; then . ~/.bash_login; elif [ -f ~/.profile ]; then . ~/.profile; fi\n` +
-      `. ${shellQuote(script.bash)}\n`
+      `. ${shellQuote(script.bash)}\n`,
   );
   // zsh reads .zshenv from here first: it puts ZDOTDIR back, reads the user's own .zshenv, and zsh goes on with the user's files.
   writeOnce(
@@ -79,7 +79,7 @@ export function integrationFiles(): Files {
       `if [[ -n \${__TMCP_ZDOTDIR+x} ]]; then ZDOTDIR=$__TMCP_ZDOTDIR; else unset ZDOTDIR; fi\n` +
       `unset __TMCP_ZDOTDIR\n` +
       `[[ -f \${ZDOTDIR:-$HOME}/.zshenv ]] && source \${ZDOTDIR:-$HOME}/.zshenv\n` +
-      `[[ -o interactive ]] && source ${shellQuote(script.zsh)}\n`
+      `[[ -o interactive ]] && source ${shellQuote(script.zsh)}\n`,
   );
   // The same for a bash started as a command (not a login shell): what an interactive bash reads.
   const bashrcInteractive = join(dir, 'bashrc-interactive');
@@ -88,7 +88,7 @@ export function integrationFiles(): Files {
     `# tmux-mcp: an interactive bash reads what it would read, then the shell integration\n` +
       `if [ -f /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi\n` +
       `if [ -f ~/.bashrc ]; then . ~/.bashrc; fi\n` +
-      `. ${shellQuote(script.bash)}\n`
+      `. ${shellQuote(script.bash)}\n`,
   );
   files = { dir, script, bashrc, bashrcInteractive, zdotdir };
   return files;
@@ -113,7 +113,11 @@ function shellQuote(text: string): string {
  * The integration of the shell running in a pane now: its announcement names the pane's process and
  * the shell in its foreground (`busy`: or the shell runs a program there, for a line typed to queue behind it).
  */
-export async function readIntegration(engine: Engine, pane: { readonly id: string; readonly pid: number; readonly currentCommand: string }, busy = false): Promise<Integration | undefined> {
+export async function readIntegration(
+  engine: Engine,
+  pane: { readonly id: string; readonly pid: number; readonly currentCommand: string },
+  busy = false,
+): Promise<Integration | undefined> {
   const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${SHELL_OPTION}}`]);
   const [pid, shell, nonce, state] = (value ?? '').trim().split(' ');
   if (pid !== String(pane.pid) || !shell || !INTEGRATED_SHELLS.has(shell) || !nonce || !/^[A-Za-z0-9]{1,40}$/.test(nonce)) return undefined;
@@ -152,21 +156,40 @@ export async function defaultShellLaunch(engine: Engine, environment: Readonly<R
  * The launch of the shell `program` (a path, or a name found on PATH) with the integration, when it
  * is bash, zsh or fish; undefined otherwise. `login`: started as tmux starts its default shell.
  */
-export async function shellLaunch(engine: Engine, program: string, environment: Readonly<Record<string, string>> = {}, login = false): Promise<Launch | undefined> {
+export async function shellLaunch(
+  engine: Engine,
+  program: string,
+  environment: Readonly<Record<string, string>> = {},
+  login = false,
+): Promise<Launch | undefined> {
   const shell = baseName(program);
   if (!integrationEnabled(engine) || !INTEGRATED_SHELLS.has(shell)) return undefined;
   const nonce = newNonce();
   const integration = { shell: shell as IntegratedShell, nonce };
   const paths = integrationFiles();
-  if (shell === 'bash') return { argv: [program, '--rcfile', login ? paths.bashrc : paths.bashrcInteractive, '-i'], environment: { __TMCP_NONCE: nonce }, integration };
-  if (shell === 'fish') return { argv: [program, ...(login ? ['--login'] : []), '--init-command', `source ${shellQuote(paths.script.fish)}`], environment: { __TMCP_NONCE: nonce }, integration };
+  if (shell === 'bash')
+    return {
+      argv: [program, '--rcfile', login ? paths.bashrc : paths.bashrcInteractive, '-i'],
+      environment: { __TMCP_NONCE: nonce },
+      integration,
+    };
+  if (shell === 'fish')
+    return {
+      argv: [program, ...(login ? ['--login'] : []), '--init-command', `source ${shellQuote(paths.script.fish)}`],
+      environment: { __TMCP_NONCE: nonce },
+      integration,
+    };
   // zsh: ZDOTDIR leads it through our .zshenv first; as the default shell tmux starts it itself (a login shell).
   let original = environment.ZDOTDIR;
   if (original === undefined) {
     const [line] = await engine.run(['show-environment', '-g', 'ZDOTDIR']).catch(() => [] as string[]);
     if (line?.startsWith('ZDOTDIR=')) original = line.slice('ZDOTDIR='.length);
   }
-  return { argv: login ? [] : [program, '-i'], environment: { ZDOTDIR: paths.zdotdir, ...(original !== undefined ? { __TMCP_ZDOTDIR: original } : {}), __TMCP_NONCE: nonce }, integration };
+  return {
+    argv: login ? [] : [program, '-i'],
+    environment: { ZDOTDIR: paths.zdotdir, ...(original !== undefined ? { __TMCP_ZDOTDIR: original } : {}), __TMCP_NONCE: nonce },
+    integration,
+  };
 }
 
 /** Records the integration a new pane's shell starts with (the target's active pane), before the shell itself says so. */

@@ -40,5 +40,11 @@ export function parseMark(payload: string, position: ShellMark['position']): She
     else if (kind === 'D' && i === 0 && /^\d{1,3}$/.test(param)) status = Number(param);
     else if (param.startsWith('s=') && /^\d{1,3}$/.test(param.slice(2))) status = Number(param.slice(2));
   });
-  return { kind, position, ...(nonce !== undefined ? { nonce, n } : {}), ...(status !== undefined ? { status } : {}), ...(digest !== undefined ? { digest } : {}) };
+  return {
+    kind,
+    position,
+    ...(nonce !== undefined ? { nonce, n } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(digest !== undefined ? { digest } : {}),
+  };
 }

@@ -33,7 +33,12 @@ export function installFailedIn(engine: Engine, pane: PaneRecord): boolean {
  * the shell's first mark. Undefined when it did not take (a shell that refuses it): that shell is
  * framed from then on.
  */
-export async function install(engine: Engine, pane: PaneRecord, stream: PaneStream, shell: IntegratedShell): Promise<Integration | undefined> {
+export async function install(
+  engine: Engine,
+  pane: PaneRecord,
+  stream: PaneStream,
+  shell: IntegratedShell,
+): Promise<Integration | undefined> {
   const nonce = newNonce();
   const [geometry] = await engine.run(['display-message', '-p', '-t', pane.id, '#{cursor_x} #{pane_width}']);
   const [x, width] = (geometry ?? '').trim().split(' ').map(Number) as [number, number];
@@ -81,7 +86,13 @@ export const STARTUP_MS = 10_000;
  * announcement). A shell that never gets there within the run's time is taken as it is (the
  * command is typed and waits); readiness to type is lineEditorReady's to tell.
  */
-export async function startedUp(engine: Engine, pane: PaneRecord, integration: Integration, timeoutMs: number, signal: AbortSignal): Promise<Integration> {
+export async function startedUp(
+  engine: Engine,
+  pane: PaneRecord,
+  integration: Integration,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Integration> {
   const deadline = performance.now() + Math.min(timeoutMs, STARTUP_MS);
   let now: Integration | undefined = integration;
   while (now?.starting && performance.now() < deadline && !signal.aborted) {
@@ -118,7 +129,10 @@ async function lineEditorWaits(pid: number): Promise<boolean> {
     return true;
   }
   // The terminal's local modes (the fourth field of `stty -g`): ECHO is 0o10.
-  const modes = await run('stty', ['-F', tty, '-g'], { timeout: 5000 }).then((r) => r.stdout, () => undefined);
+  const modes = await run('stty', ['-F', tty, '-g'], { timeout: 5000 }).then(
+    (r) => r.stdout,
+    () => undefined,
+  );
   const lflag = modes === undefined ? NaN : parseInt(modes.split(':')[3] ?? '', 16);
   return Number.isNaN(lflag) || (lflag & 0o10) === 0;
 }

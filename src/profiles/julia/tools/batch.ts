@@ -16,22 +16,34 @@ const MAX_OPERATIONS = 8;
 
 const errorSchema = (errorBranch.properties as Record<string, JsonSchema>).error!;
 const completedItem = object({ result: { type: 'object' }, tool: string() }, ['tool', 'result']);
-const omittedItem = object({ completed: { const: true }, resultOmitted: { const: true }, tool: string() }, ['tool', 'completed', 'resultOmitted']);
+const omittedItem = object({ completed: { const: true }, resultOmitted: { const: true }, tool: string() }, [
+  'tool',
+  'completed',
+  'resultOmitted',
+]);
 const atIndex = integer({ minimum: 1, maximum: MAX_OPERATIONS });
 const limitError = { ...errorSchema, properties: { ...(errorSchema.properties as object), code: { const: 'result_limit' } } };
 
 const output: JsonSchema = {
   type: 'object',
   anyOf: [
-    object({ atomic: { const: false }, completed: array(completedItem, { maxItems: 8 }), failedIndex: { type: 'null' } }, ['failedIndex', 'completed', 'atomic']),
-    object(
-      { atomic: { const: false }, completed: array(completedItem, { maxItems: 8 }), error: errorSchema, failedIndex: atIndex },
-      ['failedIndex', 'completed', 'atomic', 'error'],
-    ),
-    object(
-      { atomic: { const: false }, completed: array(omittedItem, { maxItems: 8 }), error: limitError, failedIndex: { type: 'null' } },
-      ['completed', 'atomic', 'error', 'failedIndex'],
-    ),
+    object({ atomic: { const: false }, completed: array(completedItem, { maxItems: 8 }), failedIndex: { type: 'null' } }, [
+      'failedIndex',
+      'completed',
+      'atomic',
+    ]),
+    object({ atomic: { const: false }, completed: array(completedItem, { maxItems: 8 }), error: errorSchema, failedIndex: atIndex }, [
+      'failedIndex',
+      'completed',
+      'atomic',
+      'error',
+    ]),
+    object({ atomic: { const: false }, completed: array(omittedItem, { maxItems: 8 }), error: limitError, failedIndex: { type: 'null' } }, [
+      'completed',
+      'atomic',
+      'error',
+      'failedIndex',
+    ]),
     object(
       {
         atomic: { const: false },
@@ -65,7 +77,9 @@ interface Operation {
 /** run_operations over `tools` (the enabled tools but itself, in enabled order). */
 export function runOperations(tools: readonly JuliaTool[], settings: SchemaSettings): JuliaTool {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const validators = new Map<string, Validator>(tools.map((tool) => [tool.name, compileValidator(argumentSchema(tool.input(settings)), 'arguments')]));
+  const validators = new Map<string, Validator>(
+    tools.map((tool) => [tool.name, compileValidator(argumentSchema(tool.input(settings)), 'arguments')]),
+  );
   return juliaTool({
     name: RUN_OPERATIONS,
     description:
@@ -80,11 +94,13 @@ export function runOperations(tools: readonly JuliaTool[], settings: SchemaSetti
         {
           operations: array(
             typed<Operation>({
-              oneOf: tools.map((tool) =>
-                object({ arguments: tool.input(settings), tool: { const: tool.name } }, ['tool', 'arguments']),
-              ),
+              oneOf: tools.map((tool) => object({ arguments: tool.input(settings), tool: { const: tool.name } }, ['tool', 'arguments'])),
             }),
-            { minItems: 1, maxItems: MAX_OPERATIONS, description: `The calls to make, in order (1 to ${MAX_OPERATIONS}); each names a tool and its arguments.` },
+            {
+              minItems: 1,
+              maxItems: MAX_OPERATIONS,
+              description: `The calls to make, in order (1 to ${MAX_OPERATIONS}); each names a tool and its arguments.`,
+            },
           ),
         },
         ['operations'],
@@ -109,7 +125,10 @@ export function runOperations(tools: readonly JuliaTool[], settings: SchemaSetti
           // A person's time deciding is not the call's: the deadline's clock stops while they are asked.
           if (call.approveItem) await call.deadline.paused(call.approveItem(index));
           const run = () => tool.run(plan, call);
-          completed.push({ result: await call.deadline.race(call.auditItem ? call.auditItem(tool.name, args, run) : run()), tool: tool.name });
+          completed.push({
+            result: await call.deadline.race(call.auditItem ? call.auditItem(tool.name, args, run) : run()),
+            tool: tool.name,
+          });
         } catch (error) {
           const failure = envelope(error, tool.mutating);
           const changed = completed.some((item) => byName.get(item.tool)?.mutating);

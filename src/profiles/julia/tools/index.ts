@@ -10,4 +10,15 @@ import { createSession, killPane, teardownSession } from './lifecycle.js';
 import { resizePane } from './manage.js';
 import { sendKeysAndWait, waitForText } from './wait.js';
 
-export const CATALOG: readonly JuliaTool[] = [listPanes, capturePane, sendKeys, pasteText, resizePane, killPane, createSession, teardownSession, waitForText, sendKeysAndWait];
+export const CATALOG: readonly JuliaTool[] = [
+  listPanes,
+  capturePane,
+  sendKeys,
+  pasteText,
+  resizePane,
+  killPane,
+  createSession,
+  teardownSession,
+  waitForText,
+  sendKeysAndWait,
+];

@@ -43,7 +43,16 @@ export const pasteText = juliaTool({
   mutating: true,
   annotations: CHANGE,
   input: (settings) =>
-    paneInput(settings, { text: string({ maxLength: MAX_PASTE_BYTES, description: `The text to insert, at most ${MAX_PASTE_BYTES} UTF-8 bytes; may be empty.` }) }, ['text']),
+    paneInput(
+      settings,
+      {
+        text: string({
+          maxLength: MAX_PASTE_BYTES,
+          description: `The text to insert, at most ${MAX_PASTE_BYTES} UTF-8 bytes; may be empty.`,
+        }),
+      },
+      ['text'],
+    ),
   output: mutationOutput,
   typed: (args) => [typedText(args.text)],
   plan: (args, app) =>

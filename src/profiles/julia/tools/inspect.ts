@@ -17,10 +17,13 @@ import { outcomes, targetIn, targetOut } from '../schemas.js';
 
 const MAX_CONTEXTS = 8;
 
-const context = object(
-  { sessionId: string(), sessionName: string(), windowId: string(), windowIndex: integer(), windowName: string() },
-  ['sessionId', 'sessionName', 'windowId', 'windowName', 'windowIndex'],
-);
+const context = object({ sessionId: string(), sessionName: string(), windowId: string(), windowIndex: integer(), windowName: string() }, [
+  'sessionId',
+  'sessionName',
+  'windowId',
+  'windowName',
+  'windowIndex',
+]);
 
 const row = object(
   {
@@ -58,7 +61,7 @@ export const listPanes = juliaTool({
     'List the panes of the tmux server, each with the target ({paneId, generation}) every other tool takes, its ' +
     'size, whether it is active or dead, its running command and title, and the sessions and windows it appears in. ' +
     'Start here: targets are only valid for the tmux server incarnation that listed them. With hosts configured ' +
-    '(--host), the panes of each host follow this machine\'s: their generation begins with the host\'s name, and a ' +
+    "(--host), the panes of each host follow this machine's: their generation begins with the host's name, and a " +
     'tool given that target acts on that host; a host that could not answer is named in `coverage`. With ' +
     '--allow-pane only the allowed panes (and those of sessions this server created) are listed. Pages with ' +
     'offset/limit; `nextOffset` is the offset of the next page, null on the last.',
@@ -67,7 +70,12 @@ export const listPanes = juliaTool({
   input: () =>
     object({
       limit: integer({ default: 32, minimum: 1, maximum: 128, description: 'Most rows in this page, 1 to 128. Default 32.' }),
-      offset: integer({ default: 0, minimum: 0, maximum: 1_000_000, description: 'Rows to skip, for the next page pass the last nextOffset. Default 0.' }),
+      offset: integer({
+        default: 0,
+        minimum: 0,
+        maximum: 1_000_000,
+        description: 'Rows to skip, for the next page pass the last nextOffset. Default 0.',
+      }),
     }),
   output: outcomes(listed),
   plan: (args) => ({ limit: args.limit ?? 32, offset: args.offset ?? 0 }),
@@ -89,7 +97,13 @@ export const listPanes = juliaTool({
         const sessionName = clipUtf8(link.sessionName, 128);
         const windowName = clipUtf8(link.name, 128);
         clipped ||= sessionName.clipped || windowName.clipped;
-        return { sessionName: sessionName.text, windowName: windowName.text, windowIndex: link.index, sessionId: link.sessionId, windowId: link.id };
+        return {
+          sessionName: sessionName.text,
+          windowName: windowName.text,
+          windowIndex: link.index,
+          sessionId: link.sessionId,
+          windowId: link.id,
+        };
       });
       // Keys in the order the contract's server writes them (payloadKeyOrder).
       return {
@@ -116,7 +130,10 @@ export const listPanes = juliaTool({
       total: rows.length,
       truncated: more,
       // The one free-text field: a host that could not answer is named there, with its reason.
-      coverage: missing.length === 0 ? 'complete_observed_graph' : clipUtf8(`partial_observed_graph; not listed: ${missing.join('; ')}`, MAX_COVERAGE_BYTES).text,
+      coverage:
+        missing.length === 0
+          ? 'complete_observed_graph'
+          : clipUtf8(`partial_observed_graph; not listed: ${missing.join('; ')}`, MAX_COVERAGE_BYTES).text,
     };
   },
 });
@@ -166,14 +183,29 @@ async function serverRows(engine: Engine) {
   for (const row of read.rows) {
     if (!linkPane.has(row.windowId)) linkPane.set(row.windowId, row.id);
     if (linkPane.get(row.windowId) === row.id) {
-      const link = { id: row.windowId, index: toInt(row.windowIndex), name: row.windowName, sessionId: row.sessionId, sessionName: row.sessionName };
+      const link = {
+        id: row.windowId,
+        index: toInt(row.windowIndex),
+        name: row.windowName,
+        sessionId: row.sessionId,
+        sessionName: row.sessionName,
+      };
       const known = links.get(row.windowId);
       if (known) known.push(link);
       else links.set(row.windowId, [link]);
     }
     if (seen.has(row.id)) continue;
     seen.add(row.id);
-    const pane = { id: row.id, windowId: row.windowId, width: toInt(row.width), height: toInt(row.height), isActive: toBool(row.active), isDead: toBool(row.dead), currentCommand: row.command, title: row.title };
+    const pane = {
+      id: row.id,
+      windowId: row.windowId,
+      width: toInt(row.width),
+      height: toInt(row.height),
+      isActive: toBool(row.active),
+      isDead: toBool(row.dead),
+      currentCommand: row.command,
+      title: row.title,
+    };
     panes.push({ pane, links, target: { paneId: pane.id, generation: generationOf(read.incarnation) } });
   }
   return panes;
@@ -207,7 +239,12 @@ export const capturePane = juliaTool({
   input: (settings) =>
     object(
       {
-        lines: integer({ default: 100, minimum: 1, maximum: 1000, description: 'Most lines returned, newest kept, 1 to 1000. Default 100.' }),
+        lines: integer({
+          default: 100,
+          minimum: 1,
+          maximum: 1000,
+          description: 'Most lines returned, newest kept, 1 to 1000. Default 100.',
+        }),
         maxBytes: integer({
           default: settings.maxCaptureBytes,
           minimum: 1,

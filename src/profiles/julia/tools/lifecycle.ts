@@ -53,9 +53,14 @@ export const createSession = juliaTool({
         command: array(string({ maxLength: MAX_ARG_BYTES, description: 'One argv entry, at most 1024 UTF-8 bytes.' }), {
           minItems: 1,
           maxItems: MAX_ARGV,
-          description: 'The program and its arguments (1 to 32 entries, 8192 bytes in all); no shell expansion. The first must not be empty or start with "-".',
+          description:
+            'The program and its arguments (1 to 32 entries, 8192 bytes in all); no shell expansion. The first must not be empty or start with "-".',
         }),
-        name: string({ maxLength: 64, pattern: NAME.source, description: 'Session name: letters, digits, "_" and "-", at most 64 bytes; must not be taken.' }),
+        name: string({
+          maxLength: 64,
+          pattern: NAME.source,
+          description: 'Session name: letters, digits, "_" and "-", at most 64 bytes; must not be taken.',
+        }),
       },
       ['name', 'command'],
     ),
@@ -67,7 +72,8 @@ export const createSession = juliaTool({
     checkText(args.name, 64, 'name');
     if (!NAME.test(args.name)) throw invalidArgument('invalid session name');
     args.command.forEach((arg, i) => checkText(arg, MAX_ARG_BYTES, `command[${i}]`));
-    if (args.command.reduce((sum, arg) => sum + Buffer.byteLength(arg, 'utf8'), 0) > MAX_ARGV_BYTES) throw invalidArgument(`command exceeds ${MAX_ARGV_BYTES} bytes`);
+    if (args.command.reduce((sum, arg) => sum + Buffer.byteLength(arg, 'utf8'), 0) > MAX_ARGV_BYTES)
+      throw invalidArgument(`command exceeds ${MAX_ARGV_BYTES} bytes`);
     programArgv(args.command);
     return { name: args.name, command: args.command };
   },
@@ -96,7 +102,8 @@ export const createSession = juliaTool({
 async function adopt(app: JuliaApp, sessionId: string, generation: string) {
   const panes = await listPanes(app.engine, { sessionId });
   if (panes.some((pane) => generationOf(pane.incarnation) !== generation)) await checkGeneration(app.engine, sessionId, generation);
-  if (panes.length > MAX_OWNED_PANES) throw new PolicyRefusal('owned_limit', `created session exceeds ${MAX_OWNED_PANES} observed panes`, true);
+  if (panes.length > MAX_OWNED_PANES)
+    throw new PolicyRefusal('owned_limit', `created session exceeds ${MAX_OWNED_PANES} observed panes`, true);
   const targets = panes.map((pane) => ({ paneId: pane.id, generation }));
   app.owned.set(sessionId, { generation, panes: targets });
   return { completed: true, panes: targets, sessionId, generation, ownership: 'application' };
@@ -124,7 +131,8 @@ export const teardownSession = juliaTool({
     checkText(args.sessionId, 64, 'sessionId');
     if (!SESSION_ID.test(args.sessionId)) throw invalidArgument(`invalid session ID: ${JSON.stringify(args.sessionId)}`);
     checkText(args.generation, 128, 'generation');
-    if (app.owned.get(args.sessionId)?.generation !== args.generation) throw new PolicyRefusal('ownership_required', 'session is not owned by this application');
+    if (app.owned.get(args.sessionId)?.generation !== args.generation)
+      throw new PolicyRefusal('ownership_required', 'session is not owned by this application');
     return { sessionId: args.sessionId, generation: args.generation };
   },
   async run(plan, { app }) {

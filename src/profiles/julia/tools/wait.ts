@@ -23,8 +23,11 @@ const matched = object(
 
 const textLimit = (settings: { maxCaptureBytes: number }) => Math.min(1024, settings.maxCaptureBytes);
 
-const waitInput = <F extends Record<string, JsonSchema>, K extends (keyof F & string) | 'text'>(settings: SchemaSettings, fields: F, required: readonly K[]) =>
-  object({ ...fields, target: targetIn, text: waitText(textLimit(settings)) }, requiredWithTarget(settings, required));
+const waitInput = <F extends Record<string, JsonSchema>, K extends (keyof F & string) | 'text'>(
+  settings: SchemaSettings,
+  fields: F,
+  required: readonly K[],
+) => object({ ...fields, target: targetIn, text: waitText(textLimit(settings)) }, requiredWithTarget(settings, required));
 
 /** The pane behind a checked target, and its server's engine; a pane that vanished since listing is a stale target. */
 async function paneOf(call: RunCall, target: PaneTarget): Promise<{ engine: Engine; pane: PaneRecord }> {
@@ -75,7 +78,7 @@ export const waitForText = juliaTool({
     'the line the first one found. Only when this server has done neither on the pane does text already on the ' +
     'screen match at once (source "baseline"). A typed line echoes, so wait for what the command prints rather than ' +
     'what you typed (type `echo DO""NE`, wait for "DONE"). The text matches within one line. Bounded by the ' +
-    'server\'s per-call deadline (--timeout); not appearing in time is the `deadline` error. To type something and ' +
+    "server's per-call deadline (--timeout); not appearing in time is the `deadline` error. To type something and " +
     'wait for its answer in one call use send_keys_and_wait.',
   mutating: false,
   annotations: WAIT,

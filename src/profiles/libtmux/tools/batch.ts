@@ -41,17 +41,17 @@ const ON_ERROR = enumOf(['stop', 'continue'], {
 
 const nestedEnvelope: JsonSchema = {
   type: ['object', 'null'],
-  description: 'The nested call\'s full answer, exactly as a direct call would return it; null when dropped for size (resultTruncated).',
+  description: "The nested call's full answer, exactly as a direct call would return it; null when dropped for size (resultTruncated).",
   properties: {
     content: array(
-      object(
-        { text: string({ description: 'The text the nested call answered.' }), type: string({ description: 'Always "text".' }) },
-        ['text', 'type'],
-      ),
-      { description: 'The nested call\'s content blocks.' },
+      object({ text: string({ description: 'The text the nested call answered.' }), type: string({ description: 'Always "text".' }) }, [
+        'text',
+        'type',
+      ]),
+      { description: "The nested call's content blocks." },
     ),
     isError: boolean({ description: 'True when the nested call failed.' }),
-    structuredContent: { description: 'The nested call\'s structured result (shaped by that tool\'s outputSchema); null when it failed.' },
+    structuredContent: { description: "The nested call's structured result (shaped by that tool's outputSchema); null when it failed." },
   },
   required: ['content', 'structuredContent', 'isError'],
   additionalProperties: false,
@@ -97,7 +97,9 @@ function operationSchema(tool: LibtmuxTool): JsonSchema {
 /** Declares the batch over `available` tools: those in its authority that exist and are not excluded. */
 export function readToolsBatch(available: readonly LibtmuxTool[]): LibtmuxTool {
   // By code unit: for names of a-z and _ the order of localeCompare, without building its ICU collator.
-  const nested = available.filter((tool) => READ_BATCH_AUTHORITY.includes(tool.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const nested = available
+    .filter((tool) => READ_BATCH_AUTHORITY.includes(tool.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = nested.map((tool) => tool.name);
   const outputClasses = [...new Set(nested.flatMap((tool) => tool.spec.outputClasses))].sort() as OutputClass[];
   const input = object(

@@ -35,7 +35,8 @@ const SEND_KEYS_FIELDS = {
       'is typed as text, key names too.',
   }),
   literal: boolean({
-    description: 'true: type every string as text, even one that reads like a key name ("Enter" types the word). Default false: key names are pressed, other strings typed.',
+    description:
+      'true: type every string as text, even one that reads like a key name ("Enter" types the word). Default false: key names are pressed, other strings typed.',
   }),
   enter: boolean({ description: 'Press Enter after the keys, e.g. to run a typed command. Default false.' }),
   force: boolean({ description: 'Allow typing into the pane this MCP server itself runs in. Default false (refused).' }),
@@ -75,7 +76,10 @@ export const sendKeysTool = libtmuxTool({
     // The result echoes the keys (twice: structured and as text); refuse before typing what could not be answered.
     const echo = Buffer.byteLength(JSON.stringify(args.keys), 'utf8');
     if (echo > MAX_ECHO_BYTES) {
-      throw invalidArgument(`keys are too large to send and echo back (${echo} bytes as JSON, at most ${MAX_ECHO_BYTES})`, 'Use paste_text for large text.');
+      throw invalidArgument(
+        `keys are too large to send and echo back (${echo} bytes as JSON, at most ${MAX_ECHO_BYTES})`,
+        'Use paste_text for large text.',
+      );
     }
     const sent = await sendKeys(engine, {
       pane: args.paneId,
@@ -86,7 +90,12 @@ export const sendKeysTool = libtmuxTool({
     });
     const { pane, receivers } = sent.target;
     return {
-      structured: { paneRef: encodeRef('pane', pane.id, pane.incarnation), pane: pane.id, keys: [...sent.keys], resolvedPaneIds: [...receivers] },
+      structured: {
+        paneRef: encodeRef('pane', pane.id, pane.incarnation),
+        pane: pane.id,
+        keys: [...sent.keys],
+        resolvedPaneIds: [...receivers],
+      },
     };
   },
 });
@@ -107,7 +116,7 @@ export const sendKeysBatchTool = libtmuxTool({
     `Send several send_keys operations in one call, in order (at most ${MAX_OPERATIONS}), e.g. the same command to ` +
     'several panes, or a sequence of keys to a TUI. Each operation takes the same arguments as send_keys, with the ' +
     'same defaults (literal false, enter false, force false) and the same refusals. Every operation is checked ' +
-    '(pane exists, keys are valid, pane is alive, not in a mode, not this server\'s own pane) before anything is ' +
+    "(pane exists, keys are valid, pane is alive, not in a mode, not this server's own pane) before anything is " +
     'sent. With onError "stop" (the default) a failed check sends nothing at all, and a failure while sending ' +
     'stops the rest; with "continue" the operations that pass are sent and the others are reported. Returns how ' +
     'many operations were sent, the failures by index, and which panes each sent operation reached. The batch ' +
@@ -120,7 +129,8 @@ export const sendKeysBatchTool = libtmuxTool({
         description: `The send_keys operations, run in this order; at most ${MAX_OPERATIONS}.`,
       }),
       onError: enumOf(['stop', 'continue'], {
-        description: '"stop" (default): if any operation fails its checks nothing is sent, and a failure while sending stops the rest. "continue": send every operation that can be sent.',
+        description:
+          '"stop" (default): if any operation fails its checks nothing is sent, and a failure while sending stops the rest. "continue": send every operation that can be sent.',
       }),
     },
     ['operations'],
@@ -142,7 +152,9 @@ export const sendKeysBatchTool = libtmuxTool({
         object(
           {
             index: integer({ description: 'Position of the operation in `operations`, from 0.' }),
-            resolvedPaneIds: array(string(), { description: 'Every pane this operation reached: its pane first, then panes synchronize-panes copied it to.' }),
+            resolvedPaneIds: array(string(), {
+              description: 'Every pane this operation reached: its pane first, then panes synchronize-panes copied it to.',
+            }),
           },
           ['index', 'resolvedPaneIds'],
         ),

@@ -7,7 +7,6 @@ import {
   compileMatcher,
   CORNERS,
   encodeRef,
-  foreignClientsBySession,
   invalidArgument,
   listPanes,
   listSessions,
@@ -55,7 +54,11 @@ export const capturePaneTool = libtmuxTool({
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref.' }),
-      start: integer({ ...LINE, description: 'First row: 0 is the top of the screen, negative rows are scrollback (-100 = 100 rows back). Default: top of the screen.' }),
+      start: integer({
+        ...LINE,
+        description:
+          'First row: 0 is the top of the screen, negative rows are scrollback (-100 = 100 rows back). Default: top of the screen.',
+      }),
       end: integer({ ...LINE, description: 'Last row, same numbering. Default: bottom of the screen.' }),
       joinWrapped: boolean({ description: 'Join rows the terminal wrapped, so each long line reads as one. Default false.' }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most rows returned, newest kept. Default 200.' }),
@@ -85,7 +88,7 @@ export const listPanesTool = libtmuxTool({
   description:
     'List panes with their ids, refs, size, position flags, foreground command, working directory and state ' +
     '(dead, in a mode, synchronized). Without arguments it lists every pane on the server; give `window` to list one ' +
-    'window, or `session` for all panes of one session (given both, the window must be one of that session\'s). Use a pane `id` or `ref` ' +
+    "window, or `session` for all panes of one session (given both, the window must be one of that session's). Use a pane `id` or `ref` " +
     'with capture_pane, send_keys, run_shell_command and wait_for_text.',
   ...READS_METADATA,
   input: object({
@@ -99,7 +102,10 @@ export const listPanesTool = libtmuxTool({
     const session = args.session !== undefined ? await resolveSession(engine, args.session) : undefined;
     const window = args.window !== undefined ? await resolveWindow(engine, args.window, 'window') : undefined;
     if (session && window && !(await listWindows(engine, session.id)).some((w) => w.id === window.id)) {
-      throw invalidArgument(`window ${window.id} is not in session ${session.id} (${quoted(session.name)})`, 'Give one of them, or a window of that session (list_windows).');
+      throw invalidArgument(
+        `window ${window.id} is not in session ${session.id} (${quoted(session.name)})`,
+        'Give one of them, or a window of that session (list_windows).',
+      );
     }
     const scope = window ? { windowId: window.id } : session ? { sessionId: session.id } : {};
     const panes = await listPanes(engine, scope);
@@ -118,8 +124,8 @@ export const listSessionsTool = libtmuxTool({
   input: object({}),
   output: object({ sessions: array(sessionSchema, { description: 'Sessions, in tmux order.' }) }, ['sessions']),
   async handler(_args, { ctx }) {
-    const [sessions, foreignClients] = await Promise.all([listSessions(ctx.engine), foreignClientsBySession(ctx.engine)]);
-    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s, foreignClients)) } };
+    const sessions = await listSessions(ctx.engine);
+    return { structured: { sessions: sessions.map((s) => sessionWire(ctx.engine, s)) } };
   },
 });
 
@@ -159,8 +165,7 @@ export const getSessionInfoTool = libtmuxTool({
   input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref.' }) }, ['session']),
   output: object({ session: sessionSchema }, ['session']),
   async handler(args, { ctx }) {
-    const [session, foreign] = await Promise.all([resolveSession(ctx.engine, args.session), foreignClientsBySession(ctx.engine)]);
-    return { structured: { session: sessionWire(ctx.engine, session, foreign) } };
+    return { structured: { session: sessionWire(ctx.engine, await resolveSession(ctx.engine, args.session)) } };
   },
 });
 
@@ -170,7 +175,7 @@ export const getWindowInfoTool = libtmuxTool({
   title: 'Get window info',
   description:
     'Describe one window: id, ref, name, pane count and size in cells, plus every placement of it, since one window ' +
-    'can be linked into several sessions (each placement gives the session, index, whether it is that session\'s ' +
+    "can be linked into several sessions (each placement gives the session, index, whether it is that session's " +
     'current window, and a session:index target). Accepts a window id (@1), window ref or window-link ref. To list ' +
     'windows use list_windows; for the panes inside use list_panes with `window`.',
   ...READS_METADATA,
@@ -214,10 +219,12 @@ export const listWindowsTool = libtmuxTool({
   description:
     'List windows with their ids, refs, names, pane counts and sizes, one row per placement: a window linked into ' +
     'two sessions appears twice, with a shared `windowRef` and a distinct `linkRef`, `sessionID`, `index` and ' +
-    '`target` (session:index). Without `session` it lists every session\'s windows. Use `windowRef`/`id` with ' +
+    "`target` (session:index). Without `session` it lists every session's windows. Use `windowRef`/`id` with " +
     'window tools and list_panes; get_window_info describes one window.',
   ...READS_METADATA,
-  input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is every session.' }) }),
+  input: object({
+    session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is every session.' }),
+  }),
   output: object({ windows: array(windowOccurrenceSchema, { description: 'Window placements, by session and index.' }) }, ['windows']),
   async handler(args, { ctx }) {
     const { engine } = ctx;
@@ -232,7 +239,7 @@ export const snapshotPaneTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Snapshot pane',
   description:
-    'Get a pane\'s description (as get_pane_info) and the text of its visible screen (as capture_pane) in one call: ' +
+    "Get a pane's description (as get_pane_info) and the text of its visible screen (as capture_pane) in one call: " +
     'the quickest way to see what a pane is running and showing. The two are read one after the other, not ' +
     'atomically. The screen keeps the newest `maxLines` rows (default 200) within about 128 KB. For scrollback use ' +
     'capture_pane with `start`; to follow new output use capture_since.',
@@ -280,7 +287,10 @@ export const findPaneByPositionTool = libtmuxTool({
     const panes = await listPanes(ctx.engine, { windowId: window.id });
     const pane = paneAtCorner(panes, args.corner);
     if (!pane) {
-      throw notFound(`no pane of window ${window.id} occupies its ${args.corner} corner`, 'Call list_panes with this window to see each pane\'s edges.');
+      throw notFound(
+        `no pane of window ${window.id} occupies its ${args.corner} corner`,
+        "Call list_panes with this window to see each pane's edges.",
+      );
     }
     return { structured: { pane: paneWire(ctx.engine, pane) } };
   },
@@ -292,7 +302,7 @@ export const searchPanesTool = libtmuxTool({
   title: 'Search panes',
   description:
     'Find which panes show some text, and where: searches the newest `scrollbackLines` rows (default 500; screen ' +
-    'and scrollback, wrapped rows joined) of every pane, or of one session\'s panes. The pattern is literal, ' +
+    "and scrollback, wrapped rows joined) of every pane, or of one session's panes. The pattern is literal, " +
     'case-sensitive text unless `regex` is true (JavaScript RegExp syntax; an invalid one fails before anything is ' +
     'read). Each match gives the pane, its ref, the 1-based row position (oldest captured row = 1) and the row ' +
     'text. Work is bounded: at most 200 panes, 20,000 rows, 1,000,000 bytes and 5 s per call, `maxMatchesPerPane` ' +
@@ -302,10 +312,21 @@ export const searchPanesTool = libtmuxTool({
   ...READS_CONTENT,
   input: object(
     {
-      pattern: string({ 'x-libtmux-max-utf8-bytes': SEARCH_LIMITS.patternBytes, description: 'Text to find (or a regular expression with regex: true); at most 4096 UTF-8 bytes.' }),
+      pattern: string({
+        'x-libtmux-max-utf8-bytes': SEARCH_LIMITS.patternBytes,
+        description: 'Text to find (or a regular expression with regex: true); at most 4096 UTF-8 bytes.',
+      }),
       regex: boolean({ description: 'Treat pattern as a JavaScript regular expression. Default false (literal text).' }),
-      maxMatchesPerPane: integer({ minimum: 1, maximum: 200, description: 'Most matches reported per pane, oldest rows first. Default 50.' }),
-      scrollbackLines: integer({ minimum: 1, maximum: 2000, description: 'How many of each pane\'s newest rows to search, screen included. Default 500.' }),
+      maxMatchesPerPane: integer({
+        minimum: 1,
+        maximum: 200,
+        description: 'Most matches reported per pane, oldest rows first. Default 50.',
+      }),
+      scrollbackLines: integer({
+        minimum: 1,
+        maximum: 2000,
+        description: "How many of each pane's newest rows to search, screen included. Default 500.",
+      }),
       session: string({ description: 'Session id ($0), exact session name, or session ref: search only its panes. Optional.' }),
     },
     ['pattern'],
@@ -317,7 +338,9 @@ export const searchPanesTool = libtmuxTool({
           {
             pane: string({ description: 'Pane id, like %3.' }),
             paneRef: string({ description: 'Pane ref, valid until the tmux server restarts.' }),
-            line: integer({ description: '1-based position of the row among the rows captured from that pane, oldest first (wrapped rows joined).' }),
+            line: integer({
+              description: '1-based position of the row among the rows captured from that pane, oldest first (wrapped rows joined).',
+            }),
             text: string({ description: 'The whole matching row.' }),
           },
           ['line', 'pane', 'paneRef', 'text'],
@@ -327,7 +350,9 @@ export const searchPanesTool = libtmuxTool({
       panesSearched: integer({ description: 'Panes whose text was searched.' }),
       panesAvailable: integer({ description: 'Panes in scope, searched or not.' }),
       truncated: boolean({ description: 'True when a limit cut the search or its result short.' }),
-      truncatedBy: array(string(), { description: 'Limits that were hit, sorted: bytes, lines, matches, pane-output, panes, result-bytes, time.' }),
+      truncatedBy: array(string(), {
+        description: 'Limits that were hit, sorted: bytes, lines, matches, pane-output, panes, result-bytes, time.',
+      }),
     },
     ['matches', 'panesAvailable', 'panesSearched', 'truncated', 'truncatedBy'],
   ),
@@ -343,7 +368,12 @@ export const searchPanesTool = libtmuxTool({
     });
     return {
       structured: {
-        matches: result.matches.map((m) => ({ pane: m.paneId, paneRef: encodeRef('pane', m.paneId, result.incarnation!), line: m.line, text: m.text })),
+        matches: result.matches.map((m) => ({
+          pane: m.paneId,
+          paneRef: encodeRef('pane', m.paneId, result.incarnation!),
+          line: m.line,
+          text: m.text,
+        })),
         panesSearched: result.panesSearched,
         panesAvailable: result.panesAvailable,
         truncated: result.truncatedBy.length > 0,

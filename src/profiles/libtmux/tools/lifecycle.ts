@@ -7,7 +7,6 @@ import {
   createSession,
   createWindow,
   encodeRef,
-  foreignClientsBySession,
   killPane,
   killSession,
   killWindow,
@@ -33,14 +32,19 @@ export const createSessionTool = libtmuxTool({
     'Fails without changing anything when the name is taken (use create_window to add to an existing session), ' +
     'empty, or contains ":" or "." (tmux reserves them for targets) or "$" or "\\" (tmux would store them escaped). ' +
     'Names and directories are taken literally, "#" included. ' +
-    'Size defaults to tmux\'s default-size (usually 80x24).',
+    "Size defaults to tmux's default-size (usually 80x24).",
   ...STARTS_PROCESS,
   inputLiteralization: { name: 'double-hash-once', startDirectory: 'double-hash-once', windowName: 'double-hash-once' },
   input: object(
     {
-      name: string({ description: 'Name of the new session; must be unused and non-empty, without ":", ".", "$", "\\" or control characters.' }),
+      name: string({
+        description: 'Name of the new session; must be unused and non-empty, without ":", ".", "$", "\\" or control characters.',
+      }),
       windowName: string({ description: 'Name of its first window. Default: tmux names it after the running program.' }),
-      startDirectory: string({ description: 'Working directory of the first pane: an existing absolute path (~/ allowed). Default: chosen by tmux (this MCP server\'s directory when the call starts the tmux server, otherwise usually that of an existing session).' }),
+      startDirectory: string({
+        description:
+          "Working directory of the first pane: an existing absolute path (~/ allowed). Default: chosen by tmux (this MCP server's directory when the call starts the tmux server, otherwise usually that of an existing session).",
+      }),
       width: integer({ minimum: 1, description: 'Initial width in cells (at most 10000). Default: tmux default-size.' }),
       height: integer({ minimum: 1, description: 'Initial height in cells (at most 10000). Default: tmux default-size.' }),
     },
@@ -51,7 +55,7 @@ export const createSessionTool = libtmuxTool({
     const { engine } = ctx;
     const input = await checkNewSession(args);
     const session = await createSession(engine, input);
-    return { structured: sessionWire(engine, session, await foreignClientsBySession(engine)) };
+    return { structured: sessionWire(engine, session) };
   },
 });
 
@@ -61,7 +65,7 @@ export const createWindowTool = libtmuxTool({
   title: 'Create window',
   description:
     'Add a window to an existing session, at its next free index, with one pane running your default shell (no ' +
-    'command is accepted). The window is created in the background: the session\'s current window does not ' +
+    "command is accepted). The window is created in the background: the session's current window does not " +
     'change. Returns the window as placed in that session (id, refs, index, size); get its pane with list_panes ' +
     '(window: the returned id). To add a pane beside an existing one instead, use split_window; for a new ' +
     'session, create_session.',
@@ -71,7 +75,9 @@ export const createWindowTool = libtmuxTool({
     {
       session: string({ description: 'Session to add the window to: id ($0), exact name, or session ref.' }),
       name: string({ description: 'Window name, taken literally. Default: tmux names it after the running program.' }),
-      startDirectory: string({ description: 'Working directory of the pane: an existing absolute path (~/ allowed). Default: tmux\'s default for the session.' }),
+      startDirectory: string({
+        description: "Working directory of the pane: an existing absolute path (~/ allowed). Default: tmux's default for the session.",
+      }),
     },
     ['session'],
   ),
@@ -101,8 +107,12 @@ export const splitWindowTool = libtmuxTool({
   input: object(
     {
       paneId: string({ description: 'Pane to split: id (%3) or pane ref.' }),
-      direction: enumOf(['right', 'left', 'above', 'below'], { description: 'Side of the split pane where the new pane appears. Default below.' }),
-      startDirectory: string({ description: 'Working directory of the new pane: an existing absolute path (~/ allowed). Default: tmux\'s default for the session.' }),
+      direction: enumOf(['right', 'left', 'above', 'below'], {
+        description: 'Side of the split pane where the new pane appears. Default below.',
+      }),
+      startDirectory: string({
+        description: "Working directory of the new pane: an existing absolute path (~/ allowed). Default: tmux's default for the session.",
+      }),
     },
     ['paneId'],
   ),
@@ -122,7 +132,7 @@ export const respawnPaneTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Respawn pane',
   description:
-    'Start the pane\'s program again in the same pane, keeping its id and place: the usual way to revive a dead ' +
+    "Start the pane's program again in the same pane, keeping its id and place: the usual way to revive a dead " +
     'pane (isDead true) or to reset a stuck one. No command is accepted; the pane runs the program it was ' +
     'created with (for panes made by these tools, your default shell). A pane whose program is still running is ' +
     'refused unless killFirst is true, which ends that program (and everything it runs) first. Refuses the pane ' +
@@ -136,8 +146,13 @@ export const respawnPaneTool = libtmuxTool({
   input: object(
     {
       paneId: string({ description: 'Pane to respawn: id (%3) or pane ref.' }),
-      killFirst: boolean({ description: 'End the program still running in the pane before starting again. Default false: a live pane is refused.' }),
-      startDirectory: string({ description: 'Working directory for the new program: an existing absolute path (~/ allowed). Default: the pane\'s original start directory.' }),
+      killFirst: boolean({
+        description: 'End the program still running in the pane before starting again. Default false: a live pane is refused.',
+      }),
+      startDirectory: string({
+        description:
+          "Working directory for the new program: an existing absolute path (~/ allowed). Default: the pane's original start directory.",
+      }),
       force: boolean({ description: 'Allow respawning the pane this MCP server runs in (and kill its program). Default false.' }),
     },
     ['paneId'],
@@ -154,7 +169,9 @@ export const respawnPaneTool = libtmuxTool({
     const startDirectory = args.startDirectory === undefined ? undefined : await checkStartDirectory(args.startDirectory);
     // respawn-pane itself refuses a pane that does not exist: no separate lookup.
     const target = await paneIdFrom(engine, args.paneId);
-    const pane = await onPane(engine, target, () => respawnPane(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }));
+    const pane = await onPane(engine, target, () =>
+      respawnPane(engine, target, { killFirst: args.killFirst, force: args.force, startDirectory }),
+    );
     return { structured: { pane: pane.id, paneRef: encodeRef('pane', pane.id, pane.incarnation) } };
   },
 });
@@ -164,7 +181,7 @@ export const setSynchronizePanesTool = libtmuxTool({
   targets: ['windowId'],
   title: 'Set synchronize panes',
   description:
-    'Turn tmux\'s synchronize-panes on or off for one window. While on, keys sent to any pane of the window ' +
+    "Turn tmux's synchronize-panes on or off for one window. While on, keys sent to any pane of the window " +
     '(by send_keys, paste_text, run_shell_command or a person typing) go to every pane of that window, so one ' +
     'command runs in all of them; list_panes shows isSynchronized. Turn it off again when done, or later input ' +
     'meant for one pane will reach all.',
@@ -195,7 +212,10 @@ export const setSynchronizePanesTool = libtmuxTool({
 
 /** What a kill tool answers: the object's id, and that it is gone. */
 function killed(key: string, noun: string) {
-  const properties = { [key]: string({ description: `The ${noun} killed.` }), deleted: boolean({ description: `Always true: the ${noun} is gone.` }) };
+  const properties = {
+    [key]: string({ description: `The ${noun} killed.` }),
+    deleted: boolean({ description: `Always true: the ${noun} is gone.` }),
+  };
   return object(properties, ['deleted', key]);
 }
 
@@ -205,7 +225,7 @@ export const killPaneTool = libtmuxTool({
   title: 'Kill pane',
   description:
     'Close a pane and end the program in it (SIGHUP to its process group); what it showed is lost. The other panes ' +
-    'of the window take its space; killing a window\'s last pane closes the window, and a session\'s last window ' +
+    "of the window take its space; killing a window's last pane closes the window, and a session's last window " +
     'the session. Refuses the pane this MCP server runs in unless force is true. To restart the program but keep ' +
     'the pane, use respawn_pane.',
   ...DELETES,
@@ -279,7 +299,7 @@ export const clearPaneScrollbackTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Clear pane scrollback',
   description:
-    'Delete a pane\'s scrollback history: the lines that scrolled off above the screen. The visible screen and ' +
+    "Delete a pane's scrollback history: the lines that scrolled off above the screen. The visible screen and " +
     'the running program are untouched. Useful before a command whose output you will search or capture, so old ' +
     'output cannot match; the history cannot be recovered.',
   toolset: 'teardown',

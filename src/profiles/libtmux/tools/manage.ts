@@ -45,10 +45,19 @@ export const moveWindowTool = libtmuxTool({
   input: object(
     {
       windowId: string({ description: 'Window to move: window id (@1), window ref, or window-link ref (linkRef from list_windows).' }),
-      index: integer({ minimum: 0, description: 'Destination window index; must be free. Default: the first free index in the destination session.' }),
+      index: integer({
+        minimum: 0,
+        description: 'Destination window index; must be free. Default: the first free index in the destination session.',
+      }),
       session: string({ description: 'Destination session: id ($0), exact name, or session ref. Default: the session the window is in.' }),
-      sourceIndex: integer({ minimum: 0, description: 'Move the placement at this index; needed when the window sits twice in one session.' }),
-      sourceSession: string({ description: 'Move the placement in this session (id, exact name, or session ref); needed when the window is linked into several sessions.' }),
+      sourceIndex: integer({
+        minimum: 0,
+        description: 'Move the placement at this index; needed when the window sits twice in one session.',
+      }),
+      sourceSession: string({
+        description:
+          'Move the placement in this session (id, exact name, or session ref); needed when the window is linked into several sessions.',
+      }),
     },
     ['windowId'],
   ),
@@ -70,7 +79,10 @@ export const moveWindowTool = libtmuxTool({
 
 /** What a rename tool answers: the object's id, and the name tmux now holds. */
 function renamed(key: string, idDescription: string, noun: string) {
-  const properties = { [key]: string({ description: idDescription }), name: string({ description: `The name tmux now holds for the ${noun}.` }) };
+  const properties = {
+    [key]: string({ description: idDescription }),
+    name: string({ description: `The name tmux now holds for the ${noun}.` }),
+  };
   return object(properties, ['name', key]);
 }
 
@@ -133,8 +145,11 @@ export const renameWindowTool = libtmuxTool({
 const resizePaneInput = object(
   {
     paneId: string({ description: 'Pane to resize: pane id (%3) or pane ref.' }),
-    amount: integer({ minimum: 1, description: 'Cells to move the border by (1 to 10000), with `direction`. Default 1; tmux stops at the window edge.' }),
-    direction: enumOf(['up', 'down', 'left', 'right'], { description: 'Which way to move the pane\'s border; required with `amount`.' }),
+    amount: integer({
+      minimum: 1,
+      description: 'Cells to move the border by (1 to 10000), with `direction`. Default 1; tmux stops at the window edge.',
+    }),
+    direction: enumOf(['up', 'down', 'left', 'right'], { description: "Which way to move the pane's border; required with `amount`." }),
     width: integer({ minimum: 1, description: 'Absolute width in columns (at most 10000; tmux keeps it within the window).' }),
     height: integer({ minimum: 1, description: 'Absolute height in rows (at most 10000; tmux keeps it within the window).' }),
     zoom: boolean({ description: 'true: zoom this pane to fill its window; false: unzoom its window. Use alone.' }),
@@ -147,15 +162,15 @@ export const resizePaneTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Resize pane',
   description:
-    'Change a pane\'s size inside its window, in one of three ways (pick exactly one): ' +
+    "Change a pane's size inside its window, in one of three ways (pick exactly one): " +
     '(1) `direction` (+ optional `amount`, default 1): move a border of the pane that many cells up, down, left or ' +
-    'right; tmux moves the pane\'s bottom/right border, or its top/left border when the pane is the last in that ' +
+    "right; tmux moves the pane's bottom/right border, or its top/left border when the pane is the last in that " +
     'direction, so "up" shrinks a top pane and grows a bottom one. ' +
     '(2) `width` and/or `height`: set an absolute size in cells; its neighbours give or take the difference. ' +
     '(3) `zoom`: true makes this pane fill its window (others hidden, not closed); false shows all panes again. ' +
     'A pane can never outgrow its window, and one that already spans the window in that direction cannot change: ' +
     'that fails with nothing changed; use resize_window for the window itself. Resizing unzooms a zoomed window. ' +
-    'The text result reports the pane\'s new size.',
+    "The text result reports the pane's new size.",
   ...CHANGES,
   input: resizePaneInput,
   output: object({ paneId: string({ description: 'Id of the resized pane (%N).' }) }, ['paneId']),
@@ -192,8 +207,8 @@ export const resizeWindowTool = libtmuxTool({
   targets: ['windowId'],
   title: 'Resize window',
   description:
-    'Set a window\'s size in cells (columns x rows, 1 to 10000 each); give `width`, `height` or both, an omitted ' +
-    'one stays as it is. Panes are scaled to fit. The size is pinned: tmux sets the window\'s window-size option to ' +
+    "Set a window's size in cells (columns x rows, 1 to 10000 each); give `width`, `height` or both, an omitted " +
+    "one stays as it is. Panes are scaled to fit. The size is pinned: tmux sets the window's window-size option to " +
     '"manual", so terminals attached later do not fit the window to themselves (a larger window is cropped on a ' +
     'smaller screen). Programs in the panes see the new size. The text result reports the size now in force; a ' +
     'size tmux did not apply is an error. For one pane inside a window use resize_pane.',
@@ -228,7 +243,7 @@ export const selectLayoutTool = libtmuxTool({
     'main-vertical (one large pane on the left, the rest beside it) or tiled (a grid). Or it is a layout string ' +
     'exactly as tmux prints it in #{window_layout}, such as "7922,120x40,0,0{60x40,0,0,1,59x40,61,0,2}", to restore ' +
     'an arrangement saved earlier: it is checked first (checksum, syntax, sizes that add up, and one cell per pane ' +
-    'of this window) and panes fill its cells in pane-index order; its overall size becomes the window\'s size. ' +
+    "of this window) and panes fill its cells in pane-index order; its overall size becomes the window's size. " +
     'Returns the layout string now in force, which can be passed back later to restore it. Programs in the panes ' +
     'keep running.',
   ...CHANGES,
@@ -285,8 +300,14 @@ export const selectWindowTool = libtmuxTool({
   input: object(
     {
       windowId: string({ description: 'Window to select: window id (@1), window ref, or window-link ref (linkRef from list_windows).' }),
-      sourceIndex: integer({ minimum: 0, description: 'Only the placement at this window index; needed when the window sits twice in one session.' }),
-      sourceSession: string({ description: 'Only the placement in this session (id $0, exact name, or session ref); needed when the window is linked into several sessions.' }),
+      sourceIndex: integer({
+        minimum: 0,
+        description: 'Only the placement at this window index; needed when the window sits twice in one session.',
+      }),
+      sourceSession: string({
+        description:
+          'Only the placement in this session (id $0, exact name, or session ref); needed when the window is linked into several sessions.',
+      }),
     },
     ['windowId'],
   ),
@@ -308,7 +329,7 @@ export const setHistoryLimitTool = libtmuxTool({
   name: 'set_history_limit',
   title: 'Set history limit',
   description:
-    'Set how many lines of scrollback tmux keeps per pane (the global history-limit option; tmux\'s own default ' +
+    "Set how many lines of scrollback tmux keeps per pane (the global history-limit option; tmux's own default " +
     'is 2000). It applies to panes created from now on (new sessions, windows and splits); existing panes keep ' +
     'the limit they were created with, and a session that sets its own history-limit keeps that. Raise it before ' +
     'starting a command whose long output you want to read back with capture_pane. Costs memory per pane.',
@@ -347,7 +368,7 @@ export const setPaneTitleTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Set pane title',
   description:
-    'Set a pane\'s title (tmux #{pane_title}, shown in pane borders when pane-border-status is on) to label what ' +
+    "Set a pane's title (tmux #{pane_title}, shown in pane borders when pane-border-status is on) to label what " +
     'runs there. The title is stored exactly as given (no tmux format expansion: "#" stays "#"); an empty string ' +
     'clears it; control characters are refused. A program in the pane may later replace it with its own ' +
     'title escape sequence. To name the window instead use rename_window.',
@@ -380,7 +401,7 @@ export const swapPaneTool = libtmuxTool({
   targets: ['otherPaneId', 'paneId'],
   title: 'Swap panes',
   description:
-    'Swap the positions of two panes: each takes the other\'s place and size, in the same window or across ' +
+    "Swap the positions of two panes: each takes the other's place and size, in the same window or across " +
     'windows and sessions. The panes keep their ids, programs and scrollback; only where they sit changes. The ' +
     'pane that was active stays active where it can. Swapping a pane with itself does nothing. A zoomed window is ' +
     'unzoomed.',

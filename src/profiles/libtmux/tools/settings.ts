@@ -83,7 +83,10 @@ export const showOptionTool = libtmuxTool({
     {
       name: string({ description: 'Option name: letters, digits, "-" and "_", a leading "@" for user options, optionally "[index]".' }),
       scope: enumOf(SCOPES, { description: 'Which option table to read; see the tool description for the default.' }),
-      target: string({ description: 'For scope session: session id ($0), name or ref; window: window id (@1) or ref; pane: pane id (%3) or ref. Not used by the global scopes.' }),
+      target: string({
+        description:
+          'For scope session: session id ($0), name or ref; window: window id (@1) or ref; pane: pane id (%3) or ref. Not used by the global scopes.',
+      }),
     },
     ['name'],
   ),
@@ -128,7 +131,8 @@ async function resolveScope(engine: Engine, scope: Scope, target: string | undef
     case 'server':
     case 'global_session':
     case 'global_window':
-      if (target !== undefined) throw invalidArgument(`scope ${scope} takes no target; use scope session, window or pane to read one object's value`);
+      if (target !== undefined)
+        throw invalidArgument(`scope ${scope} takes no target; use scope session, window or pane to read one object's value`);
       return { kind: scope };
     case 'session':
     case 'window':
@@ -145,16 +149,20 @@ export const showEnvironmentTool = libtmuxTool({
   targets: ['session'],
   title: 'Show environment',
   description:
-    'Read tmux\'s environment table: the global one (what new panes start with) or, given `session`, that session\'s ' +
+    "Read tmux's environment table: the global one (what new panes start with) or, given `session`, that session's " +
     'own entries, which override the global ones for panes created in it. A null value means the variable is ' +
-    'marked to be removed from new panes\' environment. This is not the environment of processes already running ' +
+    "marked to be removed from new panes' environment. This is not the environment of processes already running " +
     'in a pane (run `env` there for that). Values may hold secrets; read only what you need.',
   toolset: 'inspect',
   tmuxEffects: ['observe'],
   outputClasses: ['process-environment'],
-  input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is the global table.' }) }),
+  input: object({
+    session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is the global table.' }),
+  }),
   output: object(
-    { environment: record(nullable('string'), { description: 'Variable name -> value, or null when marked for removal; sorted by name.' }) },
+    {
+      environment: record(nullable('string'), { description: 'Variable name -> value, or null when marked for removal; sorted by name.' }),
+    },
     ['environment'],
   ),
   async handler(args, { ctx }) {
@@ -175,7 +183,9 @@ export const showHooksTool = libtmuxTool({
   toolset: 'inspect',
   tmuxEffects: ['observe'],
   outputClasses: ['configured-command'],
-  input: object({ session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is the global hooks.' }) }),
+  input: object({
+    session: string({ description: 'Session id ($0), exact session name, or session ref. Optional: default is the global hooks.' }),
+  }),
   output: object(
     {
       hooks: array(

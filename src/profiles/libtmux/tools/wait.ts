@@ -50,7 +50,7 @@ export const waitForTextTool = libtmuxTool({
     'end the wait early with outcome "stopped". Every ending is an answer, not an error: `outcome` is matched, ' +
     'stopped, timedOut, paneDead, paneClosed, watchLost or cancelled, and `tail` holds the last lines of new output ' +
     '(default 20, `maxLines` up to 2000). Timeout: `timeoutMs` (default 30000), capped by the server ceiling; ' +
-    '`effectiveTimeout` reports what applied, in seconds. Keep it under your client\'s request timeout (often 60 s) ' +
+    "`effectiveTimeout` reports what applied, in seconds. Keep it under your client's request timeout (often 60 s) " +
     'unless your client sends progress tokens (progress is reported every second); to wait longer, call again: nothing ' +
     'printed in between is missed. For a command you start yourself, run_shell_command waits for it and returns ' +
     'its output and exit status in one call.',
@@ -60,11 +60,13 @@ export const waitForTextTool = libtmuxTool({
       paneId: string({ description: 'Pane id (%3) or pane ref to watch.' }),
       patterns: array(PATTERN, {
         maxItems: 32,
-        description: 'Text to wait for (up to 32, each up to 4096 UTF-8 bytes); the first to appear ends the wait with outcome "matched". Empty list: any new output.',
+        description:
+          'Text to wait for (up to 32, each up to 4096 UTF-8 bytes); the first to appear ends the wait with outcome "matched". Empty list: any new output.',
       }),
       stop: array(PATTERN, {
         maxItems: 32,
-        description: 'Failure markers (up to 32): the first to appear ends the wait with outcome "stopped". Checked before `patterns` on the same line.',
+        description:
+          'Failure markers (up to 32): the first to appear ends the wait with outcome "stopped". Checked before `patterns` on the same line.',
       }),
       regex: boolean({
         description:
@@ -78,21 +80,42 @@ export const waitForTextTool = libtmuxTool({
           'A capture_since cursor works too: the rows new since it are matched first. Omit it to use the rule above (since the last input, or the last wait, or now).',
       }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most lines of `tail` returned, newest kept. Default 20.' }),
-      timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait before answering with outcome "timedOut". Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
+      timeoutMs: integer({
+        minimum: 100,
+        maximum: 600000,
+        description:
+          'Milliseconds to wait before answering with outcome "timedOut". Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.',
+      }),
     },
     ['paneId', 'patterns'],
   ),
   output: object(
     {
       paneRef: string({ description: 'Ref of the pane watched.' }),
-      outcome: string({ description: 'How the wait ended: matched, stopped, timedOut, paneDead (its program exited), paneClosed (the pane is gone), watchLost (the output connection broke; call again) or cancelled.' }),
-      matched: nullable('string', { description: 'The pattern (or stop pattern) that ended the wait, as given; null otherwise, and for any-output waits.' }),
-      matchedIndex: nullable('integer', { description: 'Index of that pattern in `patterns` (outcome matched) or in `stop` (outcome stopped); null otherwise.' }),
-      sawNewOutput: boolean({ description: 'Whether the pane printed anything new (see the description for where new output starts). False after a timeout means it stayed quiet: the command probably never ran.' }),
-      matchedAtEntry: boolean({ description: 'A pattern or stop pattern was on screen when the wait began, in text older than where new output starts. That text does not count as a match; if it was what you wanted, read it with capture_pane.' }),
+      outcome: string({
+        description:
+          'How the wait ended: matched, stopped, timedOut, paneDead (its program exited), paneClosed (the pane is gone), watchLost (the output connection broke; call again) or cancelled.',
+      }),
+      matched: nullable('string', {
+        description: 'The pattern (or stop pattern) that ended the wait, as given; null otherwise, and for any-output waits.',
+      }),
+      matchedIndex: nullable('integer', {
+        description: 'Index of that pattern in `patterns` (outcome matched) or in `stop` (outcome stopped); null otherwise.',
+      }),
+      sawNewOutput: boolean({
+        description:
+          'Whether the pane printed anything new (see the description for where new output starts). False after a timeout means it stayed quiet: the command probably never ran.',
+      }),
+      matchedAtEntry: boolean({
+        description:
+          'A pattern or stop pattern was on screen when the wait began, in text older than where new output starts. That text does not count as a match; if it was what you wanted, read it with capture_pane.',
+      }),
       tail: array(string(), { description: 'The last lines of new output (escape sequences removed), oldest first.' }),
       seconds: number({ description: 'How long the wait took, in seconds.' }),
-      cursor: nullable('string', { description: 'Pass to the next wait_for_text on this pane to resume right after this one (after the match, or after everything seen). Null when the pane is gone.' }),
+      cursor: nullable('string', {
+        description:
+          'Pass to the next wait_for_text on this pane to resume right after this one (after the match, or after everything seen). Null when the pane is gone.',
+      }),
       effectiveTimeout: number({ description: 'The timeout that applied, in seconds, after the server ceiling.' }),
     },
     ['cursor', 'effectiveTimeout', 'matched', 'matchedAtEntry', 'matchedIndex', 'outcome', 'paneRef', 'sawNewOutput', 'seconds', 'tail'],
@@ -113,13 +136,23 @@ export const waitForTextTool = libtmuxTool({
 
     const pane = await resolvePane(engine, args.paneId);
     if (cursor) {
-      if (cursor.paneId !== pane.id) throw refused(`the cursor is for pane ${cursor.paneId}, not ${pane.id}`, 'Pass the cursor only to waits on the pane it came from, or omit it.');
+      if (cursor.paneId !== pane.id)
+        throw refused(
+          `the cursor is for pane ${cursor.paneId}, not ${pane.id}`,
+          'Pass the cursor only to waits on the pane it came from, or omit it.',
+        );
       if (cursor.fingerprint !== fingerprint(pane.incarnation)) {
-        throw refused('the cursor is stale: it belongs to an earlier tmux server on this socket', 'Omit the cursor to wait for output from now on.');
+        throw refused(
+          'the cursor is stale: it belongs to an earlier tmux server on this socket',
+          'Omit the cursor to wait for output from now on.',
+        );
       }
     }
-    const result: WaitResult = await withProgress(progress, timeoutMs, () => `waiting for output in ${pane.id}`, () =>
-      waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal }),
+    const result: WaitResult = await withProgress(
+      progress,
+      timeoutMs,
+      () => `waiting for output in ${pane.id}`,
+      () => waitForText(engine, { pane, patterns, stops, cursor, since, timeoutMs, maxLines: args.maxLines ?? DEFAULT_TAIL_LINES, signal }),
     );
     const structured = {
       paneRef: encodeRef('pane', pane.id, pane.incarnation),
@@ -152,14 +185,19 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
   const when = r.matchedBeforeCall ? `, already printed before this call (${STARTED_FROM[r.startedFrom]})` : '';
   switch (r.outcome) {
     case 'matched':
-      head.push(r.matched === null ? `${paneId} printed new output after ${r.seconds} s${when}.` : `Matched ${JSON.stringify(r.matched)} (patterns[${r.matchedIndex}]) in ${paneId} after ${r.seconds} s${when}.`);
+      head.push(
+        r.matched === null
+          ? `${paneId} printed new output after ${r.seconds} s${when}.`
+          : `Matched ${JSON.stringify(r.matched)} (patterns[${r.matchedIndex}]) in ${paneId} after ${r.seconds} s${when}.`,
+      );
       break;
     case 'stopped':
       head.push(`Stopped: ${JSON.stringify(r.matched)} (stop[${r.matchedIndex}]) appeared in ${paneId} after ${r.seconds} s${when}.`);
       break;
     case 'timedOut':
       head.push(`No match in ${paneId} within ${timeoutMs / 1000} s.`);
-      if (r.matchedAtEntry) head.push('A pattern was already on screen before this wait began; it does not count as new output. Read it with capture_pane.');
+      if (r.matchedAtEntry)
+        head.push('A pattern was already on screen before this wait began; it does not count as new output. Read it with capture_pane.');
       else if (!r.sawNewOutput) head.push('The pane printed nothing at all: check that the command was really started (capture_pane).');
       else head.push('The pane printed other text (see the tail); check the pattern.');
       head.push('To keep waiting, call again (this cursor is optional): nothing printed in between is missed.');
@@ -171,7 +209,9 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
       head.push(`Pane ${paneId} went away during the wait (killed, or its session ended).`);
       break;
     case 'watchLost':
-      head.push(`The observation of ${paneId} was lost: the connection carrying its output broke (the pane still exists). Call again: the next wait watches afresh.`);
+      head.push(
+        `The observation of ${paneId} was lost: the connection carrying its output broke (the pane still exists). Call again: the next wait watches afresh.`,
+      );
       break;
     case 'cancelled':
       head.push('The wait was cancelled.');
@@ -180,7 +220,9 @@ function waitSummary(paneId: string, r: WaitResult, timeoutMs: number): string {
   if (r.outcome !== 'matched' && r.outcome !== 'stopped') head.push(`New output counted ${STARTED_FROM[r.startedFrom]}.`);
   if (r.note) head.push(r.note);
   if (r.cursor) head.push(`cursor: ${r.cursor}`);
-  const tail = r.tail.length ? `\n--- last ${r.tail.length} line(s) of new output${r.droppedLines ? ` (${r.droppedLines} older left out)` : ''} ---\n${r.tail.join('\n')}` : '';
+  const tail = r.tail.length
+    ? `\n--- last ${r.tail.length} line(s) of new output${r.droppedLines ? ` (${r.droppedLines} older left out)` : ''} ---\n${r.tail.join('\n')}`
+    : '';
   return head.join('\n') + tail;
 }
 
@@ -189,7 +231,7 @@ export const captureSinceTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Capture since',
   description:
-    'Follow a pane\'s output without re-reading what you have seen: returns only the rows that appeared or changed ' +
+    "Follow a pane's output without re-reading what you have seen: returns only the rows that appeared or changed " +
     'since the `cursor` of your previous call, plus a new cursor to pass next time. The first call (no cursor) ' +
     'returns no rows, just a cursor marking "now"; use capture_pane for what is already on screen. `waitMs` (default ' +
     '0, at most 10000) waits for new output when there is none yet, returning as soon as some arrives. ' +
@@ -202,9 +244,16 @@ export const captureSinceTool = libtmuxTool({
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref.' }),
-      cursor: string({ maxLength: CURSOR_MAX_CHARS, description: 'The cursor a previous capture_since returned for this pane. Omit on the first call.' }),
+      cursor: string({
+        maxLength: CURSOR_MAX_CHARS,
+        description: 'The cursor a previous capture_since returned for this pane. Omit on the first call.',
+      }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most rows returned, newest kept. Default 200.' }),
-      waitMs: integer({ minimum: 0, maximum: 10000, description: 'Milliseconds to wait for new output when there is none yet. Default 0 (answer at once).' }),
+      waitMs: integer({
+        minimum: 0,
+        maximum: 10000,
+        description: 'Milliseconds to wait for new output when there is none yet. Default 0 (answer at once).',
+      }),
     },
     ['paneId'],
   ),
@@ -245,18 +294,18 @@ export const runShellCommandTool = libtmuxTool({
   targets: ['paneId'],
   title: 'Run shell command',
   description:
-    'Run a shell command in a pane with your user\'s permissions and get back its output and exit status in one call: ' +
-    'the command is typed at the pane\'s shell prompt (visible to anyone watching), and the call returns the moment it finishes. History: kept out of bash\'s, zsh\'s and fish\'s ' +
+    "Run a shell command in a pane with your user's permissions and get back its output and exit status in one call: " +
+    "the command is typed at the pane's shell prompt (visible to anyone watching), and the call returns the moment it finishes. History: kept out of bash's, zsh's and fish's " +
     '(framed zsh, without the integration, saves it unless HIST_IGNORE_SPACE is set). ' +
     '`output` holds only what the command printed (no prompt, no echo ' +
     'of the command), escape sequences removed, long lines whole however the terminal wrapped them; the newest ' +
     '`maxLines` lines are kept (default 200, at most 2000) and `droppedLines` counts older ones left out. In bash, ' +
     'zsh and fish the shell integration (OSC 133 marks; installed once, out of history, by the first run in a pane ' +
     'found at its prompt, and present from the start in panes this server creates) keeps the pane clean. What a run ' +
-    'is: the command runs in a subshell of the pane\'s shell, `( command )` in bash, zsh, sh and other POSIX shells, ' +
-    '`fish -c \'command\'` in fish, so nothing it does persists: `exit`, `set -e`, `set -u`, traps, options, `cd`, ' +
+    "is: the command runs in a subshell of the pane's shell, `( command )` in bash, zsh, sh and other POSIX shells, " +
+    "`fish -c 'command'` in fish, so nothing it does persists: `exit`, `set -e`, `set -u`, traps, options, `cd`, " +
     '`export`, variables and background jobs end with it and the shell is left as it was. The answer is this ' +
-    'command\'s own (its exit status and what it printed), tied to the very line typed, never to another line the ' +
+    "command's own (its exit status and what it printed), tied to the very line typed, never to another line the " +
     'shell ran first (the answer says when it did). It is typed only once the shell sits at its prompt with its ' +
     'hooks finished. The pane shows the prompt, the command in its subshell and its output; in bash, zsh and fish ' +
     'nothing else, in other shells also the markers around it. When the pane prints faster than its output reaches this server (a flood), the end is read off ' +
@@ -264,10 +313,10 @@ export const runShellCommandTool = libtmuxTool({
     'work; anything half-typed at the prompt is cleared first; stdin is the terminal, so add `</dev/null` to a ' +
     'command that might read it. The pane must show a shell prompt (sh, bash, dash, zsh, ksh, mksh, ash, ' +
     'busybox, fish); csh, tcsh, nu, pwsh, xonsh and elvish are refused, as are dead panes, panes in copy mode or ' +
-    'with synchronize-panes on, panes running another program, and panes where an earlier call\'s command is still ' +
+    "with synchronize-panes on, panes running another program, and panes where an earlier call's command is still " +
     'running or never started (pass `force: true` only if a POSIX shell will read the input). ' +
     'Timeout: `timeoutMs` (default 30000, capped by the server ceiling; `effectiveTimeout` is in seconds). Keep it ' +
-    'under your client\'s request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short ' +
+    "under your client's request timeout (often 60 s) unless it sends progress tokens; for longer jobs use a short " +
     'timeout and follow up with wait_for_text. When the deadline passes the answer has `timedOut: true`, ' +
     '`exitStatus: null` and the output so far, and its text says which case it is: RUNNING (the command keeps ' +
     'running; the text names the wait that ends with it: wait_for_channel in bash, zsh and fish, wait_for_text for ' +
@@ -283,10 +332,20 @@ export const runShellCommandTool = libtmuxTool({
   input: object(
     {
       paneId: string({ description: 'Pane id (%3) or pane ref whose shell runs the command.' }),
-      command: string({ description: 'Shell command line(s), as you would type them at the prompt. No tabs or control characters; lines up to 4000 bytes.' }),
-      force: boolean({ description: 'Type the command even though the pane runs another program than a shell, still runs (or never started) a command an earlier call timed out on (the new one queues behind it), or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.' }),
+      command: string({
+        description: 'Shell command line(s), as you would type them at the prompt. No tabs or control characters; lines up to 4000 bytes.',
+      }),
+      force: boolean({
+        description:
+          'Type the command even though the pane runs another program than a shell, still runs (or never started) a command an earlier call timed out on (the new one queues behind it), or is the pane this server runs in. Default false. Never overrides the refusal of non-POSIX shells, dead panes or modes.',
+      }),
       maxLines: integer({ minimum: 1, maximum: 2000, description: 'Most output lines returned, newest kept. Default 200.' }),
-      timeoutMs: integer({ minimum: 100, maximum: 600000, description: 'Milliseconds to wait for the command to finish. Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.' }),
+      timeoutMs: integer({
+        minimum: 100,
+        maximum: 600000,
+        description:
+          'Milliseconds to wait for the command to finish. Default 30000; the server ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) may lower it.',
+      }),
     },
     ['command', 'paneId'],
   ),
@@ -294,10 +353,16 @@ export const runShellCommandTool = libtmuxTool({
     {
       paneRef: string({ description: 'Ref of the pane the command ran in.' }),
       pane: string({ description: 'Pane id the command ran in.' }),
-      exitStatus: nullable('integer', { description: 'The command\'s exit status (0 = success); null when it had not finished (timedOut) or the pane went away.' }),
-      timedOut: boolean({ description: 'True when the deadline passed first: the command is still running, or never started (the text says which).' }),
+      exitStatus: nullable('integer', {
+        description: "The command's exit status (0 = success); null when it had not finished (timedOut) or the pane went away.",
+      }),
+      timedOut: boolean({
+        description: 'True when the deadline passed first: the command is still running, or never started (the text says which).',
+      }),
       output: array(string(), { description: 'Lines the command printed, oldest first, without prompt or echo.' }),
-      linesMissed: boolean({ description: 'True when part of the output could not be observed at all, so more may be missing than droppedLines says.' }),
+      linesMissed: boolean({
+        description: 'True when part of the output could not be observed at all, so more may be missing than droppedLines says.',
+      }),
       droppedLines: integer({ description: 'Older output lines left out to stay within maxLines and the byte budget.' }),
       seconds: number({ description: 'How long the call took, in seconds.' }),
       effectiveTimeout: number({ description: 'The timeout that applied, in seconds, after the server ceiling.' }),
@@ -310,12 +375,20 @@ export const runShellCommandTool = libtmuxTool({
     const command = checkCommand(args.command); // before any tmux call
     const timeoutMs = engine.capWait(args.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const pane = await checkPane(engine, await resolvePane(engine, args.paneId), args.force ?? false);
-    const result: RunResult = await withProgress(progress, timeoutMs, () => `command running in ${pane.id}`, () =>
-      runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
+    const result: RunResult = await withProgress(
+      progress,
+      timeoutMs,
+      () => `command running in ${pane.id}`,
+      () =>
+        runCommand(engine, { pane, command, force: args.force ?? false, timeoutMs, maxLines: args.maxLines ?? DEFAULT_MAX_LINES, signal }),
     );
     // The command never finished: a failure, not a result whose exitStatus null reads like success.
     if (result.outcome === 'paneDead' || result.outcome === 'paneClosed') {
-      throw new Failure('not_found', runSummary(pane.id, result, timeoutMs), 'list_panes shows what is there now; respawn_pane restarts a dead pane.');
+      throw new Failure(
+        'not_found',
+        runSummary(pane.id, result, timeoutMs),
+        'list_panes shows what is there now; respawn_pane restarts a dead pane.',
+      );
     }
     if (result.outcome === 'watchLost') throw new Failure('observation_lost', runSummary(pane.id, result, timeoutMs), WATCH_LOST_HINT);
     const structured = {
@@ -333,7 +406,8 @@ export const runShellCommandTool = libtmuxTool({
   },
 });
 
-const WATCH_LOST_HINT = 'Wait for the end marker with wait_for_text (output since the command was typed counts), or look with capture_pane.';
+const WATCH_LOST_HINT =
+  'Wait for the end marker with wait_for_text (output since the command was typed counts), or look with capture_pane.';
 
 function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
   let head: string;
@@ -373,17 +447,27 @@ function runSummary(paneId: string, r: RunResult, timeoutMs: number): string {
       head = `The observation of ${paneId} was lost: the connection carrying its output broke before the command finished (the pane still exists). The command may still be running${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}.`;
       break;
     case 'cancelled':
-      head = r.interrupted
-        ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
-        : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
+      head = !r.typed
+        ? `Cancelled before anything was typed into ${paneId} (its shell was not yet at its prompt).`
+        : r.interrupted
+          ? `Cancelled: the command in ${paneId} was interrupted with C-c.`
+          : `Cancelled; the command may still be running in ${paneId} (sending C-c failed${r.endMarker ? `; it prints "${r.endMarker} <status>" when done` : ''}).`;
       break;
   }
   const notes = [
-    r.earlier ? `[the command an earlier call timed out on ended ${r.earlier.secondsAgo} s ago with exit status ${r.earlier.status ?? 'unknown'}]` : '',
-    r.othersFirst > 0 && r.outcome !== 'notStarted' ? `[the shell ran ${r.othersFirst} other command line${r.othersFirst === 1 ? '' : 's'} before this one (typed ahead, or by someone in the pane); their output is not in this answer]` : '',
-    r.integration?.installed ? `[shell integration installed in this ${r.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output]` : '',
+    r.earlier
+      ? `[the command an earlier call timed out on ended ${r.earlier.secondsAgo} s ago with exit status ${r.earlier.status ?? 'unknown'}]`
+      : '',
+    r.othersFirst > 0 && r.outcome !== 'notStarted'
+      ? `[the shell ran ${r.othersFirst} other command line${r.othersFirst === 1 ? '' : 's'} before this one (typed ahead, or by someone in the pane); their output is not in this answer]`
+      : '',
+    r.integration?.installed
+      ? `[shell integration installed in this ${r.integration.shell} (once, out of history): from now on the pane shows only the commands typed and their output]`
+      : '',
     r.integration ? '' : '[framed: this shell has no shell integration here, so the pane shows the markers around the command]',
-    r.endFromScreen ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]' : '',
+    r.endFromScreen
+      ? '[the end was read off the screen: the output stream lagged behind the pane (a flood), so the output is the rows the screen shows]'
+      : '',
     r.droppedLines ? `[${r.droppedLines} older output lines left out]` : '',
     r.linesMissed ? '[some output could not be observed]' : '',
   ].filter(Boolean);

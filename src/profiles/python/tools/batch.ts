@@ -16,7 +16,6 @@ const MAX_OPERATIONS = 1000;
 
 const DROPPED = [{ type: 'text', text: '[... batch truncated nested content ...]' }];
 
-
 interface Row {
   index: number;
   tool: string;
@@ -35,7 +34,8 @@ function outsideReach(all: readonly PythonTool[]): (tool: string) => string {
     if (!known) return `Unknown tool: '${shown(tool, 64)}'`;
     if (tool === CALL_READ_TOOLS_BATCH) return 'Batch tools cannot call batch tools recursively.';
     if (known.selfBounded) return `Tool '${tool}' enforces its own wait ceiling and cannot be batched; call it directly.`;
-    if (known.toolset !== 'inspect') return `Tool '${tool}' is in the '${known.toolset}' toolset, which exceeds this batch's read-only reach; call it directly.`;
+    if (known.toolset !== 'inspect')
+      return `Tool '${tool}' is in the '${known.toolset}' toolset, which exceeds this batch's read-only reach; call it directly.`;
     return `Tool '${tool}' is excluded on this server (LIBTMUX_EXCLUDE_TOOLS).`;
   };
 }
@@ -52,14 +52,18 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
       'not the waits (wait_for_text) or anything that changes tmux (call those directly). on_error "stop" (default) ends ' +
       'at the first failed operation (stopped_at); "continue" runs them all. Each row has the nested call\'s content, ' +
       'structured_content, error and elapsed_seconds. At most 1000 operations; when the whole answer would pass ' +
-      '1,000,000 bytes, the last rows\' content is replaced by a marker (response_truncated) and you can ask for those again.',
+      "1,000,000 bytes, the last rows' content is replaced by a marker (response_truncated) and you can ask for those again.",
     toolset: 'inspect',
     input: params(
       {
         operations: listOf(
           item(
             {
-              arguments: typed<Record<string, unknown>>({ additionalProperties: true, description: 'Arguments for the tool, as a direct call takes them. Default {}.', type: 'object' }),
+              arguments: typed<Record<string, unknown>>({
+                additionalProperties: true,
+                description: 'Arguments for the tool, as a direct call takes them. Default {}.',
+                type: 'object',
+              }),
               tool: field('string', 'Name of a read-only tool, like "capture_pane".'),
             },
             ['tool'],
@@ -67,25 +71,38 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
           ),
           'The calls to run, in order: {tool, arguments}.',
         ),
-        on_error: choice(['stop', 'continue'], '"stop" (default): end at the first failed operation. "continue": run every operation.', { fallback: 'stop' }),
+        on_error: choice(['stop', 'continue'], '"stop" (default): end at the first failed operation. "continue": run every operation.', {
+          fallback: 'stop',
+        }),
       },
       ['operations'],
     ),
     output: model(
       {
         failed: field('integer', 'Operations that failed.'),
-        response_truncated: defaulted('boolean', false, 'True when some rows\' content was replaced to keep the answer under 1,000,000 bytes.'),
+        response_truncated: defaulted(
+          'boolean',
+          false,
+          "True when some rows' content was replaced to keep the answer under 1,000,000 bytes.",
+        ),
         response_truncated_bytes: defaulted('integer', 0, 'Bytes of nested content left out for size.'),
         results: {
           description: 'One row per operation that ran, in order.',
           items: model(
             {
-              content: { description: 'The nested call\'s content blocks.', items: { additionalProperties: true, type: 'object' }, type: 'array' },
+              content: {
+                description: "The nested call's content blocks.",
+                items: { additionalProperties: true, type: 'object' },
+                type: 'array',
+              },
               elapsed_seconds: field('number', 'Seconds the nested call took.'),
               error: optional('string', 'Why it failed; null when it succeeded.'),
               index: field('integer', 'Position in `operations`, from 0.'),
-              meta: optional({ additionalProperties: true, type: 'object' }, 'The nested result\'s _meta, if any.'),
-              structured_content: optional({ additionalProperties: true, type: 'object' }, 'The nested call\'s structured result; null when it failed, has none, or was dropped for size.'),
+              meta: optional({ additionalProperties: true, type: 'object' }, "The nested result's _meta, if any."),
+              structured_content: optional(
+                { additionalProperties: true, type: 'object' },
+                "The nested call's structured result; null when it failed, has none, or was dropped for size.",
+              ),
               success: field('boolean', 'True when the nested call succeeded.'),
               tool: field('string', 'The tool that ran.'),
             },
@@ -114,12 +131,16 @@ export function readToolsBatch(reach: readonly string[], all: readonly PythonToo
           }
         },
       };
-      const outcome = await runSerialBatch(operations, { ...call, ctx: call.ctx, nested: timed }, {
-        onError: args.on_error ?? 'stop',
-        maxOperations: MAX_OPERATIONS,
-        label: 'Read batch',
-        outsideReach: outsideReach(all),
-      });
+      const outcome = await runSerialBatch(
+        operations,
+        { ...call, ctx: call.ctx, nested: timed },
+        {
+          onError: args.on_error ?? 'stop',
+          maxOperations: MAX_OPERATIONS,
+          label: 'Read batch',
+          outsideReach: outsideReach(all),
+        },
+      );
       const report = outcome.structured as unknown as BatchReport;
       const results: Row[] = report.results.map((row) => ({
         index: row.index,
@@ -174,7 +195,12 @@ function shrink(outcome: ToolOutcome): ToolOutcome | undefined {
     const bytes = Buffer.byteLength(JSON.stringify([row.content, row.structured_content]), 'utf8');
     results[i] = { ...row, content: DROPPED, structured_content: null };
     return {
-      structured: { ...structured, results, response_truncated: true, response_truncated_bytes: structured.response_truncated_bytes + bytes },
+      structured: {
+        ...structured,
+        results,
+        response_truncated: true,
+        response_truncated_bytes: structured.response_truncated_bytes + bytes,
+      },
       text: `Read batch: rows from operations[${i}] on were cut to stay under the response limit; see structured content.`,
     };
   }

@@ -45,7 +45,10 @@ import { checkTarget, targetedPaneId } from '../targets.js';
 import { DEFAULT_MAX_LINES } from './inspect.js';
 
 const KEYS_FIELDS = {
-  keys: field('string', 'What to send. With literal false (default), a tmux key name such as "C-c", "Enter", "Escape" or "Up" is pressed as that key, and any other text is typed exactly as given. With literal true it is always typed as text.'),
+  keys: field(
+    'string',
+    'What to send. With literal false (default), a tmux key name such as "C-c", "Enter", "Escape" or "Up" is pressed as that key, and any other text is typed exactly as given. With literal true it is always typed as text.',
+  ),
   enter: defaulted('boolean', true, 'Press Enter after the keys. Default true: pass false for control keys (C-c) and partial input.'),
   literal: defaulted('boolean', false, 'Type keys as plain text even when it looks like a key name. Default false.'),
   suppress_history: defaulted(
@@ -96,7 +99,7 @@ export const sendKeysBatchTool = pythonTool({
   title: 'Send Keys Batch',
   description:
     'Send several send_keys operations in one call, in order: the same command to several panes, or a sequence of keys ' +
-    'to a TUI. Each operation has send_keys\'s fields and defaults (enter true, literal false) and its own target. ' +
+    "to a TUI. Each operation has send_keys's fields and defaults (enter true, literal false) and its own target. " +
     'on_error "stop" (default) stops at the first failure and reports its index in stopped_at; "continue" attempts every ' +
     'operation. timeout (seconds) bounds the whole batch: operations not started in time fail with a timeout error. Each ' +
     'result row says which pane it reached and how long it took. The batch does not wait between operations or for output: ' +
@@ -105,7 +108,9 @@ export const sendKeysBatchTool = pythonTool({
   input: params(
     {
       operations: listOf(KEYS_OPERATION, 'The operations, run in this order.'),
-      on_error: choice(['stop', 'continue'], '"stop" (default): stop at the first failed operation. "continue": attempt every operation.', { fallback: 'stop' }),
+      on_error: choice(['stop', 'continue'], '"stop" (default): stop at the first failed operation. "continue": attempt every operation.', {
+        fallback: 'stop',
+      }),
       timeout: optional('number', 'Seconds the whole batch may take; operations not started by then fail. Default: no limit.'),
       socket_name: SOCKET_NAME,
     },
@@ -128,7 +133,10 @@ export const sendKeysBatchTool = pythonTool({
         ),
         type: 'array',
       },
-      stopped_at: optional('integer', 'Index of the failed operation that stopped the batch (on_error "stop"); null when every operation was attempted.'),
+      stopped_at: optional(
+        'integer',
+        'Index of the failed operation that stopped the batch (on_error "stop"); null when every operation was attempted.',
+      ),
       succeeded: field('integer', 'Operations sent.'),
     },
     ['succeeded', 'failed'],
@@ -188,18 +196,23 @@ export const pasteTextTool = pythonTool({
     'tmux buffer that is deleted afterwards, so your own paste buffers are untouched. Nothing is pressed after it: send ' +
     `Enter with send_keys to run pasted commands. ${TARGETING_NOTE}`,
   toolset: 'execute',
-  input: params({
-    text: field('string', 'The text to paste, newlines included.'),
-    ...PANE_TARGET,
-    bracket: defaulted('boolean', true, 'Use bracketed paste when the program asked for it. Default true.'),
-    socket_name: SOCKET_NAME,
-  }, ['text']),
+  input: params(
+    {
+      text: field('string', 'The text to paste, newlines included.'),
+      ...PANE_TARGET,
+      bracket: defaulted('boolean', true, 'Use bracketed paste when the program asked for it. Default true.'),
+      socket_name: SOCKET_NAME,
+    },
+    ['text'],
+  ),
   output: WRAPPED_TEXT,
   typed: (args) => [typedText(args.text)],
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
-    await onPane(engine, paneId, () => pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }));
+    await onPane(engine, paneId, () =>
+      pasteText(engine, { pane: paneId, text: args.text, bracket: args.bracket ?? true, field: 'pane_id' }),
+    );
     return textResult(`Text pasted to pane ${paneId}`);
   },
 });
@@ -214,12 +227,21 @@ export const loadBufferTool = pythonTool({
     'across calls. Returns buffer_name, the handle for the other buffer tools. logical_name (letters, digits, _ . -; ' +
     'default "buf") is only a label inside the name: every call makes a new buffer. For a one-off paste use paste_text.',
   toolset: 'manage',
-  input: params({
-    content: field('string', 'The text to store (at most 1,000,000 bytes).'),
-    logical_name: optional('string', 'A label for the buffer: 1 to 64 letters, digits, "_", "." or "-". Default "buf".'),
-    socket_name: SOCKET_NAME,
-  }, ['content']),
-  output: model({ buffer_name: field('string', 'The full tmux buffer name: pass it to paste_buffer, show_buffer, delete_buffer.'), logical_name: optional('string', 'The label given (or "buf").') }, ['buffer_name']),
+  input: params(
+    {
+      content: field('string', 'The text to store (at most 1,000,000 bytes).'),
+      logical_name: optional('string', 'A label for the buffer: 1 to 64 letters, digits, "_", "." or "-". Default "buf".'),
+      socket_name: SOCKET_NAME,
+    },
+    ['content'],
+  ),
+  output: model(
+    {
+      buffer_name: field('string', 'The full tmux buffer name: pass it to paste_buffer, show_buffer, delete_buffer.'),
+      logical_name: optional('string', 'The label given (or "buf").'),
+    },
+    ['buffer_name'],
+  ),
   async handler(args, { engine }) {
     const info = await loadBuffer(engine, args.content, args.logical_name);
     return modelResult({ buffer_name: info.name, logical_name: info.logicalName });
@@ -235,20 +257,27 @@ export const pasteBufferTool = pythonTool({
     '(default true) uses bracketed paste when the program asked for it, so a shell inserts multi-line text without running ' +
     `each line. Nothing is pressed after it. Refused for this server's own pane, a dead pane or one in copy mode. ${TARGETING_NOTE}`,
   toolset: 'execute',
-  input: params({
-    buffer_name: BUFFER_NAME,
-    ...PANE_TARGET,
-    bracket: defaulted('boolean', true, 'Use bracketed paste when the program asked for it. Default true.'),
-    socket_name: SOCKET_NAME,
-  }, ['buffer_name']),
+  input: params(
+    {
+      buffer_name: BUFFER_NAME,
+      ...PANE_TARGET,
+      bracket: defaulted('boolean', true, 'Use bracketed paste when the program asked for it. Default true.'),
+      socket_name: SOCKET_NAME,
+    },
+    ['buffer_name'],
+  ),
   output: WRAPPED_TEXT,
   // What is pasted is the buffer's content: read from tmux, so loading it first does not walk around a text rule.
   typed: (args, ctx) =>
-    ctx.registry.use(EngineRegistry.named(args.socket_name), async (engine) => [typedText((await showBuffer(engine, args.buffer_name, { maxLines: null })).content)]),
+    ctx.registry.use(EngineRegistry.named(args.socket_name), async (engine) => [
+      typedText((await showBuffer(engine, args.buffer_name, { maxLines: null })).content),
+    ]),
   async handler(args, { engine }) {
     checkTarget(args);
     const paneId = await targetedPaneId(engine, args);
-    await onPane(engine, paneId, () => pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }));
+    await onPane(engine, paneId, () =>
+      pasteBuffer(engine, { pane: paneId, name: args.buffer_name, bracket: args.bracket ?? true, field: 'pane_id' }),
+    );
     return textResult(`Buffer ${args.buffer_name} pasted to pane ${paneId}`);
   },
 });
@@ -260,13 +289,18 @@ export const showBufferTool = pythonTool({
     'Read back a buffer made by load_buffer, exactly (a final newline kept). Long buffers keep their newest max_lines ' +
     `lines (default ${DEFAULT_MAX_LINES}; null: all), with content_truncated / content_truncated_lines saying what was dropped.`,
   toolset: 'inspect',
-  input: params({
-    buffer_name: BUFFER_NAME,
-    max_lines: optional('integer', `Most lines returned, newest kept. Default ${DEFAULT_MAX_LINES}; null: all.`, DEFAULT_MAX_LINES),
-    socket_name: SOCKET_NAME,
-  }, ['buffer_name']),
+  input: params(
+    {
+      buffer_name: BUFFER_NAME,
+      max_lines: optional('integer', `Most lines returned, newest kept. Default ${DEFAULT_MAX_LINES}; null: all.`, DEFAULT_MAX_LINES),
+      socket_name: SOCKET_NAME,
+    },
+    ['buffer_name'],
+  ),
   async handler(args, { engine }) {
-    const shown = await showBuffer(engine, args.buffer_name, { maxLines: args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines });
+    const shown = await showBuffer(engine, args.buffer_name, {
+      maxLines: args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines,
+    });
     return modelResult({
       buffer_name: shown.name,
       content: shown.content,
@@ -332,16 +366,30 @@ export const waitForChannelTool = pythonTool({
     'shell command run_command is simpler.',
   toolset: 'manage',
   selfBounded: true,
-  input: params({ channel: CHANNEL, timeout: defaulted('number', 30, 'Seconds to wait (default 30); the server ceiling may lower it.'), socket_name: SOCKET_NAME }, ['channel']),
+  input: params(
+    {
+      channel: CHANNEL,
+      timeout: defaulted('number', 30, 'Seconds to wait (default 30); the server ceiling may lower it.'),
+      socket_name: SOCKET_NAME,
+    },
+    ['channel'],
+  ),
   output: WRAPPED_TEXT,
   async handler(args, { engine, signal, progress }) {
     const timeout = positiveTimeout(args.timeout ?? 30);
     const timeoutMs = engine.capWait(timeout * 1000);
-    const wait = await withProgress(progress, timeoutMs, (elapsed) => `Waiting on channel ${args.channel}: ${elapsed}s elapsed`, () =>
-      waitForChannel(engine, args.channel, { timeoutMs, signal }),
+    const wait = await withProgress(
+      progress,
+      timeoutMs,
+      (elapsed) => `Waiting on channel ${args.channel}: ${elapsed}s elapsed`,
+      () => waitForChannel(engine, args.channel, { timeoutMs, signal }),
     );
     if (!wait.released) {
-      throw new Failure('timeout', `wait-for timeout: channel '${args.channel}' was not signalled within ${timeoutMs / 1000}s`, 'Check that the command signalling it ran (capture_pane), or wait again.');
+      throw new Failure(
+        'timeout',
+        `wait-for timeout: channel '${args.channel}' was not signalled within ${timeoutMs / 1000}s`,
+        'Check that the command signalling it ran (capture_pane), or wait again.',
+      );
     }
     return textResult(`Channel '${args.channel}' was signalled (timeout ${timeoutMs / 1000}s)`);
   },

@@ -6,7 +6,6 @@ import {
   captureLines,
   CORNERS,
   displayMessage,
-  foreignClientsBySession,
   invalidArgument,
   isCallerPane,
   listPaneDetails,
@@ -26,17 +25,7 @@ import {
 import { listResult, modelResult, pythonTool, textResult } from '../declare.js';
 import { textOnlyResult } from '../errors.js';
 import { compileFilters, FILTERS_HELP } from '../filters.js';
-import {
-  paneSchema,
-  paneWire,
-  paneWires,
-  serverSchema,
-  sessionOut,
-  sessionSchema,
-  sessionWire,
-  windowSchema,
-  windowWire,
-} from '../records.js';
+import { paneSchema, paneWire, paneWires, serverSchema, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import {
   choice,
   defaulted,
@@ -75,8 +64,8 @@ export const listSessionsTool = pythonTool({
   output: wrapped({ items: sessionSchema, type: 'array' }),
   async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
-    const [sessions, clients] = await Promise.all([listSessions(engine), foreignClientsBySession(engine)]);
-    return listResult(keep(sessions.map((s) => sessionWire(s, clients))));
+    const sessions = await listSessions(engine);
+    return listResult(keep(sessions.map((s) => sessionWire(s))));
   },
 });
 
@@ -86,7 +75,7 @@ export const listWindowsTool = pythonTool({
   title: 'List tmux Windows',
   description:
     'List windows: of one session (session_id, else session_name), or of every session when neither is given. Each row ' +
-    'has the window id, name, index, size, layout, pane count, whether it is the session\'s current window and its ' +
+    "has the window id, name, index, size, layout, pane count, whether it is the session's current window and its " +
     'focused pane. Use list_panes for the panes themselves. `filters` narrows the rows by field (e.g. {"window_name": "logs"}).',
   toolset: 'inspect',
   alwaysLoad: true,
@@ -125,10 +114,13 @@ export const listPanesTool = pythonTool({
   async handler(args, { engine }) {
     const keep = compileFilters(args.filters);
     checkTarget(args);
-    let panes;
-    if (args.window_id != null || args.window_index != null) panes = await listPaneDetails(engine, { windowId: (await targetedWindow(engine, args)).id });
-    else if (args.session_id != null || args.session_name != null) panes = await listPaneDetails(engine, { sessionId: (await targetedSession(engine, args)).id });
-    else panes = await listPaneDetails(engine);
+    const where =
+      args.window_id != null || args.window_index != null
+        ? { windowId: (await targetedWindow(engine, args)).id }
+        : args.session_id != null || args.session_name != null
+          ? { sessionId: (await targetedSession(engine, args)).id }
+          : {};
+    const panes = await listPaneDetails(engine, where);
     const rows = await paneWires(engine, panes);
     return listResult(keep(rows));
   },
@@ -153,7 +145,7 @@ export const getSessionInfoTool = pythonTool({
   targets: ['session_id', 'session_name'],
   title: 'Get tmux Session Info',
   description:
-    'One session\'s id, name, window count, attached clients, creation time and focused pane. Target: session_id, else ' +
+    "One session's id, name, window count, attached clients, creation time and focused pane. Target: session_id, else " +
     'session_name, else the first session. For its windows use list_windows.',
   toolset: 'inspect',
   input: params({ ...SESSION_TARGET, socket_name: SOCKET_NAME }),
@@ -161,7 +153,7 @@ export const getSessionInfoTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const session = await targetedSession(engine, args);
-    return modelResult(await sessionOut(engine, session));
+    return modelResult(sessionWire(session));
   },
 });
 
@@ -170,8 +162,8 @@ export const getWindowInfoTool = pythonTool({
   targets: ['session_id', 'session_name', 'window_id'],
   title: 'Get tmux Window Info',
   description:
-    'One window\'s id, name, index, size, layout, pane count and focused pane. Target: window_id, else window_index in ' +
-    'the session (session_id, else session_name, else the first session), else that session\'s first window.',
+    "One window's id, name, index, size, layout, pane count and focused pane. Target: window_id, else window_index in " +
+    "the session (session_id, else session_name, else the first session), else that session's first window.",
   toolset: 'inspect',
   input: params({ ...WINDOW_TARGET, socket_name: SOCKET_NAME }),
   output: windowSchema,
@@ -186,7 +178,7 @@ export const getPaneInfoTool = pythonTool({
   targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Get Pane Info',
   description:
-    'One pane\'s details: what runs in it (pane_current_command), working directory, size, position in the window, ' +
+    "One pane's details: what runs in it (pane_current_command), working directory, size, position in the window, " +
     `tty, pid, title, and is_caller. ${TARGETING_NOTE} For the pane's text use capture_pane; for text and cursor ` +
     'state together, snapshot_pane.',
   toolset: 'inspect',
@@ -214,7 +206,11 @@ export const findPaneByPositionTool = pythonTool({
     checkTarget(args);
     const window = await targetedWindow(engine, args);
     const best = paneAtCorner(await listPaneDetails(engine, { windowId: window.id }), args.corner);
-    if (!best) throw notFound(`No pane found at corner '${args.corner}' in window ${window.id}`, 'Call list_panes with window_id to see the panes and their positions.');
+    if (!best)
+      throw notFound(
+        `No pane found at corner '${args.corner}' in window ${window.id}`,
+        'Call list_panes with window_id to see the panes and their positions.',
+      );
     return modelResult(await paneWire(engine, best));
   },
 });
@@ -222,7 +218,11 @@ export const findPaneByPositionTool = pythonTool({
 export const DEFAULT_MAX_LINES = 500;
 
 export function checkMaxLines(value: number | null, field = 'max_lines'): number | null {
-  if (value !== null && value < 1) throw invalidArgument(`${field} must be positive or null (received ${value})`, `Pass a number of lines of at least 1, or null for no limit.`);
+  if (value !== null && value < 1)
+    throw invalidArgument(
+      `${field} must be positive or null (received ${value})`,
+      `Pass a number of lines of at least 1, or null for no limit.`,
+    );
   return value;
 }
 
@@ -231,7 +231,7 @@ export const capturePaneTool = pythonTool({
   targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Capture Pane',
   description:
-    'Read the text a pane shows (a terminal\'s screen and scrollback, no colours), e.g. a build log or what a server ' +
+    "Read the text a pane shows (a terminal's screen and scrollback, no colours), e.g. a build log or what a server " +
     'printed. Not for files: read those directly. Default: the visible screen. `start`/`end` pick rows: 0 is the top ' +
     'of the screen, negative rows reach back into scrollback (start -100 = the last 100 rows of history). ' +
     `The newest rows are kept: past max_lines (default ${DEFAULT_MAX_LINES}) the oldest are dropped and the text starts ` +
@@ -242,16 +242,25 @@ export const capturePaneTool = pythonTool({
   textOnly: true,
   input: params({
     ...PANE_TARGET,
-    start: optional('integer', 'First row: 0 is the top of the visible screen, negative rows are scrollback (-100 = 100 rows back). Default: the top of the screen.'),
+    start: optional(
+      'integer',
+      'First row: 0 is the top of the visible screen, negative rows are scrollback (-100 = 100 rows back). Default: the top of the screen.',
+    ),
     end: optional('integer', 'Last row, same numbering. Default: the bottom of the screen.'),
-    max_lines: optional('integer', `Most rows returned; older rows beyond it are dropped and counted in a "[... truncated K lines ...]" first line. Default ${DEFAULT_MAX_LINES}; null returns everything.`, DEFAULT_MAX_LINES),
+    max_lines: optional(
+      'integer',
+      `Most rows returned; older rows beyond it are dropped and counted in a "[... truncated K lines ...]" first line. Default ${DEFAULT_MAX_LINES}; null returns everything.`,
+      DEFAULT_MAX_LINES,
+    ),
     socket_name: SOCKET_NAME,
   }),
   async handler(args, { engine }) {
     checkTarget(args);
     const maxLines = checkMaxLines(args.max_lines === undefined ? DEFAULT_MAX_LINES : args.max_lines);
     const paneId = await targetedPaneId(engine, args);
-    const lines = await onPane(engine, paneId, () => captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }));
+    const lines = await onPane(engine, paneId, () =>
+      captureLines(engine, paneId, { start: args.start ?? undefined, end: args.end ?? undefined }),
+    );
     // By lines only, as the contract truncates; null keeps every line.
     const { lines: kept, droppedLines: dropped } = tailBudget(lines, maxLines ?? lines.length, Infinity);
     return textOnlyResult((dropped ? `[... truncated ${dropped} lines ...]\n` : '') + kept.join('\n'));
@@ -259,7 +268,13 @@ export const capturePaneTool = pythonTool({
 });
 
 const SNAPSHOT_VARIABLES = [
-  'cursor_x', 'cursor_y', 'pane_in_mode', 'pane_mode', 'scroll_position', 'history_size', 'alternate_on',
+  'cursor_x',
+  'cursor_y',
+  'pane_in_mode',
+  'pane_mode',
+  'scroll_position',
+  'history_size',
+  'alternate_on',
 ] as const;
 
 export const snapshotPaneTool = pythonTool({
@@ -276,7 +291,11 @@ export const snapshotPaneTool = pythonTool({
   alwaysLoad: true,
   input: params({
     ...PANE_TARGET,
-    max_lines: optional('integer', `Most rows of content returned, newest kept. Default ${DEFAULT_MAX_LINES}; null returns the whole screen.`, DEFAULT_MAX_LINES),
+    max_lines: optional(
+      'integer',
+      `Most rows of content returned, newest kept. Default ${DEFAULT_MAX_LINES}; null returns the whole screen.`,
+      DEFAULT_MAX_LINES,
+    ),
     socket_name: SOCKET_NAME,
   }),
   async handler(args, { engine }) {
@@ -348,7 +367,10 @@ export const searchPanesTool = pythonTool({
         'integer',
         `First row searched, as capture_pane's start counts rows: 0 is the top row of the screen, negative rows are scrollback above it (-1000 = from 1000 rows back). Default: ${SEARCH_LIMITS.scrollbackLines} rows back.`,
       ),
-      content_end: optional('integer', 'Last row searched, counted the same way (0 = the top row of the screen, -1 = the newest row of scrollback). Default: the bottom of the screen.'),
+      content_end: optional(
+        'integer',
+        'Last row searched, counted the same way (0 = the top row of the screen, -1 = the newest row of scrollback). Default: the bottom of the screen.',
+      ),
       max_matched_lines_per_pane: defaulted('integer', 50, 'Most matching lines returned per pane, newest kept. Default 50.'),
       limit: optional('integer', 'Most panes returned in this page. Default 500; null: all.', 500),
       offset: defaulted('integer', 0, 'Panes to skip (in pane id order) before this page. Default 0.'),
@@ -425,12 +447,16 @@ export const listServersTool = pythonTool({
   name: 'list_servers',
   title: 'List tmux Servers',
   description:
-    'Find the tmux servers running for this user: every live socket in tmux\'s socket directory ($TMUX_TMPDIR or /tmp, ' +
+    "Find the tmux servers running for this user: every live socket in tmux's socket directory ($TMUX_TMPDIR or /tmp, " +
     'then tmux-<uid>), plus extra_socket_paths for servers started with -S elsewhere. Stale sockets are skipped, and no ' +
     'server is started to look. Then each configured host (--host) whose tmux answers, as socket_name "HOST:". ' +
-    'Each row\'s socket_name is what the other tools take as socket_name.',
+    "Each row's socket_name is what the other tools take as socket_name.",
   toolset: 'inspect',
-  input: params({ extra_socket_paths: stringList('Absolute paths of more sockets to check (servers started with tmux -S). Missing or dead ones are skipped.') }),
+  input: params({
+    extra_socket_paths: stringList(
+      'Absolute paths of more sockets to check (servers started with tmux -S). Missing or dead ones are skipped.',
+    ),
+  }),
   output: wrapped({ items: serverSchema, type: 'array' }),
   async handler(args, { ctx }) {
     const scope = ctx.registry.defaultEngine.scope;
@@ -440,10 +466,13 @@ export const listServersTool = pythonTool({
     );
     const rows = await Promise.all(
       sockets.map((socket) =>
-        ctx.registry.use(socket.socketName !== null ? { socketName: socket.socketName } : { socketPath: socket.socketPath }, async (engine) => ({
-          ...(await serverInfo(engine, socket.socketName)),
-          socket_path: socket.socketPath,
-        })),
+        ctx.registry.use(
+          socket.socketName !== null ? { socketName: socket.socketName } : { socketPath: socket.socketPath },
+          async (engine) => ({
+            ...(await serverInfo(engine, socket.socketName)),
+            socket_path: socket.socketPath,
+          }),
+        ),
       ),
     );
     // Hosts after this machine's sockets: a host that is down or has no server is skipped like a stale socket.
@@ -457,11 +486,19 @@ export const displayMessageTool = pythonTool({
   targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Evaluate tmux Format String',
   description:
-    'Evaluate a tmux format string in a pane\'s context and return the text: the escape hatch for any tmux variable no ' +
+    "Evaluate a tmux format string in a pane's context and return the text: the escape hatch for any tmux variable no " +
     'other tool reports, e.g. "#{pane_pid} #{pane_tty}", "#{window_zoomed_flag}", "#{client_termname}", or conditionals ' +
-    'like "#{?pane_dead,dead,alive}". Shell jobs #(...) are refused, so it never runs a command. ' + TARGETING_NOTE,
+    'like "#{?pane_dead,dead,alive}". Shell jobs #(...) are refused, so it never runs a command. ' +
+    TARGETING_NOTE,
   toolset: 'inspect',
-  input: params({ format_string: field('string', 'The tmux format, e.g. "#{session_name}:#{window_index}.#{pane_index}".'), ...PANE_TARGET, socket_name: SOCKET_NAME }, ['format_string']),
+  input: params(
+    {
+      format_string: field('string', 'The tmux format, e.g. "#{session_name}:#{window_index}.#{pane_index}".'),
+      ...PANE_TARGET,
+      socket_name: SOCKET_NAME,
+    },
+    ['format_string'],
+  ),
   output: WRAPPED_TEXT,
   async handler(args, { engine }) {
     checkTarget(args);

@@ -21,7 +21,7 @@ import {
   WINDOW_ID,
 } from '../../../core/index.js';
 import { modelResult, pythonTool, textResult } from '../declare.js';
-import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import {
   choice,
   defaulted,
@@ -51,9 +51,13 @@ export const createSessionTool = pythonTool({
     session_name: optional('string', 'Name of the new session; must not exist yet. Default: a generated unique name.'),
     window_name: optional('string', 'Name of its first window. Default: tmux names it after the running program.'),
     start_directory: SPAWN_FIELDS.start_directory!,
-    x: optional('integer', 'Width in cells (1 to 10000). Default: tmux\'s default-size.'),
-    y: optional('integer', 'Height in cells (1 to 10000). Default: tmux\'s default-size.'),
-    environment: { ...SPAWN_FIELDS.environment!, description: 'Environment variables for the session (kept in its environment, so later panes inherit them), as {"NAME": "value"} or that object as a JSON string.' },
+    x: optional('integer', "Width in cells (1 to 10000). Default: tmux's default-size."),
+    y: optional('integer', "Height in cells (1 to 10000). Default: tmux's default-size."),
+    environment: {
+      ...SPAWN_FIELDS.environment!,
+      description:
+        'Environment variables for the session (kept in its environment, so later panes inherit them), as {"NAME": "value"} or that object as a JSON string.',
+    },
     socket_name: SOCKET_NAME,
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
   }),
@@ -68,7 +72,7 @@ export const createSessionTool = pythonTool({
       ...spawn,
     });
     const session = await createSession(engine, input);
-    return modelResult(await sessionOut(engine, session));
+    return modelResult(sessionWire(session));
   },
 });
 
@@ -86,8 +90,10 @@ export const createWindowTool = pythonTool({
     ...SESSION_TARGET,
     window_name: optional('string', 'Name of the window. Default: tmux names it after the running program.'),
     start_directory: SPAWN_FIELDS.start_directory!,
-    attach: defaulted('boolean', false, 'Make the new window the session\'s current window. Default false.'),
-    direction: choice(['before', 'after'], 'Insert right before or after the session\'s current window. Default: the next free index.', { nullable: true }),
+    attach: defaulted('boolean', false, "Make the new window the session's current window. Default false."),
+    direction: choice(['before', 'after'], "Insert right before or after the session's current window. Default: the next free index.", {
+      nullable: true,
+    }),
     socket_name: SOCKET_NAME,
     environment: SPAWN_FIELDS.environment!,
     suppress_persistent_history: SPAWN_FIELDS.suppress_persistent_history!,
@@ -122,8 +128,14 @@ export const splitWindowTool = pythonTool({
   input: params({
     ...PANE_TARGET,
     window_index: WINDOW_TARGET.window_index,
-    direction: choice(['above', 'below', 'left', 'right'], 'Side of the target pane the new pane takes. Default "below".', { nullable: true }),
-    size: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }], default: null, description: 'Size of the new pane: a number of cells (e.g. 20) or a percentage string ("30%"). Default: half.' },
+    direction: choice(['above', 'below', 'left', 'right'], 'Side of the target pane the new pane takes. Default "below".', {
+      nullable: true,
+    }),
+    size: {
+      anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }],
+      default: null,
+      description: 'Size of the new pane: a number of cells (e.g. 20) or a percentage string ("30%"). Default: half.',
+    },
     start_directory: SPAWN_FIELDS.start_directory!,
     shell: optional('string', 'Command to run in the new pane instead of the default shell, as a shell command line.'),
     socket_name: SOCKET_NAME,
@@ -154,14 +166,14 @@ export const respawnPaneTool = pythonTool({
   description:
     'Restart the program of a pane in place (same pane id): for a pane whose program exited (a dead pane) or one that is ' +
     'stuck. kill (default true) ends a program that still runs first; with kill false a live pane is refused. shell runs ' +
-    'another command instead of the pane\'s original one. pane_id is required on purpose (no fallback to some other pane). ' +
+    "another command instead of the pane's original one. pane_id is required on purpose (no fallback to some other pane). " +
     'Refused for the pane this server runs in. Returns the pane with its new pane_pid.',
   toolset: 'execute',
   input: params(
     {
       pane_id: field('string', 'Pane id like "%3". Required: respawning kills whatever runs there.'),
       kill: defaulted('boolean', true, 'End the program still running in the pane first. Default true; false refuses a live pane.'),
-      shell: optional('string', 'Command to run instead of the pane\'s original one, as a shell command line.'),
+      shell: optional('string', "Command to run instead of the pane's original one, as a shell command line."),
       start_directory: SPAWN_FIELDS.start_directory!,
       environment: SPAWN_FIELDS.environment!,
       socket_name: SOCKET_NAME,
@@ -248,7 +260,7 @@ export const clearPaneTool = pythonTool({
   targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Clear Pane',
   description:
-    'Reset a pane\'s terminal and drop its scrollback, so the next capture shows only what comes after: useful before ' +
+    "Reset a pane's terminal and drop its scrollback, so the next capture shows only what comes after: useful before " +
     `re-running a command whose output you want on its own. The program keeps running. ${TARGETING_NOTE}`,
   toolset: 'teardown',
   input: params({ ...PANE_TARGET, socket_name: SOCKET_NAME }),

@@ -25,7 +25,7 @@ import {
   swapPanes,
 } from '../../../core/index.js';
 import { modelResult, pythonTool } from '../declare.js';
-import { paneSchema, paneWire, sessionOut, sessionSchema, windowSchema, windowWire } from '../records.js';
+import { paneSchema, paneWire, sessionSchema, sessionWire, windowSchema, windowWire } from '../records.js';
 import {
   choice,
   defaulted,
@@ -40,20 +40,29 @@ import {
 } from '../schema.js';
 import { checkId, checkTarget, targetedPane, targetedPaneId, targetedSession, targetedWindow } from '../targets.js';
 
-const WINDOW_NOTE = 'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
+const WINDOW_NOTE =
+  'Window: window_id, else window_index in the session (session_id, else session_name, else the first session), else its first window.';
 
 export const renameSessionTool = pythonTool({
   name: 'rename_session',
   targets: ['session_id', 'session_name'],
   title: 'Rename tmux Session',
-  description: 'Give a session a new, unique name. Session: session_id, else session_name, else the first session. Returns the session as it is now.',
+  description:
+    'Give a session a new, unique name. Session: session_id, else session_name, else the first session. Returns the session as it is now.',
   toolset: 'manage',
-  input: params({ new_name: field('string', 'The new name; must not be taken by another session, and may not contain ":" or ".".'), ...SESSION_TARGET, socket_name: SOCKET_NAME }, ['new_name']),
+  input: params(
+    {
+      new_name: field('string', 'The new name; must not be taken by another session, and may not contain ":" or ".".'),
+      ...SESSION_TARGET,
+      socket_name: SOCKET_NAME,
+    },
+    ['new_name'],
+  ),
   output: sessionSchema,
   async handler(args, { engine }) {
     checkTarget(args);
     checkSessionName(args.new_name, 'new_name');
-    return modelResult(await sessionOut(engine, await renameSession(engine, await targetedSession(engine, args), args.new_name)));
+    return modelResult(sessionWire(await renameSession(engine, await targetedSession(engine, args), args.new_name)));
   },
 });
 
@@ -83,7 +92,11 @@ export const selectWindowTool = pythonTool({
   toolset: 'manage',
   input: params({
     ...WINDOW_TARGET,
-    direction: choice(['next', 'previous', 'last'], 'Step from the current window instead of naming one: next, previous, or last (the previously current window).', { nullable: true }),
+    direction: choice(
+      ['next', 'previous', 'last'],
+      'Step from the current window instead of naming one: next, previous, or last (the previously current window).',
+      { nullable: true },
+    ),
     socket_name: SOCKET_NAME,
   }),
   output: windowSchema,
@@ -112,7 +125,11 @@ export const selectPaneTool = pythonTool({
   toolset: 'manage',
   input: params({
     pane_id: PANE_TARGET.pane_id,
-    direction: choice(['up', 'down', 'left', 'right', 'last', 'next', 'previous'], 'Move the focus from the active pane instead of naming one.', { nullable: true }),
+    direction: choice(
+      ['up', 'down', 'left', 'right', 'last', 'next', 'previous'],
+      'Move the focus from the active pane instead of naming one.',
+      { nullable: true },
+    ),
     ...WINDOW_TARGET,
     socket_name: SOCKET_NAME,
   }),
@@ -139,7 +156,17 @@ export const selectLayoutTool = pythonTool({
     'Arrange a window\'s panes: a named layout ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", ' +
     `"tiled") or a layout string saved from window_layout earlier. ${WINDOW_NOTE} Returns the window with its new layout.`,
   toolset: 'manage',
-  input: params({ layout: field('string', 'A layout name (even-horizontal, even-vertical, main-horizontal, main-vertical, tiled) or a tmux layout string.'), ...WINDOW_TARGET, socket_name: SOCKET_NAME }, ['layout']),
+  input: params(
+    {
+      layout: field(
+        'string',
+        'A layout name (even-horizontal, even-vertical, main-horizontal, main-vertical, tiled) or a tmux layout string.',
+      ),
+      ...WINDOW_TARGET,
+      socket_name: SOCKET_NAME,
+    },
+    ['layout'],
+  ),
   output: windowSchema,
   async handler(args, { engine }) {
     checkTarget(args);
@@ -152,7 +179,7 @@ export const resizePaneTool = pythonTool({
   targets: ['pane_id', 'session_id', 'session_name', 'window_id'],
   title: 'Resize Pane',
   description:
-    'Set a pane\'s size in cells (width and/or height), or zoom it to fill its window (zoom true) and back (zoom false). ' +
+    "Set a pane's size in cells (width and/or height), or zoom it to fill its window (zoom true) and back (zoom false). " +
     `zoom cannot be combined with width/height. Other panes of the window give or take the room. ${TARGETING_NOTE} Returns the pane.`,
   toolset: 'manage',
   input: params({
@@ -166,7 +193,8 @@ export const resizePaneTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const sized = args.height != null || args.width != null;
-    if (args.zoom != null && sized) throw invalidArgument('zoom cannot be combined with height or width', 'Zoom in one call, resize in another.');
+    if (args.zoom != null && sized)
+      throw invalidArgument('zoom cannot be combined with height or width', 'Zoom in one call, resize in another.');
     if (args.zoom == null && !sized) throw invalidArgument('Provide height, width, or zoom.');
     checkCells(args.width ?? undefined, 'width');
     checkCells(args.height ?? undefined, 'height');
@@ -174,7 +202,9 @@ export const resizePaneTool = pythonTool({
     await resizePane(
       engine,
       pane,
-      args.zoom != null ? { kind: 'zoom', zoom: args.zoom } : { kind: 'size', ...(args.width != null ? { width: args.width } : {}), ...(args.height != null ? { height: args.height } : {}) },
+      args.zoom != null
+        ? { kind: 'zoom', zoom: args.zoom }
+        : { kind: 'size', ...(args.width != null ? { width: args.width } : {}), ...(args.height != null ? { height: args.height } : {}) },
     );
     return modelResult(await paneWire(engine, await paneDetail(engine, pane.id)));
   },
@@ -199,7 +229,14 @@ export const resizeWindowTool = pythonTool({
     checkCells(args.width ?? undefined, 'width');
     checkCells(args.height ?? undefined, 'height');
     const window = await targetedWindow(engine, args);
-    return modelResult(windowWire(await resizeWindow(engine, window, { ...(args.width != null ? { width: args.width } : {}), ...(args.height != null ? { height: args.height } : {}) })));
+    return modelResult(
+      windowWire(
+        await resizeWindow(engine, window, {
+          ...(args.width != null ? { width: args.width } : {}),
+          ...(args.height != null ? { height: args.height } : {}),
+        }),
+      ),
+    );
   },
 });
 
@@ -209,7 +246,7 @@ export const moveWindowTool = pythonTool({
   title: 'Move tmux Window',
   description:
     'Move a window to another index, or into another session. destination_index "" (default) takes the first free index; ' +
-    'destination_session (a name or id) defaults to the window\'s own session. A taken index is refused, and so is moving ' +
+    "destination_session (a name or id) defaults to the window's own session. A taken index is refused, and so is moving " +
     `the last window out of a session (tmux would end it). ${WINDOW_NOTE} Returns the window where it is now.`,
   toolset: 'manage',
   input: params({
@@ -222,11 +259,18 @@ export const moveWindowTool = pythonTool({
   async handler(args, { engine }) {
     checkTarget(args);
     const index = args.destination_index ?? '';
-    if (index !== '' && !/^\d{1,6}$/.test(index)) throw invalidArgument(`destination_index must be a window index like "3" or "", got ${JSON.stringify(index.slice(0, 32))}`);
+    if (index !== '' && !/^\d{1,6}$/.test(index))
+      throw invalidArgument(`destination_index must be a window index like "3" or "", got ${JSON.stringify(index.slice(0, 32))}`);
     const window = await targetedWindow(engine, args);
-    const destination = args.destination_session != null
-      ? await targetedSession(engine, /^\$\d+$/.test(args.destination_session) ? { session_id: args.destination_session } : { session_name: args.destination_session })
-      : await getSession(engine, window.sessionId);
+    const destination =
+      args.destination_session != null
+        ? await targetedSession(
+            engine,
+            /^\$\d+$/.test(args.destination_session)
+              ? { session_id: args.destination_session }
+              : { session_name: args.destination_session },
+          )
+        : await getSession(engine, window.sessionId);
     return modelResult(windowWire(await movePlacement(engine, window, destination, index === '' ? undefined : Number(index))));
   },
 });
@@ -282,7 +326,11 @@ export const enterCopyModeTool = pythonTool({
     'back, e.g. to show a person an earlier part of the output. While in copy mode the pane takes no typed input: leave it ' +
     `with exit_copy_mode. To read scrollback yourself, capture_pane with a negative start is simpler. ${TARGETING_NOTE}`,
   toolset: 'manage',
-  input: params({ ...PANE_TARGET, scroll_up: optional('integer', 'Lines to scroll back after entering. Default: none.'), socket_name: SOCKET_NAME }),
+  input: params({
+    ...PANE_TARGET,
+    scroll_up: optional('integer', 'Lines to scroll back after entering. Default: none.'),
+    socket_name: SOCKET_NAME,
+  }),
   output: paneSchema,
   async handler(args, { engine }) {
     checkTarget(args);

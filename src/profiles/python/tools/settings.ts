@@ -22,8 +22,15 @@ const SCOPES = ['server', 'session', 'window', 'pane'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_FIELDS = {
-  scope: choice(SCOPES, 'Which table: server, session, window or pane options. Required with target. Default: the global session table (tmux finds window options there too by name).', { nullable: true }),
-  target: optional('string', 'The object for a session/window/pane scope: a session name (or id like "$0"), a window id ("@1") or a pane id ("%3"). Default: the global table of that scope.'),
+  scope: choice(
+    SCOPES,
+    'Which table: server, session, window or pane options. Required with target. Default: the global session table (tmux finds window options there too by name).',
+    { nullable: true },
+  ),
+  target: optional(
+    'string',
+    'The object for a session/window/pane scope: a session name (or id like "$0"), a window id ("@1") or a pane id ("%3"). Default: the global table of that scope.',
+  ),
   global_: defaulted('boolean', false, 'Read the global value of the scope (tmux -g) even when a target is given. Default false.'),
 } as const;
 
@@ -37,7 +44,8 @@ async function targetSession(engine: Engine, target: string): Promise<string> {
 
 /** A scope and target as the object whose settings are read; undefined target means the global table. */
 export async function scopedObject(engine: Engine, args: ScopedArgs): Promise<{ scope: Scope | null; id?: string }> {
-  if (args.target != null && args.scope == null) throw invalidArgument('scope is required when target is specified', 'Pass scope "session", "window" or "pane" with the target.');
+  if (args.target != null && args.scope == null)
+    throw invalidArgument('scope is required when target is specified', 'Pass scope "session", "window" or "pane" with the target.');
   const scope = args.scope ?? null;
   if (args.target == null || args.global_ || scope === 'server' || scope === null) return { scope };
   if (scope === 'session') return { scope, id: await targetSession(engine, args.target) };
@@ -65,33 +73,41 @@ export const showOptionTool = pythonTool({
     'window or pane target, the value that applies there (inherited from the global value when not set on it). value ' +
     'is a string, a list for array options, or null when unset. To change one use set_option.',
   toolset: 'inspect',
-  input: params({ option: field('string', 'Option name, like "history-limit" or "@my_option".'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option']),
-  output: model({ option: field('string', 'The option read.'), value: { description: 'Its value: a string, a list of strings for an array option, or null when unset.' } }, ['option', 'value']),
+  input: params(
+    { option: field('string', 'Option name, like "history-limit" or "@my_option".'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME },
+    ['option'],
+  ),
+  output: model(
+    {
+      option: field('string', 'The option read.'),
+      value: { description: 'Its value: a string, a list of strings for an array option, or null when unset.' },
+    },
+    ['option', 'value'],
+  ),
   async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const read = () => showOption(engine, optionScope(object), args.option);
     const rows = object.id === undefined ? await read() : await onPane(engine, object.id, read);
-    const value = rows.length === 0 ? null : rows.length === 1 && rows[0]!.name === args.option ? rows[0]!.value : rows.map((row) => row.value);
+    const value =
+      rows.length === 0 ? null : rows.length === 1 && rows[0]!.name === args.option ? rows[0]!.value : rows.map((row) => row.value);
     return modelResult({ option: args.option, value });
   },
 });
 
-const HOOK_ENTRIES = model(
-  {
-    entries: {
-      description: 'The hooks set, one row per command.',
-      items: model(
-        {
-          command: field('string', 'The tmux command the hook runs, as tmux prints it.'),
-          hook_name: field('string', 'Hook name, e.g. after-new-window or pane-died.'),
-          index: optional('integer', 'Position in the hook\'s command array.'),
-        },
-        ['hook_name', 'command'],
-      ),
-      type: 'array',
-    },
+const HOOK_ENTRIES = model({
+  entries: {
+    description: 'The hooks set, one row per command.',
+    items: model(
+      {
+        command: field('string', 'The tmux command the hook runs, as tmux prints it.'),
+        hook_name: field('string', 'Hook name, e.g. after-new-window or pane-died.'),
+        index: optional('integer', "Position in the hook's command array."),
+      },
+      ['hook_name', 'command'],
+    ),
+    type: 'array',
   },
-);
+});
 
 /** The hooks of the scope args name, as the contract's entries (only `name`'s, when given). */
 async function hookEntries(engine: Engine, args: ScopedArgs, name?: string) {
@@ -101,7 +117,8 @@ async function hookEntries(engine: Engine, args: ScopedArgs, name?: string) {
 
 async function hooksFor(engine: Engine, args: ScopedArgs) {
   const object = await scopedObject(engine, args);
-  const scope: HookScope = object.id === undefined ? { kind: 'global' } : { kind: object.scope as 'session' | 'window' | 'pane', id: object.id };
+  const scope: HookScope =
+    object.id === undefined ? { kind: 'global' } : { kind: object.scope as 'session' | 'window' | 'pane', id: object.id };
   return showHooksAt(engine, scope);
 }
 
@@ -132,7 +149,8 @@ export const showHookTool = pythonTool({
   input: params({ hook_name: field('string', 'Hook name, like "pane-died".'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['hook_name']),
   output: HOOK_ENTRIES,
   async handler(args, { engine }) {
-    if (!/^[a-z][a-z0-9-]{0,63}$/.test(args.hook_name)) throw invalidArgument(`hook_name must be a tmux hook name like "pane-died", got ${JSON.stringify(args.hook_name.slice(0, 64))}`);
+    if (!/^[a-z][a-z0-9-]{0,63}$/.test(args.hook_name))
+      throw invalidArgument(`hook_name must be a tmux hook name like "pane-died", got ${JSON.stringify(args.hook_name.slice(0, 64))}`);
     return hookEntries(engine, args, args.hook_name);
   },
 });
@@ -142,11 +160,20 @@ export const showEnvironmentTool = pythonTool({
   targets: ['session_id', 'session_name'],
   title: 'Show tmux Environment',
   description:
-    'The environment tmux gives new panes: the global one, or one session\'s (session_id, else session_name). A variable ' +
+    "The environment tmux gives new panes: the global one, or one session's (session_id, else session_name). A variable " +
     'marked for removal from new panes shows as true. Values may hold secrets. To change one use set_environment.',
   toolset: 'inspect',
   input: params({ ...SESSION_TARGET, socket_name: SOCKET_NAME }),
-  output: model({ variables: { additionalProperties: { anyOf: [{ type: 'string' }, { type: 'boolean' }] }, description: 'NAME to value; true for a variable removed from new panes.', type: 'object' } }, ['variables']),
+  output: model(
+    {
+      variables: {
+        additionalProperties: { anyOf: [{ type: 'string' }, { type: 'boolean' }] },
+        description: 'NAME to value; true for a variable removed from new panes.',
+        type: 'object',
+      },
+    },
+    ['variables'],
+  ),
   async handler(args, { engine }) {
     checkTarget(args);
     const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
@@ -161,14 +188,25 @@ export const setOptionTool = pythonTool({
   title: 'Set tmux Option',
   description:
     'Set a tmux option: globally (default: the global session table, or with global_ the global table of scope), or on one ' +
-    'session, window or pane (scope + target). tmux checks the value against the option\'s type (numbers, on/off, ' +
-    'colours). Changes persist in the tmux server and affect the user\'s view (status line, mouse, history-limit). ' +
+    "session, window or pane (scope + target). tmux checks the value against the option's type (numbers, on/off, " +
+    "colours). Changes persist in the tmux server and affect the user's view (status line, mouse, history-limit). " +
     'Refused: hooks (commands tmux runs on events; read them with show_hooks), a #(...) shell job or an E:/T: modifier ' +
     'in a value, and while the server is limited to some sessions, server options and formats that reach other ' +
     'sessions. To read an option use show_option.',
   toolset: 'execute',
-  input: params({ option: field('string', 'Option name, like "mouse" or "@my_option".'), value: field('string', 'The value, as tmux takes it on its command line ("on", "5000", "red").'), ...SCOPE_FIELDS, socket_name: SOCKET_NAME }, ['option', 'value']),
-  output: model({ option: field('string', 'The option set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['option', 'value', 'status']),
+  input: params(
+    {
+      option: field('string', 'Option name, like "mouse" or "@my_option".'),
+      value: field('string', 'The value, as tmux takes it on its command line ("on", "5000", "red").'),
+      ...SCOPE_FIELDS,
+      socket_name: SOCKET_NAME,
+    },
+    ['option', 'value'],
+  ),
+  output: model(
+    { option: field('string', 'The option set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') },
+    ['option', 'value', 'status'],
+  ),
   async handler(args, { engine }) {
     const object = await scopedObject(engine, args);
     const write = () => setOption(engine, optionScope(object), args.option, args.value);
@@ -184,10 +222,21 @@ export const setEnvironmentTool = pythonTool({
   description:
     'Set a variable in the environment tmux gives new panes: globally, or for one session (session_id, else ' +
     'session_name). Panes started afterwards get it (split_window, create_window, respawn_pane); running shells do not. ' +
-    'It outlives this call and reaches the user\'s own new panes too. To see the table use show_environment.',
+    "It outlives this call and reaches the user's own new panes too. To see the table use show_environment.",
   toolset: 'execute',
-  input: params({ name: field('string', 'Variable name (letters, digits, "_").'), value: field('string', 'Its value.'), ...SESSION_TARGET, socket_name: SOCKET_NAME }, ['name', 'value']),
-  output: model({ name: field('string', 'The variable set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') }, ['name', 'value', 'status']),
+  input: params(
+    {
+      name: field('string', 'Variable name (letters, digits, "_").'),
+      value: field('string', 'Its value.'),
+      ...SESSION_TARGET,
+      socket_name: SOCKET_NAME,
+    },
+    ['name', 'value'],
+  ),
+  output: model(
+    { name: field('string', 'The variable set.'), status: field('string', '"set".'), value: field('string', 'The value tmux now holds.') },
+    ['name', 'value', 'status'],
+  ),
   async handler(args, { engine }) {
     checkTarget(args);
     const sessionId = args.session_id != null || args.session_name != null ? (await targetedSession(engine, args)).id : undefined;
