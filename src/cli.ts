@@ -117,8 +117,9 @@ async function serveWith(config: Config, trail: AuditTrail | undefined): Promise
     trail?.close();
     // Whatever still holds on (a tmux client tmux does not answer) may not keep the process past its second.
     setTimeout(() => process.exit(code), EXIT_GRACE_MS);
-    await registry.close();
+    // Recordings first, while tmux is still connected: one just begun gets its first paint.
     await recorder?.close();
+    await registry.close();
     process.exit(code);
   };
   // An interrupt ends with the shell's 130 (the julia contract's "interrupted"); SIGTERM is a service

@@ -91,7 +91,9 @@ test('--view on a taken port: one line, exit 1, before any MCP message; a failed
   assert.equal(record.stderr, `tmux-mcp: --record ${join(dir, 'no-such-folder')}: no such directory\n`);
   assert.deepEqual(readdirSync(dir), [], 'no audit file of a failed start is left behind');
   // A file that was there before stays, even empty.
-  writeFileSync(join(dir, 'kept.jsonl'), '');
-  assert.equal(start(['--record', join(dir, 'no-such-folder'), '--audit', join(dir, 'kept.jsonl')]).status, 1);
+  writeFileSync(join(dir, 'kept.jsonl'), '', { mode: 0o600 });
+  const kept = start(['--record', join(dir, 'no-such-folder'), '--audit', join(dir, 'kept.jsonl')]);
+  assert.equal(kept.status, 1);
+  assert.match(kept.stderr, /--record .*no such directory/);
   assert.deepEqual(readdirSync(dir), ['kept.jsonl']);
 });
