@@ -217,7 +217,7 @@ test('python: a pane in a session with an odd name is recorded under a safe name
   const tmux = privateTmux(t);
   await tmux.start({ session: 'first' });
   // tmux keeps "/", spaces, "*", "$" and "%" in session names ("." and ":" it turns into "_").
-  const pane = await tmux.newSession('../../up/ and %out$*');
+  const pane = await tmux.newSession('../up/ and %out$*');
   const dir = recordDir(t);
   const mcp = await startPython(t, tmux.env, { TMUX_MCP_RECORD: join(dir, '.') });
   await mcp.ok('send_keys', { pane_id: pane, keys: 'printf "one\\ntwo\\n"' });
