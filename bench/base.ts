@@ -1,5 +1,6 @@
 /** The tmux server the scenarios share (one session, 8 panes, as the run before measured) and the servers beside ours. */
-import { McpDriver } from './mcp.js';
+import { McpDriver, type BenchServer } from './mcp.js';
+import { opts } from './options.js';
 import { BenchTmux } from './tmux.js';
 
 /** Lines of plain text, one screen row each, then a pane that stays. */
@@ -31,19 +32,30 @@ export async function baseServer(): Promise<Base> {
   return { tmux, shell, sink, marker, others };
 }
 
-/** The servers a scenario compares, over stdio on the shared tmux: ours, the no-op SDK server and the peers' stand-ins. */
-export async function servers<K extends 'ours' | 'noop' | 'nickgnd' | 'python'>(
+/** A server a scenario compares: ours, ours before the change (--before), the no-op SDK server, a peer's stand-in. */
+export type Side = 'ours' | 'before' | 'noop' | 'nickgnd' | 'python';
+
+/** The sides asked for, less `before` when no build before the change was given (--before). */
+export const present = <K extends Side>(sides: readonly K[]): K[] => sides.filter((side) => side !== 'before' || opts.before !== '');
+
+/** The servers a scenario compares, over stdio on the shared tmux. */
+export async function servers<K extends Side>(
   base: Base,
   which: readonly K[],
-): Promise<Record<K, McpDriver> & { close(): Promise<void> }> {
+): Promise<Record<Exclude<K, 'before'>, McpDriver> & { before?: McpDriver; close(): Promise<void> }> {
   const started: Partial<Record<K, McpDriver>> = {};
   const close = () => Promise.all(Object.values<McpDriver | undefined>(started).map((driver) => driver?.close())).then(() => {});
   try {
-    for (const name of which)
-      started[name] = name === 'ours' ? await McpDriver.ours(base.tmux.env) : await McpDriver.bench(name, base.tmux.env);
+    for (const name of present(which))
+      started[name] =
+        name === 'ours'
+          ? await McpDriver.ours(base.tmux.env)
+          : name === 'before'
+            ? await McpDriver.ours(base.tmux.env, [], opts.before)
+            : await McpDriver.bench(name as BenchServer, base.tmux.env);
   } catch (error) {
     await close();
     throw error;
   }
-  return { ...(started as Record<K, McpDriver>), close };
+  return { ...(started as Record<Exclude<K, 'before'>, McpDriver>), ...(started as { before?: McpDriver }), close };
 }

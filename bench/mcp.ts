@@ -69,9 +69,9 @@ export class McpDriver {
     readonly pid: number,
   ) {}
 
-  /** Our server: the built dist/cli.js with the given environment (the private socket) and arguments. */
-  static ours(env: NodeJS.ProcessEnv, cliArgs: string[] = []): Promise<McpDriver> {
-    return McpDriver.start(process.execPath, [...NODE_ARGS, cliPath, ...cliArgs], env);
+  /** Our server: the built dist/cli.js (or another build: `path`) with the given environment (the private socket) and arguments. */
+  static ours(env: NodeJS.ProcessEnv, cliArgs: string[] = [], path = cliPath): Promise<McpDriver> {
+    return McpDriver.start(process.execPath, [...NODE_ARGS, path, ...cliArgs], env);
   }
 
   /** The no-op SDK server, or a peer's stand-in. */

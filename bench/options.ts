@@ -10,6 +10,7 @@ const OPTIONS = {
   quick: ['off', 'on (or a bare --quick): a few samples of everything, for development; no report written unless --out names one'],
   out: ['bench/RESULTS.md', 'where the report goes ("-": nowhere)'],
   cli: ['dist/cli.js', 'the server to measure, e.g. another build to compare'],
+  before: ['', 'a build of the server before the change (bench/build-before.sh makes one): measured beside ours in the same run'],
   'low-latency-idle': ['on', 'hold /dev/cpu_dma_latency at 0 during the run when permitted (on|off)'],
 } as const;
 type Option = keyof typeof OPTIONS;
@@ -80,6 +81,8 @@ function options() {
     out: out === OPTIONS.out[0] ? fileURLToPath(new URL('./RESULTS.md', import.meta.url)) : out,
     /** Empty: dist/cli.js. */
     cli: cli === OPTIONS.cli[0] ? '' : cli,
+    /** Empty: the figures recorded in bench/before.ts stand in for it. */
+    before: get('before'),
     lowLatencyIdle: get('low-latency-idle') !== 'off',
   };
 }

@@ -84,6 +84,10 @@ const checkLines = () => [
   ...checks.map((c) => `| ${c.name} | ${c.goal} | ${c.measured} | ${c.met ? 'met' : 'MISSED'} |`),
 ];
 
+/** Where this run's "before" figures come from. */
+export const beforeSource = () =>
+  opts.before ? `measured in this run (${opts.before})` : 'as recorded on December 5 (bench/before.ts; another machine state)';
+
 export function machine(idle: IdleHold): string[] {
   const cpu = /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const tmuxVersion = execFileSync(TMUX_BIN, ['-V'], { env: scrubbedEnv(), encoding: 'utf8' }).trim();
@@ -98,6 +102,7 @@ export function machine(idle: IdleHold): string[] {
   }
   return [
     `- Server measured: ${opts.cli || 'dist/cli.js'} (tree at ${commit})${opts.quick ? '; QUICK MODE: a few samples each, for development' : ''}`,
+    `- Before the change: ${beforeSource()}`,
     `- CPU: ${cpu}, ${os.cpus().length} cores; memory ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `- Node ${process.version}, ${tmuxVersion}, ${os.type()} ${os.release()}`,
     `- CPU idle: ${idle.description}`,

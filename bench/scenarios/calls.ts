@@ -3,7 +3,7 @@ import { BEFORE } from '../before.js';
 import { servers, type Base } from '../base.js';
 import { callTurn, interleave, type Turn } from '../measure.js';
 import { opts } from '../options.js';
-import { check, sampled, table } from '../report.js';
+import { beforeSource, check, sampled, table } from '../report.js';
 import { ms, summarize } from '../stats.js';
 
 /** Each everyday call, as each server names it (a peer without the tool: none). */
@@ -28,36 +28,53 @@ function everydayCalls(base: Base) {
   ] as Array<{ name: string } & Partial<Record<'ours' | 'nickgnd' | 'python', [string, Record<string, unknown>]>>>;
 }
 
+/** How each side is named in the table. */
+const NAMES = {
+  ours: 'ours',
+  before: 'ours before the change',
+  nickgnd: "nickgnd/tmux-mcp's way",
+  python: "Python libtmux-mcp's way",
+} as const;
+
 export async function callsScenario(base: Base): Promise<void> {
   const { sizes } = opts;
   const row = table(
     'Everyday calls over stdio',
-    `Each call through the official SDK client, timed from the request written to the result parsed. The four servers are called in turn, ` +
+    `Each call through the official SDK client, timed from the request written to the result parsed. The servers are called in turn, ` +
       `round after round (${sizes.rounds} rounds at most, ${sizes.budgetMs / 1000} s), after ${sizes.warmup} warm-up calls of ours and of the ` +
-      `no-op SDK server and ${sizes.peerWarmup} of each stand-in. "before": the same call before the simplification (bench/before.ts).`,
+      `no-op SDK server and ${sizes.peerWarmup} of each stand-in. "before": the same call before the simplification, ${beforeSource()}.`,
   );
-  const all = await servers(base, ['noop', 'ours', 'nickgnd', 'python']);
+  const all = await servers(base, ['noop', 'ours', 'before', 'nickgnd', 'python']);
   try {
     for (const call of everydayCalls(base)) {
-      const sides = (['ours', 'nickgnd', 'python'] as const).filter((side) => call[side]);
+      const sides = (['ours', 'before', 'nickgnd', 'python'] as const).filter(
+        (side) => all[side] && call[side === 'before' ? 'ours' : side],
+      );
       const turns: Turn[] = [
         callTurn(all.noop, 'noop', {}, sizes.warmup),
-        ...sides.map((side) => callTurn(all[side], ...call[side]!, side === 'ours' ? sizes.warmup : sizes.peerWarmup)),
+        ...sides.map((side) => {
+          const [tool, args] = call[side === 'before' ? 'ours' : side]!;
+          return callTurn(all[side]!, tool, args, side === 'ours' || side === 'before' ? sizes.warmup : sizes.peerWarmup);
+        }),
       ];
       const [noop, ...measured] = await interleave(turns, sizes.rounds);
       const p50 = new Map(sides.map((side, i) => [side, summarize(measured[i]!).p50]));
       const floor = summarize(noop!).p50;
-      row(sampled(`${call.name}: no-op SDK server`, noop!, { before: BEFORE.callsNoop[call.name] }));
+      // Measured beside ours in this run when a build was given, else the figure recorded on December 5.
+      const before = p50.get('before') ?? BEFORE.calls[call.name]!;
+      const beforeNoop = p50.has('before') ? floor : BEFORE.callsNoop[call.name]!;
+      row(sampled(`${call.name}: no-op SDK server`, noop!, p50.has('before') ? {} : { before: beforeNoop }));
+      // Beyond the no-op server beside it: steadier than the wall time when the machine's load moves.
+      const beyond = (ours: number, noop: number) => `${ours >= noop ? '+' : ''}${ms(ours - noop)}`;
       sides.forEach((side, i) => {
-        const name = side === 'ours' ? 'ours' : side === 'nickgnd' ? "nickgnd/tmux-mcp's way" : "Python libtmux-mcp's way";
-        if (side !== 'ours') return void row(sampled(`${call.name}: ${name}`, measured[i]!, { note: `its ${call[side]![0]}` }));
-        // Beyond the no-op server beside it: steadier than the wall time when the machine's load moves.
-        const beyond = (ours: number, noop: number) => `${ours >= noop ? '+' : ''}${ms(ours - noop)}`;
-        const note = `over the no-op server: ${beyond(p50.get('ours')!, floor)} ms (before: ${beyond(BEFORE.calls[call.name]!, BEFORE.callsNoop[call.name]!)})`;
-        row(sampled(`${call.name}: ${name}`, measured[i]!, { before: BEFORE.calls[call.name], note }));
+        const name = `${call.name}: ${NAMES[side]}`;
+        if (side === 'ours') {
+          const note = `over the no-op server: ${beyond(p50.get('ours')!, floor)} ms (before: ${beyond(before, beforeNoop)})`;
+          row(sampled(name, measured[i]!, { before, note }));
+        } else row(sampled(name, measured[i]!, side === 'before' ? {} : { note: `its ${call[side]![0]}` }));
       });
       const ours = p50.get('ours')!;
-      check(`${call.name}: ours, per call`, `before (${BEFORE.calls[call.name]}) + 0.5 ms`, ours, BEFORE.calls[call.name]! + 0.5);
+      check(`${call.name}: ours, per call`, `before (${ms(before)}) + 0.5 ms`, ours, before + 0.5);
       if (p50.has('nickgnd'))
         check(`${call.name}: ours ahead of nickgnd/tmux-mcp's way`, "below that way's p50", ours, p50.get('nickgnd')!, 'ms', true);
     }

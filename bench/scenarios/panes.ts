@@ -27,17 +27,24 @@ export async function panesScenario(): Promise<void> {
     await growPaneFarm(tmux, { from: 1, panes: PANES, paneCommand });
     console.log(`  (built ${PANES} panes in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
     drivers.push(await McpDriver.ours(tmux.env), await McpDriver.bench('nickgnd', tmux.env), await McpDriver.bench('python', tmux.env));
-    const [ours, nickgnd, python] = drivers;
+    if (opts.before) drivers.push(await McpDriver.ours(tmux.env, [], opts.before));
+    const [ours, nickgnd, python, before] = drivers;
     const warmup = opts.sizes.peerWarmup;
-    const [mine, theirs, pythons] = await interleave(
+    const [mine, theirs, pythons, measuredBefore] = await interleave(
       [
         callTurn(ours!, 'list_panes', {}, warmup * 5),
         callTurn(nickgnd!, 'list-panes', {}, warmup),
         callTurn(python!, 'list_panes', {}, warmup),
+        ...(before ? [callTurn(before, 'list_panes', {}, warmup * 5)] : []),
       ],
       opts.sizes.listRounds,
     );
-    row(sampled('ours: list_panes, every contract field', mine!, { before: BEFORE.panes200 }));
+    row(
+      sampled('ours: list_panes, every contract field', mine!, {
+        before: measuredBefore ? summarize(measuredBefore).p50 : BEFORE.panes200,
+      }),
+    );
+    if (measuredBefore) row(sampled('ours before the change: list_panes', measuredBefore));
     row(sampled("nickgnd/tmux-mcp's way: 3 fields a pane, tmux spawned per call", theirs!, { note: 'before: the same way measured 8.33' }));
     row(sampled("Python libtmux-mcp's way: every field, tmux spawned per call", pythons!));
     check(
