@@ -83,7 +83,7 @@ describe('a run answers for its own line', { concurrency: 4 }, () => {
     test(`libtmux, ${shell}: a line queued behind another one the shell runs first is named in the answer`, async (t) => {
       const p = await runPane(t, shell, 'found', 'libtmux');
       await run(p, 'echo ready');
-      await person(p, '-l', 'sleep 2');
+      await person(p, '-l', 'sleep 5');
       await person(p, 'Enter');
       await person(p, '-l', 'echo typed-ahead');
       await person(p, 'Enter');
