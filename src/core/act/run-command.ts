@@ -308,7 +308,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
         if (reader.scan()) rememberEnd(engine, pane, reader.status);
-        if (endChannel && reader.scan()) void signalEnd(engine, pane.id, reader as MarkReader, endChannel);
+        if (endChannel && reader.scan()) void signalEndIfUnrecorded(engine, pane.id, reader as MarkReader, endChannel);
         forget();
         lease.release();
       });
@@ -377,28 +377,37 @@ function untyped(
 }
 
 /**
- * Asks the shell to signal a tmux channel when the timed-out command `reader` follows ends (the
- * pane option @tmux_mcp_wait, read by the integration's end hook), so a wait_for_channel, even in
- * another process, learns of its end; the exit status is then in @tmux_mcp_end.
+ * Makes sure exactly one signal of a tmux channel follows the end of the timed-out command `reader`
+ * follows, so a wait_for_channel, even in another process, learns of its end (the exit status is then
+ * in @tmux_mcp_end). Exactly one: tmux remembers a signal nobody waits for, but forgets it at a second.
+ * One command list, which tmux runs without interleaving the shell's end hook (itself one list that
+ * records the end and signals only when @tmux_mcp_wait names its line): an end recorded already is
+ * signalled here, otherwise the hook is asked to. Ungated: fixed commands on the pane this call acts on.
  */
 async function askForEndSignal(engine: Engine, paneId: string, reader: MarkReader): Promise<string | undefined> {
   if (reader.number === undefined) return undefined;
   const run = `${reader.nonce}.${reader.number}`;
-  await engine.run(['set-option', '-p', '-t', paneId, WAIT_OPTION, run]).catch(() => {});
-  return `tmux-mcp-${reader.nonce}-${reader.number}`;
+  const channel = `tmux-mcp-${reader.nonce}-${reader.number}`;
+  const ended = `#{m:${run} *,#{${END_OPTION}}}`;
+  await engine
+    .run(['if-shell', '-F', '-t', paneId, ended, `wait-for -S ${channel}`, `set-option -p -t ${paneId} ${WAIT_OPTION} ${run}`], {
+      ungated: true,
+    })
+    .catch(() => {});
+  return channel;
 }
 
 /**
- * Signals `channel` once the shell recorded the end of `reader`'s command in @tmux_mcp_end (it does
- * within moments of the end), so a waiter always finds the status there. The shell signals too; this
- * covers an end that came before it was asked to (a spare signal on this run's own channel is harmless).
+ * Signals `channel` when the shell's end hook never recorded the end of `reader`'s command in
+ * @tmux_mcp_end within moments of the end the stream showed (the hook could not reach tmux): the
+ * hook, or askForEndSignal, signals whenever it did, and a second signal would lose the first.
  */
-async function signalEnd(engine: Engine, paneId: string, reader: MarkReader, channel: string): Promise<void> {
+async function signalEndIfUnrecorded(engine: Engine, paneId: string, reader: MarkReader, channel: string): Promise<void> {
   const run = `${reader.nonce}.${reader.number} `;
   const deadline = performance.now() + 2000;
   while (performance.now() < deadline) {
     const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{${END_OPTION}}`]).catch(() => [] as string[]);
-    if (value?.startsWith(run)) break;
+    if (value?.startsWith(run)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   await engine.run(['wait-for', '-S', channel]).catch(() => {});

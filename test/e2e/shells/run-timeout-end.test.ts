@@ -56,6 +56,13 @@ describe('after a timeout, a wait that ends with the command', { concurrency: 4 
         assert.equal(late.timedOut, true, late.text);
         await p.tmux.tmux('clear-history', '-t', p.pane);
         await until('the command to end', () => ended(p));
+        if (shell !== 'sh') {
+          // The shell's end hook has run and this server has seen the end: a second signal before anyone
+          // waits would make tmux forget the first, and this wait would never return.
+          const end = () => p.tmux.tmux('show-options', '-pv', '-t', p.pane, '@tmux_mcp_end');
+          await until('the end recorded', async () => / 5 /.test(await end()));
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
         const begun = performance.now();
         await waitAsAdvised(p, late.text);
         assert.ok(performance.now() - begun < 5000, 'a wait begun after the end returns at once');
