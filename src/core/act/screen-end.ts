@@ -50,6 +50,12 @@ export async function endOnScreen(engine: Engine, paneId: string, id: string, ma
  * @tmux_mcp_end ("<nonce>.<n> <status> <history_size> <cursor_y> <digest>", the middle two where
  * its prompt was about to be drawn): its status, and the rows above that prompt as its output.
  * `accepts` says whether command line n, of that digest, is the one awaited. Undefined while the option names another.
+ *
+ * The hook records that place through a tmux client of its own, which tmux may serve before it has
+ * read the last of the command's output from the terminal: the place is then above the prompt, and
+ * rows read up to it would miss that tail. So the screen's reading stands only when the cursor sits
+ * on the recorded row now (a one-row prompt drawn there, nothing after it); otherwise the stream,
+ * whose end mark comes in order with the output, ends the call.
  */
 export async function integratedEndOnScreen(
   engine: Engine,
@@ -58,12 +64,19 @@ export async function integratedEndOnScreen(
   accepts: (n: number, digest: string) => boolean,
   maxLines: number,
 ): Promise<ScreenEnding | undefined> {
-  const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{history_size} #{${END_OPTION}}`]);
-  const match = /^(\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+) (\S+)$/.exec((value ?? '').trim());
-  if (!match || match[2] !== nonce || !accepts(Number(match[3]), match[7]!)) return undefined;
-  const [historyNow, status, historyThen, row] = [match[1], match[4], match[5], match[6]].map(Number) as [number, number, number, number];
+  const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{history_size} #{cursor_y} #{${END_OPTION}}`]);
+  const match = /^(\d+) (\d+) ([A-Za-z0-9]+)\.(\d+) (\d+) (\d+) (\d+) (\S+)$/.exec((value ?? '').trim());
+  if (!match || match[3] !== nonce || !accepts(Number(match[4]), match[8]!)) return undefined;
+  const [historyNow, cursorNow, status, historyThen, row] = [match[1], match[2], match[5], match[6], match[7]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   // Rows scrolled into history since the prompt began move it up (as far as history grew).
   const promptRow = row - Math.max(0, historyNow - historyThen);
+  if (promptRow !== cursorNow) return undefined;
   const rows = (await captureLines(engine, paneId, { start: promptRow - maxLines, end: promptRow - 1, joinWrapped: true })).map((r) =>
     r.trimEnd(),
   );
