@@ -36,13 +36,13 @@ export async function baseServer(): Promise<Base> {
 export type Side = 'ours' | 'before' | 'noop' | 'nickgnd' | 'python';
 
 /** The sides asked for, less `before` when no build before the change was given (--before). */
-export const present = <K extends Side>(sides: readonly K[]): K[] => sides.filter((side) => side !== 'before' || opts.before !== '');
+const present = <K extends Side>(sides: readonly K[]): K[] => sides.filter((side) => side !== 'before' || opts.before !== '');
+
+/** The servers started: each side asked for, `before` only when a build before the change was given. */
+type Servers<K extends Side> = Record<Exclude<K, 'before'>, McpDriver> & { before?: McpDriver; close(): Promise<void> };
 
 /** The servers a scenario compares, over stdio on the shared tmux. */
-export async function servers<K extends Side>(
-  base: Base,
-  which: readonly K[],
-): Promise<Record<Exclude<K, 'before'>, McpDriver> & { before?: McpDriver; close(): Promise<void> }> {
+export async function servers<K extends Side>(base: Base, which: readonly K[]): Promise<Servers<K>> {
   const started: Partial<Record<K, McpDriver>> = {};
   const close = () => Promise.all(Object.values<McpDriver | undefined>(started).map((driver) => driver?.close())).then(() => {});
   try {
@@ -57,5 +57,5 @@ export async function servers<K extends Side>(
     await close();
     throw error;
   }
-  return { ...(started as Record<Exclude<K, 'before'>, McpDriver>), ...(started as { before?: McpDriver }), close };
+  return { ...started, close } as Servers<K>;
 }
