@@ -10,13 +10,9 @@ import { CLI, startMcp } from '../../fixture/mcp.js';
 import { clientsAfterExit, privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
 import { alive } from '../../fixture/processes.js';
 import { until } from '../../fixture/until.js';
+import { killWatchUnder } from '../../fixture/watch-clients.js';
 
 const serverPid = async (tmux: PrivateTmux) => Number((await tmux.tmux('display-message', '-p', '#{pid}')).trim());
-const controlClients = async (tmux: PrivateTmux) =>
-  (await tmux.tmux('list-clients', '-F', '#{client_pid} #{client_control_mode}'))
-    .split('\n')
-    .filter((line) => line.endsWith(' 1'))
-    .map((line) => Number(line.split(' ')[0]));
 
 test('the tmux server killed under the MCP server: clear answers, then a new tmux server serves', async (t) => {
   const tmux = privateTmux(t);
@@ -44,13 +40,11 @@ test('the control clients killed: the next calls reconnect and answer', async (t
   const pane = await tmux.start();
   const mcp = await startMcp(t, { env: tmux.env });
   // A wait keeps an output-receiving client attached beside the command client.
-  const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], timeoutMs: 60_000 });
-  const clients = await until('the wait to attach a second control client', async () => {
-    const now = await controlClients(tmux);
-    return now.length >= 2 && now;
-  });
-  for (const pid of clients) process.kill(pid, 'SIGKILL');
-  const ended = await waiting;
+  const ended = await killWatchUnder(
+    tmux,
+    () => mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], timeoutMs: 60_000 }),
+    true,
+  );
   // The wait is answered: the watch was lost, the pane lives on (test/e2e/faults/watch-lost.test.ts).
   assert.equal((ended.structuredContent as { outcome: string }).outcome, 'watchLost');
   assert.equal((await mcp.ok('list_panes')).panes[0].id, pane);

@@ -8,48 +8,8 @@ import { test } from 'node:test';
 import { startMcp, type McpSession } from '../../fixture/mcp.js';
 import { startPython } from '../../fixture/python.js';
 import { allToolArgs, startJulia } from '../../fixture/julia.js';
-import { clientsAfterExit, privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
-import { until } from '../../fixture/until.js';
-
-/** Our control clients: the watch receives output, the command client has no-output. */
-async function controlClients(tmux: PrivateTmux): Promise<{ watch: number[]; command: number[] }> {
-  const rows = (await tmux.tmux('list-clients', '-F', '#{client_pid} #{client_flags}'))
-    .split('\n')
-    .filter((row) => row.includes('control-mode'));
-  const pid = (row: string) => Number(row.split(' ')[0]);
-  return {
-    watch: rows.filter((row) => !row.includes('no-output')).map(pid),
-    command: rows.filter((row) => row.includes('no-output')).map(pid),
-  };
-}
-
-/**
- * Starts `call`, kills the watch client under it once attached and `ready` holds (and the command
- * client too, with `all`), and answers the call's result.
- */
-async function killWatchUnder<T>(
-  tmux: PrivateTmux,
-  call: () => Promise<T>,
-  all: boolean,
-  ready: () => boolean | Promise<boolean> = () => true,
-): Promise<T> {
-  const pending = call();
-  const clients = await until(
-    'the wait to attach its watch',
-    async () => {
-      const now = await controlClients(tmux);
-      return now.watch.length > 0 && (!all || now.command.length > 0) && (await ready()) && now;
-    },
-    30_000,
-  );
-  // A watch killed while it attaches is replaced before the wait observes anything (nothing was lost):
-  // the kill lands once the same watch has been attached for a moment.
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const settled = await controlClients(tmux);
-  assert.deepEqual(settled.watch, clients.watch, 'the watch stayed attached');
-  for (const pid of [...clients.watch, ...(all ? clients.command : [])]) process.kill(pid, 'SIGKILL');
-  return pending;
-}
+import { clientsAfterExit, privateTmux } from '../../fixture/tmux.js';
+import { killWatchUnder } from '../../fixture/watch-clients.js';
 
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((c) => c.text ?? '').join('\n');
 
