@@ -144,6 +144,8 @@ export interface ActiveRun {
   reader: RunReader;
   /** True while a run_shell_command call waits for it; false once that call timed out or was cancelled. */
   waiting: boolean;
+  /** Set once its end was taken from the shell's record before the stream showed it (reported once). */
+  endRecorded?: boolean;
 }
 
 // Frames typed and not yet ended are kept per pane (activeRuns(engine)): typing a second frame
@@ -173,8 +175,9 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
   try {
     integration = integrationEnabled(engine) ? await readIntegration(engine, pane, request.force) : undefined;
     const previous = runs.get(pane.id);
-    if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid))) {
-      if (runs.get(pane.id) === previous) runs.delete(pane.id);
+    if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid)) && runs.get(pane.id) === previous) {
+      runs.delete(pane.id);
+      await takeRecordedEnd(engine, pane, previous);
     }
     const current = runs.get(pane.id); // read again: another call may have started meanwhile
     if (current?.waiting) {
@@ -307,7 +310,7 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     if (outcome === 'timedOut' || outcome === 'notStarted' || outcome === 'cancelled') {
       handedOver = true;
       watchUnfinished(stream, reader, run, () => {
-        if (reader.scan()) rememberEnd(engine, pane, reader.status);
+        if (reader.scan() && !run.endRecorded) rememberEnd(engine, pane, reader.status);
         if (endChannel && reader.scan()) void signalEndIfUnrecorded(engine, pane.id, reader as MarkReader, endChannel);
         forget();
         lease.release();
@@ -415,6 +418,21 @@ async function signalEndIfUnrecorded(engine: Engine, paneId: string, reader: Mar
 
 function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
   endedRuns(engine).set(pane.id, { status, at: Date.now(), panePid: pane.pid });
+}
+
+/**
+ * Remembers the end of `run`, a timed-out integrated command whose shell is back at its prompt, from
+ * what the shell's end hook recorded in @tmux_mcp_end when the lagging stream has not shown it yet,
+ * so the call let through past it still reports the earlier exit status.
+ */
+async function takeRecordedEnd(engine: Engine, pane: PaneRecord, run: ActiveRun): Promise<void> {
+  const reader = run.reader;
+  if (!(reader instanceof MarkReader) || reader.number === undefined || reader.scan()) return;
+  const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${END_OPTION}}`]).catch(() => [] as string[]);
+  const match = /^(\S+) (\d+) /.exec(value ?? '');
+  if (match?.[1] !== `${reader.nonce}.${reader.number}`) return;
+  run.endRecorded = true;
+  rememberEnd(engine, pane, Number(match[2]));
 }
 
 /** The end of a command an earlier call timed out on, once (for the same shell process). */

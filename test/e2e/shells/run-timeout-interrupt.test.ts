@@ -8,10 +8,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { privateTmux } from '../../fixture/tmux.js';
 import { startMcp } from '../../fixture/mcp.js';
 import { startPython } from '../../fixture/python.js';
 import { until } from '../../fixture/until.js';
+import { alive } from '../../fixture/processes.js';
 
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((c) => c.text ?? '').join('\n');
 
@@ -43,6 +45,31 @@ for (const shell of ['sh', 'bash'] as const) {
 }
 
 for (const profile of ['python', 'libtmux'] as const) {
+  test(`${profile}, bash: the next run reports a timed-out command's exit status while the stream still lags behind the shell`, async (t) => {
+    const tmux = privateTmux(t);
+    const pane = await tmux.start({ shell: 'env PS1="$ " bash --norc --noprofile' });
+    const python = profile === 'python';
+    const mcp = python ? await startPython(t, tmux.env) : await startMcp(t, { env: tmux.env });
+    const run = (command: string, seconds: number) =>
+      python
+        ? mcp.call('run_command', { pane_id: pane, command, timeout: seconds })
+        : mcp.call('run_shell_command', { paneId: pane, command, timeoutMs: seconds * 1000 });
+    assert.ok(!(await run('true', 10)).isError);
+    // It floods once the call has timed out; the server is stopped meanwhile, so its stream of the
+    // pane is a flood behind when the shell is back at its prompt and the next call comes.
+    const slow = await run(`sleep 1; head -c 3000000 /dev/zero | tr '\\0' x | fold -w 200; echo flood-$((1+1))-done; sh -c "exit 4"`, 0.2);
+    assert.ok(!slow.isError, text(slow));
+    const pid = (mcp.client.transport as StdioClientTransport).pid!;
+    process.kill(pid, 'SIGSTOP');
+    t.after(() => void (alive(pid) && process.kill(pid, 'SIGCONT')));
+    await untilScreen(tmux, pane, 'flood-2-done', 60_000);
+    await untilCommand(tmux, pane, 'bash');
+    process.kill(pid, 'SIGCONT');
+    const next = await run('echo next', 30);
+    assert.ok(!next.isError, text(next));
+    assert.match(text(next), /an earlier (run_command|call) timed out on ended \d+ s ago with exit status 4/, text(next));
+  });
+
   test(`${profile}: a run a moment after C-c, while the program still prints its last words, waits for the prompt instead of being refused`, async (t) => {
     const tmux = privateTmux(t);
     const pane = await tmux.start();
@@ -81,8 +108,8 @@ test("a refusal of a pane running a program advises C-c in the profile's own syn
   await tmux.tmux('send-keys', '-t', pane, 'C-c');
 });
 
-async function untilScreen(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, needle: string): Promise<void> {
-  await until(`${pane} to show ${needle}`, async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(needle), 10_000);
+async function untilScreen(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, needle: string, ms = 10_000): Promise<void> {
+  await until(`${pane} to show ${needle}`, async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes(needle), ms);
 }
 
 async function untilCommand(tmux: { tmux(...args: string[]): Promise<string> }, pane: string, name: string): Promise<void> {
