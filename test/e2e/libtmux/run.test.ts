@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { symlinkSync } from 'node:fs';
-import { privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
-import { startMcp } from '../../fixture/mcp.js';
+import type { PrivateTmux } from '../../fixture/tmux.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
 
 /** Polls (each poll is one tmux process, no sleeping) until the pane's foreground program is `name`; 10 s at most. */
@@ -14,10 +14,12 @@ async function untilRunning(tmux: PrivateTmux, pane: string, name: string): Prom
   );
 }
 
-async function setup(t: Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void }, shell?: string) {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start(shell ? { shell } : {});
-  const mcp = await startMcp(t, { env: tmux.env });
+/** One tmux server and one MCP server for the file: every test here makes ordinary calls on a session of its own. */
+const server = sharedMcp();
+
+async function setup(t: { after: (fn: () => Promise<void> | void) => void }, shell?: string) {
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux, shell);
   return { tmux, pane, mcp };
 }
 
