@@ -2,15 +2,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { privateTmux, watchClients, type PrivateTmux } from '../../fixture/tmux.js';
 import { startMcp } from '../../fixture/mcp.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { TmuxServer } from '../../../src/tmux/server.js';
 import { until } from '../../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
+/** One tmux server and one MCP server for the tests below that make ordinary calls, each on a session of its own. */
+const server = sharedMcp();
+
 async function setup(t: T) {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp } = await server();
+  const { pane, session } = await ownSession(t, tmux);
   // A wait that times out at once hands out a cursor marking "now"; resuming from it makes the
   // tests below independent of when the server starts watching.
   const mark = async () => {
@@ -19,7 +22,7 @@ async function setup(t: T) {
     assert.equal(typeof r.cursor, 'string');
     return r.cursor as string;
   };
-  return { tmux, pane, mcp, mark };
+  return { tmux, pane, session, mcp, mark };
 }
 
 test('wait_for_text: matches new output, reports the tail, resumes from a cursor', async (t) => {
@@ -61,12 +64,13 @@ test('wait_for_text: a capture_since cursor taken before typing catches output p
 });
 
 test('wait_for_text: with a capture_since backlog, the lines left out are counted from both parts', async (t) => {
-  const { tmux, pane, mcp } = await setup(t);
+  const { tmux, pane, session, mcp } = await setup(t);
   const { cursor } = await mcp.ok('capture_since', { paneId: pane });
   await tmux.typeAndWait(pane, "printf 'back-%s\\n' 1 2 3");
+  const before = await watchClients(tmux, session);
   const waiting = mcp.call('wait_for_text', { paneId: pane, patterns: ['never-printed'], cursor, maxLines: 2, timeoutMs: 3000 });
   // Once the watch sits in the session, later output reaches the stream.
-  await until('the wait to start watching', async () => (await watchClients(tmux, 'test')) >= 1, 10_000);
+  await untilWatched(tmux, session, before);
   await tmux.typeAndWait(pane, "printf 'live-%s\\n' 1 2 3 4 5");
   const result = await waiting;
   const r = result.structuredContent as { outcome: string; tail: string[] };
@@ -159,17 +163,21 @@ test('wait_for_text: a quiet pane times out with sawNewOutput false; escape sequ
   assert.ok(r.tail.includes('RED plain 日本語 🎉'), JSON.stringify(r.tail));
 });
 
-/** Polls (each poll one tmux process) until this server's control client watches `session`: a wait on one of its panes is under way. */
-async function untilWatched(tmux: PrivateTmux, session: string): Promise<void> {
-  await until(`something to watch ${session}`, async () => (await watchClients(tmux, session)) >= 1, 10_000);
+/**
+ * Polls (each poll one tmux process) until this server's control clients watching `session` are more
+ * than `before` (counted before the wait began): a wait on one of its panes is under way.
+ */
+async function untilWatched(tmux: PrivateTmux, session: string, before: number): Promise<void> {
+  await until(`something to watch ${session}`, async () => (await watchClients(tmux, session)) > before, 10_000);
 }
 
 test('wait_for_text: a pane killed mid-wait ends the wait with an answer', async (t) => {
   const { tmux, mcp } = await setup(t);
-  await tmux.newSession('victims');
-  const victim = (await tmux.tmux('split-window', '-t', 'victims', '-P', '-F', '#{pane_id}')).trim();
+  const { session: victims } = await ownSession(t, tmux);
+  const victim = (await tmux.tmux('split-window', '-t', victims, '-P', '-F', '#{pane_id}')).trim();
+  const before = await watchClients(tmux, victims);
   const waiting = mcp.ok('wait_for_text', { paneId: victim, patterns: ['never'], timeoutMs: 60_000 });
-  await untilWatched(tmux, 'victims');
+  await untilWatched(tmux, victims, before);
   await tmux.tmux('kill-pane', '-t', victim);
   const r = await waiting;
   assert.equal(r.outcome, 'paneClosed');
@@ -191,10 +199,11 @@ test('wait_for_text: a pane whose program exits (remain-on-exit) ends the wait a
 
 test('wait_for_text: kill-session mid-wait ends the wait', async (t) => {
   const { tmux, mcp } = await setup(t);
-  const other = await tmux.newSession('doomed');
+  const { pane: other, session: doomed } = await ownSession(t, tmux);
+  const before = await watchClients(tmux, doomed);
   const waiting = mcp.ok('wait_for_text', { paneId: other, patterns: ['never'], timeoutMs: 60_000 });
-  await untilWatched(tmux, 'doomed');
-  await tmux.tmux('kill-session', '-t', 'doomed');
+  await untilWatched(tmux, doomed, before);
+  await tmux.tmux('kill-session', '-t', doomed);
   const r = await waiting;
   assert.equal(r.outcome, 'paneClosed');
 });
@@ -251,10 +260,8 @@ test('wait_for_text and run_shell_command: the server ceiling caps timeouts; ref
   assert.equal(ran.pane, pane);
 });
 
-test('wait_for_channel reports progress every second while it waits', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+test('wait_for_channel reports progress every second while it waits', async () => {
+  const { mcp } = await server();
   const seen: Array<{ progress: number; total?: number; message?: string }> = [];
   let firstTick!: () => void;
   const ticked = new Promise<void>((resolve) => (firstTick = resolve));
