@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
 import { startMcp } from '../../fixture/mcp.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { waiters } from '../../fixture/processes.js';
 import { until } from '../../fixture/until.js';
 
@@ -41,21 +42,47 @@ async function startReader(tmux: PrivateTmux, pane: string, options: { bracketed
   };
 }
 
-/** A pane whose program has exited but which stays, dead, because remain-on-exit is on. */
-async function deadPane(tmux: PrivateTmux): Promise<string> {
-  await tmux.tmux('set-option', '-g', 'remain-on-exit', 'on');
-  const pane = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'exit 3')).trim();
+/**
+ * A pane in `session` whose program has exited but which stays, dead, because its remain-on-exit is
+ * on (set on the pane alone before the program goes on to exit, so no other pane keeps its corpse).
+ */
+async function deadPane(tmux: PrivateTmux, session: string): Promise<string> {
+  const go = unique('exit');
+  const pane = (
+    await tmux.tmux(
+      'new-window',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-t',
+      `${session}:`,
+      `${tmux.bin} -S '${tmux.socketPath}' wait-for ${go}; exit 3`,
+    )
+  ).trim();
+  await tmux.tmux('set-option', '-p', '-t', pane, 'remain-on-exit', 'on');
+  await tmux.tmux('wait-for', '-S', go);
   // The pane-died hook does not fire when the program exits before tmux has set the pane up, so poll.
   await until('the pane to die', async () => (await display(tmux, pane, '#{pane_dead}')) === '1');
   return pane;
 }
 
+/**
+ * One tmux server and one MCP server for the tests that make ordinary calls (each on a session of its
+ * own); tests that need another configuration, close the server or kill tmux start their own.
+ */
+const server = sharedMcp();
+
+async function setup(t: { after: (fn: () => Promise<void> | void) => void }) {
+  const { tmux, mcp } = await server();
+  const { pane, session } = await ownSession(t, tmux);
+  return { tmux, mcp, pane, session };
+}
+
 // ---- send_keys ------------------------------------------------------------------------------------
 
 test('send_keys types text exactly as written: separators, quotes, $HOME, leading dash, tabs, newlines, emoji, CJK', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp, pane } = await setup(t);
   const reader = await startReader(tmux, pane);
 
   const keys = [
@@ -84,9 +111,7 @@ test('send_keys types text exactly as written: separators, quotes, $HOME, leadin
 });
 
 test('send_keys with literal false presses key names: C-c interrupts a program; text is never read as a key', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp, pane } = await setup(t);
 
   await mcp.ok('send_keys', { paneId: pane, keys: ['sleep 100'], enter: true });
   await until('sleep to run', async () => (await display(tmux, pane, '#{pane_current_command}')) === 'sleep');
@@ -122,7 +147,7 @@ test('send_keys with literal false presses key names: C-c interrupts a program; 
 test('send_keys and paste_text refuse a dead pane, a pane in copy mode, and their own pane; nothing is typed', async (t) => {
   const tmux = privateTmux(t);
   const pane = await tmux.start();
-  const dead = await deadPane(tmux);
+  const dead = await deadPane(tmux, 'test');
   const pid = await display(tmux, pane, '#{pid}');
   const mcp = await startMcp(t, { env: tmux.env });
 
@@ -161,10 +186,8 @@ test('send_keys and paste_text refuse a dead pane, a pane in copy mode, and thei
 });
 
 test('send_keys reaches every synchronized pane and says so; paste_text reaches only its pane', async (t) => {
-  const tmux = privateTmux(t);
-  const first = await tmux.start();
+  const { tmux, mcp, pane: first } = await setup(t);
   const second = (await tmux.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', '-t', first, '-e', 'PS1=$ ', 'sh')).trim();
-  const mcp = await startMcp(t, { env: tmux.env });
   const a = await startReader(tmux, first);
   const b = await startReader(tmux, second);
   await tmux.tmux('set-option', '-w', '-t', first, 'synchronize-panes', 'on');
@@ -183,9 +206,7 @@ test('send_keys reaches every synchronized pane and says so; paste_text reaches 
 // ---- paste_text -----------------------------------------------------------------------------------
 
 test("paste_text pastes exactly through a private buffer and leaves the user's buffers as they were", async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp, pane } = await setup(t);
   await tmux.tmux('set-buffer', '-b', 'mine', "the user's own buffer");
   await tmux.tmux('set-buffer', 'unnamed one');
   const buffers = () => tmux.tmux('list-buffers', '-F', '#{buffer_name}=#{buffer_sample}');
@@ -207,9 +228,7 @@ test("paste_text pastes exactly through a private buffer and leaves the user's b
 });
 
 test('paste_text brackets the paste when the program asked for bracketed paste', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp, pane } = await setup(t);
   const reader = await startReader(tmux, pane, { bracketed: true });
   await mcp.ok('paste_text', { paneId: pane, text: 'echo one\necho two' });
   await mcp.ok('send_keys', { paneId: pane, keys: [''], enter: true });
@@ -219,11 +238,9 @@ test('paste_text brackets the paste when the program asked for bracketed paste',
 // ---- send_keys_batch ------------------------------------------------------------------------------
 
 test('send_keys_batch checks every operation before sending any; stop sends nothing, continue sends the rest', async (t) => {
-  const tmux = privateTmux(t);
-  const a = await tmux.start();
-  const b = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-e', 'PS1=$ ', 'sh')).trim();
-  const dead = await deadPane(tmux);
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp, pane: a, session } = await setup(t);
+  const b = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', `${session}:`, '-e', 'PS1=$ ', 'sh')).trim();
+  const dead = await deadPane(tmux, session);
   const readA = await startReader(tmux, a);
   const readB = await startReader(tmux, b);
 
@@ -282,9 +299,7 @@ test('send_keys_batch checks every operation before sending any; stop sends noth
 // ---- channels -------------------------------------------------------------------------------------
 
 test('wait_for_channel is released by signal_channel, by a shell in a pane, and by a signal sent before it', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { mcp, pane } = await setup(t);
 
   // Released by another call while it waits.
   const channel = unique('released');
@@ -315,9 +330,7 @@ test('wait_for_channel is released by signal_channel, by a shell in a pane, and 
 });
 
 test('wait_for_channel times out cleanly, honours the ceiling, refuses bad names, and leaves no tmux process behind', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp } = await server();
 
   const channel = unique('never');
   const timedOut = await mcp.ok('wait_for_channel', { channel, timeoutMs: 300 });
@@ -342,10 +355,8 @@ test('wait_for_channel times out cleanly, honours the ceiling, refuses bad names
   assert.equal((await mcp.ok('wait_for_channel', { channel: 'a.b:c_d-e', timeoutMs: 100 })).released, false);
 });
 
-test('cancelling wait_for_channel kills its tmux process and answers at once', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+test('cancelling wait_for_channel kills its tmux process and answers at once', async () => {
+  const { mcp } = await server();
   const channel = unique('cancel');
   const controller = new AbortController();
   const call = mcp.client.callTool({ name: 'wait_for_channel', arguments: { channel, timeoutMs: 60_000 } }, { signal: controller.signal });
