@@ -4,6 +4,7 @@ import { encodeRef } from '../../../src/core/targets/refs.js';
 import { withChecksum } from '../../../src/core/arrange/layout.js';
 import { privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
 import { startMcp, type McpSession } from '../../fixture/mcp.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 
 // A ref that looks right but was issued for another tmux server incarnation.
 const staleRef = (kind: 'session' | 'window' | 'pane', id: string) => encodeRef(kind, id, { socketPath: '/nowhere', pid: 1, startTime: 1 });
@@ -34,12 +35,14 @@ async function newWindow(tmux: PrivateTmux, session: string): Promise<{ id: stri
   return { id: id!, index: index! };
 }
 
+/** One tmux server and one MCP server for the tests that make ordinary calls, each on a session of its own. */
+const server = sharedMcp();
+
 async function setup(t: { after: (fn: () => Promise<void> | void) => void }) {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'main' });
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp } = await server();
+  const { pane, session } = await ownSession(t, tmux);
   const window = await display(tmux, pane, '#{window_id}');
-  return { tmux, mcp, pane, window };
+  return { tmux, mcp, pane, window, session };
 }
 
 async function refOf(mcp: McpSession, kind: 'session' | 'pane', id: string): Promise<string> {
@@ -48,11 +51,11 @@ async function refOf(mcp: McpSession, kind: 'session' | 'pane', id: string): Pro
 }
 
 test('rename_session: literal names by id, name or ref; bad names and targets change nothing', async (t) => {
-  const { tmux, mcp } = await setup(t);
-  await tmux.newSession('other');
-  const id = await display(tmux, 'main:', '#{session_id}');
+  const { tmux, mcp, session } = await setup(t);
+  const { session: other } = await ownSession(t, tmux);
+  const id = await display(tmux, `${session}:`, '#{session_id}');
 
-  assert.deepEqual(await mcp.ok('rename_session', { session: 'main', name: TRICKY }), { sessionId: id, name: TRICKY });
+  assert.deepEqual(await mcp.ok('rename_session', { session, name: TRICKY }), { sessionId: id, name: TRICKY });
   assert.equal(await display(tmux, id, '#{session_name}'), TRICKY, 'the name must reach tmux unexpanded and unsplit');
 
   const ref = await refOf(mcp, 'session', id);
@@ -68,7 +71,7 @@ test('rename_session: literal names by id, name or ref; bad names and targets ch
   assert.match(await mcp.fails('rename_session', { session: id, name: '$7' }), /looks like a session id/);
   assert.match(await mcp.fails('rename_session', { session: id, name: 'a$HOME' }), /"\$H".*extra backslash/);
   assert.match(await mcp.fails('rename_session', { session: id, name: 'a\\b' }), /"\\\\".*extra backslash/);
-  assert.match(await mcp.fails('rename_session', { session: id, name: 'other' }), /already exists/);
+  assert.match(await mcp.fails('rename_session', { session: id, name: other }), /already exists/);
   assert.match(await mcp.fails('rename_session', { session: 'nosuch', name: 'x' }), /no session named "nosuch"/);
   assert.match(await mcp.fails('rename_session', { session: '$99', name: 'x' }), /no session \$99/);
   assert.match(await mcp.fails('rename_session', { session: staleRef('session', id), name: 'x' }), /stale/);
@@ -112,7 +115,7 @@ test('rename_window and set_pane_title store text literally and refuse what tmux
 });
 
 test('resize_pane: border steps, absolute sizes and zoom, with conflicting or impossible requests refused', async (t) => {
-  const { tmux, mcp, pane: left, window } = await setup(t);
+  const { tmux, mcp, pane: left, window, session } = await setup(t);
   const right = await split(tmux, left, '-h');
   const width = async (p: string) => Number(await display(tmux, p, '#{pane_width}'));
   const start = await width(left);
@@ -162,7 +165,7 @@ test('resize_pane: border steps, absolute sizes and zoom, with conflicting or im
   await mcp.ok('resize_pane', { paneId: left, zoom: false });
   assert.equal(await display(tmux, window, '#{window_zoomed_flag}'), '0', 'zoom:false on an unzoomed window is a no-op');
 
-  const lone = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'main:', 'sh')).trim();
+  const lone = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', `${session}:`, 'sh')).trim();
   assert.match(await mcp.fails('resize_pane', { paneId: lone, zoom: true }), /only pane/);
   assert.equal(await display(tmux, lone, '#{window_zoomed_flag}'), '0');
 });
@@ -233,7 +236,7 @@ test('select_layout applies presets and saved layout strings, and refuses invali
 });
 
 test('select_pane makes a pane active; swap_pane exchanges places and keeps focus', async (t) => {
-  const { tmux, mcp, pane: a, window } = await setup(t);
+  const { tmux, mcp, pane: a, window, session } = await setup(t);
   const b = await split(tmux, a, '-h');
   const c = await split(tmux, b, '-v');
   const active = () => display(tmux, window, '#{pane_id}');
@@ -255,7 +258,7 @@ test('select_pane makes a pane active; swap_pane exchanges places and keeps focu
   assert.equal(await active(), b, 'the active pane stays active after moving');
 
   // Across windows.
-  const other = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'main:', 'sh')).trim();
+  const other = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', `${session}:`, 'sh')).trim();
   const otherWindow = await display(tmux, other, '#{window_id}');
   await mcp.ok('swap_pane', { paneId: c, otherPaneId: await refOf(mcp, 'pane', other) });
   assert.equal(await display(tmux, c, '#{window_id}'), otherWindow);
@@ -270,64 +273,67 @@ test('select_pane makes a pane active; swap_pane exchanges places and keeps focu
 });
 
 test('select_window and move_window act on one placement and report session:index', async (t) => {
-  const { tmux, mcp, window: first } = await setup(t);
-  const main = await display(tmux, 'main:', '#{session_id}');
-  await tmux.newSession('side');
-  const side = await display(tmux, 'side:', '#{session_id}');
-  const second = await newWindow(tmux, 'main');
+  const { tmux, mcp, window: first, session: mainName } = await setup(t);
+  const main = await display(tmux, `${mainName}:`, '#{session_id}');
+  const { session: sideName } = await ownSession(t, tmux);
+  const side = await display(tmux, `${sideName}:`, '#{session_id}');
+  const second = await newWindow(tmux, mainName);
   const current = (session: string) => display(tmux, `${session}:`, '#{window_id}');
   const placements = async () => lines(tmux, 'list-windows', '-a', '-F', '#{session_id}:#{window_index} #{window_id}');
 
   assert.deepEqual(await mcp.ok('select_window', { windowId: second.id }), { windowId: second.id, target: `${main}:${second.index}` });
-  assert.equal(await current('main'), second.id);
-  assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: 'main', sourceIndex: 0 }), {
+  assert.equal(await current(mainName), second.id);
+  assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: mainName, sourceIndex: 0 }), {
     windowId: first,
     target: `${main}:0`,
   });
-  assert.equal(await current('main'), first);
+  assert.equal(await current(mainName), first);
 
   // Moving within the session, to a free index, without changing the current window.
   assert.deepEqual(await mcp.ok('move_window', { windowId: second.id, index: 7 }), { windowId: second.id, target: `${main}:7` });
   assert.equal(await display(tmux, second.id, '#{window_index}'), '7');
-  assert.equal(await current('main'), first);
+  assert.equal(await current(mainName), first);
   assert.match(await mcp.fails('move_window', { windowId: second.id, index: 0 }), /index 0 of session .* is taken by window/);
   assert.deepEqual(await mcp.ok('move_window', { windowId: second.id, index: 7 }), { windowId: second.id, target: `${main}:7` });
 
   // Into another session, at the first free index there.
-  assert.deepEqual(await mcp.ok('move_window', { windowId: second.id, session: 'side' }), { windowId: second.id, target: `${side}:1` });
+  assert.deepEqual(await mcp.ok('move_window', { windowId: second.id, session: sideName }), { windowId: second.id, target: `${side}:1` });
   assert.ok((await placements()).includes(`${side}:1 ${second.id}`));
-  assert.equal(await current('side'), await display(tmux, 'side:0', '#{window_id}'), 'moving does not select');
+  assert.equal(await current(sideName), await display(tmux, `${sideName}:0`, '#{window_id}'), 'moving does not select');
 
   // Moving the last window out of a session would end it: refused.
-  const sideFirst = await display(tmux, 'side:0', '#{window_id}');
-  await mcp.ok('move_window', { windowId: second.id, session: 'main', index: 3 });
-  assert.match(await mcp.fails('move_window', { windowId: sideFirst, session: 'main' }), /leave session .* with no windows/);
-  assert.ok((await lines(tmux, 'list-sessions', '-F', '#{session_name}')).includes('side'));
+  const sideFirst = await display(tmux, `${sideName}:0`, '#{window_id}');
+  await mcp.ok('move_window', { windowId: second.id, session: mainName, index: 3 });
+  assert.match(await mcp.fails('move_window', { windowId: sideFirst, session: mainName }), /leave session .* with no windows/);
+  assert.ok((await lines(tmux, 'list-sessions', '-F', '#{session_name}')).includes(sideName));
 
   // A window linked into two sessions must be narrowed to one placement.
-  await tmux.tmux('link-window', '-d', '-s', first, '-t', 'side:5');
+  await tmux.tmux('link-window', '-d', '-s', first, '-t', `${sideName}:5`);
   const before = await placements();
   assert.match(await mcp.fails('select_window', { windowId: first }), /linked in 2 places.*sourceSession/s);
   assert.match(await mcp.fails('move_window', { windowId: first, index: 9 }), /linked in 2 places/);
-  assert.match(await mcp.fails('select_window', { windowId: first, sourceSession: 'side', sourceIndex: 4 }), /not at index 4 of session/);
+  assert.match(await mcp.fails('select_window', { windowId: first, sourceSession: sideName, sourceIndex: 4 }), /not at index 4 of session/);
   assert.match(await mcp.fails('select_window', { windowId: first, sourceSession: 'nosuch' }), /no session named "nosuch"/);
-  assert.match(await mcp.fails('move_window', { windowId: first, sourceSession: 'side', session: 'nosuch' }), /no session named "nosuch"/);
+  assert.match(
+    await mcp.fails('move_window', { windowId: first, sourceSession: sideName, session: 'nosuch' }),
+    /no session named "nosuch"/,
+  );
   assert.match(await mcp.fails('move_window', { windowId: '@99' }), /no window @99/);
   assert.match(await mcp.fails('select_window', { windowId: staleRef('window', first) }), /stale/);
   assert.match(await mcp.fails('move_window', { windowId: GARBLED }), /not a ref/);
   assert.deepEqual(await placements(), before, 'refused moves change nothing');
 
   // A window-link ref from list_windows names its session by itself.
-  const { windows } = await mcp.ok('list_windows', { session: 'side' });
+  const { windows } = await mcp.ok('list_windows', { session: sideName });
   const linkRef = windows.find((w: { id: string }) => w.id === first).linkRef;
   assert.deepEqual(await mcp.ok('select_window', { windowId: linkRef }), { windowId: first, target: `${side}:5` });
   assert.match(
-    await mcp.fails('select_window', { windowId: linkRef, sourceSession: 'main' }),
+    await mcp.fails('select_window', { windowId: linkRef, sourceSession: mainName }),
     /window-link ref into session .* but sourceSession is/,
   );
   assert.deepEqual(await mcp.ok('select_window', { windowId: first, sourceSession: side }), { windowId: first, target: `${side}:5` });
-  assert.equal(await current('side'), first);
-  assert.deepEqual(await mcp.ok('move_window', { windowId: first, sourceSession: 'side', index: 6 }), {
+  assert.equal(await current(sideName), first);
+  assert.deepEqual(await mcp.ok('move_window', { windowId: first, sourceSession: sideName, index: 6 }), {
     windowId: first,
     target: `${side}:6`,
   });
@@ -336,7 +342,10 @@ test('select_window and move_window act on one placement and report session:inde
 });
 
 test('set_history_limit and set_mouse_enabled change the global options', async (t) => {
-  const { tmux, mcp, pane } = await setup(t);
+  // Its own servers: the options it sets hold for every session of the tmux server.
+  const tmux = privateTmux(t);
+  const pane = await tmux.start();
+  const mcp = await startMcp(t, { env: tmux.env });
   assert.deepEqual(await mcp.ok('set_history_limit', { lines: 4321 }), { lines: 4321 });
   assert.equal((await tmux.tmux('show-options', '-gv', 'history-limit')).trim(), '4321');
   const fresh = await split(tmux, pane, '-v');
