@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../../fixture/tmux.js';
 import { afterWatching, startPython } from '../../fixture/python.js';
+import { ownSession, sharedServer } from '../../fixture/shared.js';
+
+/** One tmux server and one python server for the tests that make ordinary calls, each on a session of its own. */
+const server = sharedServer((scope, tmux) => startPython(scope, tmux.env));
 
 test('python: run_command gives the real exit status and the output without the echo', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startPython(t, tmux.env);
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
 
   const ok = await mcp.ok('run_command', { pane_id: pane, command: 'echo hello; echo world' });
   assert.equal(ok.exit_status, 0);
@@ -37,15 +40,9 @@ test('python: run_command gives the real exit status and the output without the 
 });
 
 test('python: wait_for_text outcomes: matched, any_output, stopped, timeout; matched_at_entry', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start({ session: 'base' });
-  const mcp = await startPython(t, tmux.env);
+  const { tmux, mcp } = await server();
   // Each wait watches a fresh session, so its watch is seen arriving before the output is printed.
-  let n = 0;
-  const fresh = async () => {
-    const session = `w${++n}`;
-    return { session, pane: await tmux.newSession(session) };
-  };
+  const fresh = () => ownSession(t, tmux);
 
   let { session, pane } = await fresh();
   const matched = await afterWatching(
@@ -111,22 +108,20 @@ test('python: wait_for_text outcomes: matched, any_output, stopped, timeout; mat
 });
 
 test('python: wait_for_text reports alternate_screen when a full-screen program showed', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
   // Switch to the alternate screen and stay there (tput smcup, falling back to the raw sequence).
   await tmux.typeAndWait(pane, "printf '\\033[?1049h'");
-  const mcp = await startPython(t, tmux.env);
   const r = await mcp.ok('wait_for_text', { pane_id: pane, patterns: ['never'], timeout: 0.3 });
   assert.equal(r.outcome, 'alternate_screen');
   assert.equal(r.alternate_screen, true);
 });
 
 test('python: capture_since: first read is the screen, then only what is new; cursors are checked', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
   const other = (await tmux.tmux('split-window', '-t', pane, '-P', '-F', '#{pane_id}')).trim();
   await tmux.typeAndWait(pane, 'clear; echo first-screen');
-  const mcp = await startPython(t, tmux.env);
 
   const first = (await mcp.call('capture_since', { pane_id: pane })).structuredContent as any;
   assert.ok(first.lines.includes('first-screen'), JSON.stringify(first));
@@ -145,10 +140,8 @@ test('python: capture_since: first read is the screen, then only what is new; cu
   assert.equal(bounded.truncated, true);
 });
 
-test('python: signal_channel and wait_for_channel', async (t) => {
-  const tmux = privateTmux(t);
-  await tmux.start();
-  const mcp = await startPython(t, tmux.env);
+test('python: signal_channel and wait_for_channel', async () => {
+  const { mcp } = await server();
   assert.equal((await mcp.ok('signal_channel', { channel: 'py.done' })).result, "Channel 'py.done' signalled");
   assert.match((await mcp.ok('wait_for_channel', { channel: 'py.done', timeout: 10 })).result, /^Channel 'py.done' was signalled/);
   assert.match(
