@@ -5,19 +5,21 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux } from '../../fixture/tmux.js';
-import { startMcp } from '../../fixture/mcp.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
 
+/** One tmux server and one MCP server for the file: every test makes ordinary calls on a session (and with files in a folder) of its own. */
+const server = sharedMcp();
+
 async function setup(t: T, shell?: string) {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start(shell ? { shell } : {});
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux, shell);
   return { tmux, pane, mcp };
 }
 
@@ -54,15 +56,15 @@ test('run_shell_command: a shell waiting for more input answers NOT STARTED, and
 });
 
 test('run_shell_command: a shell still in its rc file answers NOT STARTED, refuses the next frame, and runs the pending one once it starts', async (t) => {
-  const tmux = privateTmux(t);
+  const { tmux, mcp } = await server();
+  const dir = mkdtempSync(join(tmux.dir, 'case-'));
   // The rc blocks in a shell builtin (read from a FIFO) until the test lets it go, so the pane's
   // foreground program is the shell itself, as with a slow .bashrc, and no timing is involved.
-  const fifo = join(tmux.dir, 'rc-gate');
+  const fifo = join(dir, 'rc-gate');
   execFileSync('mkfifo', [fifo]);
-  const rc = join(tmux.dir, 'slow.rc');
+  const rc = join(dir, 'slow.rc');
   writeFileSync(rc, `read _ < '${fifo}'\nPS1='$ '\n`);
-  const pane = await tmux.start({ shell: `env ENV='${rc}' sh` });
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { pane } = await ownSession(t, tmux, `env ENV='${rc}' sh`);
   await until(
     'the shell to start',
     async () => (await tmux.tmux('display-message', '-p', '-t', pane, '#{pane_current_command}')).trim() === 'sh',
@@ -111,10 +113,9 @@ function bash(file: string, histcontrol: string): string {
 
 for (const histcontrol of ['', 'ignorespace', 'ignoreboth']) {
   test(`run_shell_command: the frame stays out of bash history (HISTCONTROL=${JSON.stringify(histcontrol)}), the user's own lines stay in`, async (t) => {
-    const tmux = privateTmux(t);
-    const file = join(tmux.dir, 'history');
-    const pane = await tmux.start({ shell: bash(file, histcontrol) });
-    const mcp = await startMcp(t, { env: tmux.env });
+    const { tmux, mcp } = await server();
+    const file = join(mkdtempSync(join(tmux.dir, 'case-')), 'history');
+    const { pane } = await ownSession(t, tmux, bash(file, histcontrol));
     await tmux.typeAndWait(pane, 'echo user-before');
     const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo framed-output' });
     assert.deepEqual(r.output, ['framed-output']);
@@ -137,14 +138,14 @@ function fishIn(dir: string): string {
 }
 
 test('run_shell_command in fish: a frame in fish syntax, output and exit status right, and the frame stays out of fish history', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ shell: fishIn(tmux.dir) });
+  const { tmux, mcp } = await server();
+  const dir = mkdtempSync(join(tmux.dir, 'case-'));
+  const { pane } = await ownSession(t, tmux, fishIn(dir));
   await until(
     async () => 'fish to show its prompt: ' + (await tmux.tmux('capture-pane', '-p', '-t', pane)),
     async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('fish>'),
     30_000,
   );
-  const mcp = await startMcp(t, { env: tmux.env });
   const ok = await mcp.ok('run_shell_command', {
     paneId: pane,
     command: 'set n (math 6 \\* 7)\necho fish-$n\nprintf "two\\nlines\\n"',
@@ -156,7 +157,7 @@ test('run_shell_command in fish: a frame in fish syntax, output and exit status 
   await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-$status-line\n');
   await mcp.ok('wait_for_text', { paneId: pane, patterns: ['user-0-line'], timeoutMs: 30_000 });
   // fish writes its history file after each command; the user's line lands there, the frames never.
-  const file = join(tmux.dir, 'data', 'fish', 'fish_history');
+  const file = join(dir, 'data', 'fish', 'fish_history');
   await until(
     'fish to save the user line',
     () => existsSync(file) && readFileSync(file, 'utf8').includes('echo user-$status-line'),
@@ -173,13 +174,14 @@ test('run_shell_command in fish: a frame in fish syntax, output and exit status 
  */
 for (const ignoreSpace of [false, true]) {
   test(`run_shell_command in zsh: the command stays out of history with HIST_IGNORE_SPACE ${ignoreSpace ? 'set' : 'unset (the default; only the install line is saved)'}`, async (t) => {
-    const tmux = privateTmux(t);
-    const file = join(tmux.dir, 'zsh_history');
-    const pane = await tmux.start({
-      shell: `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}`,
-    });
+    const { tmux, mcp } = await server();
+    const file = join(mkdtempSync(join(tmux.dir, 'case-')), 'zsh_history');
+    const { pane } = await ownSession(
+      t,
+      tmux,
+      `env HISTFILE=${file} SAVEHIST=100 HISTSIZE=100 PS1='zsh> ' zsh -f${ignoreSpace ? ' -o histignorespace' : ''}`,
+    );
     await until('zsh to show its prompt', async () => (await tmux.tmux('capture-pane', '-p', '-t', pane)).includes('zsh>'), 30_000);
-    const mcp = await startMcp(t, { env: tmux.env });
     const r = await mcp.ok('run_shell_command', { paneId: pane, command: 'echo zsh-$((6*7))', timeoutMs: 30_000 });
     assert.deepEqual([r.exitStatus, r.output], [0, ['zsh-42']]);
     await tmux.tmux('send-keys', '-t', pane, '-l', 'echo user-line; fc -W\n');
