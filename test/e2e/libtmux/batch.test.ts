@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { CLI, startMcp, type McpSession } from '../../fixture/mcp.js';
 import { privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
 import { contractCheck } from '../../fixture/schema-check.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 
 const BATCH = 'call_read_tools_batch';
 const WIRE_CAP = 1_000_000;
@@ -33,12 +34,27 @@ interface Report {
   truncatedBytes: number;
 }
 
-async function started(t: Parameters<typeof privateTmux>[0], env: NodeJS.ProcessEnv = {}) {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'alpha' });
+/** One tmux server and one MCP server for the tests without an environment of their own, each on a session of its own. */
+const server = sharedMcp();
+
+async function started(
+  t: Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void },
+  env?: NodeJS.ProcessEnv,
+) {
+  let tmux: PrivateTmux;
+  let mcp: McpSession;
+  let pane: string;
+  let session = 'alpha';
+  if (env) {
+    tmux = privateTmux(t);
+    pane = await tmux.start({ session });
+    mcp = await startMcp(t, { env: { ...tmux.env, ...env } });
+  } else {
+    ({ tmux, mcp } = await server());
+    ({ pane, session } = await ownSession(t, tmux));
+  }
   await tmux.typeAndWait(pane, 'echo batch-marker-$((6*7))');
-  const mcp = await startMcp(t, { env: { ...tmux.env, ...env } });
-  return { tmux, pane, mcp };
+  return { tmux, pane, mcp, session };
 }
 
 async function batch(mcp: McpSession, args: Record<string, unknown>): Promise<Report> {
@@ -46,12 +62,12 @@ async function batch(mcp: McpSession, args: Record<string, unknown>): Promise<Re
 }
 
 test('runs reads in order and each row holds exactly what the direct call answers', async (t) => {
-  const { pane, mcp } = await started(t);
+  const { pane, mcp, session } = await started(t);
   const report = await batch(mcp, {
     operations: [
       { tool: 'list_sessions' },
       { tool: 'capture_pane', arguments: { paneId: pane } },
-      { tool: 'list_panes', arguments: { session: 'alpha' } },
+      { tool: 'list_panes', arguments: { session } },
     ],
   });
   assert.equal(report.onError, 'stop', 'onError defaults to stop');
