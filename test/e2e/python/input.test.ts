@@ -1,16 +1,23 @@
 /** The python profile's input tools against real tmux: send_keys, send_keys_batch (spec 003), paste_text, buffers, pipe_pane. */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { privateTmux } from '../../fixture/tmux.js';
 import { channel, startPython } from '../../fixture/python.js';
+import { ownSession, sharedServer } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
 
+/** One tmux server and one python server for the file: every test makes ordinary calls on a session of its own. */
+const server = sharedServer((scope, tmux) => startPython(scope, tmux.env));
+
+async function setup(t: { after: (fn: () => Promise<void> | void) => void }) {
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
+  return { tmux, mcp, pane };
+}
+
 test('python: send_keys types text and presses keys; the result names the pane', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startPython(t, tmux.env);
+  const { tmux, mcp, pane } = await setup(t);
   const ch = channel(tmux);
   assert.equal((await mcp.ok('send_keys', { pane_id: pane, keys: `echo typed-$((6*7))${ch.suffix}` })).result, `Keys sent to pane ${pane}`);
   await ch.done();
@@ -28,9 +35,7 @@ test('python: send_keys types text and presses keys; the result names the pane',
 });
 
 test('python: send_keys_batch: ordered, stop and continue, stopped_at, keys starting with - or ending in ; arrive as typed (spec 003)', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startPython(t, tmux.env);
+  const { tmux, mcp, pane } = await setup(t);
   await tmux.typeAndWait(pane, 'clear');
 
   const ch = channel(tmux);
@@ -103,10 +108,8 @@ test('python: send_keys_batch: ordered, stop and continue, stopped_at, keys star
 });
 
 test("python: paste_text and the private buffers; the user's buffers are untouched", async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp, pane } = await setup(t);
   await tmux.tmux('set-buffer', '-b', 'mine', 'user data');
-  const mcp = await startPython(t, tmux.env);
   await tmux.typeAndWait(pane, 'clear');
 
   const pasted = channel(tmux);
@@ -135,16 +138,15 @@ test("python: paste_text and the private buffers; the user's buffers are untouch
 });
 
 test('python: pipe_pane writes to exactly the path asked, whatever it holds (; $() quotes newline), and stops', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startPython(t, tmux.env);
+  const { tmux, mcp, pane } = await setup(t);
   const name = `out; $(touch pwned) 'q' "d" \`x\` %d #S\nline.log`;
-  const path = join(tmux.dir, name);
+  const dir = mkdtempSync(join(tmux.dir, 'pipe-'));
+  const path = join(dir, name);
   assert.equal((await mcp.ok('pipe_pane', { pane_id: pane, output_path: path })).result, `Piping pane ${pane} to ${path}`);
   await tmux.typeAndWait(pane, 'echo piped-output');
   assert.equal((await mcp.ok('pipe_pane', { pane_id: pane })).result, `Piping stopped for pane ${pane}`);
   assert.ok(readFileSync(path, 'utf8').includes('piped-output'));
-  const files = readdirSync(tmux.dir);
+  const files = readdirSync(dir);
   assert.ok(!files.includes('pwned'), 'nothing in the path ran');
   assert.match(await mcp.fails('pipe_pane', { pane_id: pane, output_path: 'relative.log' }), /absolute/);
 });
