@@ -6,18 +6,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startMcp } from '../../fixture/mcp.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { privateTmux } from '../../fixture/tmux.js';
 import { settle, until } from '../../fixture/until.js';
 
+/** One tmux server and one MCP server for the tests that only read, each on a session of its own. */
+const server = sharedMcp();
+
 test('wide, combining and emoji characters come back whole from capture, search and run', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
   // printf with octal escapes, so the typed command itself holds only ASCII.
   await tmux.typeAndWait(
     pane,
     "clear; printf 'wide:\\346\\227\\245\\346\\234\\254\\350\\252\\236 combining:e\\314\\201 emoji:\\360\\237\\230\\200\\360\\237\\221\\215\\360\\237\\217\\275 end\\n'",
   );
-  const mcp = await startMcp(t, { env: tmux.env });
   const expected = 'wide:日本語 combining:e\u0301 emoji:😀👍🏽 end';
 
   const { lines } = await mcp.ok('capture_pane', { paneId: pane });
@@ -33,10 +36,9 @@ test('wide, combining and emoji characters come back whole from capture, search 
 });
 
 test('a 100,000-line scrollback: capture_pane reaches its start, stays bounded and says what it left out', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
   await tmux.typeAndWait(pane, 'clear; seq 1 100000');
-  const mcp = await startMcp(t, { env: tmux.env });
 
   const history = Number((await tmux.tmux('display', '-p', '-t', pane, '#{history_size}')).trim());
   assert.ok(history >= 99_900, `history holds the output (${history} lines)`);

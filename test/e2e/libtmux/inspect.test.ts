@@ -6,7 +6,14 @@ import { test } from 'node:test';
 import { privateTmux, scrubbedEnv, TMUX_BIN } from '../../fixture/tmux.js';
 import { startMcp } from '../../fixture/mcp.js';
 import { startPython } from '../../fixture/python.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
+
+/**
+ * One tmux server and one MCP server for the tests that read one pane of their own (each on a session
+ * of its own); the tests that read the whole server, or set its options, hooks or environment, keep their own.
+ */
+const server = sharedMcp();
 
 test('get_server_info without and with a tmux server', async (t) => {
   const tmux = privateTmux(t);
@@ -94,10 +101,9 @@ test('session, window and pane info, list_windows with linked windows, find_pane
 });
 
 test('snapshot_pane returns the pane and its screen', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
   await tmux.typeAndWait(pane, 'echo snap-$((6*7))');
-  const mcp = await startMcp(t, { env: tmux.env });
   const snap = await mcp.ok('snapshot_pane', { paneId: pane });
   assert.equal(snap.pane.id, pane);
   assert.equal(snap.capture.paneId, pane);
@@ -108,9 +114,8 @@ test('snapshot_pane returns the pane and its screen', async (t) => {
 });
 
 test('get_tmux_variables reads named variables, null for unknown ones, and refuses anything else', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start({ session: 'vars' });
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, mcp } = await server();
+  const { pane, session } = await ownSession(t, tmux);
   const version = (await tmux.tmux('display-message', '-p', '#{version}')).trim();
   const { values } = await mcp.ok('get_tmux_variables', {
     names: ['version', 'pane_id', 'session_name', 'no_such_variable', 'pane_title', 'pane_path'],
@@ -118,13 +123,13 @@ test('get_tmux_variables reads named variables, null for unknown ones, and refus
   });
   assert.equal(values.version, version);
   assert.equal(values.pane_id, pane);
-  assert.equal(values.session_name, 'vars');
+  assert.equal(values.session_name, session);
   assert.equal(values.no_such_variable, null, 'tmux has no such variable');
   assert.equal(values.pane_path, '', 'defined by tmux, and empty (no OSC 7 from the shell)');
   assert.equal(typeof values.pane_title, 'string');
   assert.equal((await mcp.ok('get_tmux_variables', { names: ['version'] })).values.version, version);
 
-  const marker = join(tmux.dir, 'pwned');
+  const marker = join(tmux.dir, `pwned-${session}`);
   const injected = await mcp.fails('get_tmux_variables', { names: [`x}#(touch ${marker})`] });
   assert.match(injected, /names/);
   assert.match(await mcp.fails('get_tmux_variables', { names: ['pane_id'], paneId: '%999' }), /no pane %999/);
@@ -325,13 +330,12 @@ test('search_panes over 200 panes of 100 rows reports the pane limit', async (t)
 });
 
 test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
+  const { tmux, mcp } = await server();
+  const { pane, session } = await ownSession(t, tmux);
   const other = (await tmux.tmux('split-window', '-P', '-F', '#{pane_id}', '-t', pane, 'sh')).trim();
   // An empty prompt: the screen is final once typeAndWait returns (no prompt printed after it).
   await tmux.typeAndWait(pane, "PS1=''");
   await tmux.typeAndWait(pane, 'echo before-cursor');
-  const mcp = await startMcp(t, { env: tmux.env });
 
   const first = await mcp.ok('capture_since', { paneId: pane });
   assert.deepEqual(first.lines, []);
@@ -358,7 +362,7 @@ test('capture_since: cursor, only new rows, waiting, restarts and bad cursors', 
 
   // waitMs: the call is answered as soon as output arrives (here the shell echoing the typed
   // command), not after the full wait: before a wait of the same waitMs on a pane that prints nothing.
-  const quiet = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'cat')).trim();
+  const quiet = (await tmux.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', `${session}:`, 'cat')).trim();
   const quietWait = mcp
     .ok('capture_since', { paneId: quiet, cursor: (await mcp.ok('capture_since', { paneId: quiet })).cursor, waitMs: 10000 })
     .then(
