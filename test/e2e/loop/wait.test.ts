@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
 import { startMcp } from '../../fixture/mcp.js';
+import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
 
 type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
@@ -16,10 +17,17 @@ async function untilOnScreen(tmux: PrivateTmux, pane: string, text: RegExp): Pro
   await until(`${text} to show in ${pane}`, async () => text.test(await tmux.tmux('capture-pane', '-p', '-t', pane)), 20_000);
 }
 
+/** One tmux server and one MCP server for the tests on a standard pane, each on a session of its own. */
+const server = sharedMcp();
+
+async function ownPane(t: T) {
+  const { tmux, mcp } = await server();
+  const { pane } = await ownSession(t, tmux);
+  return { tmux, pane, mcp };
+}
+
 async function pythonPane(t: T) {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, pane, mcp } = await ownPane(t);
   await mcp.ok('send_keys', { paneId: pane, keys: ['python3 -q', 'Enter'] });
   // The REPL's prompt counts: it is printed after our input.
   const ready = await mcp.ok('wait_for_text', { paneId: pane, patterns: ['>>> '], timeoutMs: 20_000 });
@@ -61,9 +69,7 @@ test('wait_for_text: a second wait does not match what the first reported; new i
 });
 
 test('wait_for_text: in a pane this server never typed into, only output after the call counts; input from elsewhere is output like any other', async (t) => {
-  const tmux = privateTmux(t);
-  const pane = await tmux.start();
-  const mcp = await startMcp(t, { env: tmux.env });
+  const { tmux, pane, mcp } = await ownPane(t);
   // Someone else types and the answer arrives before any wait: it is old screen text.
   await tmux.typeAndWait(pane, 'echo ELSE-$((40+2))');
   const old = await mcp.call('wait_for_text', { paneId: pane, patterns: ['ELSE-42'], timeoutMs: 300 });
