@@ -8,11 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { privateTmux } from '../../fixture/tmux.js';
 import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
 
-type T = Parameters<typeof privateTmux>[0] & { after: (fn: () => Promise<void> | void) => void };
+type T = { after: (fn: () => Promise<void> | void) => void };
 
 /** One tmux server and one MCP server for the file: every test makes ordinary calls on a session (and with files in a folder) of its own. */
 const server = sharedMcp();
