@@ -3,8 +3,9 @@
 // score of failing tests with no word of why. It stops at once with one message that names what is
 // missing and the one command that installs it. Programs are looked up on PATH, as the tests run them.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** What the suite runs, the Debian package that provides it, and what for. */
 const NEEDS = [
@@ -135,7 +136,8 @@ export function preflight(env = process.env) {
   return { problems, packages: [...packages] };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script, also through a link (the compiled tests reach it as .test-build/scripts/).
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const { problems, packages } = preflight();
   if (problems.length > 0) {
     const install = packages.length > 0 ? `\nInstall them (as root): apt-get install -y ${packages.join(' ')}` : '';

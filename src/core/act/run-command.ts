@@ -36,7 +36,6 @@
  * output back from the stream for seconds, and the end is read off the screen (screen-end.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { tailBudget } from '../read/capture.js';
 import { type Engine, perServer } from '../engine.js';
 import { before, type PaneStream, type StreamPosition } from '../watch/pane-stream.js';
@@ -47,11 +46,9 @@ import { linesBetween, watchStream } from '../watch/watch-stream.js';
 import { refused } from '../failure.js';
 import { integratedEndOnScreen, watchScreenForEnd, type ScreenEnding } from './screen-end.js';
 import {
-  END_OPTION,
   INTEGRATED_SHELLS,
   integrationEnabled,
   readIntegration,
-  WAIT_OPTION,
   type IntegratedShell,
   type Integration,
 } from './shell-integration/index.js';
@@ -60,11 +57,17 @@ import { install, installFailedIn, lineEditorReady, PROMPT_GRACE_MS, shellInFore
 import { typedLine } from './shell-integration/typed-line.js';
 import { FrameReader, frameFor } from './run-frame.js';
 import { DEFAULT_INTERRUPT_ADVICE, shellName } from './run-checks.js';
+import {
+  askForEndSignal,
+  type EarlierEnd,
+  rememberEnd,
+  rememberRecordedEnd,
+  signalEndIfUnrecorded,
+  takeEarlierEnd,
+} from './timed-out-end.js';
 
 /** Frames typed and not yet ended, by pane. */
 const activeRuns = perServer(() => new Map<string, ActiveRun>());
-/** Ends of timed-out integrated runs seen after their call answered, by pane. */
-const endedRuns = perServer(() => new Map<string, EndedRun>());
 
 export { checkCommand, checkPane, DEFAULT_INTERRUPT_ADVICE, NON_POSIX_SHELLS, POSIX_SHELLS } from './run-checks.js';
 
@@ -109,7 +112,7 @@ export interface RunResult {
   /** The shell ran it with the integration (no framing on screen); `installed`: this call installed it first (a found shell). */
   readonly integration: { readonly shell: IntegratedShell; readonly installed: boolean } | undefined;
   /** The status of a command an earlier call timed out on, when it ended since (read from the shell's marks). */
-  readonly earlier: { readonly status: number | null; readonly secondsAgo: number } | undefined;
+  readonly earlier: EarlierEnd | undefined;
   /** Command lines the shell ran after this one was typed and before it (typed ahead, a person's): their output is not in this answer. */
   readonly othersFirst: number;
   /** After a timeout in a shell with the integration: the tmux channel signalled when this command ends (wait_for_channel). */
@@ -152,13 +155,6 @@ export interface ActiveRun {
 // meanwhile would interleave with the first (while a call waits) or queue behind a command still
 // running (after a timeout).
 
-/** The end of a timed-out integrated run seen after its call answered, for the next call to report. */
-export interface EndedRun {
-  readonly status: number | null;
-  readonly at: number;
-  readonly panePid: number;
-}
-
 /**
  * Types the command and waits for its end, the deadline, the pane's end, or cancellation. In bash,
  * zsh and fish with the integration (installed first in a found shell) the command is typed as it
@@ -177,7 +173,9 @@ export async function runCommand(engine: Engine, request: RunRequest): Promise<R
     const previous = runs.get(pane.id);
     if (previous && !previous.waiting && (await backAtPrompt(previous, pane.pid)) && runs.get(pane.id) === previous) {
       runs.delete(pane.id);
-      await takeRecordedEnd(engine, pane, previous);
+      // The stream may lag behind the shell: its end hook's record says how the command ended.
+      if (previous.reader instanceof MarkReader && !previous.reader.scan())
+        previous.endRecorded = await rememberRecordedEnd(engine, pane, previous.reader);
     }
     const current = runs.get(pane.id); // read again: another call may have started meanwhile
     if (current?.waiting) {
@@ -377,72 +375,6 @@ function untyped(
     endChannel: undefined,
     typed: false,
   };
-}
-
-/**
- * Makes sure exactly one signal of a tmux channel follows the end of the timed-out command `reader`
- * follows, so a wait_for_channel, even in another process, learns of its end (the exit status is then
- * in @tmux_mcp_end). Exactly one: tmux remembers a signal nobody waits for, but forgets it at a second.
- * One command list, which tmux runs without interleaving the shell's end hook (itself one list that
- * records the end and signals only when @tmux_mcp_wait names its line): an end recorded already is
- * signalled here, otherwise the hook is asked to. Ungated: fixed commands on the pane this call acts on.
- */
-async function askForEndSignal(engine: Engine, paneId: string, reader: MarkReader): Promise<string | undefined> {
-  if (reader.number === undefined) return undefined;
-  const run = `${reader.nonce}.${reader.number}`;
-  const channel = `tmux-mcp-${reader.nonce}-${reader.number}`;
-  const ended = `#{m:${run} *,#{${END_OPTION}}}`;
-  await engine
-    .run(['if-shell', '-F', '-t', paneId, ended, `wait-for -S ${channel}`, `set-option -p -t ${paneId} ${WAIT_OPTION} ${run}`], {
-      ungated: true,
-    })
-    .catch(() => {});
-  return channel;
-}
-
-/**
- * Signals `channel` when the shell's end hook never recorded the end of `reader`'s command in
- * @tmux_mcp_end within moments of the end the stream showed (the hook could not reach tmux): the
- * hook, or askForEndSignal, signals whenever it did, and a second signal would lose the first.
- */
-async function signalEndIfUnrecorded(engine: Engine, paneId: string, reader: MarkReader, channel: string): Promise<void> {
-  const run = `${reader.nonce}.${reader.number} `;
-  const deadline = performance.now() + 2000;
-  while (performance.now() < deadline) {
-    const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{${END_OPTION}}`]).catch(() => [] as string[]);
-    if (value?.startsWith(run)) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  await engine.run(['wait-for', '-S', channel]).catch(() => {});
-}
-
-function rememberEnd(engine: Engine, pane: PaneRecord, status: number | null): void {
-  endedRuns(engine).set(pane.id, { status, at: Date.now(), panePid: pane.pid });
-}
-
-/**
- * Remembers the end of `run`, a timed-out integrated command whose shell is back at its prompt, from
- * what the shell's end hook recorded in @tmux_mcp_end when the lagging stream has not shown it yet,
- * so the call let through past it still reports the earlier exit status.
- */
-async function takeRecordedEnd(engine: Engine, pane: PaneRecord, run: ActiveRun): Promise<void> {
-  const reader = run.reader;
-  if (!(reader instanceof MarkReader) || reader.number === undefined || reader.scan()) return;
-  const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${END_OPTION}}`]).catch(() => [] as string[]);
-  const match = /^(\S+) (\d+) /.exec(value ?? '');
-  if (match?.[1] !== `${reader.nonce}.${reader.number}`) return;
-  run.endRecorded = true;
-  rememberEnd(engine, pane, Number(match[2]));
-}
-
-/** The end of a command an earlier call timed out on, once (for the same shell process). */
-function takeEarlierEnd(engine: Engine, pane: PaneRecord): RunResult['earlier'] {
-  const map = endedRuns(engine);
-  const end = map.get(pane.id);
-  if (!end) return undefined;
-  map.delete(pane.id);
-  if (end.panePid !== pane.pid) return undefined;
-  return { status: end.status, secondsAgo: Math.round((Date.now() - end.at) / 1000) };
 }
 
 /**

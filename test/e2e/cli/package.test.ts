@@ -8,13 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { startMcp } from '../../fixture/mcp.js';
 import { privateTmux } from '../../fixture/tmux.js';
 import { until } from '../../fixture/until.js';
+import { ROOT } from '../../fixture/root.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 test('package metadata: MIT LICENSE, repository, no install-time scripts, registry server.json matching mcpName', () => {

@@ -14,12 +14,10 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { CLI } from '../../fixture/mcp.js';
 import { scrubbedEnv, TMUX_BIN } from '../../fixture/tmux.js';
 import { until } from '../../fixture/until.js';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { ROOT } from '../../fixture/root.js';
 
 interface Block {
   readonly file: string;
