@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { CLI, startMcp, type McpSession } from '../../fixture/mcp.js';
-import { privateTmux, TMUX_BIN, type PrivateTmux } from '../../fixture/tmux.js';
+import { shared } from '../../fixture/shared.js';
+import { PrivateTmux, privateTmux, TMUX_BIN } from '../../fixture/tmux.js';
 
 const CAPABILITY = 'com.git-pull.libtmux-mcp/capability';
 const ALL = 'inspect,manage,execute,teardown';
@@ -21,15 +22,20 @@ async function listed(mcp: McpSession): Promise<Listed> {
 const names = (tools: Listed) => tools.map((tool) => tool.name).sort();
 const toolset = (tool: Listed[number]) => (tool._meta as any)[CAPABILITY].toolset as string;
 
-/** Every tool this build has, by toolset, read from a server with all four toolsets on. */
-async function catalog(t: Parameters<typeof privateTmux>[0], tmux: PrivateTmux): Promise<Map<string, string[]>> {
-  const mcp = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: ALL } });
+/**
+ * Every tool this build has, by toolset, read from a server with all four toolsets on; read once for
+ * the file (a listing asks no tmux), on a socket no test uses.
+ */
+const catalog = shared(async (scope): Promise<ReadonlyMap<string, readonly string[]>> => {
+  const tmux = new PrivateTmux();
+  scope.after(() => tmux.dispose());
+  const mcp = await startMcp(scope, { env: { ...tmux.env, LIBTMUX_TOOLSETS: ALL } });
   const bySet = new Map<string, string[]>();
   for (const tool of await listed(mcp)) bySet.set(toolset(tool), [...(bySet.get(toolset(tool)) ?? []), tool.name]);
   await mcp.close();
   for (const list of bySet.values()) list.sort();
   return bySet;
-}
+});
 
 async function capabilities(mcp: McpSession): Promise<any> {
   const { contents } = await mcp.client.readResource({ uri: 'tmux://capabilities' });
@@ -46,7 +52,7 @@ function refusedStart(env: NodeJS.ProcessEnv, args: string[] = []) {
 
 test('default toolsets: teardown on the private default socket, opt-in on a socket the user named', async (t) => {
   const tmux = privateTmux(t);
-  const bySet = await catalog(t, tmux);
+  const bySet = await catalog();
   const teardown = bySet.get('teardown') ?? [];
   const everything = [...bySet.values()].flat().sort();
 
@@ -93,7 +99,7 @@ test('default toolsets: teardown on the private default socket, opt-in on a sock
 test('LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS shape what is listed and callable', async (t) => {
   const tmux = privateTmux(t);
   await tmux.start({ session: 'sel' });
-  const bySet = await catalog(t, tmux);
+  const bySet = await catalog();
   const inspect = bySet.get('inspect')!;
 
   const only = await startMcp(t, { env: { ...tmux.env, LIBTMUX_TOOLSETS: 'inspect' } });
