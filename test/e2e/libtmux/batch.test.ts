@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { CLI, startMcp, type McpSession } from '../../fixture/mcp.js';
+import { CLI, progressOnWire, startMcp, type McpSession } from '../../fixture/mcp.js';
 import { privateTmux, type PrivateTmux } from '../../fixture/tmux.js';
 import { contractCheck } from '../../fixture/schema-check.js';
 import { ownSession, sharedMcp } from '../../fixture/shared.js';
@@ -212,12 +212,10 @@ test('a batch keeps its reach when its nested tools are not listed', async (t) =
 });
 
 test('reports progress per operation when the client asks for it', async (t) => {
-  // A server of its own: the SDK client hands notifications to onprogress a microtask late, and a
-  // warm shared server can answer in the same read as its notifications, after onprogress is gone.
-  const { mcp } = await started(t, {});
-  const seen: Array<{ progress: number; total?: number }> = [];
+  const { mcp } = await started(t);
+  const seen = progressOnWire(mcp.client);
   await mcp.client.callTool({ name: BATCH, arguments: { operations: [{ tool: 'list_sessions' }, { tool: 'list_panes' }] } }, {
-    onprogress: (p: { progress: number; total?: number }) => seen.push({ progress: p.progress, total: p.total }),
+    onprogress: () => {},
   } as never);
   assert.deepEqual(
     seen.map((p) => p.progress),

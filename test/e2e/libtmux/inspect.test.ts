@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { privateTmux, scrubbedEnv, TMUX_BIN } from '../../fixture/tmux.js';
-import { startMcp } from '../../fixture/mcp.js';
+import { progressOnWire, startMcp } from '../../fixture/mcp.js';
 import { startPython } from '../../fixture/python.js';
 import { ownSession, sharedMcp } from '../../fixture/shared.js';
 import { until } from '../../fixture/until.js';
@@ -290,16 +290,7 @@ test('search_panes: literal and regex search, scope, line numbers, truncation, p
   assert.equal(capped.truncated, true);
   assert.deepEqual(capped.truncatedBy, ['matches']);
 
-  // The SDK client dispatches notifications a microtask late, so ones that arrive in the same read
-  // as the result reach `onprogress` after it has been removed; watch the wire instead.
-  const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-  const transport = (mcp.client as unknown as { transport: { onmessage: (message: any, extra?: unknown) => void } }).transport;
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    if (message?.method === 'notifications/progress')
-      progress.push({ progress: message.params.progress, total: message.params.total, message: message.params.message });
-    deliver.call(transport, message, extra);
-  };
+  const progress = progressOnWire(mcp.client);
   const result = await mcp.client.callTool({ name: 'search_panes', arguments: { pattern: 'needle' } }, { onprogress: () => {} });
   assert.ok(!result.isError);
   assert.deepEqual(progress, [
