@@ -30,6 +30,13 @@ export function takeEarlierEnd(engine: Engine, pane: PaneRecord): EarlierEnd | u
   return { status: end.status, secondsAgo: Math.round((Date.now() - end.at) / 1000) };
 }
 
+/** The exit status the shell's end hook recorded in @tmux_mcp_end for `reader`'s command, if it has. */
+async function recordedStatus(engine: Engine, paneId: string, reader: MarkReader): Promise<number | undefined> {
+  const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{${END_OPTION}}`]).catch(() => [] as string[]);
+  const match = /^(\S+) (\d+) /.exec(value ?? '');
+  return match?.[1] === `${reader.nonce}.${reader.number}` ? Number(match[2]) : undefined;
+}
+
 /**
  * Remembers the end of `reader`'s command, timed out and its shell back at its prompt, from what the
  * shell's end hook recorded in @tmux_mcp_end, when the lagging stream has not shown it yet: the call
@@ -37,10 +44,9 @@ export function takeEarlierEnd(engine: Engine, pane: PaneRecord): EarlierEnd | u
  */
 export async function rememberRecordedEnd(engine: Engine, pane: PaneRecord, reader: MarkReader): Promise<boolean> {
   if (reader.number === undefined) return false;
-  const [value] = await engine.run(['display-message', '-p', '-t', pane.id, `#{${END_OPTION}}`]).catch(() => [] as string[]);
-  const match = /^(\S+) (\d+) /.exec(value ?? '');
-  if (match?.[1] !== `${reader.nonce}.${reader.number}`) return false;
-  rememberEnd(engine, pane, Number(match[2]));
+  const status = await recordedStatus(engine, pane.id, reader);
+  if (status === undefined) return false;
+  rememberEnd(engine, pane, status);
   return true;
 }
 
@@ -71,11 +77,9 @@ export async function askForEndSignal(engine: Engine, paneId: string, reader: Ma
  * hook, or askForEndSignal, signals whenever it did, and a second signal would lose the first.
  */
 export async function signalEndIfUnrecorded(engine: Engine, paneId: string, reader: MarkReader, channel: string): Promise<void> {
-  const run = `${reader.nonce}.${reader.number} `;
   const deadline = performance.now() + 2000;
   while (performance.now() < deadline) {
-    const [value] = await engine.run(['display-message', '-p', '-t', paneId, `#{${END_OPTION}}`]).catch(() => [] as string[]);
-    if (value?.startsWith(run)) return;
+    if ((await recordedStatus(engine, paneId, reader)) !== undefined) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   await engine.run(['wait-for', '-S', channel]).catch(() => {});
